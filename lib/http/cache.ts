@@ -1,0 +1,188 @@
+/**
+ * The record/replay cache that makes a notebook re-runnable a year later.
+ *
+ * Modes:
+ * - `off`: no cache.
+ * - `record`: answer from disk when the request was stored before, otherwise
+ *   fetch and store. A first run records; later runs reuse what is there.
+ * - `replay`: answer only from disk; a request that was never stored is a
+ *   {@linkcode CacheMissError} naming it. No network is used.
+ * - `refresh`: always fetch and overwrite what is stored.
+ *
+ * Keys come from the method, the URL without credential parameters and the
+ * body, never from headers or credentials. Signed and write requests are
+ * never stored (the client decides that before it asks the cache).
+ *
+ * @module
+ */
+
+import { CacheMissError } from "./errors.ts";
+import { redact } from "./redact.ts";
+
+/** The cache modes; see the module documentation. */
+export type CacheMode = "off" | "record" | "replay" | "refresh";
+
+/** Cache settings of a client. */
+export interface CacheOptions {
+  /** The folder that holds the cache files. */
+  dir: string;
+  /** What the cache does; see {@linkcode CacheMode}. */
+  mode: CacheMode;
+}
+
+/** One stored answer. */
+export interface CachedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+interface CacheFile {
+  format: "tidepool-cache/1";
+  method: string;
+  url: string;
+  recordedAt: string;
+  status: number;
+  headers: Record<string, string>;
+  bodyBase64: string;
+}
+
+/** Headers worth keeping: those that change how a body is read. */
+const KEPT_HEADERS = [
+  "content-type",
+  "retry-after",
+  "location",
+  "cf-mitigated",
+];
+
+/** Query parameters that never enter a key. */
+const CREDENTIAL_PARAMS = /^(signature|nonce|token|access_token|apikey|api_key|consumeraddress)$/i;
+
+/** A cache on disk for one client. */
+export class ResponseCache {
+  readonly dir: string;
+  readonly mode: CacheMode;
+
+  /** @param options The folder and the mode. */
+  constructor(options: CacheOptions) {
+    this.dir = options.dir;
+    this.mode = options.mode;
+  }
+
+  /** Whether requests consult this cache at all. */
+  get enabled(): boolean {
+    return this.mode !== "off";
+  }
+
+  /**
+   * Looks up a stored answer. In `replay` mode a miss throws; in `record`
+   * mode a miss returns undefined; in `refresh` mode nothing is read.
+   */
+  async read(
+    method: string,
+    url: string,
+    body: string | undefined,
+  ): Promise<CachedResponse | undefined> {
+    if (this.mode === "off" || this.mode === "refresh") return undefined;
+    const path = await this.#path(method, url, body);
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (this.mode === "replay") {
+        throw new CacheMissError(method, url, this.dir);
+      }
+      return undefined;
+    }
+    const file = JSON.parse(text) as CacheFile;
+    return {
+      status: file.status,
+      headers: file.headers,
+      body: decodeBase64(file.bodyBase64),
+    };
+  }
+
+  /** Stores an answer, atomically (a temporary file renamed into place). */
+  async write(
+    method: string,
+    url: string,
+    body: string | undefined,
+    response: CachedResponse,
+  ): Promise<void> {
+    if (this.mode !== "record" && this.mode !== "refresh") return;
+    const path = await this.#path(method, url, body);
+    const headers: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = response.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    const file: CacheFile = {
+      format: "tidepool-cache/1",
+      method,
+      url: redact(keyUrl(url)),
+      recordedAt: new Date().toISOString(),
+      status: response.status,
+      headers,
+      bodyBase64: encodeBase64(response.body),
+    };
+    const folder = path.slice(0, path.lastIndexOf("/"));
+    await Deno.mkdir(folder, { recursive: true });
+    const temporary = `${path}.${crypto.randomUUID()}.part`;
+    await Deno.writeTextFile(temporary, JSON.stringify(file));
+    await Deno.rename(temporary, path);
+  }
+
+  async #path(method: string, url: string, body: string | undefined) {
+    const key = await cacheKey(method, url, body);
+    const host = new URL(url).host.replace(/[^A-Za-z0-9.-]/g, "_");
+    return `${this.dir}/${host}/${key.slice(0, 2)}/${key}.json`;
+  }
+}
+
+/**
+ * The key of a request: SHA-256 of the method, the URL without credential
+ * parameters (sorted) and the body.
+ */
+export async function cacheKey(
+  method: string,
+  url: string,
+  body: string | undefined,
+): Promise<string> {
+  const text = `${method.toUpperCase()} ${keyUrl(url)}\n${body ?? ""}`;
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(text),
+  );
+  return [...new Uint8Array(digest)]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+/** The URL as it enters a key: credential parameters removed, the rest sorted. */
+function keyUrl(url: string): string {
+  const parsed = new URL(url);
+  const kept = [...parsed.searchParams].filter(([name]) => !CREDENTIAL_PARAMS.test(name));
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  parsed.search = new URLSearchParams(kept).toString();
+  parsed.username = "";
+  parsed.password = "";
+  parsed.hash = "";
+  return parsed.toString();
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  }
+  return btoa(binary);
+}
+
+function decodeBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

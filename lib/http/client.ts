@@ -1,0 +1,588 @@
+/**
+ * The one HTTP client every adapter uses: timeouts, retries, pacing, typed
+ * errors, redaction, the record/replay cache, a response size cap and
+ * progress.
+ *
+ * @module
+ */
+
+import { ResponseCache } from "./cache.ts";
+import {
+  AuthError,
+  BotChallengeError,
+  HttpError,
+  NotFoundError,
+  ResponseTooLargeError,
+  TidepoolError,
+  TimeoutError,
+} from "./errors.ts";
+import type { ClientDefaults, ClientOptions } from "./options.ts";
+import { HostPacer } from "./pacer.ts";
+import { type ProgressSink, progressSink, type ProgressTask, startProgress } from "./progress.ts";
+import { redact } from "./redact.ts";
+import {
+  backoffDelay,
+  bodyWaitMs,
+  RETRYABLE_STATUSES,
+  retryAfterMs,
+  type RetryPolicy,
+  retryPolicy,
+} from "./retry.ts";
+import { sleep } from "./sleep.ts";
+
+/** A value that can stand in a query string; arrays repeat the parameter. */
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number | boolean)[];
+
+/** One request as an adapter describes it. */
+export interface HttpRequest {
+  /** HTTP method; default GET. */
+  method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** A path below the client's base URL (`/api/x`), or an absolute URL. */
+  path: string;
+  /** Query parameters; undefined and null values are left out. */
+  query?: Record<string, QueryValue>;
+  /** Request headers. */
+  headers?: Record<string, string>;
+  /** A JSON body; sets `content-type: application/json`. */
+  json?: unknown;
+  /** A raw body; a stream body is never retried or cached. */
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
+  /**
+   * Whether repeating the request is harmless. Default: true for GET and
+   * HEAD. Set it for read-only POST queries (metadata query, GraphQL,
+   * SPARQL). Requests that start something are never idempotent.
+   */
+  idempotent?: boolean;
+  /**
+   * Whether the request carries a signature, a token or a secret. Sensitive
+   * requests are never cached.
+   */
+  sensitive?: boolean;
+  /** Whether the answer may be cached; default: idempotent and not sensitive. */
+  cacheable?: boolean;
+  /** Statuses that are handed back instead of thrown, besides 2xx. */
+  acceptStatus?: readonly number[];
+  /** Time limit of one attempt; defaults to the client's. */
+  timeoutMs?: number;
+  /** Cancels this request. */
+  signal?: AbortSignal;
+  /** Body size cap for this request; defaults to the client's. */
+  maxBytes?: number;
+}
+
+/** A buffered answer. */
+export interface HttpResponse {
+  /** HTTP status. */
+  status: number;
+  /** Response headers (only the kept ones when served from the cache). */
+  headers: Headers;
+  /** The final URL, after redirects. */
+  url: string;
+  /** Whether a redirect was followed. */
+  redirected: boolean;
+  /** Whether the answer came from the record/replay cache. */
+  fromCache: boolean;
+  /** How many attempts it took (0 when served from the cache). */
+  attempts: number;
+  /** The body bytes. */
+  bytes: Uint8Array;
+  /** The body as UTF-8 text. */
+  text(): string;
+  /** The body parsed as JSON. */
+  json<T = unknown>(): T;
+}
+
+/** An answer whose body is still a stream (downloads). */
+export interface HttpStream {
+  /** HTTP status. */
+  status: number;
+  /** Response headers. */
+  headers: Headers;
+  /** The final URL, after redirects. */
+  url: string;
+  /** The body, to be consumed once. */
+  body: ReadableStream<Uint8Array>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const CACHED_STATUSES = new Set([200, 201, 203, 204, 404, 410]);
+const USER_AGENT = "tidepool/0.1 (Deno; +https://github.com/tidepool)";
+
+/**
+ * The HTTP client an adapter holds. Adapters call {@linkcode request} or
+ * {@linkcode stream}; nothing else in tidepool calls `fetch`.
+ *
+ * @example Reading JSON from a service
+ * ```ts ignore
+ * const http = new HttpClient("https://expressions.example", { timeoutMs: 10_000 });
+ * const response = await http.request({ path: "/api/stats" });
+ * console.log(response.json());
+ * ```
+ */
+export class HttpClient {
+  /** The base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #maxBytes: number;
+  readonly #cache?: ResponseCache;
+  readonly #signal?: AbortSignal;
+  readonly #headers: Record<string, string>;
+  readonly #pacing: { minIntervalMs: number; concurrency: number };
+  readonly #pacers = new Map<string, HostPacer>();
+  readonly #progress: ProgressSink;
+  readonly #warn: (message: string) => void;
+
+  /**
+   * @param baseUrl The service address; paths are joined below it.
+   * @param options The shared client options.
+   * @param defaults Per-service defaults applied before the options.
+   */
+  constructor(
+    baseUrl: string,
+    options: ClientOptions = {},
+    defaults: ClientDefaults = {},
+  ) {
+    let parsed: URL;
+    try {
+      parsed = new URL(baseUrl);
+    } catch {
+      throw new TidepoolError(`Invalid service URL: ${baseUrl}`, {
+        hint: "Give an absolute http or https URL, such as https://node.example",
+      });
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      throw new TidepoolError(`Unsupported URL scheme: ${parsed.protocol}`, {
+        hint: "Give an http or https URL",
+      });
+    }
+    this.baseUrl = parsed.toString().replace(/\/+$/, "");
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retry = retryPolicy(options.retry);
+    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES;
+    this.#cache = options.cache && options.cache.mode !== "off"
+      ? new ResponseCache(options.cache)
+      : undefined;
+    this.#signal = options.signal;
+    this.#headers = { "user-agent": USER_AGENT, ...options.headers };
+    this.#pacing = {
+      minIntervalMs: options.minIntervalMs ?? defaults.minIntervalMs ?? 0,
+      concurrency: options.concurrency ?? defaults.concurrency ?? 6,
+    };
+    this.#progress = progressSink(options.progress);
+    this.#warn = options.warn ??
+      ((message) => console.warn(`tidepool: ${message}`));
+  }
+
+  /** The pacing in force: interval and concurrency per host. */
+  get pacing(): { minIntervalMs: number; concurrency: number } {
+    return { ...this.#pacing };
+  }
+
+  /** Builds the absolute URL of a request. */
+  url(path: string, query?: Record<string, QueryValue>): URL {
+    const url = /^[a-z][a-z0-9+.-]*:/i.test(path)
+      ? new URL(path)
+      : new URL(this.baseUrl + (path.startsWith("/") ? path : `/${path}`));
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value === undefined || value === null) continue;
+      const values = Array.isArray(value) ? value : [value];
+      for (const item of values) url.searchParams.append(name, String(item));
+    }
+    return url;
+  }
+
+  /** Starts a progress task on the client's sink. */
+  progress(
+    label: string,
+    options: { unit?: string; total?: number } = {},
+  ): ProgressTask {
+    return startProgress(this.#progress, label, options);
+  }
+
+  /** Shows a warning to the user, redacted. */
+  warn(message: string): void {
+    this.#warn(redact(message));
+  }
+
+  /**
+   * Sends a request and reads the whole body (within the size cap).
+   * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
+   */
+  async request(request: HttpRequest): Promise<HttpResponse> {
+    const method = request.method ?? "GET";
+    const url = this.url(request.path, request.query);
+    const { body, headers, cacheBody } = this.#body(request);
+    const idempotent = request.idempotent ??
+      (method === "GET" || method === "HEAD");
+    const cacheable = !request.sensitive &&
+      !(body instanceof ReadableStream) &&
+      (request.cacheable ?? idempotent);
+    const cache = cacheable ? this.#cache : undefined;
+
+    const cached = await cache?.read(method, url.toString(), cacheBody);
+    if (cached) {
+      const response = bufferedResponse({
+        status: cached.status,
+        headers: new Headers(cached.headers),
+        url: url.toString(),
+        redirected: false,
+        fromCache: true,
+        attempts: 0,
+        bytes: cached.body,
+      });
+      return this.#check(method, request, response);
+    }
+
+    const response = await this.#withRetries(
+      method,
+      url,
+      request,
+      idempotent && !(body instanceof ReadableStream),
+      async (signal) => {
+        const answer = await this.#fetch(url, {
+          method,
+          headers,
+          body,
+          signal,
+          ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+        } as RequestInit);
+        const bytes = await readCapped(
+          answer,
+          request.maxBytes ?? this.#maxBytes,
+          method,
+          url.toString(),
+        );
+        return { answer, bytes };
+      },
+    );
+    if (cache && CACHED_STATUSES.has(response.status)) {
+      await cache.write(method, url.toString(), cacheBody, {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: response.bytes,
+      });
+    }
+    return this.#check(method, request, response);
+  }
+
+  /**
+   * Sends a request and hands back the body as a stream once the status is
+   * known to be good, for downloads that should not be held in memory.
+   * Never cached; retried only before the body is handed over.
+   */
+  async stream(request: HttpRequest): Promise<HttpStream> {
+    const method = request.method ?? "GET";
+    const url = this.url(request.path, request.query);
+    const { body, headers } = this.#body(request);
+    const idempotent = request.idempotent ??
+      (method === "GET" || method === "HEAD");
+    const response = await this.#withRetries(
+      method,
+      url,
+      request,
+      idempotent,
+      async (signal) => {
+        const answer = await this.#fetch(url, {
+          method,
+          headers,
+          body,
+          signal,
+        } as RequestInit);
+        if (answer.ok && !request.acceptStatus?.includes(answer.status)) {
+          return { answer, bytes: undefined };
+        }
+        const bytes = await readCapped(answer, 64 * 1024, method, url.toString())
+          .catch(() => new Uint8Array());
+        return { answer, bytes };
+      },
+      true,
+    );
+    if (!response.answer.ok) {
+      this.#check(method, request, response);
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      url: response.url,
+      body: response.answer.body ?? new Response("").body!,
+    };
+  }
+
+  #body(request: HttpRequest) {
+    const headers: Record<string, string> = { ...this.#headers, ...request.headers };
+    let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined = request.body;
+    if (request.json !== undefined) {
+      body = JSON.stringify(request.json);
+      headers["content-type"] ??= "application/json";
+    }
+    const cacheBody = typeof body === "string"
+      ? body
+      : body instanceof Uint8Array
+      ? new TextDecoder().decode(body)
+      : undefined;
+    return { body, headers, cacheBody };
+  }
+
+  #signals(signal?: AbortSignal): AbortSignal | undefined {
+    const signals = [this.#signal, signal].filter((s): s is AbortSignal => !!s);
+    if (signals.length === 0) return undefined;
+    return signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+  }
+
+  #pacer(url: URL): HostPacer {
+    let pacer = this.#pacers.get(url.host);
+    if (!pacer) {
+      pacer = new HostPacer(this.#pacing);
+      this.#pacers.set(url.host, pacer);
+    }
+    return pacer;
+  }
+
+  async #withRetries(
+    method: string,
+    url: URL,
+    request: HttpRequest,
+    retryable: boolean,
+    attempt: (signal: AbortSignal) => Promise<{ answer: Response; bytes?: Uint8Array }>,
+    streaming = false,
+  ): Promise<BufferedResponse & { answer: Response }> {
+    const started = Date.now();
+    const policy = this.#retry;
+    const outer = this.#signals(request.signal);
+    const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
+    const printable = redact(url.toString());
+    for (let tries = 1;; tries++) {
+      const pacer = this.#pacer(url);
+      await pacer.acquire(outer);
+      const timeout = new AbortController();
+      const timer = setTimeout(
+        () => timeout.abort(new DOMException("timeout", "TimeoutError")),
+        timeoutMs,
+      );
+      const signal = outer ? AbortSignal.any([outer, timeout.signal]) : timeout.signal;
+      let failure: unknown;
+      let wait: number | undefined;
+      try {
+        const { answer, bytes } = await attempt(signal);
+        const result = {
+          answer,
+          ...bufferedResponse({
+            status: answer.status,
+            headers: answer.headers,
+            url: answer.url || url.toString(),
+            redirected: answer.redirected,
+            fromCache: false,
+            attempts: tries,
+            bytes: bytes ?? new Uint8Array(),
+          }),
+        };
+        if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;
+        if (request.acceptStatus?.includes(answer.status)) return result;
+        failure = result;
+        wait = retryAfterMs(answer.headers.get("retry-after"));
+        if (wait === undefined && answer.status === 429) {
+          wait = bodyWaitMs(result.text());
+        }
+      } catch (error) {
+        if (outer?.aborted) throw outer.reason;
+        if (timeout.signal.aborted) {
+          failure = new TimeoutError(
+            `Request timed out after ${timeoutMs} ms: ${method} ${printable}`,
+            {
+              hint:
+                "The service is slow or unreachable; raise timeoutMs in the client options or try again later",
+              cause: error,
+            },
+          );
+        } else if (error instanceof TidepoolError) {
+          throw error;
+        } else {
+          failure = new TidepoolError(
+            `Network error: ${method} ${printable}`,
+            {
+              details: error instanceof Error ? error.message : String(error),
+              hint: "Check that the service address is right and reachable",
+              cause: error,
+            },
+          );
+        }
+        if (!retryable) throw failure;
+      } finally {
+        clearTimeout(timer);
+        if (!streaming) pacer.release();
+        else queueMicrotask(() => pacer.release());
+      }
+
+      const delay = wait ?? backoffDelay(policy, tries - 1);
+      const elapsed = Date.now() - started;
+      if (tries > policy.retries || elapsed + delay > policy.maxElapsedMs) {
+        if (failure instanceof Error) throw failure;
+        return failure as BufferedResponse & { answer: Response };
+      }
+      await sleep(delay, outer);
+    }
+  }
+
+  #check(method: string, request: HttpRequest, response: HttpResponse): HttpResponse {
+    if (response.status >= 200 && response.status < 300) return response;
+    if (request.acceptStatus?.includes(response.status)) return response;
+    throw errorFromResponse(method, response);
+  }
+}
+
+type BufferedResponse = HttpResponse;
+
+function bufferedResponse(
+  fields: Omit<HttpResponse, "text" | "json">,
+): HttpResponse {
+  let text: string | undefined;
+  return {
+    ...fields,
+    text: () => (text ??= new TextDecoder().decode(fields.bytes)),
+    json<T>() {
+      const body = text ??= new TextDecoder().decode(fields.bytes);
+      try {
+        return JSON.parse(body) as T;
+      } catch (error) {
+        throw new TidepoolError(
+          `Response is not valid JSON: ${redact(fields.url)}`,
+          {
+            details: body,
+            hint: "The service answered in another format; check the URL and the service version",
+            cause: error,
+          },
+        );
+      }
+    },
+  };
+}
+
+/** Reads a body into memory, failing once it passes `limit` bytes. */
+async function readCapped(
+  answer: Response,
+  limit: number,
+  method: string,
+  url: string,
+): Promise<Uint8Array> {
+  const declared = Number(answer.headers.get("content-length") ?? NaN);
+  if (declared > limit) {
+    await answer.body?.cancel();
+    throw new ResponseTooLargeError({ method, url, limit });
+  }
+  if (!answer.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = answer.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ResponseTooLargeError({ method, url, limit });
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * The message a server put in its error body: a JSON string (Ocean compute
+ * errors), an `{error}` or `{message}` object (archive platform), or
+ * undefined for other bodies.
+ */
+export function serverMessage(body: string): string | undefined {
+  const trimmed = body.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith('"')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (typeof parsed === "string") return parsed;
+    if (parsed && typeof parsed === "object") {
+      const record = parsed as Record<string, unknown>;
+      for (const key of ["error", "message", "detail"]) {
+        const value = record[key];
+        if (typeof value === "string") return value;
+        if (value && typeof value === "object" && "message" in value) {
+          return String((value as { message: unknown }).message);
+        }
+      }
+    }
+  } catch {
+    // not JSON after all; the raw text is used
+  }
+  return undefined;
+}
+
+const CHALLENGE_PAGE =
+  /cf-chl|challenge-platform|Just a moment\.\.\.|Attention Required|cf_chl_opt/i;
+
+/** Turns a non-2xx answer into the typed error for its status. */
+export function errorFromResponse(method: string, response: HttpResponse): HttpError {
+  const status = response.status;
+  const url = redact(response.url);
+  const body = response.text();
+  const contentType = response.headers.get("content-type") ?? "";
+  if (
+    (status === 403 || status === 503) &&
+    (response.headers.get("cf-mitigated") === "challenge" ||
+      (contentType.includes("html") && CHALLENGE_PAGE.test(body)))
+  ) {
+    return new BotChallengeError({ method, url, status, body });
+  }
+  const message = serverMessage(body);
+  const fields = { status, method, url, body, serverMessage: message };
+  const said = message ?? body.trim();
+  const summary = `${method} ${url} answered ${status}${said ? "" : " with an empty body"}`;
+  if (status === 404) {
+    return new NotFoundError(`Not found: ${summary}`, {
+      ...fields,
+      hint: "Check the identifier; a private record also answers 404 without credentials",
+    });
+  }
+  if (status === 401 || status === 403) {
+    return new AuthError(
+      `${status === 401 ? "Not authenticated" : "Not permitted"}: ${summary}`,
+      {
+        ...fields,
+        hint: status === 401
+          ? "Check the credentials: the key, the signature and the nonce"
+          : "The credentials are valid but lack the permission or scope for this request",
+      },
+    );
+  }
+  if (status === 429) {
+    return new HttpError(`Rate limited: ${summary}`, {
+      ...fields,
+      hint: "Slow down: raise minIntervalMs or lower concurrency in the client options",
+    });
+  }
+  if (status === 413) {
+    return new HttpError(`Request too large: ${summary}`, {
+      ...fields,
+      hint: "Send a smaller body",
+    });
+  }
+  return new HttpError(`Request failed: ${summary}`, {
+    ...fields,
+    hint: status >= 500
+      ? "The service failed; try again later, or report it to the operator with the URL"
+      : "Check the request parameters against the service documentation",
+  });
+}

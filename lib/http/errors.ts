@@ -1,0 +1,311 @@
+/**
+ * The one error hierarchy of tidepool. Every error says what happened (the
+ * message), what the server said (`details`, trimmed) and what to do next
+ * (`hint`). Text is redacted before it is stored, so no secret can reach a
+ * notebook output through an error.
+ *
+ * @module
+ */
+
+import { redact } from "./redact.ts";
+
+/** How much of a server's answer an error keeps. */
+export const DETAILS_LIMIT = 400;
+
+/** The fields every tidepool error accepts besides its message. */
+export interface TidepoolErrorOptions {
+  /** What the server said, trimmed and redacted. */
+  details?: string;
+  /** What the user can do next. */
+  hint?: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/**
+ * The root of every error tidepool throws.
+ *
+ * @example Catching any tidepool error
+ * ```ts
+ * try {
+ *   throw new TidepoolError("Cannot read the page", { hint: "Try again later" });
+ * } catch (error) {
+ *   if (error instanceof TidepoolError) console.log(error.shortMessage);
+ * }
+ * ```
+ */
+export class TidepoolError extends Error {
+  override name = "TidepoolError";
+  /** The message without the details and the hint. */
+  readonly shortMessage: string;
+  /** What the server said, trimmed and redacted. */
+  readonly details?: string;
+  /** What to do next. */
+  readonly hint?: string;
+
+  /**
+   * @param message What happened, capitalised, without a trailing period.
+   * @param options What the server said, what to do next and the cause.
+   */
+  constructor(message: string, options: TidepoolErrorOptions = {}) {
+    const shortMessage = redact(message);
+    const details = options.details === undefined
+      ? undefined
+      : trimDetails(redact(options.details));
+    const hint = options.hint === undefined ? undefined : redact(options.hint);
+    const lines = [shortMessage];
+    if (details) lines.push(`Server said: ${details}`);
+    if (hint) lines.push(`What to do: ${hint}`);
+    super(lines.join("\n"), { cause: options.cause });
+    this.shortMessage = shortMessage;
+    this.details = details || undefined;
+    this.hint = hint;
+  }
+}
+
+/** Options of an {@linkcode HttpError}. */
+export interface HttpErrorOptions extends TidepoolErrorOptions {
+  /** HTTP status of the answer. */
+  status: number;
+  /** HTTP method of the request. */
+  method: string;
+  /** URL of the request, with secrets removed. */
+  url: string;
+  /** The body text of the answer, trimmed. */
+  body?: string;
+  /** The message the server put in a JSON string or `{error}` body. */
+  serverMessage?: string;
+}
+
+/**
+ * A request that ended with an HTTP status the caller did not expect.
+ *
+ * @example Reading the status of a failed request
+ * ```ts
+ * const error = new HttpError("Request failed", {
+ *   status: 500, method: "GET", url: "https://node.example/", body: "boom",
+ * });
+ * console.log(error.status, error.url);
+ * ```
+ */
+export class HttpError extends TidepoolError {
+  override name = "HttpError";
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** HTTP method of the request. */
+  readonly method: string;
+  /** URL of the request, with secrets removed. */
+  readonly url: string;
+  /** The body text of the answer, trimmed and redacted. */
+  readonly body: string;
+  /** The message the server put in a JSON string or `{error}` body. */
+  readonly serverMessage?: string;
+
+  /**
+   * @param message What happened.
+   * @param options The status, method, URL and body of the answer.
+   */
+  constructor(message: string, options: HttpErrorOptions) {
+    super(message, {
+      ...options,
+      details: options.details ?? options.serverMessage ?? options.body,
+    });
+    this.status = options.status;
+    this.method = options.method;
+    this.url = redact(options.url);
+    this.body = trimDetails(redact(options.body ?? ""));
+    this.serverMessage = options.serverMessage === undefined
+      ? undefined
+      : trimDetails(redact(options.serverMessage));
+  }
+}
+
+/**
+ * The server answered 404: the thing asked for is not there, or not visible
+ * to this caller.
+ *
+ * @example Telling a missing record from other failures
+ * ```ts
+ * const error: unknown = new NotFoundError("DDO not found", {
+ *   status: 404, method: "GET", url: "https://node.example/api/aquarius/assets/ddo/x",
+ * });
+ * console.log(error instanceof NotFoundError);
+ * ```
+ */
+export class NotFoundError extends HttpError {
+  override name = "NotFoundError";
+}
+
+/**
+ * The server refused the credentials (401) or the permission (403).
+ *
+ * @example Checking for an authentication failure
+ * ```ts
+ * const error = new AuthError("Signature refused", {
+ *   status: 401, method: "POST", url: "https://node.example/api/services/freeCompute",
+ * });
+ * console.log(error.status === 401);
+ * ```
+ */
+export class AuthError extends HttpError {
+  override name = "AuthError";
+}
+
+/**
+ * A bot-protection layer in front of the service blocked this non-browser
+ * client (HTTP 403 with `cf-mitigated: challenge`, or a challenge page).
+ *
+ * @example Recognising a bot challenge
+ * ```ts
+ * const error = new BotChallengeError({ method: "GET", url: "https://node.example/", status: 403 });
+ * console.log(error.hint);
+ * ```
+ */
+export class BotChallengeError extends HttpError {
+  override name = "BotChallengeError";
+
+  /**
+   * @param request The method, URL, status and body of the blocked request.
+   */
+  constructor(
+    request: { method: string; url: string; status: number; body?: string },
+  ) {
+    super(
+      `A bot-protection layer blocked this request: ${request.method} ${
+        redact(request.url)
+      } answered ${request.status} with a challenge meant for browsers`,
+      {
+        ...request,
+        details: "challenge page (cf-mitigated: challenge)",
+        hint:
+          "Scripts cannot solve the challenge. Ask the operator to allowlist your client or IP, " +
+          "use a deployment without bot protection, or replay a cache recorded where access worked " +
+          '(cache: { mode: "replay" })',
+      },
+    );
+  }
+}
+
+/**
+ * A request or a whole operation ran past its time limit.
+ *
+ * @example Handling a timeout
+ * ```ts
+ * const error = new TimeoutError("Request timed out after 30000 ms: GET https://node.example/");
+ * console.log(error.name);
+ * ```
+ */
+export class TimeoutError extends TidepoolError {
+  override name = "TimeoutError";
+}
+
+/**
+ * The server answered with success but the body carries an error: GraphQL
+ * `errors` with HTTP 200, an OAI-PMH `error` element, a body that does not
+ * parse.
+ *
+ * @example Reading the protocol error code
+ * ```ts
+ * const error = new ProtocolError("OAI-PMH error badArgument", { code: "badArgument" });
+ * console.log(error.code);
+ * ```
+ */
+export class ProtocolError extends TidepoolError {
+  override name = "ProtocolError";
+  /** The protocol's own error code, where it has one. */
+  readonly code?: string;
+  /** Every message the server sent. */
+  readonly messages: readonly string[];
+  /** Partial data that came with the error (GraphQL), if any. */
+  readonly data?: unknown;
+
+  /**
+   * @param message What happened.
+   * @param options The code, the messages and any partial data.
+   */
+  constructor(
+    message: string,
+    options: TidepoolErrorOptions & {
+      code?: string;
+      messages?: readonly string[];
+      data?: unknown;
+    } = {},
+  ) {
+    const messages = (options.messages ?? []).map((m) => redact(m));
+    super(message, {
+      ...options,
+      details: options.details ?? (messages.join("; ") || undefined),
+    });
+    this.code = options.code;
+    this.messages = messages;
+    this.data = options.data;
+  }
+}
+
+/**
+ * A response was larger than the configured cap (`maxResponseBytes`).
+ *
+ * @example Raising the cap after this error
+ * ```ts
+ * const error = new ResponseTooLargeError({ method: "GET", url: "https://x.example/", limit: 1024 });
+ * console.log(error.limit);
+ * ```
+ */
+export class ResponseTooLargeError extends TidepoolError {
+  override name = "ResponseTooLargeError";
+  /** The cap in bytes that was exceeded. */
+  readonly limit: number;
+
+  /**
+   * @param request The method and URL of the request and the cap in bytes.
+   */
+  constructor(request: { method: string; url: string; limit: number }) {
+    super(
+      `Response is larger than the limit of ${request.limit} bytes: ${request.method} ${
+        redact(request.url)
+      }`,
+      {
+        hint:
+          "Raise maxResponseBytes in the client options if the answer is expected to be this large",
+      },
+    );
+    this.limit = request.limit;
+  }
+}
+
+/**
+ * A request was not in the record/replay cache while the cache was in
+ * `replay` mode.
+ *
+ * @example Telling a cache miss apart
+ * ```ts
+ * const error = new CacheMissError("GET", "https://x.example/a", ".cache/tidepool");
+ * console.log(error.shortMessage);
+ * ```
+ */
+export class CacheMissError extends TidepoolError {
+  override name = "CacheMissError";
+
+  /**
+   * @param method The method of the request that missed.
+   * @param url The URL of the request that missed.
+   * @param dir The cache folder that was searched.
+   */
+  constructor(method: string, url: string, dir: string) {
+    super(
+      `Request is not in the replay cache: ${method} ${redact(url)}`,
+      {
+        hint:
+          `Run once with cache mode "record" to store it in ${dir}, or check that the code sends the same requests as the recorded run`,
+      },
+    );
+  }
+}
+
+/** Trims server text to {@linkcode DETAILS_LIMIT} characters on one line. */
+export function trimDetails(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > DETAILS_LIMIT
+    ? `${oneLine.slice(0, DETAILS_LIMIT)}… (${oneLine.length} characters)`
+    : oneLine;
+}

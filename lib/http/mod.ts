@@ -1,0 +1,16 @@
+/**
+ * The HTTP layer every tidepool adapter goes through: timeouts, retries with
+ * backoff, per-host pacing, typed errors, redaction, a record/replay cache,
+ * a response size cap and progress.
+ *
+ * @module
+ */
+
+export * from "./errors.ts";
+export * from "./client.ts";
+export * from "./cache.ts";
+export * from "./options.ts";
+export * from "./progress.ts";
+export { redact, registerSecret } from "./redact.ts";
+export type { RetryOptions } from "./retry.ts";
+export { sleep } from "./sleep.ts";

@@ -1,0 +1,46 @@
+/**
+ * The options every tidepool client constructor takes, in one shape.
+ *
+ * @module
+ */
+
+import type { CacheOptions } from "./cache.ts";
+import type { ProgressOption } from "./progress.ts";
+import type { RetryOptions } from "./retry.ts";
+
+/**
+ * Options shared by `OceanNode`, `Subgraph`, `Archive` and
+ * `ExpressionSearch`.
+ */
+export interface ClientOptions {
+  /** The fetch implementation; defaults to the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Time limit of one attempt, body included, in milliseconds. Default 30,000. */
+  timeoutMs?: number;
+  /** Retry settings for idempotent requests, or `false` for none. */
+  retry?: RetryOptions | false;
+  /** Smallest gap between two request starts to one host, in milliseconds. */
+  minIntervalMs?: number;
+  /** Most requests in flight to one host. */
+  concurrency?: number;
+  /** The record/replay cache; off unless given. */
+  cache?: CacheOptions;
+  /** Where progress goes: automatic (default), off, or a function of your own. */
+  progress?: ProgressOption;
+  /** Cancels every request of the client. */
+  signal?: AbortSignal;
+  /** Largest response body read into memory, in bytes. Default 256 MiB. */
+  maxResponseBytes?: number;
+  /** Receives warnings (stale data, shortfalls); defaults to `console.warn`. */
+  warn?: (message: string) => void;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Per-service defaults a client applies before the user's options. */
+export interface ClientDefaults {
+  /** Default smallest gap between request starts. */
+  minIntervalMs?: number;
+  /** Default most requests in flight. */
+  concurrency?: number;
+}

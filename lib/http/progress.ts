@@ -1,0 +1,201 @@
+/**
+ * Progress of long work (paged fetches, polling, uploads). One small
+ * interface, three sinks chosen automatically: a display that updates in
+ * place inside the Deno Jupyter kernel, a redrawing line on stderr when it is
+ * a terminal, and silence otherwise.
+ *
+ * @module
+ */
+
+import { redact } from "./redact.ts";
+
+/** One report of a task's progress. */
+export interface ProgressEvent {
+  /** Unique id of the task, stable across its events. */
+  id: string;
+  /** What the task does, e.g. `searchAssets`. */
+  label: string;
+  /** Units done so far. */
+  done: number;
+  /** Units in all, when known. */
+  total?: number;
+  /** What a unit is: `rows`, `pages`, `bytes`, `polls`. */
+  unit: string;
+  /** A short note: the page number, a job status text. */
+  detail?: string;
+  /** Whether the task runs, finished, or failed. */
+  state: "running" | "done" | "failed";
+}
+
+/** Receives progress events. Any function of this shape can be passed as `progress`. */
+export type ProgressSink = (event: ProgressEvent) => void;
+
+/** What a client option `progress` accepts: a sink, `true`/`"auto"` (choose), `false` (silent). */
+export type ProgressOption = ProgressSink | boolean | "auto";
+
+/** A running task that reports progress. */
+export interface ProgressTask {
+  /** Sets the units done (and the total, when it became known). */
+  update(done: number, options?: { total?: number; detail?: string }): void;
+  /** Reports the task finished. */
+  finish(detail?: string): void;
+  /** Reports the task failed. */
+  fail(detail?: string): void;
+}
+
+let taskCounter = 0;
+
+/**
+ * Starts a task on a sink.
+ *
+ * @param sink Where events go.
+ * @param label What the task does.
+ * @param options The unit and the total, when known.
+ * @returns The task handle.
+ *
+ * @example Reporting pages to a custom sink
+ * ```ts
+ * const events: ProgressEvent[] = [];
+ * const task = startProgress((e) => events.push(e), "download", { unit: "pages", total: 2 });
+ * task.update(1);
+ * task.update(2);
+ * task.finish();
+ * console.log(events.at(-1)?.state); // "done"
+ * ```
+ */
+export function startProgress(
+  sink: ProgressSink,
+  label: string,
+  options: { unit?: string; total?: number } = {},
+): ProgressTask {
+  const id = `tidepool-progress-${Date.now().toString(36)}-${++taskCounter}`;
+  let done = 0;
+  let total = options.total;
+  let detail: string | undefined;
+  const unit = options.unit ?? "rows";
+  const emit = (state: ProgressEvent["state"]) =>
+    sink({ id, label, done, total, unit, detail, state });
+  emit("running");
+  return {
+    update(value, more = {}) {
+      done = value;
+      if (more.total !== undefined) total = more.total;
+      if (more.detail !== undefined) detail = redact(more.detail);
+      emit("running");
+    },
+    finish(note) {
+      if (note !== undefined) detail = redact(note);
+      emit("done");
+    },
+    fail(note) {
+      if (note !== undefined) detail = redact(note);
+      emit("failed");
+    },
+  };
+}
+
+/** A sink that drops every event. */
+export const silentProgress: ProgressSink = () => {};
+
+/** One line of text for an event: `searchAssets: 1,200 / 2,000 rows (60%) page 3`. */
+export function formatProgress(event: ProgressEvent): string {
+  const count = event.done.toLocaleString("en-US");
+  const total = event.total === undefined ? "" : ` / ${event.total.toLocaleString("en-US")}`;
+  const percent = event.total ? ` (${Math.floor((100 * event.done) / event.total)}%)` : "";
+  const state = event.state === "done" ? " done" : event.state === "failed" ? " failed" : "";
+  const detail = event.detail ? ` ${event.detail}` : "";
+  return `${event.label}: ${count}${total} ${event.unit}${percent}${detail}${state}`;
+}
+
+/**
+ * A sink that redraws one line on stderr, throttled; the last state of each
+ * task ends with a newline.
+ */
+export function terminalProgress(throttleMs = 100): ProgressSink {
+  const encoder = new TextEncoder();
+  const lastDraw = new Map<string, number>();
+  return (event) => {
+    const now = Date.now();
+    const final = event.state !== "running";
+    if (!final && now - (lastDraw.get(event.id) ?? 0) < throttleMs) return;
+    lastDraw.set(event.id, now);
+    if (final) lastDraw.delete(event.id);
+    const line = `\r\x1b[2K${formatProgress(event)}${final ? "\n" : ""}`;
+    Deno.stderr.writeSync(encoder.encode(line));
+  };
+}
+
+interface JupyterNamespace {
+  display(
+    bundle: Record<string, string>,
+    options: { raw: boolean; update?: boolean; display_id?: string },
+  ): Promise<void> | void;
+}
+
+/** The kernel's `Deno.jupyter`, or undefined outside the kernel. */
+export function jupyterNamespace(): JupyterNamespace | undefined {
+  // Outside `deno jupyter` the getter throws instead of answering undefined.
+  try {
+    return (Deno as unknown as { jupyter?: JupyterNamespace }).jupyter;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A sink that shows one display per task inside the Deno Jupyter kernel and
+ * updates it in place, throttled; the final state is always drawn, so an
+ * executed notebook keeps it.
+ */
+export function jupyterProgress(throttleMs = 250): ProgressSink {
+  const shown = new Map<string, number>();
+  return (event) => {
+    const jupyter = jupyterNamespace();
+    if (!jupyter) return;
+    const now = Date.now();
+    const final = event.state !== "running";
+    const last = shown.get(event.id);
+    if (!final && last !== undefined && now - last < throttleMs) return;
+    shown.set(event.id, now);
+    if (final) shown.delete(event.id);
+    const text = formatProgress(event);
+    const fraction = event.total ? Math.min(1, event.done / event.total) : undefined;
+    const colour = event.state === "failed" ? "#c0392b" : "#2e86c1";
+    const bar = fraction === undefined
+      ? ""
+      : `<progress value="${
+        fraction.toFixed(3)
+      }" max="1" style="width:16em;accent-color:${colour}"></progress> `;
+    const html = `<div style="font-family:monospace">${bar}${escapeHtml(text)}</div>`;
+    void jupyter.display({ "text/plain": text, "text/html": html }, {
+      raw: true,
+      display_id: event.id,
+      update: last !== undefined,
+    });
+  };
+}
+
+/** The sink for where the code runs: the kernel, a terminal, or nothing. */
+export function autoProgress(): ProgressSink {
+  if (jupyterNamespace()) return jupyterProgress();
+  try {
+    if (Deno.stderr.isTerminal()) return terminalProgress();
+  } catch {
+    // stderr may be unavailable in some embedders; stay silent then
+  }
+  return silentProgress;
+}
+
+/** Resolves a `progress` option into a sink. */
+export function progressSink(option: ProgressOption | undefined): ProgressSink {
+  if (typeof option === "function") return option;
+  if (option === false) return silentProgress;
+  return autoProgress();
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"]/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
+  );
+}

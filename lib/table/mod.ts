@@ -1,0 +1,12 @@
+/**
+ * Records to Arquero tables with stable, typed columns: a column schema is
+ * declared once per table kind, and every table of that kind has the same
+ * columns in the same order with the same types, whether it holds 0 rows or
+ * 1,000,000.
+ *
+ * @module
+ */
+
+export * from "./build_table.ts";
+export * from "./convert.ts";
+export * from "./schema.ts";

@@ -1,0 +1,27 @@
+/**
+ * tidepool turns four public web services into Arquero tables and Observable
+ * Plot charts: an Ocean Protocol node, the Ocean subgraph, a linked-data
+ * archive platform and an emotion-expression search service.
+ *
+ * This module re-exports the public surface; it holds no logic.
+ *
+ * @module
+ */
+
+export {
+  AuthError,
+  BotChallengeError,
+  CacheMissError,
+  HttpError,
+  NotFoundError,
+  ProtocolError,
+  ResponseTooLargeError,
+  TidepoolError,
+  TimeoutError,
+} from "./lib/http/errors.ts";
+export type { CacheMode, CacheOptions } from "./lib/http/cache.ts";
+export type { ClientOptions } from "./lib/http/options.ts";
+export type { ProgressEvent, ProgressOption, ProgressSink } from "./lib/http/progress.ts";
+export type { RetryOptions } from "./lib/http/retry.ts";
+export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
+export type { ColumnSpec, ColumnType, TableSchema } from "./lib/table/mod.ts";
