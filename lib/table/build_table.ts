@@ -9,6 +9,7 @@
 import { type ColumnTable, table as arqueroTable } from "arquero";
 import { type ColumnType, CONVERTERS, isOfType } from "./convert.ts";
 import type { TableSchema } from "./schema.ts";
+import { compileAppender, type PageAppender } from "./_compile.ts";
 
 /** Columns discovered from the records, after the declared ones. */
 export interface DynamicColumns<R> {
@@ -26,6 +27,19 @@ export interface TableBuilderOptions<R> {
   dynamic?: DynamicColumns<R>;
 }
 
+const appenders = new WeakMap<TableSchema<never>, PageAppender<never>>();
+
+/** One compiled appender per schema, made on first use. */
+function compiledAppender<R>(schema: TableSchema<R>): PageAppender<R> {
+  const key = schema as unknown as TableSchema<never>;
+  let append = appenders.get(key);
+  if (!append) {
+    append = compileAppender(schema.columns) as PageAppender<never>;
+    appenders.set(key, append);
+  }
+  return append as unknown as PageAppender<R>;
+}
+
 const tableTypes = new WeakMap<ColumnTable, Readonly<Record<string, ColumnType>>>();
 
 /**
@@ -33,6 +47,9 @@ const tableTypes = new WeakMap<ColumnTable, Readonly<Record<string, ColumnType>>
  *
  * @example Two pages into one table
  * ```ts
+ * import { buildTable, columnTypes, TableBuilder } from "./build_table.ts";
+ * import { defineSchema } from "./schema.ts";
+ *
  * const schema = defineSchema([
  *   { name: "id", type: "string" },
  *   { name: "count", type: "number" },
@@ -46,8 +63,10 @@ const tableTypes = new WeakMap<ColumnTable, Readonly<Record<string, ColumnType>>
  */
 export class TableBuilder<R = Record<string, unknown>> {
   readonly #schema: TableSchema<R>;
-  readonly #columns: unknown[][];
+  /** Per column, the arrays of each page; joined once in build(). */
+  readonly #chunks: unknown[][][];
   readonly #dynamic?: DynamicColumns<R>;
+  readonly #append: PageAppender<R>;
   readonly #extra = new Map<string, { values: unknown[]; type: ColumnType }>();
   #rows = 0;
 
@@ -57,8 +76,9 @@ export class TableBuilder<R = Record<string, unknown>> {
    */
   constructor(schema: TableSchema<R>, options: TableBuilderOptions<R> = {}) {
     this.#schema = schema;
-    this.#columns = schema.columns.map(() => []);
+    this.#chunks = schema.columns.map(() => []);
     this.#dynamic = options.dynamic;
+    this.#append = compiledAppender(schema);
   }
 
   /** Rows collected so far. */
@@ -68,13 +88,17 @@ export class TableBuilder<R = Record<string, unknown>> {
 
   /** Adds a page of records. */
   add(records: Iterable<R>): void {
-    const readers = this.#schema.readers;
-    const columns = this.#columns;
-    const width = readers.length;
-    for (const record of records) {
-      for (let c = 0; c < width; c++) columns[c].push(readers[c](record));
-      if (this.#dynamic) this.#addExtra(record);
-      this.#rows++;
+    const page = Array.isArray(records) ? records as readonly R[] : Array.from(records);
+    if (page.length === 0) return;
+    const columns = this.#append(page);
+    for (let c = 0; c < columns.length; c++) this.#chunks[c].push(columns[c]);
+    if (this.#dynamic) {
+      for (const record of page) {
+        this.#addExtra(record);
+        this.#rows++;
+      }
+    } else {
+      this.#rows += page.length;
     }
   }
 
@@ -106,7 +130,7 @@ export class TableBuilder<R = Record<string, unknown>> {
     const data: Record<string, unknown[]> = {};
     const types: Record<string, ColumnType> = {};
     this.#schema.columns.forEach((column, i) => {
-      data[column.name] = this.#columns[i];
+      data[column.name] = joinChunks(this.#chunks[i], this.#rows);
       types[column.name] = column.type;
     });
     for (const [name, column] of this.#extra) {
@@ -119,6 +143,18 @@ export class TableBuilder<R = Record<string, unknown>> {
   }
 }
 
+/** Joins page arrays into one column array in a single linear copy. */
+function joinChunks(chunks: unknown[][], total: number): unknown[] {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    for (let i = 0; i < chunk.length; i++) out[offset + i] = chunk[i];
+    offset += chunk.length;
+  }
+  return out;
+}
+
 /**
  * Builds a table from records in one call.
  *
@@ -129,6 +165,9 @@ export class TableBuilder<R = Record<string, unknown>> {
  *
  * @example An empty table still has its columns
  * ```ts
+ * import { buildTable, columnTypes, TableBuilder } from "./build_table.ts";
+ * import { defineSchema } from "./schema.ts";
+ *
  * const schema = defineSchema([{ name: "id", type: "string" }]);
  * console.log(buildTable(schema, []).columnNames()); // ["id"]
  * ```
@@ -153,6 +192,9 @@ export function buildTable<R>(
  *
  * @example Reading declared types
  * ```ts
+ * import { buildTable, columnTypes, TableBuilder } from "./build_table.ts";
+ * import { defineSchema } from "./schema.ts";
+ *
  * const schema = defineSchema([{ name: "when", type: "date" }]);
  * console.log(columnTypes(buildTable(schema, []))); // { when: "date" }
  * ```

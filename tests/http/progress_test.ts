@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import {
+  autoProgress,
+  formatProgress,
+  type ProgressEvent,
+  progressSink,
+  silentProgress,
+  startProgress,
+} from "../../lib/http/progress.ts";
+
+Deno.test("a task reports start, updates with totals, and its end", () => {
+  const events: ProgressEvent[] = [];
+  const task = startProgress((event) => events.push({ ...event }), "orders", { unit: "rows" });
+  task.update(1000, { total: 12_000, detail: "page 1" });
+  task.update(2000);
+  task.finish();
+  assert.deepEqual(events.map((e) => [e.done, e.total, e.state]), [
+    [0, undefined, "running"],
+    [1000, 12_000, "running"],
+    [2000, 12_000, "running"],
+    [2000, 12_000, "done"],
+  ]);
+  assert.equal(new Set(events.map((e) => e.id)).size, 1);
+  assert.equal(formatProgress(events[1]), "orders: 1,000 / 12,000 rows (8%) page 1");
+  assert.equal(formatProgress(events[3]), "orders: 2,000 / 12,000 rows (16%) page 1 done");
+});
+
+Deno.test("progress details are redacted", () => {
+  const events: ProgressEvent[] = [];
+  const task = startProgress((event) => events.push(event), "upload");
+  task.update(1, { detail: "PUT https://s3.example/x?signature=abcdef123456&part=1" });
+  assert.equal(events[1].detail, "PUT https://s3.example/x?signature=[redacted]&part=1");
+});
+
+Deno.test("outside a kernel and a terminal, automatic progress is silent", () => {
+  // Tests run with stderr piped, never in the kernel.
+  if (!Deno.stderr.isTerminal()) assert.equal(autoProgress(), silentProgress);
+  assert.equal(progressSink(false), silentProgress);
+  const mine = () => {};
+  assert.equal(progressSink(mine), mine);
+});
