@@ -35,6 +35,12 @@ export interface TidepoolErrorOptions {
  * ```
  */
 export class TidepoolError extends Error {
+  /**
+   * When true (set by the notebook display inside the Jupyter kernel), the
+   * stack of a new error is only its name and message, so a failed cell
+   * shows a short readable message instead of a stack dump.
+   */
+  static compactStacks = false;
   override name = "TidepoolError";
   /** The message without the details and the hint. */
   readonly shortMessage: string;
@@ -60,6 +66,12 @@ export class TidepoolError extends Error {
     this.shortMessage = shortMessage;
     this.details = details || undefined;
     this.hint = hint;
+    if (TidepoolError.compactStacks) {
+      Object.defineProperty(this, "stack", {
+        get: () => `${this.name}: ${this.message}`,
+        configurable: true,
+      });
+    }
   }
 }
 
