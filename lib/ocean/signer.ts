@@ -1,0 +1,121 @@
+import { privateKeyToAccount } from "viem/accounts";
+import { TidepoolError } from "../http/errors.ts";
+import { registerSecret } from "../http/redact.ts";
+
+/** A 0x-prefixed hex string. */
+export type Hex = `0x${string}`;
+
+/**
+ * Anything that can sign Ocean node requests: a signer made by
+ * {@linkcode signerFromPrivateKey}, a viem `Account`, a wallet client's
+ * account, a hardware signer: an address and a viem-style `signMessage`.
+ */
+export interface Signer {
+  /** The checksummed address, sent as `consumerAddress` exactly as given here. */
+  readonly address: Hex;
+  /** Signs an EIP-191 personal message; tidepool passes `{ message: { raw } }`. */
+  signMessage(args: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex>;
+}
+
+/**
+ * A signer that keeps its private key inside: printing it, `Deno.inspect`,
+ * `JSON.stringify` or an error show only the address.
+ */
+class PrivateKeySigner implements Signer {
+  readonly address: Hex;
+  readonly #sign: Signer["signMessage"];
+
+  constructor(privateKey: Hex) {
+    const account = privateKeyToAccount(privateKey);
+    this.address = account.address;
+    this.#sign = (args) => account.signMessage(args);
+    Object.freeze(this);
+  }
+
+  signMessage(args: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex> {
+    return this.#sign(args);
+  }
+
+  toJSON(): { address: Hex } {
+    return { address: this.address };
+  }
+
+  toString(): string {
+    return `Signer(${this.address})`;
+  }
+
+  [Symbol.for("Deno.customInspect")](): string {
+    return `Signer { address: "${this.address}" }`;
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `Signer { address: "${this.address}" }`;
+  }
+}
+
+/**
+ * Makes a signer from a private key (64 hex digits, with or without `0x`).
+ * The key is registered for redaction, so it can appear in no error, log or
+ * cache file, and the signer never shows it.
+ *
+ * @param privateKey The key.
+ * @param source How to name the key in an error (never its value).
+ * @returns The signer.
+ *
+ * @example A signer from a test key
+ * ```ts
+ * const signer = signerFromPrivateKey("0x" + "11".repeat(32));
+ * console.log(signer.address); // 0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A
+ * ```
+ */
+export function signerFromPrivateKey(privateKey: string, source = "the private key"): Signer {
+  const trimmed = typeof privateKey === "string" ? privateKey.trim() : "";
+  if (trimmed.length >= 8) registerSecret(trimmed);
+  const hex = trimmed.startsWith("0x") || trimmed.startsWith("0X") ? trimmed.slice(2) : trimmed;
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
+    throw new TidepoolError(
+      `Invalid private key in ${source}: expected 64 hexadecimal digits, optionally after 0x, got ${trimmed.length} characters`,
+      { hint: "Export the key of the wallet as hex; the value itself is never shown" },
+    );
+  }
+  registerSecret(`0x${hex}`);
+  registerSecret(hex);
+  return new PrivateKeySigner(`0x${hex.toLowerCase()}`);
+}
+
+/**
+ * Makes a signer from a private key held in an environment variable.
+ *
+ * @param name The variable; default `OCEAN_PRIVATE_KEY`.
+ * @returns The signer.
+ *
+ * @example A signer from the environment
+ * ```ts ignore
+ * const signer = signerFromEnv(); // reads OCEAN_PRIVATE_KEY
+ * ```
+ */
+export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
+  let value: string | undefined;
+  try {
+    value = Deno.env.get(name);
+  } catch (error) {
+    throw new TidepoolError(`Cannot read the environment variable ${name}`, {
+      hint: `Run with --allow-env=${name}`,
+      cause: error,
+    });
+  }
+  if (value === undefined || value.trim() === "") {
+    throw new TidepoolError(`The environment variable ${name} is not set`, {
+      hint: `Set ${name} to the wallet's private key (64 hex digits) before starting`,
+    });
+  }
+  return signerFromPrivateKey(value, `the environment variable ${name}`);
+}
+
+/** Whether a value can be used as a signer. */
+export function isSigner(value: unknown): value is Signer {
+  return typeof value === "object" && value !== null &&
+    typeof (value as Signer).address === "string" &&
+    /^0x[0-9a-fA-F]{40}$/.test((value as Signer).address) &&
+    typeof (value as Signer).signMessage === "function";
+}
