@@ -1,4 +1,6 @@
-import { privateKeyToAccount } from "viem/accounts";
+import { secp256k1 } from "@noble/curves/secp256k1";
+import { keccak_256 } from "@noble/hashes/sha3";
+import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../http/errors.ts";
 import { registerSecret } from "../http/redact.ts";
 
@@ -19,21 +21,27 @@ export interface Signer {
 
 /**
  * A signer that keeps its private key inside: printing it, `Deno.inspect`,
- * `JSON.stringify` or an error show only the address.
+ * `JSON.stringify` or an error show only the address. Signing is done by a
+ * viem local account, loaded on the first signature so that importing
+ * tidepool does not pay for viem.
  */
 class PrivateKeySigner implements Signer {
   readonly address: Hex;
-  readonly #sign: Signer["signMessage"];
+  readonly #privateKey: Hex;
+  #account?: Promise<LocalAccount>;
 
   constructor(privateKey: Hex) {
-    const account = privateKeyToAccount(privateKey);
-    this.address = account.address;
-    this.#sign = (args) => account.signMessage(args);
+    this.#privateKey = privateKey;
+    this.address = addressOf(privateKey);
     Object.freeze(this);
   }
 
-  signMessage(args: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex> {
-    return this.#sign(args);
+  async signMessage(args: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex> {
+    // The field is set once; freezing the object does not freeze # fields.
+    this.#account ??= import("viem/accounts").then(({ privateKeyToAccount }) =>
+      privateKeyToAccount(this.#privateKey)
+    );
+    return (await this.#account).signMessage(args);
   }
 
   toJSON(): { address: Hex } {
@@ -110,6 +118,21 @@ export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
     });
   }
   return signerFromPrivateKey(value, `the environment variable ${name}`);
+}
+
+/** The EIP-55 checksummed address of a private key. */
+function addressOf(privateKey: Hex): Hex {
+  const publicKey = secp256k1.getPublicKey(privateKey.slice(2), false);
+  const lower = [...keccak_256(publicKey.slice(1)).slice(-20)]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
+  const hash = keccak_256(new TextEncoder().encode(lower));
+  let checksummed = "";
+  for (let i = 0; i < lower.length; i++) {
+    const nibble = (hash[i >> 1] >> (i % 2 ? 0 : 4)) & 0xf;
+    checksummed += nibble >= 8 ? lower[i].toUpperCase() : lower[i];
+  }
+  return `0x${checksummed}`;
 }
 
 /** Whether a value can be used as a signer. */

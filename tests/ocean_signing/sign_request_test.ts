@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { recoverMessageAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { TidepoolError } from "../../lib/http/errors.ts";
 import { nextNonce } from "../../lib/ocean/_nonces.ts";
 import { signRequest } from "../../lib/ocean/sign_request.ts";
@@ -30,6 +31,7 @@ function independentAddress(privateKey: string): string {
 Deno.test("signRequest signs address + nonce + command as EIP-191 over the keccak hash", async () => {
   const signer = signerFromPrivateKey(KEY);
   assert.equal(signer.address.toLowerCase(), independentAddress(KEY));
+  assert.equal(signer.address, privateKeyToAccount(KEY as `0x${string}`).address, "EIP-55 as viem");
   const fields = await signRequest(signer, "freeStartCompute", { nonce: "1732000000000" });
   assert.equal(fields.consumerAddress, signer.address);
   assert.equal(fields.nonce, "1732000000000");
