@@ -1,0 +1,80 @@
+/**
+ * One GraphQL request: a POST marked idempotent (so `lib/http` retries it on
+ * transport failures and 5xx), with `errors` in a 200 (or 400) answer
+ * turned into a {@linkcode ProtocolError} that keeps every message and any
+ * partial `data`.
+ *
+ * @module
+ */
+
+import { errorFromResponse, type HttpClient } from "../http/client.ts";
+import { ProtocolError } from "../http/errors.ts";
+
+/** A GraphQL response body. */
+interface GraphqlBody {
+  data?: Record<string, unknown> | null;
+  errors?: { message?: unknown }[];
+}
+
+/** Sends one query and returns its `data`. */
+export async function runQuery<T>(
+  http: HttpClient,
+  url: string,
+  document: string,
+  variables: Record<string, unknown> = {},
+  signal?: AbortSignal,
+): Promise<T> {
+  const response = await http.request({
+    method: "POST",
+    path: url,
+    json: { query: document, variables },
+    headers: { accept: "application/json" },
+    idempotent: true,
+    // graph-node answers malformed queries with 400 and a GraphQL body
+    acceptStatus: [400],
+    signal,
+  });
+  let body: GraphqlBody;
+  try {
+    body = response.json<GraphqlBody>();
+  } catch {
+    if (response.status === 400) throw errorFromResponse("POST", response);
+    throw new ProtocolError(`Subgraph answered with a body that is not JSON: POST ${url}`, {
+      details: response.text().slice(0, 400),
+      hint:
+        "Check that the URL ends in /subgraphs/name/<owner>/<name> and points at a GraphQL endpoint",
+    });
+  }
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new ProtocolError(
+      `Subgraph answered with JSON that is not a GraphQL response: POST ${url}`,
+      {
+        details: response.text().slice(0, 400),
+        hint: "Check that the URL points at a GraphQL endpoint",
+      },
+    );
+  }
+  if (Array.isArray(body.errors) && body.errors.length > 0) {
+    const messages = body.errors.map((e) =>
+      typeof e?.message === "string" ? e.message : JSON.stringify(e)
+    );
+    throw new ProtocolError(
+      `Subgraph query failed with ${messages.length} GraphQL error${
+        messages.length === 1 ? "" : "s"
+      } (HTTP ${response.status}): ${messages[0]}`,
+      {
+        messages,
+        data: body.data ?? undefined,
+        hint: "Partial data, if any, is on error.data; check the field names, the filter and the " +
+          "page size (first at most 1,000, skip at most 5,000), or try again if the subgraph is indexing",
+      },
+    );
+  }
+  if (response.status === 400) throw errorFromResponse("POST", response);
+  if (!body.data || typeof body.data !== "object") {
+    throw new ProtocolError(`Subgraph answered without data and without errors: POST ${url}`, {
+      hint: "The endpoint may not be a GraphQL server; check the URL",
+    });
+  }
+  return body.data as T;
+}

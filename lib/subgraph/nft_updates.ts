@@ -1,0 +1,86 @@
+/**
+ * Data NFT updates (metadata created or updated, state changes) as a table.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { defineSchema } from "../table/schema.ts";
+import type { SubgraphContext } from "./_context.ts";
+import { address, unixSeconds } from "./_inputs.ts";
+import { paginate, type SubgraphRow } from "./paginate.ts";
+
+/** Filters of {@linkcode fetchNftUpdates}. Addresses may be in any letter case. */
+export interface NftUpdatesOptions {
+  /** Updates of this data NFT. */
+  nft?: string;
+  /** Updates of NFTs owned by this address. */
+  owner?: string;
+  /** Updates at or after this time. */
+  since?: Date | string | number;
+  /** Updates before this time. */
+  until?: Date | string | number;
+  /** Pin to this block; default the subgraph's head. */
+  block?: number;
+  /** Throw instead of warning when the subgraph is stale or below this block. */
+  minBlock?: number;
+}
+
+/** The fields read for each update. */
+export const NFT_UPDATE_FIELDS: readonly string[] = [
+  "id",
+  "nft.address",
+  "nft.owner.id",
+  "tx",
+  "timestamp",
+  "type",
+];
+
+/** The columns of the NFT update table. */
+export const nftUpdateSchema = defineSchema<SubgraphRow>([
+  { name: "id", type: "string", description: "Update id: transaction and NFT" },
+  { name: "nft", type: "string", path: "nft.address", description: "Data NFT address" },
+  { name: "owner", type: "string", path: "nft.owner.id", description: "Current owner of the NFT" },
+  { name: "tx", type: "string", description: "Transaction hash" },
+  { name: "timestamp", type: "date", description: "Block time of the update" },
+  {
+    name: "type",
+    type: "string",
+    description: "METADATA_CREATED, METADATA_UPDATED, STATE_UPDATED or TOKENURI_UPDATED",
+  },
+]);
+
+/**
+ * Reads every matching NFT update, in time order.
+ *
+ * @param context The subgraph client state.
+ * @param options The filters.
+ * @returns The update table (columns of {@linkcode nftUpdateSchema}).
+ *
+ * @example Updates of one owner's NFTs
+ * ```ts ignore
+ * const updates = await sg.nftUpdates({ owner: "0xAbC..." });
+ * ```
+ */
+export function fetchNftUpdates(
+  context: SubgraphContext,
+  options: NftUpdatesOptions = {},
+): Promise<ColumnTable> {
+  const owner = address(options.owner, "owner");
+  return paginate(context, {
+    entity: "nftUpdates",
+    typeName: "NftUpdate",
+    fields: NFT_UPDATE_FIELDS,
+    where: {
+      nft: address(options.nft, "NFT"),
+      nft_: owner === undefined ? undefined : { owner },
+      timestamp_gte: unixSeconds(options.since, "since"),
+      timestamp_lt: unixSeconds(options.until, "until"),
+    },
+    orderBy: "timestamp",
+    block: options.block,
+    minBlock: options.minBlock,
+    schema: nftUpdateSchema,
+    label: "nftUpdates",
+  });
+}

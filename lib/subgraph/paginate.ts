@@ -1,0 +1,151 @@
+/**
+ * Every row of a subgraph entity as one Arquero table: cursor pages of
+ * 1,000, one block, nested fields as dotted columns, a staleness check.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
+import { TableBuilder } from "../table/build_table.ts";
+import type { ColumnType } from "../table/convert.ts";
+import { parsePath, typeNameOf } from "./_document.ts";
+import type { SubgraphContext } from "./_context.ts";
+import { pageLoop, type PageLoopState } from "./_paginate.ts";
+import { staleReasons } from "./_staleness.ts";
+import { normaliseWhere, type WhereFilter } from "./_where.ts";
+import { StaleSubgraphError } from "./stale_subgraph_error.ts";
+import { attachSubgraphInfo, type SubgraphInfo } from "./subgraph_info.ts";
+
+/** A row as the subgraph sends it (nested objects, not yet flattened). */
+export type SubgraphRow = Record<string, unknown>;
+
+/** Options of {@linkcode paginate}. */
+export interface PaginateOptions {
+  /** The collection field, e.g. `orders`, `tokens`, `nftUpdates`. */
+  entity: string;
+  /**
+   * The entity type name for the filter and orderBy types (`Order` gives
+   * `Order_filter`); derived from `entity` by default (`orders` → `Order`).
+   */
+  typeName?: string;
+  /** Field paths to read, dotted for nested fields: `["id", "consumer.id", "datatoken.symbol"]`. */
+  fields: readonly string[];
+  /** The filter; address-shaped values are lower-cased. Values travel as GraphQL variables. */
+  where?: WhereFilter;
+  /** The sort field; default `id`. */
+  orderBy?: string;
+  /** The sort direction; default `asc`. */
+  orderDirection?: "asc" | "desc";
+  /** Pin every page to this block; default the head reported with the first page. */
+  block?: number;
+  /** Throw {@linkcode StaleSubgraphError} instead of warning when the subgraph is stale or below this block. */
+  minBlock?: number;
+  /**
+   * The column schema of the table. Default: one column per field path,
+   * named by the path (`consumer.id`); fields whose name ends in
+   * `timestamp` become dates, other values stay as the server sent them
+   * (BigInt and BigDecimal as exact strings, Int as numbers); a path
+   * through a list gives an array of values.
+   */
+  schema?: TableSchema<SubgraphRow>;
+  /** The label of the progress display; default the entity name. */
+  label?: string;
+  /** Rows a page; default and most 1,000. */
+  pageSize?: number;
+}
+
+/** Reads a dotted path, mapping over lists on the way (`reuses.id` gives every reuse id). */
+export function readMapped(record: unknown, steps: readonly string[], from = 0): unknown {
+  let value: unknown = record;
+  for (let i = from; i < steps.length; i++) {
+    if (Array.isArray(value)) return value.map((item) => readMapped(item, steps, i));
+    if (value === null || typeof value !== "object") return value === null ? null : undefined;
+    value = (value as Record<string, unknown>)[steps[i]];
+  }
+  return value;
+}
+
+/** The default schema of a field list. */
+export function fieldSchema(fields: readonly string[]): TableSchema<SubgraphRow> {
+  return defineSchema<SubgraphRow>(fields.map((path) => {
+    const steps = parsePath(path).map((step) => step.name);
+    const name = steps.join(".");
+    const type: ColumnType = /timestamp$/i.test(steps[steps.length - 1]) ? "date" : "object";
+    return steps.length === 1
+      ? { name, type, path: name }
+      : { name, type, get: (row: SubgraphRow) => readMapped(row, steps) };
+  }));
+}
+
+/**
+ * Reads every row of an entity into a table.
+ *
+ * @param context The subgraph's HTTP client, endpoint and staleness settings.
+ * @param options The entity, fields, filter, order and block.
+ * @returns The table, with {@linkcode subgraphInfo} attached.
+ *
+ * @example Every token, nested fields as dotted columns
+ * ```ts ignore
+ * const table = await sg.paginate({ entity: "tokens", fields: ["id", "symbol", "nft.owner.id"] });
+ * console.log(table.columnNames()); // ["id", "symbol", "nft.owner.id"]
+ * ```
+ */
+export async function paginate(
+  context: SubgraphContext,
+  options: PaginateOptions,
+): Promise<ColumnTable> {
+  const schema = options.schema ?? fieldSchema(options.fields);
+  const builder = new TableBuilder(schema);
+  const label = options.label ?? options.entity;
+  const task = context.http.progress(label, { unit: "rows" });
+  const minBlock = options.minBlock ?? context.minBlock;
+  let reasons: string[] = [];
+  let state: PageLoopState;
+  try {
+    state = await pageLoop(
+      (document, variables) => context.send(document, variables),
+      {
+        entity: options.entity,
+        typeName: options.typeName ?? typeNameOf(options.entity),
+        fields: options.fields,
+        where: normaliseWhere(options.where),
+        orderBy: options.orderBy ?? "id",
+        orderDirection: options.orderDirection ?? "asc",
+        block: options.block,
+        pageSize: options.pageSize,
+      },
+      {
+        onFirstPage(first, empty) {
+          reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock, empty });
+          if (reasons.length && minBlock !== undefined) {
+            throw new StaleSubgraphError({ block: first.meta?.block ?? -1, minBlock, reasons });
+          }
+        },
+        onPage(rows, current) {
+          builder.add(rows);
+          task.update(current.rows, { detail: `page ${current.pages}, block ${current.block}` });
+        },
+      },
+    );
+  } catch (error) {
+    task.fail(error instanceof Error ? error.name : undefined);
+    throw error;
+  }
+  task.finish(`${state.pages} pages, block ${state.block}`);
+  if (reasons.length) {
+    context.http.warn(
+      `Subgraph answer for ${label} (${state.rows} rows) may be stale: ${reasons.join("; ")}. ` +
+        `Check subgraphInfo(table).stale, or set minBlock to make this an error`,
+    );
+  }
+  const info: SubgraphInfo = {
+    block: state.block,
+    meta: state.meta,
+    stale: reasons.length > 0,
+    reasons,
+    pages: state.pages,
+    rows: state.rows,
+  };
+  return attachSubgraphInfo(builder.build(), info);
+}

@@ -1,0 +1,181 @@
+/**
+ * The client of an Ocean subgraph (The Graph, read-only GraphQL).
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { HttpClient } from "../http/client.ts";
+import { ProtocolError } from "../http/errors.ts";
+import type { ClientOptions } from "../http/options.ts";
+import type { SubgraphContext } from "./_context.ts";
+import { META_SELECTION } from "./_document.ts";
+import { runQuery } from "./_query.ts";
+import { OCEAN_START_BLOCK, readMeta } from "./_staleness.ts";
+import type { WhereFilter } from "./_where.ts";
+import { fetchGlobalStatistics } from "./global_statistics.ts";
+import { fetchNftUpdates, type NftUpdatesOptions } from "./nft_updates.ts";
+import { fetchOpc, type OpcRecord } from "./opc.ts";
+import { fetchOrders, type OrdersOptions } from "./orders.ts";
+import { paginate, type PaginateOptions } from "./paginate.ts";
+import type { SubgraphMeta } from "./subgraph_info.ts";
+import { fetchToken, type TokenRecord } from "./token.ts";
+import { fetchTokens, type TokensOptions } from "./tokens.ts";
+
+/** Options of a {@linkcode Subgraph}: the shared client options and the staleness settings. */
+export interface SubgraphOptions extends ClientOptions {
+  /**
+   * Turns staleness into an error: every call throws
+   * `StaleSubgraphError` when the subgraph is below this block, below its
+   * start block, or reports indexing errors. Default: warn and flag.
+   */
+  minBlock?: number;
+  /** The subgraph's first block; default 11,459,549 (the Ocean subgraph on its network). */
+  startBlock?: number;
+}
+
+/**
+ * An Ocean subgraph. Every table method reads all pages on a cursor (never
+ * `skip`), pinned to one block, and checks `_meta` once: when the subgraph
+ * is behind its start block or reports indexing errors, it warns and flags
+ * the table (`subgraphInfo(table).stale`), or throws when `minBlock` is set.
+ *
+ * @example Orders of one consumer, all pages
+ * ```ts ignore
+ * const sg = new Subgraph("https://subgraph.example/subgraphs/name/owner/name");
+ * const orders = await sg.orders({ consumer: "0xAbC..." });
+ * if (subgraphInfo(orders)?.stale) console.log("the subgraph is behind; do not trust empty results");
+ * ```
+ */
+export class Subgraph {
+  /** The endpoint URL. */
+  readonly url: string;
+  readonly #context: SubgraphContext;
+
+  /**
+   * @param url The endpoint, `https://host/subgraphs/name/<owner>/<name>`.
+   * @param options Client options, `minBlock` and `startBlock`.
+   */
+  constructor(url: string, options: SubgraphOptions = {}) {
+    const http = new HttpClient(url, options);
+    this.url = http.baseUrl;
+    const endpoint = http.baseUrl;
+    this.#context = {
+      http,
+      url: endpoint,
+      startBlock: options.startBlock ?? OCEAN_START_BLOCK,
+      minBlock: options.minBlock,
+      send: (document, variables) => runQuery(http, endpoint, document, variables),
+    };
+  }
+
+  /**
+   * Sends a GraphQL query (an idempotent POST, retried on transport errors).
+   *
+   * @param document The query text; pass values in `variables`, never in the text.
+   * @param variables The variables.
+   * @returns The `data` of the answer.
+   * @throws {ProtocolError} when the answer has `errors`, even with HTTP 200;
+   *   `error.messages` has every message and `error.data` any partial data.
+   */
+  query<T = Record<string, unknown>>(
+    document: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<T> {
+    return runQuery<T>(this.#context.http, this.#context.url, document, variables);
+  }
+
+  /**
+   * Reads `_meta`: the indexed block, indexing errors and deployment.
+   *
+   * @returns The subgraph's meta.
+   */
+  async meta(): Promise<SubgraphMeta> {
+    const data = await this.#context.send(`query tidepoolMeta { _meta { ${META_SELECTION} } }`);
+    const meta = readMeta(data._meta);
+    if (!meta) {
+      throw new ProtocolError(`Subgraph answered _meta without a block number: ${this.url}`, {
+        details: JSON.stringify(data._meta ?? null),
+        hint: "The endpoint may not be a subgraph served by graph-node",
+      });
+    }
+    return meta;
+  }
+
+  /**
+   * Reads every row of an entity into a table (see {@linkcode PaginateOptions}).
+   *
+   * @param options The entity, fields, filter, order and block.
+   * @returns The table; `subgraphInfo(table)` tells its block and staleness.
+   */
+  paginate(options: PaginateOptions): Promise<ColumnTable> {
+    return paginate(this.#context, options);
+  }
+
+  /**
+   * Every matching order, in time order.
+   *
+   * @param options Filters by consumer, payer, datatoken and time.
+   * @returns The order table: `id, tx, createdAt, consumer, payer, datatoken,
+   *   datatokenSymbol, consumerMarketToken, consumerMarketTokenSymbol,
+   *   serviceIndex, providerFee, reuses`.
+   */
+  orders(options: OrdersOptions = {}): Promise<ColumnTable> {
+    return fetchOrders(this.#context, options);
+  }
+
+  /**
+   * Every token matching a `Token_filter`, in id order.
+   *
+   * @param where The filter, e.g. `{ isDatatoken: true }`.
+   * @param options The block and minimum block.
+   * @returns The token table.
+   */
+  tokens(where: WhereFilter = {}, options: TokensOptions = {}): Promise<ColumnTable> {
+    return fetchTokens(this.#context, where, options);
+  }
+
+  /**
+   * One token by address.
+   *
+   * @param id The token address, any letter case.
+   * @param options The block and minimum block.
+   * @returns The token, or null when the subgraph does not know it.
+   */
+  token(
+    id: string,
+    options: { block?: number; minBlock?: number } = {},
+  ): Promise<TokenRecord | null> {
+    return fetchToken(this.#context, id, options);
+  }
+
+  /**
+   * Every matching data NFT update, in time order.
+   *
+   * @param options Filters by NFT, owner and time.
+   * @returns The update table: `id, nft, owner, tx, timestamp, type`.
+   */
+  nftUpdates(options: NftUpdatesOptions = {}): Promise<ColumnTable> {
+    return fetchNftUpdates(this.#context, options);
+  }
+
+  /**
+   * The subgraph's totals.
+   *
+   * @param options The block and minimum block.
+   * @returns A table `id, nftCount, datatokenCount, orderCount`.
+   */
+  globalStatistics(options: { block?: number; minBlock?: number } = {}): Promise<ColumnTable> {
+    return fetchGlobalStatistics(this.#context, options);
+  }
+
+  /**
+   * The OPC fee settings; null is the normal answer on this subgraph.
+   *
+   * @param id The OPC id, when known.
+   * @returns The settings, or null.
+   */
+  opc(id?: string): Promise<OpcRecord | null> {
+    return fetchOpc(this.#context, id);
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Tokens (datatokens and the base tokens they are priced in) as a table.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { defineSchema } from "../table/schema.ts";
+import type { SubgraphContext } from "./_context.ts";
+import type { WhereFilter } from "./_where.ts";
+import { paginate, type SubgraphRow } from "./paginate.ts";
+
+/** The fields read for each token. */
+export const TOKEN_FIELDS: readonly string[] = [
+  "id",
+  "address",
+  "symbol",
+  "name",
+  "isDatatoken",
+  "templateId",
+  "nft.id",
+  "publishMarketFeeAddress",
+  "publishMarketFeeToken",
+  "publishMarketFeeAmount",
+  "orderCount",
+  "createdTimestamp",
+  "dispensers(first: 1000).id",
+  "fixedRateExchanges(first: 1000).id",
+];
+
+/** The columns of the token table. */
+export const tokenSchema = defineSchema<SubgraphRow>([
+  { name: "id", type: "string", description: "Token address (the entity id)" },
+  { name: "address", type: "string", description: "Token address" },
+  { name: "symbol", type: "string", description: "Token symbol" },
+  { name: "name", type: "string", description: "Token name" },
+  { name: "isDatatoken", type: "boolean", description: "Whether it is a datatoken" },
+  { name: "templateId", type: "integer", description: "Datatoken template id" },
+  { name: "nft", type: "string", path: "nft.id", description: "Data NFT that owns the datatoken" },
+  {
+    name: "publishMarketFeeAddress",
+    type: "string",
+    description: "Address that collects the publish-market fee",
+  },
+  { name: "publishMarketFeeToken", type: "string", description: "Token of that fee" },
+  {
+    name: "publishMarketFeeAmount",
+    type: "string",
+    description: "Fee amount, a BigDecimal kept as exact decimal text",
+  },
+  { name: "orderCount", type: "bigint", description: "Orders of the token (BigInt, exact)" },
+  {
+    name: "createdAt",
+    type: "date",
+    path: "createdTimestamp",
+    description: "Block time the token was created",
+  },
+  {
+    name: "dispensers",
+    type: "array",
+    get: (row) => ids(row.dispensers),
+    description: "Ids of its dispensers",
+  },
+  {
+    name: "fixedRateExchanges",
+    type: "array",
+    get: (row) => ids(row.fixedRateExchanges),
+    description: "Ids of its fixed-rate exchanges",
+  },
+]);
+
+/** The ids of a list of `{ id }` objects; an empty list when absent. */
+export function ids(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.map((item) => String((item as SubgraphRow | null)?.id ?? "")).filter(Boolean)
+    : [];
+}
+
+/** Options of {@linkcode fetchTokens}. */
+export interface TokensOptions {
+  /** Pin to this block; default the subgraph's head. */
+  block?: number;
+  /** Throw instead of warning when the subgraph is stale or below this block. */
+  minBlock?: number;
+}
+
+/**
+ * Reads every token that matches a filter.
+ *
+ * @param context The subgraph client state.
+ * @param where A `Token_filter`, e.g. `{ isDatatoken: true }` or `{ symbol_in: [...] }`.
+ * @param options The block and minimum block.
+ * @returns The token table (columns of {@linkcode tokenSchema}), in id order.
+ *
+ * @example Every datatoken
+ * ```ts ignore
+ * const datatokens = await sg.tokens({ isDatatoken: true });
+ * ```
+ */
+export function fetchTokens(
+  context: SubgraphContext,
+  where: WhereFilter = {},
+  options: TokensOptions = {},
+): Promise<ColumnTable> {
+  return paginate(context, {
+    entity: "tokens",
+    typeName: "Token",
+    fields: TOKEN_FIELDS,
+    where,
+    orderBy: "id",
+    block: options.block,
+    minBlock: options.minBlock,
+    schema: tokenSchema,
+    label: "tokens",
+  });
+}
