@@ -9,12 +9,10 @@
 export * from "./subgraph.ts";
 export * from "./subgraph_info.ts";
 export * from "./stale_subgraph_error.ts";
-export type { PaginateOptions, SubgraphRow } from "./paginate.ts";
+export type { PaginateOptions, SubgraphRow, WhereFilter } from "./paginate.ts";
 export { orderSchema, type OrdersOptions } from "./orders.ts";
 export { tokenSchema, type TokensOptions } from "./tokens.ts";
 export type { TokenRecord } from "./token.ts";
 export { nftUpdateSchema, type NftUpdatesOptions } from "./nft_updates.ts";
 export { globalStatisticsSchema } from "./global_statistics.ts";
 export type { OpcRecord } from "./opc.ts";
-export type { WhereFilter } from "./_where.ts";
-export { OCEAN_START_BLOCK } from "./_staleness.ts";

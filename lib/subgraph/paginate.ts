@@ -17,6 +17,8 @@ import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
 import { attachSubgraphInfo, type SubgraphInfo } from "./subgraph_info.ts";
 
+export type { WhereFilter };
+
 /** A row as the subgraph sends it (nested objects, not yet flattened). */
 export type SubgraphRow = Record<string, unknown>;
 

@@ -22,6 +22,8 @@ import type { SubgraphMeta } from "./subgraph_info.ts";
 import { fetchToken, type TokenRecord } from "./token.ts";
 import { fetchTokens, type TokensOptions } from "./tokens.ts";
 
+export { OCEAN_START_BLOCK };
+
 /** Options of a {@linkcode Subgraph}: the shared client options and the staleness settings. */
 export interface SubgraphOptions extends ClientOptions {
   /**
