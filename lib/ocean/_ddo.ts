@@ -1,0 +1,170 @@
+/**
+ * Reading one DDO and its indexing state, and waiting until the indexer has
+ * stored (or rejected) a newly published asset.
+ *
+ * @module
+ */
+
+import type { HttpClient } from "../http/client.ts";
+import { NotFoundError, ProtocolError, TidepoolError, TimeoutError } from "../http/errors.ts";
+import { sleep } from "../http/sleep.ts";
+import type { Ddo } from "./ddo.ts";
+import type { DdoState, DdoStateKey } from "./types.ts";
+import { checkAddress, checkDid } from "./_validate.ts";
+
+/** Reads one DDO; a 404 says the asset is not indexed and points to ddoState. */
+export async function fetchDdo(http: HttpClient, did: string): Promise<Ddo> {
+  checkDid(did);
+  try {
+    const response = await http.request({
+      path: `/api/aquarius/assets/ddo/${encodeURIComponent(did)}`,
+    });
+    return response.json<Ddo>();
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new NotFoundError(
+        `Asset is not indexed: ${did} (not yet, or never; the node answered 404)`,
+        {
+          status: error.status,
+          method: error.method,
+          url: error.url,
+          body: error.body,
+          hint:
+            `Call ddoState({ did: "${did}" }) to see whether the indexer saw it and why it rejected it, ` +
+            "or waitForIndexed() right after publishing",
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Checks that exactly one key is given and returns it as a query. */
+function stateQuery(key: DdoStateKey): Record<string, string> {
+  const entries = Object.entries(key ?? {}).filter(([, value]) => value !== undefined);
+  if (entries.length !== 1 || !["did", "nft", "txId"].includes(entries[0][0])) {
+    throw new TidepoolError(
+      `Cannot look up an indexing state: give exactly one of did, nft or txId, got ${
+        entries.map(([name]) => name).join(", ") || "none"
+      }`,
+      { hint: 'For example ddoState({ did: "did:op:..." })' },
+    );
+  }
+  const [name, value] = entries[0];
+  if (typeof value !== "string" || value === "") {
+    throw new TidepoolError(`Cannot look up an indexing state: ${name} must be a non-empty string`);
+  }
+  // The node matches did by prefix, so only a full DID is accepted here.
+  if (name === "did") checkDid(value);
+  if (name === "nft") checkAddress(value, "NFT address");
+  return { [name]: value };
+}
+
+/** Reads the indexing state; `error` is null when the node sent its single space. */
+export async function fetchDdoState(http: HttpClient, key: DdoStateKey): Promise<DdoState> {
+  const query = stateQuery(key);
+  let response;
+  try {
+    response = await http.request({ path: "/api/aquarius/state/ddo", query });
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      const [[name, value]] = Object.entries(query);
+      throw new NotFoundError(`The indexer has never seen this asset: ${name} ${value}`, {
+        status: error.status,
+        method: error.method,
+        url: error.url,
+        body: error.body,
+        hint:
+          "Right after publishing, wait for the indexer (waitForIndexed); otherwise check the chain, the " +
+          "transaction and that the decryptor recorded on chain answers",
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  const state = response.json<Record<string, unknown>>();
+  if (!state || typeof state !== "object" || typeof state.valid !== "boolean") {
+    throw new ProtocolError("Unexpected indexing state answer: no valid field", {
+      details: response.text(),
+      hint: "Check that the URL is an Ocean node",
+    });
+  }
+  const error = typeof state.error === "string" && state.error.trim() !== "" ? state.error : null;
+  return { ...state, error } as DdoState;
+}
+
+/** Options of `waitForIndexed`. */
+export interface WaitForIndexedOptions {
+  /** Give up after this long. Default 300,000 (5 minutes). */
+  timeoutMs?: number;
+  /** Pause between polls. Default 2,000. */
+  intervalMs?: number;
+  /** Cancels the wait. */
+  signal?: AbortSignal;
+}
+
+/** Polls the indexing state until the DDO is served, the indexer rejects it, or time runs out. */
+export async function waitIndexed(
+  http: HttpClient,
+  target: string | { txId: string },
+  options: WaitForIndexedOptions = {},
+): Promise<Ddo> {
+  const key: DdoStateKey = typeof target === "string" ? { did: checkDid(target) } : {
+    txId: target?.txId,
+  };
+  stateQuery(key);
+  const shown = "did" in key ? key.did : `transaction ${key.txId}`;
+  const timeoutMs = options.timeoutMs ?? 300_000;
+  const intervalMs = options.intervalMs ?? 2_000;
+  const started = Date.now();
+  const task = http.progress(`waitForIndexed ${shown}`, { unit: "polls" });
+  let last = "not seen by the indexer";
+  for (let polls = 1;; polls++) {
+    try {
+      const state = await fetchDdoState(http, key);
+      if (state.valid) {
+        try {
+          const ddo = await fetchDdo(http, state.did || state.id);
+          task.finish("indexed");
+          return ddo;
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+          last = "state valid, DDO not served yet";
+        }
+      } else if (state.error) {
+        task.fail("rejected by the indexer");
+        throw new TidepoolError(`The indexer rejected the asset: ${shown}: ${state.error}`, {
+          details: state.error,
+          hint: state.error.includes("hash does not match")
+            ? "The DDO was published unencrypted with a wrong metadata hash; republish it encrypted with a fixed client"
+            : "Fix the DDO and publish it again; the node will not index it as it is",
+        });
+      } else {
+        last = "seen, not valid yet";
+      }
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) {
+        if (!(error instanceof TidepoolError && error.shortMessage.startsWith("The indexer"))) {
+          task.fail(error instanceof Error ? error.message.split("\n")[0] : String(error));
+        }
+        throw error;
+      }
+      last = "not seen by the indexer";
+    }
+    const elapsed = Date.now() - started;
+    task.update(polls, { detail: last });
+    if (elapsed + intervalMs > timeoutMs) {
+      task.fail("timed out");
+      throw new TimeoutError(
+        `Asset not indexed after ${timeoutMs} ms: ${shown} (last state: ${last})`,
+        {
+          hint:
+            "The indexer may be behind or may never index it (an unreachable decryptor); raise timeoutMs, " +
+            "or check ddoState later",
+        },
+      );
+    }
+    await sleep(intervalMs, options.signal);
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * The Ocean node client: catalogue search into tables, DDOs, indexing state,
+ * file information and compute environments.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { HttpClient } from "../http/client.ts";
+import { ProtocolError } from "../http/errors.ts";
+import type { ClientOptions } from "../http/options.ts";
+import { assetsTable } from "./assets_table.ts";
+import type { Ddo } from "./ddo.ts";
+import type {
+  ComputeEnvironment,
+  DdoState,
+  DdoStateKey,
+  EsStyleQuery,
+  FileObject,
+  NodeInfo,
+  ServiceRef,
+  TypesenseQuery,
+  TypesenseResult,
+} from "./types.ts";
+import { checkQueryBody } from "./_check_query.ts";
+import { fetchDdo, fetchDdoState, type WaitForIndexedOptions, waitIndexed } from "./_ddo.ts";
+import { environmentsToTable, fetchEnvironments } from "./_environments.ts";
+import { fileInfoTable } from "./_file_info.ts";
+import { runQuery } from "./_run_query.ts";
+import { searchAssetsTable } from "./_search_assets.ts";
+import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
+import { checkAddress } from "./_validate.ts";
+
+export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
+export type { WaitForIndexedOptions } from "./_ddo.ts";
+
+/**
+ * A client of one Ocean node.
+ *
+ * @example Searching the catalogue into a table
+ * ```ts ignore
+ * const node = new OceanNode("https://node.example");
+ * const assets = await node.searchAssets({ type: "dataset", tags: ["weather"] });
+ * console.log(assets.numRows(), assets.columnNames());
+ * ```
+ */
+export class OceanNode {
+  /** The HTTP client of this node (shared with the compute and download methods). */
+  readonly http: HttpClient;
+
+  /**
+   * @param url The node address, such as `https://node.example`.
+   * @param options The shared client options.
+   */
+  constructor(url: string, options: ClientOptions = {}) {
+    this.http = new HttpClient(url, options, { concurrency: 4 });
+  }
+
+  /**
+   * Who the node is: peer id, chains, provider address, software version.
+   *
+   * @returns The node information.
+   *
+   * @example Reading the node version
+   * ```ts ignore
+   * const { version, chainIds } = await node.info();
+   * ```
+   */
+  async info(): Promise<NodeInfo> {
+    const response = await this.http.request({ path: "/" });
+    const info = response.json<NodeInfo>();
+    if (!info || typeof info !== "object" || Array.isArray(info)) {
+      throw new ProtocolError("Unexpected node information: expected an object", {
+        details: response.text(),
+        hint: "Check that the URL is the address of an Ocean node",
+      });
+    }
+    return info;
+  }
+
+  /**
+   * The last nonce the node stored for an address (a signed request needs a
+   * larger one).
+   *
+   * @param address The wallet address.
+   * @returns The nonce as a string of digits (a millisecond timestamp on some wallets).
+   *
+   * @example Reading a nonce
+   * ```ts ignore
+   * const nonce = await node.nonce("0x" + "ab".repeat(20));
+   * ```
+   */
+  async nonce(address: string): Promise<string> {
+    checkAddress(address);
+    const response = await this.http.request({
+      path: "/api/services/nonce",
+      query: { userAddress: address },
+    });
+    const body = response.json<{ nonce?: unknown }>();
+    const nonce = body?.nonce;
+    if (nonce === null || nonce === undefined || !/^[0-9]+(\.0+)?$/.test(String(nonce))) {
+      throw new ProtocolError("Unexpected nonce answer: no nonce of digits", {
+        details: response.text(),
+        hint: "Check that the URL is an Ocean node",
+      });
+    }
+    // Some node versions send a number; large timestamps are exact below 2^53.
+    return String(nonce).replace(/\.0+$/, "");
+  }
+
+  /**
+   * One asset description. The DID is checked locally first.
+   *
+   * @param did `did:<method-tag>:<64 lowercase hex>`.
+   * @returns The DDO.
+   * @throws NotFoundError when the asset is not indexed (yet, or never); see `ddoState`.
+   *
+   * @example Reading a DDO
+   * ```ts ignore
+   * const ddo = await node.ddo("did:op:" + "0".repeat(64));
+   * console.log(ddo.metadata.name);
+   * ```
+   */
+  ddo(did: string): Promise<Ddo> {
+    return fetchDdo(this.http, did);
+  }
+
+  /**
+   * The indexing state of an asset, by exactly one of `did`, `nft` or `txId`.
+   *
+   * @param key `{ did }`, `{ nft }` or `{ txId }`.
+   * @returns The state; `error` is null when there is no error.
+   * @throws NotFoundError when the indexer has never seen the asset.
+   *
+   * @example Why an asset is missing
+   * ```ts ignore
+   * const state = await node.ddoState({ txId: "0x..." });
+   * if (!state.valid) console.log(state.error);
+   * ```
+   */
+  ddoState(key: DdoStateKey): Promise<DdoState> {
+    return fetchDdoState(this.http, key);
+  }
+
+  /**
+   * Sends a metadata query body and returns the node's per-collection results.
+   * A Typesense-style body (with `filter_by`) is sent as is; an
+   * Elasticsearch-style body is checked first, and any part the node would
+   * silently ignore (match, exists, nested bool, aggregations, `.keyword`
+   * names) is an error instead of a silently wrong answer.
+   *
+   * @param body An Elasticsearch-style or Typesense-style query body.
+   * @returns One result per DDO collection; documents are at `[i].hits[j].document`.
+   *
+   * @example Ten datasets
+   * ```ts ignore
+   * const [result] = await node.query({
+   *   size: 10, query: { bool: { filter: [{ term: { "metadata.type": "dataset" } }] } },
+   * });
+   * console.log(result.found, result.hits.length);
+   * ```
+   */
+  query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
+    checkQueryBody(body);
+    return runQuery(this.http, body);
+  }
+
+  /**
+   * Searches the catalogue, every page, into the assets table. Unlisted
+   * assets (NFT state 5) are hidden unless asked for; assets are
+   * de-duplicated by DID across pages and collections; a node that stops
+   * short of the count it reported is said in a warning stating found
+   * versus received.
+   *
+   * Columns, in order: did, name, type, description, author, license, tags,
+   * created, updated, chainId, nftAddress, owner, nftState, nftStateLabel,
+   * datatokens, serviceIds, serviceTypes, computeAllowed, allowRawAlgorithm,
+   * allowNetworkAccess, serviceEndpoint, algorithmLanguage, algorithmImage,
+   * indexedBlock, indexedAt, version, trustedAlgorithms.
+   *
+   * @param filter What to match; `{}` for everything.
+   * @param options Unlisted assets, page size, sort.
+   * @returns An Arquero table, the same columns for 0 rows or many.
+   *
+   * @example Algorithms of one owner
+   * ```ts ignore
+   * const algorithms = await node.searchAssets({ type: "algorithm", owner: "0x..." });
+   * ```
+   */
+  searchAssets(filter: AssetFilter = {}, options: SearchAssetsOptions = {}): Promise<ColumnTable> {
+    return searchAssetsTable(this.http, filter, options);
+  }
+
+  /**
+   * The assets table of DDOs you already have.
+   *
+   * @param ddos The DDOs.
+   * @returns The same columns as `searchAssets`.
+   *
+   * @example A table of two DDOs
+   * ```ts ignore
+   * const table = node.assetsTable([await node.ddo(a), await node.ddo(b)]);
+   * ```
+   */
+  assetsTable(ddos: Iterable<Ddo>): ColumnTable {
+    return assetsTable(ddos);
+  }
+
+  /**
+   * File information of a published service (anyone may ask, compute-only
+   * datasets included) or of a file object; the URL is never returned.
+   *
+   * @param target `{ did, serviceId }` or a file object such as `{ type: "url", url }`.
+   * @returns Columns index, valid, name, type, contentType, contentLength (number), checksum.
+   *
+   * @example Sizes of a dataset's files
+   * ```ts ignore
+   * const files = await node.fileInfo({ did, serviceId });
+   * ```
+   */
+  fileInfo(target: ServiceRef | FileObject): Promise<ColumnTable> {
+    return fileInfoTable(this.http, target);
+  }
+
+  /**
+   * The compute environments of a chain, as the node describes them.
+   *
+   * @param chainId The chain id, such as 11155111.
+   * @returns The environments.
+   *
+   * @example The free tier's longest job
+   * ```ts ignore
+   * const [env] = await node.computeEnvironments(11155111);
+   * console.log(env.free?.maxJobDuration);
+   * ```
+   */
+  computeEnvironments(chainId: number): Promise<ComputeEnvironment[]> {
+    return fetchEnvironments(this.http, chainId);
+  }
+
+  /**
+   * The compute environments as a table: id, description, the free tier's
+   * minJobDuration, maxJobDuration and maxJobs, each free resource's
+   * total/max/min/inUse (cpuTotal ... gpuInUse), enableNetwork, paid,
+   * freeAllowlistSize, freeAccessLists, storageExpiry, runningJobs, queuedJobs.
+   *
+   * @param chainId The chain id.
+   * @returns One row per environment.
+   *
+   * @example Free limits
+   * ```ts ignore
+   * const envs = await node.environmentsTable(11155111);
+   * ```
+   */
+  async environmentsTable(chainId: number): Promise<ColumnTable> {
+    return environmentsToTable(await this.computeEnvironments(chainId));
+  }
+
+  /**
+   * Waits until the indexer has stored a newly published asset and returns
+   * its DDO, with progress; throws with the indexer's text when it rejected
+   * the asset, and a TimeoutError when time runs out.
+   *
+   * @param target The DID, or `{ txId }` of the publishing transaction.
+   * @param options Time limit, poll interval, signal.
+   * @returns The DDO once the node serves it.
+   *
+   * @example After publishing
+   * ```ts ignore
+   * const ddo = await node.waitForIndexed(did, { timeoutMs: 120_000 });
+   * ```
+   */
+  waitForIndexed(
+    target: string | { txId: string },
+    options: WaitForIndexedOptions = {},
+  ): Promise<Ddo> {
+    return waitIndexed(this.http, target, options);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * What the sandbox node knows: the indexed DDOs, the indexing states, the
+ * stored nonces, the fault switches.
+ *
+ * @module
+ */
+
+import type { Ddo } from "../../ocean/ddo.ts";
+
+/** The indexing state of one DID as the sandbox indexer holds it. */
+export interface IndexEntry {
+  /** The DDO (served only once valid and indexed). */
+  ddo: Ddo;
+  /** Transaction of the publication. */
+  txId: string;
+  /** State requests still answered with the empty 404 (not seen yet). */
+  pendingPolls: number;
+  /** The indexer's error, or a single space for none. */
+  error: string;
+  /** Whether the indexer stored it. */
+  valid: boolean;
+}
+
+/** The fault switches, named after the fault. */
+export interface OceanFaults {
+  /** Every request answers the bot-protection 403 with `cf-mitigated: challenge`. */
+  botChallenge: boolean;
+  /** The query endpoint ignores paging and always answers this many first hits (deployed nodes do). */
+  fixedPageSize: number | null;
+  /** The query endpoint answers 500 with a plain-text error. */
+  queryFailure: boolean;
+  /** A second collection repeats the first this many DDOs (to exercise de-duplication). */
+  duplicateCollection: number;
+}
+
+/** The whole sandbox state. */
+export interface OceanState {
+  /** The base URL once listening. */
+  url: string;
+  /** DDOs in the search index, in publication order. */
+  indexed: Ddo[];
+  /** Index entries by DID. */
+  entries: Map<string, IndexEntry>;
+  /** Stored nonces by lower-case address. */
+  nonces: Map<string, string>;
+  /** Addresses allowed to start free jobs. */
+  freeAllowlist: string[];
+  /** Fault switches. */
+  faults: OceanFaults;
+}
+
+/** Builds the state from the seeded DDOs. */
+export function createState(ddos: Ddo[], freeAllowlist: string[]): OceanState {
+  const entries = new Map<string, IndexEntry>();
+  for (const ddo of ddos) {
+    entries.set(ddo.id, {
+      ddo,
+      txId: ddo.indexedMetadata?.event?.tx ?? "",
+      pendingPolls: 0,
+      error: " ",
+      valid: true,
+    });
+  }
+  return {
+    url: "",
+    indexed: [...ddos],
+    entries,
+    nonces: new Map(),
+    freeAllowlist,
+    faults: {
+      botChallenge: false,
+      fixedPageSize: null,
+      queryFailure: false,
+      duplicateCollection: 0,
+    },
+  };
+}
+
+/** A plain-text answer. */
+export function text(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", ...headers },
+  });
+}
+
+/** A JSON answer. */
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}
