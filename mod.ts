@@ -23,5 +23,24 @@ export type { CacheMode, CacheOptions } from "./lib/http/cache.ts";
 export type { ClientOptions } from "./lib/http/options.ts";
 export type { ProgressEvent, ProgressOption, ProgressSink } from "./lib/http/progress.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
+export {
+  OCEAN_START_BLOCK,
+  StaleSubgraphError,
+  Subgraph,
+  subgraphInfo,
+} from "./lib/subgraph/mod.ts";
+export type {
+  NftUpdatesOptions,
+  OpcRecord,
+  OrdersOptions,
+  PaginateOptions,
+  SubgraphInfo,
+  SubgraphMeta,
+  SubgraphOptions,
+  TokenRecord,
+  WhereFilter,
+} from "./lib/subgraph/mod.ts";
+export { signerFromEnv, signerFromPrivateKey } from "./lib/ocean/signer.ts";
+export type { Signer } from "./lib/ocean/signer.ts";
 export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
 export type { ColumnSpec, ColumnType, TableSchema } from "./lib/table/mod.ts";
