@@ -219,11 +219,7 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
-    const method = request.method ?? "GET";
-    const url = this.url(request.path, request.query);
-    const { body, headers, cacheBody } = this.#body(request);
-    const idempotent = request.idempotent ??
-      (method === "GET" || method === "HEAD");
+    const { method, url, body, headers, cacheBody, idempotent } = this.#prepare(request);
     const cacheable = !request.sensitive &&
       !(body instanceof ReadableStream) &&
       (request.cacheable ?? idempotent);
@@ -281,11 +277,7 @@ export class HttpClient {
    * Never cached; retried only before the body is handed over.
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
-    const method = request.method ?? "GET";
-    const url = this.url(request.path, request.query);
-    const { body, headers } = this.#body(request);
-    const idempotent = request.idempotent ??
-      (method === "GET" || method === "HEAD");
+    const { method, url, body, headers, idempotent } = this.#prepare(request);
     const response = await this.#withRetries(
       method,
       url,
@@ -318,7 +310,11 @@ export class HttpClient {
     };
   }
 
-  #body(request: HttpRequest) {
+  /** The method, URL, headers and body of a request, and whether repeating it is harmless. */
+  #prepare(request: HttpRequest) {
+    const method = request.method ?? "GET";
+    const url = this.url(request.path, request.query);
+    const idempotent = request.idempotent ?? (method === "GET" || method === "HEAD");
     const headers: Record<string, string> = { ...this.#headers, ...request.headers };
     let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined = request.body;
     if (request.json !== undefined) {
@@ -330,7 +326,7 @@ export class HttpClient {
       : body instanceof Uint8Array
       ? new TextDecoder().decode(body)
       : undefined;
-    return { body, headers, cacheBody };
+    return { method, url, body, headers, cacheBody, idempotent };
   }
 
   #signals(signal?: AbortSignal): AbortSignal | undefined {
