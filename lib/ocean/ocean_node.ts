@@ -160,9 +160,9 @@ export class OceanNode {
    * console.log(result.found, result.hits.length);
    * ```
    */
-  query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
+  async query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
     checkQueryBody(body);
-    return runQuery(this.http, body);
+    return await runQuery(this.http, body);
   }
 
   /**
