@@ -40,7 +40,25 @@ export type {
   TokenRecord,
   WhereFilter,
 } from "./lib/subgraph/mod.ts";
-export { signerFromEnv, signerFromPrivateKey } from "./lib/ocean/signer.ts";
-export type { Signer } from "./lib/ocean/signer.ts";
+export {
+  ASSET_COLUMNS,
+  assetsTable,
+  NFT_STATE_LABELS,
+  OceanNode,
+  signerFromEnv,
+  signerFromPrivateKey,
+  signRequest,
+} from "./lib/ocean/mod.ts";
+export type {
+  AssetFilter,
+  ComputeEnvironment,
+  Ddo,
+  DdoState,
+  FileInfo,
+  NodeInfo,
+  SearchAssetsOptions,
+  Signer,
+  TypesenseResult,
+} from "./lib/ocean/mod.ts";
 export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
 export type { ColumnSpec, ColumnType, TableSchema } from "./lib/table/mod.ts";

@@ -9,3 +9,5 @@ export * from "./ocean_node.ts";
 export * from "./assets_table.ts";
 export * from "./ddo.ts";
 export * from "./types.ts";
+export * from "./signer.ts";
+export * from "./sign_request.ts";
