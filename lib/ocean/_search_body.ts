@@ -12,7 +12,7 @@
  * @module
  */
 
-import { getAddress } from "viem";
+import { checksumAddress } from "./_address.ts";
 import { TidepoolError } from "../http/errors.ts";
 import type { Ddo } from "./ddo.ts";
 import type { TypesenseQuery } from "./types.ts";
@@ -124,7 +124,9 @@ export function searchBody(
   const owners = list(filter.owner);
   if (owners) {
     // DDOs carry checksummed addresses; any spelling the user gives matches them.
-    clauses.push(clause(FIELDS.owner, owners.map((o) => getAddress(checkAddress(o, "owner")))));
+    clauses.push(
+      clause(FIELDS.owner, owners.map((o) => checksumAddress(checkAddress(o, "owner")))),
+    );
   }
   const states = list(filter.nftState);
   if (states) {

@@ -3,6 +3,7 @@ import { keccak_256 } from "@noble/hashes/sha3";
 import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../http/errors.ts";
 import { registerSecret } from "../http/redact.ts";
+import { checksumAddress } from "./_address.ts";
 
 /** A 0x-prefixed hex string. */
 export type Hex = `0x${string}`;
@@ -123,16 +124,10 @@ export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
 /** The EIP-55 checksummed address of a private key. */
 function addressOf(privateKey: Hex): Hex {
   const publicKey = secp256k1.getPublicKey(privateKey.slice(2), false);
-  const lower = [...keccak_256(publicKey.slice(1)).slice(-20)]
+  const address = [...keccak_256(publicKey.slice(1)).slice(-20)]
     .map((byte) => byte.toString(16).padStart(2, "0"))
     .join("");
-  const hash = keccak_256(new TextEncoder().encode(lower));
-  let checksummed = "";
-  for (let i = 0; i < lower.length; i++) {
-    const nibble = (hash[i >> 1] >> (i % 2 ? 0 : 4)) & 0xf;
-    checksummed += nibble >= 8 ? lower[i].toUpperCase() : lower[i];
-  }
-  return `0x${checksummed}`;
+  return checksumAddress(`0x${address}`);
 }
 
 /** Whether a value can be used as a signer. */
