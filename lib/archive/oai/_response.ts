@@ -1,0 +1,122 @@
+/**
+ * One OAI-PMH request: GET with the verb's arguments, the authority check,
+ * safe parsing, and the `error` element that comes with HTTP 200.
+ *
+ * @module
+ */
+
+import type { HttpClient } from "../../http/client.ts";
+import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { attribute, child, children, parseXml, textOf, type XmlNode } from "../_xml.ts";
+
+/** What every OAI-PMH call needs: the client, the endpoint path and the host rule. */
+export interface OaiContext {
+  http: HttpClient;
+  path: string;
+  allowOtherHosts: boolean;
+}
+
+/** A parsed answer: the verb element, the response date and any protocol error. */
+export interface OaiAnswer {
+  verbNode: XmlNode | undefined;
+  responseDate?: string;
+  error?: { code: string; message: string };
+  url: string;
+}
+
+const HINTS: Record<string, string> = {
+  badArgument:
+    "Check the arguments: metadataPrefix, set, and from/until in the repository's granularity (see identify())",
+  badResumptionToken:
+    "The token expired or is invalid; start the harvest again (with the state option tidepool restarts the window itself)",
+  badVerb: "The repository does not know this verb; this is a bug in the request, please report it",
+  cannotDisseminateFormat:
+    "Call listMetadataFormats() to see the formats this repository offers, and pass one as metadataPrefix",
+  idDoesNotExist: "Check the identifier; harvest ListIdentifiers to see the identifiers it has",
+  noMetadataFormats: "The item has no metadata formats (it may be deleted)",
+  noSetHierarchy: "This repository has no sets; harvest without the set option",
+};
+
+/**
+ * Sends one verb and parses the answer. A `noRecordsMatch` error is handed
+ * back in `error`; every other protocol error is thrown as a ProtocolError.
+ */
+export async function oaiRequest(
+  ctx: OaiContext,
+  args: Record<string, string | undefined>,
+  signal?: AbortSignal,
+): Promise<OaiAnswer> {
+  const verb = args.verb ?? "";
+  const requested = ctx.http.url(ctx.path, args);
+  let response;
+  try {
+    response = await ctx.http.request({
+      path: ctx.path,
+      query: args,
+      headers: { accept: "text/xml, application/xml" },
+      idempotent: true,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new NotFoundError(
+        `OAI-PMH is not offered at ${error.url}: the server answered 404`,
+        {
+          status: 404,
+          method: "GET",
+          url: error.url,
+          body: error.body,
+          hint:
+            "Private sites answer 404 to OAI-PMH; check the account and database names, and that the site is public",
+        },
+      );
+    }
+    throw error;
+  }
+  const answered = new URL(response.url || requested.toString());
+  if (!ctx.allowOtherHosts && answered.host !== requested.host) {
+    throw new TidepoolError(
+      `OAI-PMH answer came from another host: ${requested.host} redirected to ${answered.host}`,
+      { hint: "Pass allowOtherHosts: true if the repository moved there and you trust it" },
+    );
+  }
+  const root = parseXml(response.text(), `OAI-PMH ${verb} response`, response.url);
+  const envelope = child(root, "OAI-PMH") as XmlNode | undefined;
+  if (!envelope || typeof envelope !== "object") {
+    throw new ProtocolError(
+      `Cannot read the OAI-PMH ${verb} response from ${response.url}: the document has no OAI-PMH element`,
+      {
+        code: "invalidXml",
+        details: response.text().slice(0, 300),
+        hint: "Check that the URL is an OAI-PMH endpoint",
+      },
+    );
+  }
+  const responseDate = textOf(child(envelope, "responseDate"));
+  const errors = children(envelope, "error");
+  if (errors.length > 0) {
+    const code = attribute(errors[0], "code") ?? "undefinedError";
+    const message = (textOf(errors[0]) ?? "").replace(/\s+/g, " ").trim();
+    if (code === "noRecordsMatch") {
+      return { verbNode: undefined, responseDate, error: { code, message }, url: response.url };
+    }
+    const messages = errors.map((e) =>
+      `${attribute(e, "code") ?? "undefinedError"}${textOf(e) ? `: ${textOf(e)}` : ""}`
+    );
+    throw new ProtocolError(
+      `OAI-PMH ${verb} failed with error ${code}${message ? `: ${message}` : ""}`,
+      {
+        code,
+        messages,
+        hint: HINTS[code] ??
+          "The repository reported an error; try again later or ask its operator",
+      },
+    );
+  }
+  const verbNode = child(envelope, verb);
+  return {
+    verbNode: verbNode && typeof verbNode === "object" ? verbNode as XmlNode : {},
+    responseDate,
+    url: response.url,
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The column schemas of the OAI-PMH tables, declared once.
+ *
+ * @module
+ */
+
+import { defineSchema } from "../../table/schema.ts";
+import { DC_ELEMENTS } from "./_records.ts";
+import type { OaiRecord } from "./types.ts";
+
+const HEADER_COLUMNS = [
+  { name: "identifier", type: "string", description: "OAI identifier of the record" },
+  {
+    name: "datestamp",
+    type: "date",
+    get: (r: OaiRecord) => r.datestamp,
+    description: "Last change of the record (UTC)",
+  },
+  { name: "setSpec", type: "array", description: "Sets of the record (archive: resource type)" },
+  { name: "deleted", type: "boolean", description: "Whether the record was deleted" },
+] as const;
+
+/** Columns of a ListIdentifiers harvest: the header fields. */
+export const headerSchema = defineSchema<OaiRecord>(HEADER_COLUMNS);
+
+/**
+ * Columns of an `oai_dc` ListRecords harvest: the header fields, then one
+ * array column per Dublin Core element (`dc:title` ... `dc:rights`). Other
+ * elements the records carry follow as extra array columns.
+ */
+export const dcRecordSchema = defineSchema<OaiRecord>([
+  ...HEADER_COLUMNS,
+  ...DC_ELEMENTS.map((element) => ({
+    name: `dc:${element}`,
+    type: "array" as const,
+    get: (r: OaiRecord) => r.metadata[`dc:${element}`],
+    description: `Dublin Core ${element}, every occurrence`,
+  })),
+]);
+
+/** Columns of ListRecords in other formats (`jps`, ...): the header, then the fields found. */
+export const recordSchema = headerSchema;
+
+/** Columns of listMetadataFormats(). */
+export const formatSchema = defineSchema([
+  { name: "metadataPrefix", type: "string", description: "Prefix to pass as metadataPrefix" },
+  { name: "schema", type: "string", description: "XML schema URL of the format" },
+  { name: "metadataNamespace", type: "string", description: "XML namespace of the format" },
+]);
+
+/** Columns of listSets(). */
+export const setSchema = defineSchema([
+  { name: "setSpec", type: "string", description: "Set identifier to pass as set" },
+  { name: "setName", type: "string", description: "Human name of the set" },
+  { name: "setDescription", type: "string", description: "Description text, when given" },
+]);

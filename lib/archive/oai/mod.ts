@@ -1,0 +1,8 @@
+/**
+ * OAI-PMH 2.0 harvesting into tables: {@linkcode OaiPmh}.
+ *
+ * @module
+ */
+
+export * from "./oai_pmh.ts";
+export * from "./types.ts";

@@ -1,0 +1,326 @@
+/**
+ * An OAI-PMH 2.0 harvester: the repository description, formats and sets
+ * as tables, single records, and whole harvests as a table or as a stream
+ * of pages, resumable and incremental with a state file.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { HttpClient } from "../../http/client.ts";
+import { ProtocolError, TidepoolError } from "../../http/errors.ts";
+import type { ClientOptions } from "../../http/options.ts";
+import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
+import { child, children, textOf, type XmlNode } from "../_xml.ts";
+import { DAY, formatDatestamp, isDay, nextFrom, parseUtc } from "./_dates.ts";
+import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
+import { readRecord } from "./_records.ts";
+import { type OaiContext, oaiRequest } from "./_response.ts";
+import { dcRecordSchema, formatSchema, headerSchema, recordSchema, setSchema } from "./_schemas.ts";
+import { appendSpool, checkIdentity, loadState, readSpool, spoolPath } from "./_state.ts";
+import type {
+  HarvestOptions,
+  HarvestPage,
+  OaiIdentify,
+  OaiPmhOptions,
+  OaiRecord,
+} from "./types.ts";
+
+const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
+
+/**
+ * A client of one OAI-PMH endpoint.
+ *
+ * @example Harvesting Dublin Core records into a table
+ * ```ts ignore
+ * const oai = new OaiPmh("https://archive.example/acme/letters/api/oai");
+ * const records = await oai.harvest({ metadataPrefix: "oai_dc", from: "2026-01-01" });
+ * console.log(records.numRows(), records.columnNames());
+ * ```
+ */
+export class OaiPmh {
+  readonly #ctx: OaiContext;
+  #identify?: Promise<OaiIdentify>;
+
+  /**
+   * @param endpoint An `HttpClient` (with the endpoint path as the second
+   *   argument), or the endpoint's full URL (with client options second).
+   * @param pathOrOptions The endpoint path below the client's base URL, or the client options.
+   * @param options OAI-PMH options when a client is given.
+   */
+  constructor(
+    endpoint: HttpClient | string,
+    pathOrOptions?: string | (ClientOptions & OaiPmhOptions),
+    options: OaiPmhOptions = {},
+  ) {
+    if (typeof endpoint === "string") {
+      const opts = typeof pathOrOptions === "object" ? pathOrOptions : {};
+      let url: URL;
+      try {
+        url = new URL(endpoint);
+      } catch {
+        throw new TidepoolError(`Invalid OAI-PMH endpoint URL: ${endpoint}`, {
+          hint:
+            "Give the absolute URL of the endpoint, such as https://archive.example/acme/letters/api/oai",
+        });
+      }
+      this.#ctx = {
+        http: new HttpClient(url.origin, opts),
+        path: url.pathname,
+        allowOtherHosts: opts.allowOtherHosts ?? false,
+      };
+    } else {
+      this.#ctx = {
+        http: endpoint,
+        path: typeof pathOrOptions === "string" ? pathOrOptions : "/",
+        allowOtherHosts: options.allowOtherHosts ?? false,
+      };
+    }
+  }
+
+  /** The endpoint URL. */
+  get endpoint(): string {
+    return this.#ctx.http.url(this.#ctx.path).toString();
+  }
+
+  /**
+   * Describes the repository (Identify). The answer is kept for the life of the client.
+   *
+   * @returns Name, base URL, granularity, deleted-record support and contacts.
+   */
+  identify(): Promise<OaiIdentify> {
+    this.#identify ??= this.#readIdentify().catch((error) => {
+      this.#identify = undefined;
+      throw error;
+    });
+    return this.#identify;
+  }
+
+  async #readIdentify(): Promise<OaiIdentify> {
+    const { verbNode: node } = await oaiRequest(this.#ctx, { verb: "Identify" });
+    const text = (name: string) => (textOf(child(node, name)) ?? "").trim();
+    const oaiIdentifier = children(node, "description")
+      .map((d) => child(d, "oai-identifier"))
+      .find((d) => d !== undefined);
+    return {
+      repositoryName: text("repositoryName"),
+      baseURL: text("baseURL"),
+      protocolVersion: text("protocolVersion"),
+      adminEmail: children(node, "adminEmail").map((e) => (textOf(e) ?? "").trim()),
+      earliestDatestamp: text("earliestDatestamp"),
+      deletedRecord: text("deletedRecord"),
+      granularity: text("granularity") || DAY,
+      compression: children(node, "compression").map((e) => (textOf(e) ?? "").trim()),
+      repositoryIdentifier: textOf(child(oaiIdentifier, "repositoryIdentifier"))?.trim(),
+    };
+  }
+
+  /**
+   * The metadata formats of the repository, or of one item.
+   *
+   * @param options An identifier to ask about one item.
+   * @returns A table with `metadataPrefix`, `schema`, `metadataNamespace`.
+   */
+  async listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
+    const { verbNode } = await oaiRequest(this.#ctx, {
+      verb: "ListMetadataFormats",
+      identifier: options.identifier,
+    });
+    const rows = children(verbNode, "metadataFormat").map((f) => ({
+      metadataPrefix: textOf(child(f, "metadataPrefix"))?.trim(),
+      schema: textOf(child(f, "schema"))?.trim(),
+      metadataNamespace: textOf(child(f, "metadataNamespace"))?.trim(),
+    }));
+    return buildTable(formatSchema, rows);
+  }
+
+  /**
+   * Every set of the repository (every page).
+   *
+   * @returns A table with `setSpec`, `setName`, `setDescription`.
+   */
+  async listSets(): Promise<ColumnTable> {
+    const rows: Record<string, unknown>[] = [];
+    let token: string | undefined;
+    do {
+      const args = token ? { verb: "ListSets", resumptionToken: token } : { verb: "ListSets" };
+      const { verbNode } = await oaiRequest(this.#ctx, args);
+      for (const set of children(verbNode, "set")) {
+        const description = child(set, "setDescription");
+        rows.push({
+          setSpec: textOf(child(set, "setSpec"))?.trim(),
+          setName: textOf(child(set, "setName"))?.trim(),
+          setDescription: description === undefined ? null : deepText(description),
+        });
+      }
+      const next = (textOf(child(verbNode, "resumptionToken")) ?? "").trim();
+      if (next && next === token) {
+        throw new ProtocolError(
+          `OAI-PMH ListSets returned the same resumptionToken twice: ${next}`,
+          {
+            code: "repeatedToken",
+          },
+        );
+      }
+      token = next || undefined;
+    } while (token);
+    return buildTable(setSchema, rows);
+  }
+
+  /**
+   * One record.
+   *
+   * @param identifier The OAI identifier.
+   * @param metadataPrefix The format; default `oai_dc`.
+   * @returns The record with its flattened metadata.
+   * @throws {ProtocolError} `idDoesNotExist`, `cannotDisseminateFormat`.
+   */
+  async getRecord(identifier: string, metadataPrefix = "oai_dc"): Promise<OaiRecord> {
+    const { verbNode, url } = await oaiRequest(this.#ctx, {
+      verb: "GetRecord",
+      identifier,
+      metadataPrefix,
+    });
+    const record = readRecord(child(verbNode, "record"), metadataPrefix);
+    if (!record) {
+      throw new ProtocolError(`OAI-PMH GetRecord answered without a record header: ${url}`, {
+        code: "missingRecord",
+      });
+    }
+    return record;
+  }
+
+  /**
+   * Harvests every page into one table. Records repeated across pages are
+   * kept once (the latest datestamp wins); `noRecordsMatch` gives an empty
+   * table with the same columns.
+   *
+   * Columns: `identifier`, `datestamp` (Date), `setSpec` (array), `deleted`
+   * (boolean); for `oai_dc` then `dc:title` ... `dc:rights` (arrays); other
+   * metadata fields follow as array columns named as in {@linkcode OaiRecord}.
+   *
+   * @param options Format, set, window, verb and state file.
+   * @returns The records as a table.
+   */
+  async harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
+    const run = await this.#resolve(options);
+    const schema = run.verb === "ListIdentifiers"
+      ? headerSchema
+      : run.metadataPrefix === "oai_dc"
+      ? dcRecordSchema
+      : recordSchema;
+    const rows: OaiRecord[] = [];
+    const index = new Map<string, number>();
+    const keep = (record: OaiRecord) => {
+      const at = index.get(record.identifier);
+      if (at === undefined) {
+        index.set(record.identifier, rows.length);
+        rows.push(record);
+      } else if ((record.datestamp?.getTime() ?? 0) >= (rows[at].datestamp?.getTime() ?? 0)) {
+        rows[at] = record;
+      }
+    };
+    const spool = run.statePath ? spoolPath(run.statePath) : undefined;
+    if (spool) {
+      const earlier = run.saved?.inProgress ? await readSpool(spool, run.saved.delivered) : [];
+      if (!run.saved?.inProgress) await Deno.writeTextFile(spool, "");
+      earlier.forEach(keep);
+    }
+    for await (const page of harvestPages(run)) {
+      if (spool) await appendSpool(spool, page.records);
+      page.records.forEach(keep);
+    }
+    if (spool) await Deno.remove(spool).catch(() => {});
+    const builder = new TableBuilder(schema, {
+      dynamic: run.verb === "ListRecords" ? METADATA_COLUMNS : undefined,
+    });
+    builder.add(rows);
+    return builder.build();
+  }
+
+  /**
+   * Harvests page by page, for harvests that should not be held in memory.
+   * With `state`, the position is saved when the next page is asked for, so
+   * a page the caller did not finish is given again on a rerun.
+   *
+   * @param options Format, set, window, verb and state file.
+   * @returns An async iterator of pages.
+   */
+  async *harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
+    yield* harvestPages(await this.#resolve(options));
+  }
+
+  async #resolve(options: HarvestOptions): Promise<HarvestRun> {
+    const verb = options.verb ?? "ListRecords";
+    if (verb !== "ListRecords" && verb !== "ListIdentifiers") {
+      throw new TidepoolError(`Unsupported harvest verb: ${verb}`, {
+        hint: "Use ListRecords or ListIdentifiers",
+      });
+    }
+    const metadataPrefix = options.metadataPrefix ?? "oai_dc";
+    const set = options.set ?? null;
+    const endpoint = this.endpoint;
+    const saved = options.state ? await loadState(options.state) : undefined;
+    if (saved && options.state) {
+      checkIdentity(options.state, saved, { endpoint, verb, metadataPrefix, set });
+    }
+    const base = {
+      ctx: this.#ctx,
+      endpoint,
+      verb,
+      metadataPrefix,
+      set,
+      statePath: options.state,
+      saved,
+    };
+    if (saved?.inProgress) return { ...base, from: saved.from, until: saved.until };
+    const needsGranularity =
+      [options.from, options.until].some((v) =>
+        v !== undefined && !(typeof v === "string" && isDay(v))
+      ) || !!saved?.highWater;
+    const granularity = needsGranularity ? (await this.identify()).granularity : DAY;
+    let from = toDatestamp(options.from, granularity, "from");
+    let until = toDatestamp(options.until, granularity, "until");
+    if (saved?.highWater) {
+      const incremental = nextFrom(saved.highWater, granularity);
+      if (!from || (parseUtc(incremental)?.getTime() ?? 0) > (parseUtc(from)?.getTime() ?? 0)) {
+        from = incremental;
+      }
+    }
+    if (from && until && isDay(from) !== isDay(until) && granularity !== DAY) {
+      if (isDay(from)) from = `${from}T00:00:00Z`;
+      else until = `${until}T23:59:59Z`;
+    }
+    return { ...base, from: from ?? null, until: until ?? null };
+  }
+}
+
+function toDatestamp(
+  value: string | Date | undefined,
+  granularity: string,
+  name: string,
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === "string" && isDay(value)) return value;
+  const date = value instanceof Date ? value : parseUtc(value);
+  if (!date || Number.isNaN(date.getTime())) {
+    throw new TidepoolError(`Invalid ${name} for an OAI-PMH harvest: ${String(value)}`, {
+      hint: "Give a day (2026-01-31), an ISO 8601 UTC timestamp or a Date",
+    });
+  }
+  return formatDatestamp(date, granularity);
+}
+
+function deepText(node: unknown): string {
+  if (node === null || node === undefined) return "";
+  if (typeof node !== "object") return String(node);
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(node as XmlNode)) {
+    if (key.startsWith("@_")) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const text = deepText(item);
+      if (text) parts.push(text);
+    }
+  }
+  return parts.join(" ");
+}

@@ -1,0 +1,98 @@
+/**
+ * The contract of the OAI-PMH client: options, records, pages and the
+ * repository description.
+ *
+ * @module
+ */
+
+/** One harvested record (a header, and the flattened metadata when present). */
+export interface OaiRecord {
+  /** The OAI identifier. */
+  identifier: string;
+  /** The datestamp, or null when the repository sent none or an unreadable one. */
+  datestamp: Date | null;
+  /** The datestamp as the repository wrote it (its granularity). */
+  datestampText: string;
+  /** The sets of the record. */
+  setSpec: string[];
+  /** Whether the header has `status="deleted"`. */
+  deleted: boolean;
+  /**
+   * The metadata flattened into fields: for `oai_dc`, `dc:title`, `dc:creator`
+   * and the other Dublin Core elements; for `jps` and other formats the
+   * qualified element names as written (`schema:name`), nested descriptions
+   * joined with a dot (`jps:sourceInfo.schema:provider`), `rdf:about` for the
+   * described resource. Every field is an array of strings (repeated
+   * elements, in document order); attributes such as `xml:lang` are dropped,
+   * `rdf:resource` links are read as values.
+   */
+  metadata: Record<string, string[]>;
+}
+
+/** What a harvest asks for. */
+export interface HarvestOptions {
+  /** The metadata format; default `oai_dc`. */
+  metadataPrefix?: string;
+  /** Only records of this set (for the archive platform: a resource type). */
+  set?: string;
+  /** Only records changed at or after this time (a day, an ISO timestamp or a Date). */
+  from?: string | Date;
+  /** Only records changed at or before this time. */
+  until?: string | Date;
+  /** `ListRecords` (default: headers and metadata) or `ListIdentifiers` (headers only). */
+  verb?: "ListRecords" | "ListIdentifiers";
+  /**
+   * A JSON file that makes the harvest resumable and incremental: the
+   * position is saved after every page, a rerun continues where it stopped,
+   * and after a complete harvest the next run asks only for changes since
+   * the high-water datestamp.
+   */
+  state?: string;
+}
+
+/** One page of a streaming harvest. */
+export interface HarvestPage {
+  /** The records of the page that were not already delivered in this harvest. */
+  records: OaiRecord[];
+  /** 1-based page number within this run. */
+  page: number;
+  /** The list size the repository announced, if it did. */
+  completeListSize?: number;
+  /** The cursor the repository announced for this page, if it did. */
+  cursor?: number;
+  /** The `responseDate` of the page. */
+  responseDate?: string;
+  /** Whether this is the last page of the harvest. */
+  last: boolean;
+}
+
+/** What Identify says about a repository. */
+export interface OaiIdentify {
+  /** The repository's name. */
+  repositoryName: string;
+  /** Its base URL. */
+  baseURL: string;
+  /** The protocol version, `2.0`. */
+  protocolVersion: string;
+  /** Administrator e-mail addresses. */
+  adminEmail: string[];
+  /** The earliest datestamp, as written. */
+  earliestDatestamp: string;
+  /** `no`, `transient` or `persistent`. */
+  deletedRecord: string;
+  /** `YYYY-MM-DD` or `YYYY-MM-DDThh:mm:ssZ`. */
+  granularity: string;
+  /** Compression encodings offered. */
+  compression: string[];
+  /** The `repositoryIdentifier` of an `oai-identifier` description, if any. */
+  repositoryIdentifier?: string;
+}
+
+/** Options of the {@linkcode OaiPmh} client beyond the HTTP ones. */
+export interface OaiPmhOptions {
+  /**
+   * Follow a redirect to another host than the endpoint's. Default false:
+   * an answer from another authority is refused.
+   */
+  allowOtherHosts?: boolean;
+}
