@@ -1,0 +1,213 @@
+/**
+ * The page loop behind `searchAll` and `byBook`: offset paging at the
+ * largest page size the service accepts, paced by lib/http, with progress
+ * from `total`, de-duplicated by `id` in first-seen order, stopping exactly
+ * at `total` (or `maxRows`), and saying so when the service delivers fewer
+ * rows than it announced.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
+import { HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
+import { TableBuilder } from "../table/mod.ts";
+import { EXPRESSION_COLUMNS } from "./columns.ts";
+import type { WireExpression } from "./types.ts";
+
+/** Page sizes tried, largest first, when none is configured or remembered. */
+const CANDIDATES = [1000, 500, 200, 100, 50];
+/** Statuses that mean "this limit is too large" while probing. */
+const TOO_LARGE = [400, 413, 422];
+
+/** What one paged read needs. */
+export interface CollectOptions {
+  /** The endpoint. */
+  path: string;
+  /** Filters sent with every page. */
+  query: Record<string, QueryValue>;
+  /** Name shown in progress and messages. */
+  label: string;
+  /** The service's default page size, always accepted. */
+  defaultSize: number;
+  /** A configured page size; skips discovery. */
+  pageSize?: number;
+  /** Stop after this many rows. */
+  maxRows?: number;
+  /** Remembers the discovered size per endpoint. */
+  memo: Map<string, number>;
+  /** Throws when a page breaks a promise of the query (e.g. ignored filters). */
+  checkPage?: (hits: WireExpression[]) => void;
+}
+
+/** The rows and the counts of a paged read. */
+export interface CollectResult {
+  table: ColumnTable;
+  /** What the service announced. */
+  total: number;
+  /** Unique rows delivered. */
+  rows: number;
+  /** Requests made. */
+  pages: number;
+}
+
+interface Page {
+  hits: WireExpression[];
+  total: number;
+}
+
+/** Reads `total` as a number or an Elasticsearch `{value}` object. */
+export function readTotal(body: Record<string, unknown>, url: string): number {
+  const raw = body.total;
+  const value = typeof raw === "object" && raw !== null ? (raw as { value?: unknown }).value : raw;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new ProtocolError(`Expression search answered without a usable total: ${url}`, {
+      details: JSON.stringify(body).slice(0, 200),
+      hint: "Check that the URL points at the expression search service",
+    });
+  }
+  return value;
+}
+
+/** Reads a page body: `hits` must be an array of objects with an `id`. */
+export function readPage(response: HttpResponse): Page & { body: Record<string, unknown> } {
+  const body = response.json<Record<string, unknown>>();
+  if (!body || typeof body !== "object" || !Array.isArray(body.hits)) {
+    throw new ProtocolError(`Expression search answered without a hits array: ${response.url}`, {
+      details: response.text().slice(0, 200),
+      hint: "Check that the URL points at the expression search service",
+    });
+  }
+  return { hits: body.hits as WireExpression[], total: readTotal(body, response.url), body };
+}
+
+/** Reads the maximum a service names in its error, e.g. `limit must be between 0 and 100`. */
+export function statedMaximum(text: string): number | undefined {
+  const match =
+    /(?:between\s+\d+\s+and|at most|no more than|not exceed|<=|maximum(?:\s+(?:of|is))?|max(?:imum)?\s*[:=])\s*(\d+)/i
+      .exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Reads every page of a paged endpoint into one table. */
+export async function collectPages(
+  http: HttpClient,
+  options: CollectOptions,
+): Promise<CollectResult> {
+  const { path, query, label, memo } = options;
+  const maxRows = options.maxRows ?? Infinity;
+  if (!(maxRows >= 0)) {
+    throw new TidepoolError(`Cannot read ${label}: maxRows must be zero or more`, {
+      hint: "Pass maxRows as a whole number, or leave it out for every row",
+    });
+  }
+  let size = options.pageSize ?? memo.get(path);
+  if (size !== undefined && (!Number.isInteger(size) || size < 1)) {
+    throw new TidepoolError(`Cannot read ${label}: pageSize must be a positive integer`, {
+      hint: "Pass pageSize such as 100, or leave it out to use the largest the service accepts",
+    });
+  }
+  const candidates = size === undefined ? [...CANDIDATES, options.defaultSize] : [];
+  const builder = new TableBuilder(EXPRESSION_COLUMNS);
+  const seen = new Set<string>();
+  const task = http.progress(label, { unit: "rows" });
+  let total: number | undefined;
+  let offset = 0;
+  let pages = 0;
+  let duplicates = 0;
+  let totalChanged = false;
+  try {
+    for (;;) {
+      const target = total === undefined ? maxRows : Math.min(total, maxRows);
+      if (seen.size >= target || (total !== undefined && offset >= total)) break;
+      const want = total === undefined ? Infinity : total - offset;
+      const probing = size === undefined;
+      const pageLimit = probing ? candidates[0] : size!;
+      const limit = Math.max(1, Math.min(pageLimit, want, maxRows - seen.size + duplicates));
+      const response = await http.request({
+        path,
+        query: { ...query, limit, offset },
+        acceptStatus: probing && candidates.length > 1 ? TOO_LARGE : undefined,
+      });
+      pages++;
+      if (response.status >= 400) {
+        // The probe was refused: use the maximum the service names, or step down.
+        const stated = statedMaximum(response.text());
+        candidates.shift();
+        if (stated !== undefined && stated > 0 && stated < pageLimit) {
+          size = stated;
+        }
+        continue;
+      }
+      const page = readPage(response);
+      options.checkPage?.(page.hits);
+      if (total === undefined) total = page.total;
+      else if (page.total !== total && !totalChanged) {
+        totalChanged = true;
+        http.warn(
+          `${label}: the total changed from ${total} to ${page.total} while paging; the index changed, so rows may be missing or repeated`,
+        );
+      }
+      if (probing) {
+        // Fewer rows than asked with more to come: the service capped the limit
+        // silently, and what it sent is its maximum. A full page, or the rest of
+        // the results, means the limit was honoured; it is only remembered once
+        // it was tried at full size.
+        const rest = page.total - offset;
+        const n = page.hits.length;
+        if (n > 0 && n < limit && n < rest) size = n;
+        else if (limit === pageLimit) size = pageLimit;
+      }
+      if (size !== undefined && options.pageSize === undefined) memo.set(path, size);
+      const fresh: WireExpression[] = [];
+      for (const hit of page.hits) {
+        if (seen.size >= Math.min(total, maxRows)) break;
+        const id = hit?.id;
+        if (typeof id !== "string" || seen.has(id)) {
+          duplicates++;
+          continue;
+        }
+        seen.add(id);
+        fresh.push(hit);
+      }
+      builder.add(fresh);
+      task.update(seen.size, { total: Math.min(total, maxRows), detail: `page ${pages}` });
+      if (page.hits.length === 0) break; // the service has nothing more
+      offset += page.hits.length;
+    }
+  } catch (error) {
+    task.fail(error instanceof Error ? error.message.split("\n")[0] : undefined);
+    throw pagingError(error, label, offset);
+  }
+  const finalTotal = total ?? 0;
+  const expected = Math.min(finalTotal, maxRows);
+  if (seen.size < expected) {
+    http.warn(
+      `${label}: the service reported ${finalTotal} expressions but delivered ${seen.size} unique rows` +
+        (duplicates
+          ? ` (${duplicates} repeated rows skipped; the order shifted between pages, so pass a sort)`
+          : "") +
+        "; the table holds what arrived",
+    );
+  }
+  task.finish(`${pages} requests`);
+  return { table: builder.build(), total: finalTotal, rows: seen.size, pages };
+}
+
+/** A deep page refused: say what was reached and how to get the rest. */
+function pagingError(error: unknown, label: string, offset: number): unknown {
+  if (
+    !(error instanceof HttpError) || offset === 0 || error.status >= 500 || error.status === 429
+  ) {
+    return error;
+  }
+  return new TidepoolError(
+    `Cannot read ${label} past offset ${offset}: the service answered ${error.status}`,
+    {
+      details: error.serverMessage ?? error.body,
+      hint:
+        "The service may limit how deep offset paging goes; narrow the filters (by pid, emotion or valence) and read the parts one by one",
+      cause: error,
+    },
+  );
+}

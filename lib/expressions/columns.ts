@@ -1,0 +1,82 @@
+/**
+ * The column schemas of every table the expression search client returns,
+ * declared once as data. The README's column lists come from here.
+ *
+ * @module
+ */
+
+import { defineSchema } from "../table/mod.ts";
+import type { WireExpression } from "./types.ts";
+
+/** Columns of expression tables (`search` hits, `searchAll`, `byBook`). */
+export const EXPRESSION_COLUMNS = defineSchema<WireExpression>([
+  { name: "id", type: "string", description: "Search-index document id" },
+  { name: "pid", type: "string", description: "Work identifier in the digital collection" },
+  { name: "title", type: "string", description: "Work title" },
+  { name: "surface", type: "string", description: "The extracted phrase" },
+  { name: "context", type: "string", description: "Surrounding text" },
+  { name: "emotion", type: "string", description: "Emotion category" },
+  { name: "bodyPart", type: "string", path: "body_part", description: "Body part" },
+  { name: "valence", type: "string", description: "positive, negative, neutral or ambiguous" },
+  { name: "intensity", type: "string", description: "low, medium or high" },
+  { name: "character", type: "string", description: "Person the expression belongs to" },
+  { name: "pages", type: "array", description: "Frame numbers in the original" },
+  { name: "author", type: "string", description: "Author (null when absent)" },
+  { name: "year", type: "integer", description: "Year of composition (null when absent)" },
+  { name: "genre", type: "string", description: "Genre (null when absent)" },
+]);
+
+/** Columns of facet tables. */
+export const FACET_COLUMNS = defineSchema<{ key: unknown; count: unknown }>([
+  { name: "key", type: "string", description: "Facet value" },
+  { name: "count", type: "integer", description: "Matching expressions" },
+]);
+
+/** Columns of the `books()` table. */
+export const BOOK_COLUMNS = defineSchema<Record<string, unknown>>([
+  { name: "pid", type: "string", description: "Work identifier" },
+  { name: "title", type: "string", description: "Title" },
+  { name: "author", type: "string", description: "Author" },
+  { name: "year", type: "integer", description: "Year of composition" },
+  { name: "genre", type: "string", description: "Genre" },
+  { name: "ndc", type: "string", description: "Nippon Decimal Classification (may be null)" },
+  {
+    name: "expressionCount",
+    type: "integer",
+    path: "expression_count",
+    description: "Expressions in the work",
+  },
+]);
+
+/** Columns of `bookEmotions()` and `analytics().bookEmotions`. */
+export const BOOK_EMOTION_COLUMNS = defineSchema<Record<string, unknown>>([
+  { name: "pid", type: "string", description: "Work identifier" },
+  { name: "title", type: "string", description: "Title" },
+  { name: "emotion", type: "string", description: "Emotion category" },
+  { name: "count", type: "integer", description: "Expressions of that category in the work" },
+]);
+
+/** Columns of `analytics().emotionBodyPart`. */
+export const EMOTION_BODY_PART_COLUMNS = defineSchema<Record<string, unknown>>([
+  { name: "emotion", type: "string", description: "Emotion category" },
+  { name: "bodyPart", type: "string", description: "Body part" },
+  { name: "count", type: "integer", description: "Expressions with both" },
+]);
+
+/** Columns of emotion counts (`stats().emotions`, `analytics().emotion`). */
+export const EMOTION_COUNT_COLUMNS = defineSchema<Record<string, unknown>>([
+  { name: "emotion", type: "string", description: "Emotion category" },
+  { name: "count", type: "integer", description: "Expressions" },
+]);
+
+/** Columns of body part counts (`stats().bodyParts`, `analytics().bodyPart`). */
+export const BODY_PART_COUNT_COLUMNS = defineSchema<Record<string, unknown>>([
+  { name: "bodyPart", type: "string", description: "Body part" },
+  { name: "count", type: "integer", description: "Expressions" },
+]);
+
+/** Columns of valence counts (`stats().valences`, `analytics().valence`). */
+export const VALENCE_COUNT_COLUMNS = defineSchema<Record<string, unknown>>([
+  { name: "valence", type: "string", description: "Valence" },
+  { name: "count", type: "integer", description: "Expressions" },
+]);

@@ -1,0 +1,168 @@
+/**
+ * The types of the expression search client: filters, records and results.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import type { ClientOptions } from "../http/options.ts";
+
+/** The valences the service knows. */
+export type Valence = "positive" | "negative" | "neutral" | "ambiguous";
+/** The intensities the service knows. */
+export type Intensity = "low" | "medium" | "high";
+/** The genders the `gender` filter accepts. */
+export type Gender = "male" | "female" | "unknown" | "mixed";
+/** Sort keys; `bodyPart` is sent as the service's `body_part`. */
+export type SortField = "_score" | "emotion" | "bodyPart" | "body_part" | "intensity";
+/** Sort direction. */
+export type SortOrder = "asc" | "desc";
+
+/** One value or several (sent comma-joined). */
+export type OneOrMany<T> = T | readonly T[];
+
+/** Filters of a search; several values of one filter match any of them. */
+export interface SearchFilters {
+  /** Full text over surface and context; words separated by spaces must all occur. */
+  keyword?: string;
+  /** Emotion categories, e.g. `"喜"` or `["喜", "驚"]`. */
+  emotion?: OneOrMany<string>;
+  /** Body parts, e.g. `["目", "頬"]`. */
+  bodyPart?: OneOrMany<string>;
+  /** Valences. */
+  valence?: OneOrMany<Valence>;
+  /**
+   * Intensities. The spec lists no `intensity` parameter; it is sent as
+   * `intensity` and the hits are checked, so a service that ignores it is an
+   * error, not silently unfiltered rows.
+   */
+  intensity?: OneOrMany<Intensity>;
+  /** Genders of the character. */
+  gender?: OneOrMany<Gender>;
+  /** One work identifier. */
+  pid?: string;
+}
+
+/** Parameters of one search page. */
+export interface SearchParameters extends SearchFilters {
+  /** Hits per page; service default 20. */
+  limit?: number;
+  /** Hits to skip. */
+  offset?: number;
+  /** Sort key; service default `_score`. */
+  sort?: SortField;
+  /** Sort direction; service default `desc`. */
+  order?: SortOrder;
+}
+
+/** Facet counts over the filtered set, each a table of `key, count`. */
+export interface ExpressionFacets {
+  /** Counts by emotion category. */
+  emotions: ColumnTable;
+  /** Counts by body part. */
+  bodyParts: ColumnTable;
+  /** Counts by valence. */
+  valences: ColumnTable;
+  /** Counts by intensity. */
+  intensities: ColumnTable;
+  /** Counts by gender of the character. */
+  genders: ColumnTable;
+}
+
+/** The answer of `search`. */
+export interface SearchResult {
+  /** The hits of the page, columns as in `EXPRESSION_COLUMNS`. */
+  hits: ColumnTable;
+  /** How many expressions match in all. */
+  total: number;
+  /** Counts over every match, not only this page. */
+  facets: ExpressionFacets;
+}
+
+/** One expression, with camelCase fields; absent fields are null. */
+export interface Expression {
+  id: string;
+  pid: string;
+  title: string | null;
+  surface: string | null;
+  context: string | null;
+  emotion: string | null;
+  bodyPart: string | null;
+  valence: string | null;
+  intensity: string | null;
+  character: string | null;
+  pages: number[] | null;
+  author: string | null;
+  year: number | null;
+  genre: string | null;
+}
+
+/** An expression as the service sends it. */
+export interface WireExpression {
+  id: string;
+  pid: string;
+  title?: string;
+  surface?: string;
+  context?: string;
+  emotion?: string;
+  body_part?: string;
+  valence?: string;
+  intensity?: string;
+  character?: string;
+  pages?: number[];
+  author?: string;
+  year?: number;
+  genre?: string;
+}
+
+/** Options of `searchAll` and `byBook`. */
+export interface PagingOptions {
+  /** Stop after this many rows. */
+  maxRows?: number;
+  /**
+   * Rows per request. Default: the largest the service accepts, found by
+   * asking for 1,000 and stepping down on a 400 (or reading the maximum from
+   * the error), then remembered by the client.
+   */
+  pageSize?: number;
+}
+
+/** Options of `searchAll`. */
+export interface SearchAllOptions extends PagingOptions {
+  /** Sort key sent with every page. */
+  sort?: SortField;
+  /** Sort direction sent with every page. */
+  order?: SortOrder;
+}
+
+/** The answer of `stats`. */
+export interface ExpressionStats {
+  /** `emotion, count`, largest first. */
+  emotions: ColumnTable;
+  /** `bodyPart, count`, largest first. */
+  bodyParts: ColumnTable;
+  /** `valence, count`, largest first. */
+  valences: ColumnTable;
+  /** Expressions in the index. */
+  total: number;
+}
+
+/** The answer of `analytics`: long-form tables ready for Plot. */
+export interface ExpressionAnalytics {
+  /** `pid, title, emotion, count`: one row per work and category. */
+  bookEmotions: ColumnTable;
+  /** `emotion, bodyPart, count`: one row per cell of the matrix. */
+  emotionBodyPart: ColumnTable;
+  /** `valence, count`, largest first. */
+  valence: ColumnTable;
+  /** `emotion, count`, largest first. */
+  emotion: ColumnTable;
+  /** `bodyPart, count`, largest first. */
+  bodyPart: ColumnTable;
+}
+
+/** Options of {@linkcode ExpressionSearch}: the shared client options and a page size. */
+export interface ExpressionSearchOptions extends ClientOptions {
+  /** Rows per request in `searchAll` and `byBook`; default discovered. */
+  pageSize?: number;
+}
