@@ -1,0 +1,126 @@
+import type { ColumnTable } from "arquero";
+import type { HttpClient } from "../../http/client.ts";
+import { buildTable, defineSchema } from "../../table/mod.ts";
+import { saveStream } from "../download/_save_stream.ts";
+import type { Signer } from "../signer.ts";
+import { checksummedSigner } from "./_address.ts";
+import { checkJobForResults, resultRequest } from "./_result_request.ts";
+import type { ComputeJob, ComputeResultType } from "./types.ts";
+
+/** One saved result file. */
+export interface SavedResult {
+  /** Position in the job's `results`. */
+  index: number;
+  /** Result type. */
+  type: string;
+  /** The name the node gave the file (untrusted, as sent). */
+  filename: string;
+  /** Where the file was saved: the folder joined with the safe name. */
+  path: string;
+  /** Bytes saved. */
+  bytes: number;
+  /** SHA-256 of the file. */
+  sha256: string;
+}
+
+/** The columns of the {@linkcode downloadResults} table. */
+export const SAVED_RESULT_COLUMNS = defineSchema<SavedResult>([
+  { name: "index", type: "integer", description: "Position in the job's results" },
+  {
+    name: "type",
+    type: "string",
+    description: "output, algorithmLog, configurationLog, imageLog or publishLog",
+  },
+  { name: "filename", type: "string", description: "Name the node gave (as sent, untrusted)" },
+  {
+    name: "path",
+    type: "string",
+    description: "Where the file was saved (a safe name inside dir)",
+  },
+  { name: "bytes", type: "integer", description: "Bytes saved" },
+  { name: "sha256", type: "string", description: "SHA-256 of the saved file" },
+]);
+
+/** Options of {@linkcode downloadResults}. */
+export interface DownloadResultsOptions {
+  /** The job owner's (or an additional viewer's) signer. */
+  signer: Signer;
+  /** The folder to save into (created when missing). */
+  dir: string;
+  /** Only results of these types; default all. */
+  types?: readonly (ComputeResultType | string)[];
+  /** Cancels the downloads. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Downloads the result files of a finished (or failed) job
+ * (`GET /api/services/computeResult`, signed `getComputeResult` afresh for
+ * each file). Each body is streamed to a temporary file in `dir` and renamed
+ * when complete, under the node's file name made safe: nothing is written
+ * outside `dir`, nothing is overwritten, and a 200 with an empty body where
+ * bytes were promised is an error. Columns: `index, type, filename, path,
+ * bytes, sha256`.
+ *
+ * @param http The node's HTTP client.
+ * @param job The job as `waitForJob` or the job list returned it.
+ * @param options The signer, the folder and the result types.
+ * @returns A table of the saved files.
+ *
+ * @example Saving every result
+ * ```ts ignore
+ * const done = await waitForJob(node.http, signer.address, job.jobId);
+ * const files = await downloadResults(node.http, done, { signer, dir: "results" });
+ * console.log(files.objects());
+ * ```
+ */
+export async function downloadResults(
+  http: HttpClient,
+  job: ComputeJob,
+  options: DownloadResultsOptions,
+): Promise<ColumnTable> {
+  checkJobForResults(job);
+  const signer = checksummedSigner(options.signer);
+  const wanted = (job.results ?? [])
+    .map((result, index) => ({ result, index }))
+    .filter(({ result }) => !options.types || options.types.includes(String(result.type)));
+  const progress = http.progress(`downloadResults ${job.jobId}`, {
+    unit: "files",
+    total: wanted.length,
+  });
+  const saved: SavedResult[] = [];
+  try {
+    for (const { result, index } of wanted) {
+      progress.update(saved.length, { detail: String(result.type) });
+      const file = await resultRequest(http, signer, job, index, async (request) => {
+        // http.stream checks the status before handing over a byte of the body.
+        const stream = await http.stream({
+          ...request,
+          idempotent: false,
+          sensitive: true,
+          signal: options.signal,
+        });
+        return await saveStream(stream.body, {
+          dir: options.dir,
+          filename: result.filename,
+          fallback: `result-${index}`,
+          expectedBytes: Number(result.filesize) || 0,
+          what: `result ${index} (${result.type}) of job ${job.jobId}`,
+        });
+      }, options.signal);
+      saved.push({
+        index,
+        type: String(result.type),
+        filename: String(result.filename),
+        path: file.path,
+        bytes: file.bytes,
+        sha256: file.sha256,
+      });
+    }
+  } catch (error) {
+    progress.fail(error instanceof Error ? error.name : "failed");
+    throw error;
+  }
+  progress.finish(`${saved.length} files in ${options.dir}`);
+  return buildTable(SAVED_RESULT_COLUMNS, saved);
+}

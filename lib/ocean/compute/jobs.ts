@@ -1,0 +1,117 @@
+import type { ColumnTable } from "arquero";
+import type { HttpClient } from "../../http/client.ts";
+import { toDate } from "../../table/convert.ts";
+import { buildTable, defineSchema } from "../../table/mod.ts";
+import type { Signer } from "../signer.ts";
+import { consumerAddress } from "./_address.ts";
+import { fullJobId, listJobs } from "./_jobs_list.ts";
+import { jobPhase, statusLabel } from "./job_statuses.ts";
+import type { ComputeJob } from "./types.ts";
+
+/** A node time ("0" or empty before it happened) as a Date, or null. */
+function nodeTime(value: unknown): Date | null {
+  if (value === null || value === undefined || value === "" || Number(value) === 0) return null;
+  return toDate(value);
+}
+
+/** The columns of the {@linkcode jobs} table. */
+export const JOB_COLUMNS = defineSchema<ComputeJob>([
+  { name: "jobId", type: "string", description: "Short job id, as the job list gives it" },
+  {
+    name: "fullJobId",
+    type: "string",
+    get: (job) => fullJobId(job),
+    description: "`<cluster hash>-<jobId>`, the id computeResult needs",
+  },
+  { name: "environment", type: "string", description: "Environment id" },
+  { name: "did", type: "string", description: "First dataset's DID" },
+  { name: "owner", type: "string", description: "Address that started the job" },
+  { name: "status", type: "integer", description: "Status code (spec section 3)" },
+  { name: "statusText", type: "string", description: "The node's status text" },
+  {
+    name: "statusLabel",
+    type: "string",
+    get: (job) => statusLabel(Number(job.status)),
+    description: "Label of the status code",
+  },
+  {
+    name: "isFinished",
+    type: "boolean",
+    get: (job) => jobPhase(Number(job.status)) === "finished",
+    description: "Finished with results available (70, or 71 settling)",
+  },
+  {
+    name: "isFailed",
+    type: "boolean",
+    get: (job) => jobPhase(Number(job.status)) === "failed",
+    description: "Ended with a failure code",
+  },
+  { name: "dateCreated", type: "date", get: (job) => nodeTime(job.dateCreated) },
+  { name: "dateFinished", type: "date", get: (job) => nodeTime(job.dateFinished) },
+  {
+    name: "algoStart",
+    type: "date",
+    get: (job) => nodeTime(job.algoStartTimestamp),
+    description: "When the algorithm started",
+  },
+  {
+    name: "algoStop",
+    type: "date",
+    get: (job) => nodeTime(job.algoStopTimestamp),
+    description: "When the algorithm stopped",
+  },
+  { name: "maxJobDuration", type: "integer", description: "Longest run, seconds" },
+  {
+    name: "exitCode",
+    type: "integer",
+    path: "terminationDetails.exitCode",
+    description: "Algorithm exit code",
+  },
+  {
+    name: "oomKilled",
+    type: "boolean",
+    path: "terminationDetails.OOMKilled",
+    description: "Killed for lack of memory",
+  },
+  {
+    name: "resultCount",
+    type: "integer",
+    get: (job) => Array.isArray(job.results) ? job.results.length : 0,
+    description: "Result files published",
+  },
+]);
+
+/** Options of {@linkcode jobs}. */
+export interface JobsOptions {
+  /** Only this job (short id). */
+  jobId?: string;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The compute jobs of an address as a table (`GET /api/services/compute`,
+ * no signature needed). Columns: `jobId, fullJobId, environment, did,
+ * owner, status, statusText, statusLabel, isFinished, isFailed, dateCreated,
+ * dateFinished, algoStart, algoStop, maxJobDuration, exitCode, oomKilled,
+ * resultCount`; dates are `Date`.
+ *
+ * @param http The node's HTTP client.
+ * @param consumer The address (or signer) whose jobs to list; sent checksummed.
+ * @param options One job only.
+ * @returns The table, one row per job.
+ *
+ * @example Listing the jobs of a wallet
+ * ```ts ignore
+ * const table = await jobs(node.http, signer.address);
+ * console.log(table.select("jobId", "statusLabel").objects());
+ * ```
+ */
+export async function jobs(
+  http: HttpClient,
+  consumer: string | Signer,
+  options: JobsOptions = {},
+): Promise<ColumnTable> {
+  const list = await listJobs(http, consumerAddress(consumer), options);
+  return buildTable(JOB_COLUMNS, list);
+}

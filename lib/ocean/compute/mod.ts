@@ -1,0 +1,16 @@
+/**
+ * Compute-to-data on an Ocean node: start free jobs with a signed request
+ * (checked against the environment first), list and follow them, download
+ * their results safely.
+ *
+ * @module
+ */
+
+export * from "./types.ts";
+export * from "./job_statuses.ts";
+export * from "./job_failed_error.ts";
+export * from "./start_free_compute.ts";
+export * from "./jobs.ts";
+export * from "./wait_for_job.ts";
+export * from "./download_results.ts";
+export * from "./result_text.ts";

@@ -1,0 +1,157 @@
+import type { HttpClient } from "../../http/client.ts";
+import { HttpError, ProtocolError, TidepoolError, TimeoutError } from "../../http/errors.ts";
+import type { Signer } from "../signer.ts";
+import { checksummedSigner } from "./_address.ts";
+import { precheckFreeCompute } from "./_precheck.ts";
+import { signedCall } from "./_signed.ts";
+import type {
+  ComputeAssetRef,
+  ComputeEnvironmentLimits,
+  ComputeJob,
+  ResourceRequest,
+} from "./types.ts";
+
+/** Parameters of {@linkcode startFreeCompute}. */
+export interface StartFreeComputeParameters {
+  /** The wallet that signs; it must be on the environment's free allowlist. */
+  signer: Signer;
+  /** The environment id, `<cluster hash>-<environment hash>`. */
+  environment: string;
+  /** The algorithm asset and its compute service. */
+  algorithm: ComputeAssetRef;
+  /** The datasets and their compute services. */
+  datasets: ComputeAssetRef[];
+  /** Resources, each within the free min and max (the node picks the minimum otherwise). */
+  resources?: ResourceRequest[];
+  /** Longest run in seconds, within the free min and max. */
+  maxJobDuration?: number;
+  /** Where the node should store the output (node specific). */
+  output?: Record<string, unknown>;
+  /** Free-form metadata stored with the job. */
+  metadata?: Record<string, unknown>;
+  /** Other addresses that may list and download the job. */
+  additionalViewers?: string[];
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+/** What {@linkcode startFreeCompute} returns: the jobs the node started (usually one). */
+export type StartFreeComputeReturnType = ComputeJob[];
+
+/**
+ * Starts a free compute job (`POST /api/services/freeCompute`, signed
+ * `freeStartCompute`). Before anything is sent, the request is checked
+ * against the environments: the environment exists and offers free jobs, the
+ * signer is on its free allowlist, each resource and the duration are within
+ * the free limits; every violation is reported in one error. The request is
+ * sent once and never retried automatically, since a retry could start a
+ * second job; only a nonce mismatch (nothing started) is re-signed once.
+ *
+ * @param http The node's HTTP client.
+ * @param parameters The signer, environment, algorithm, datasets and limits.
+ * @param environments The node's compute environments (`computeEnvironments`).
+ * @returns The started jobs, as the node answered.
+ *
+ * @example Starting a free job
+ * ```ts ignore
+ * const environments = await node.computeEnvironments();
+ * const [job] = await startFreeCompute(node.http, {
+ *   signer, environment: environments[0].id,
+ *   algorithm: { documentId: algoDid, serviceId: algoService },
+ *   datasets: [{ documentId: dataDid, serviceId: dataService }],
+ *   resources: [{ id: "cpu", amount: 1 }], maxJobDuration: 60,
+ * }, environments);
+ * console.log(job.jobId);
+ * ```
+ */
+export async function startFreeCompute(
+  http: HttpClient,
+  parameters: StartFreeComputeParameters,
+  environments: readonly ComputeEnvironmentLimits[],
+): Promise<StartFreeComputeReturnType> {
+  const signer = checksummedSigner(parameters.signer);
+  const check = precheckFreeCompute({ ...parameters, address: signer.address }, environments);
+  if (check.violations.length > 0) {
+    throw new TidepoolError(`Cannot start compute job: ${check.violations.join("; ")}`, {
+      hint: check.environment?.free
+        ? "Change the request to fit the free tier of the environment (see computeEnvironments)"
+        : "Pick an environment that computeEnvironments lists with a free tier",
+    });
+  }
+  for (const note of check.notes) http.warn(note);
+
+  const body = {
+    environment: parameters.environment,
+    algorithm: parameters.algorithm,
+    datasets: parameters.datasets,
+    resources: parameters.resources,
+    maxJobDuration: parameters.maxJobDuration,
+    output: parameters.output,
+    metadata: parameters.metadata,
+    additionalViewers: parameters.additionalViewers,
+  };
+  const response = await signedCall(
+    {
+      http,
+      signer,
+      command: "freeStartCompute",
+      action: "start a free compute job",
+      signal: parameters.signal,
+    },
+    async (fields) => {
+      try {
+        return await http.request({
+          method: "POST",
+          path: "/api/services/freeCompute",
+          json: { ...fields, ...body },
+          idempotent: false,
+          sensitive: true,
+          signal: parameters.signal,
+        });
+      } catch (error) {
+        throw startError(error);
+      }
+    },
+  );
+  const jobs = response.json<unknown>();
+  const list = Array.isArray(jobs) ? jobs : jobs && typeof jobs === "object" ? [jobs] : null;
+  if (!list || list.some((job) => !job || typeof job.jobId !== "string")) {
+    throw new ProtocolError("Unexpected freeCompute answer: expected an array of jobs", {
+      details: response.text(),
+      hint: "The job may have started: list it with jobs(consumer) before starting another",
+    });
+  }
+  return list as ComputeJob[];
+}
+
+/** A failed start, with the node's JSON-string or plain-text body as the message. */
+function startError(error: unknown): unknown {
+  if (error instanceof TimeoutError) {
+    return new TimeoutError(`No answer to the compute start in time: ${error.shortMessage}`, {
+      hint: "The job may have started anyway: list it with jobs(consumer) before starting another",
+      cause: error,
+    });
+  }
+  if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) return error;
+  const said = error.serverMessage ?? error.body;
+  const fields = {
+    status: error.status,
+    method: error.method,
+    url: error.url,
+    body: error.body,
+    serverMessage: said,
+    cause: error,
+  };
+  if (error.status === 429) {
+    return new HttpError(`Cannot start compute job: rate limited: ${said}`, {
+      ...fields,
+      hint: "Wait as the node says, then start it again (it is never retried automatically)",
+    });
+  }
+  return new HttpError(`Cannot start compute job: ${said || `HTTP ${error.status}`}`, {
+    ...fields,
+    hint: error.status >= 500
+      ? "The node failed; the job may still have started: check jobs(consumer) before retrying"
+      : "Fix the request as the node says and start it again",
+  });
+}

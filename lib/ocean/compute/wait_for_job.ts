@@ -1,0 +1,112 @@
+import type { HttpClient } from "../../http/client.ts";
+import { TidepoolError, TimeoutError } from "../../http/errors.ts";
+import { sleep } from "../../http/sleep.ts";
+import type { Signer } from "../signer.ts";
+import { consumerAddress } from "./_address.ts";
+import { listJobs } from "./_jobs_list.ts";
+import { JobFailedError } from "./job_failed_error.ts";
+import { jobPhase, statusLabel } from "./job_statuses.ts";
+import type { ComputeJob } from "./types.ts";
+
+/**
+ * Default poll interval: 5 s, with the start and the downloads well under the
+ * 30 requests a minute deployed nodes allow one client.
+ */
+export const DEFAULT_POLL_MS = 5_000;
+
+/** Default limit: 30 minutes (free jobs run at most 10 minutes, plus the queue). */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
+
+/** Polls in a row that may not list a just-started job before it counts as unknown. */
+const MISSING_POLLS = 3;
+
+/** Options of {@linkcode waitForJob}. */
+export interface WaitForJobOptions {
+  /** Time between polls; default 5,000 ms (a 429 hint from the node is honoured on top). */
+  pollMs?: number;
+  /** Give up after this long; default 30 minutes. */
+  timeoutMs?: number;
+  /** Cancels the wait. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Polls a compute job until it finishes (70, or 71 settling: results are
+ * available), with progress that shows the status text. The poll interval
+ * stays under the node's rate limit, and a 429 `Try again in N seconds.` is
+ * waited out by the HTTP layer.
+ *
+ * @param http The node's HTTP client.
+ * @param consumer The job owner's address (or signer).
+ * @param jobId The short job id.
+ * @param options Poll interval, time limit and signal.
+ * @returns The finished job as the node lists it.
+ * @throws {JobFailedError} When the job ends with a failure code.
+ * @throws {TimeoutError} When the job has not finished within the limit.
+ *
+ * @example Waiting for a job
+ * ```ts ignore
+ * const done = await waitForJob(node.http, signer.address, job.jobId, { timeoutMs: 600_000 });
+ * console.log(done.results?.map((r) => r.filename));
+ * ```
+ */
+export async function waitForJob(
+  http: HttpClient,
+  consumer: string | Signer,
+  jobId: string,
+  options: WaitForJobOptions = {},
+): Promise<ComputeJob> {
+  const address = consumerAddress(consumer);
+  const pollMs = Math.max(0, options.pollMs ?? DEFAULT_POLL_MS);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const started = Date.now();
+  const progress = http.progress(`waitForJob ${jobId}`, { unit: "polls" });
+  let polls = 0;
+  let missing = 0;
+  let last: ComputeJob | undefined;
+  try {
+    for (;;) {
+      const list = await listJobs(http, address, { jobId, signal: options.signal });
+      polls++;
+      const job = list.find((j) => j.jobId === jobId || j.jobId.endsWith(`-${jobId}`));
+      if (!job) {
+        missing++;
+        if (missing >= MISSING_POLLS && last === undefined) {
+          throw new TidepoolError(`Compute job ${jobId} is not listed for ${address}`, {
+            hint:
+              "Check the job id (the short form the start returned) and the owner address, checksummed as it was sent",
+          });
+        }
+        progress.update(polls, { detail: "not listed yet" });
+      } else {
+        missing = 0;
+        last = job;
+        const phase = jobPhase(Number(job.status));
+        const detail = `${job.status} ${job.statusText || statusLabel(Number(job.status))}`;
+        progress.update(polls, { detail });
+        if (phase === "finished") {
+          progress.finish(detail);
+          return job;
+        }
+        if (phase === "failed") throw new JobFailedError(job);
+      }
+      const elapsed = Date.now() - started;
+      if (elapsed >= timeoutMs) {
+        const state = last
+          ? `status ${last.status} ${last.statusText || statusLabel(Number(last.status))}`
+          : "not listed";
+        throw new TimeoutError(
+          `Compute job ${jobId} did not finish within ${timeoutMs} ms: ${state}`,
+          {
+            hint:
+              "The job keeps running on the node; wait again with a larger timeoutMs, or list it with jobs()",
+          },
+        );
+      }
+      await sleep(Math.min(pollMs, timeoutMs - elapsed), options.signal);
+    }
+  } catch (error) {
+    progress.fail(error instanceof Error ? error.name : "failed");
+    throw error;
+  }
+}

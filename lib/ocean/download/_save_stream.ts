@@ -1,0 +1,170 @@
+/**
+ * Saving a downloaded body: streamed to a temporary file in the target
+ * folder, hashed on the way, and given its final name only once complete,
+ * under a name made safe, without overwriting anything. On any failure the
+ * temporary file is removed, so no partial file is ever left.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { basename, join, resolve } from "node:path";
+import { TidepoolError } from "../../http/errors.ts";
+
+/** A saved file. */
+export interface SavedFile {
+  /** Path of the file (the folder joined with the safe name). */
+  path: string;
+  /** The safe name it was saved under. */
+  name: string;
+  /** Bytes written. */
+  bytes: number;
+  /** SHA-256 of the content, lowercase hex. */
+  sha256: string;
+}
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+const MAX_NAME = 180;
+
+/**
+ * A name from a server made safe for one folder: path separators and `..`
+ * cannot climb out (segments are joined with `_`), control characters and
+ * characters that are invalid on common file systems become `_`, a leading
+ * dot (hidden file) is escaped, and an empty result becomes the fallback.
+ */
+export function safeFilename(name: unknown, fallback: string): string {
+  const text = typeof name === "string" ? name : "";
+  const segments = text
+    // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "_")
+    .split(/[/\\]+/)
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== "" && !/^\.+$/.test(segment));
+  let safe = segments.join("_")
+    .replace(/[<>:"|?*]/g, "_")
+    .replace(/\.{2,}/g, ".")
+    .replace(/[. ]+$/, "");
+  if (safe.startsWith(".")) safe = `_${safe.slice(1)}`;
+  if (WINDOWS_RESERVED.test(safe)) safe = `_${safe}`;
+  if (safe.length > MAX_NAME) {
+    const dot = safe.lastIndexOf(".");
+    const ext = dot > 0 && safe.length - dot <= 12 ? safe.slice(dot) : "";
+    safe = safe.slice(0, MAX_NAME - ext.length) + ext;
+  }
+  return safe || fallback;
+}
+
+/** `name`, then `stem-1.ext`, `stem-2.ext`, ... */
+function* candidates(name: string): Generator<string> {
+  yield name;
+  const dot = name.lastIndexOf(".");
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : "";
+  for (let n = 1; n < 10_000; n++) yield `${stem}-${n}${ext}`;
+}
+
+/** Gives the temporary file a final name that exists nowhere yet; never overwrites. */
+async function place(temp: string, dir: string, name: string): Promise<string> {
+  for (const candidate of candidates(name)) {
+    const target = join(dir, candidate);
+    if (resolve(target) !== resolve(dir, basename(candidate))) continue;
+    try {
+      // A hard link fails atomically when the name exists (a file, a folder or a symlink).
+      await Deno.link(temp, target);
+      await Deno.remove(temp);
+      return candidate;
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) continue;
+      // File systems without hard links: check, then rename.
+      try {
+        await Deno.lstat(target);
+        continue;
+      } catch (missing) {
+        if (!(missing instanceof Deno.errors.NotFound)) throw missing;
+      }
+      await Deno.rename(temp, target);
+      return candidate;
+    }
+  }
+  throw new TidepoolError(`Cannot find a free file name for ${name} in ${dir}`, {
+    hint: "Empty the folder or choose another one",
+  });
+}
+
+/** Options of {@linkcode saveStream}. */
+export interface SaveStreamOptions {
+  /** The folder (created when missing). */
+  dir: string;
+  /** The name the server gave (made safe here). */
+  filename: unknown;
+  /** The name to use when nothing safe is left of it. */
+  fallback: string;
+  /** Bytes the server promised; an empty body then is an error. */
+  expectedBytes?: number;
+  /** What is being saved, for messages. */
+  what: string;
+  /** Checks the complete file before it gets its name; throw to refuse it. */
+  verify?: (saved: { bytes: number; sha256: string }) => void;
+}
+
+/**
+ * Streams a body to a temporary file in `dir` and renames it into place when
+ * complete.
+ *
+ * @param body The body stream (consumed).
+ * @param options The folder, the name and the expected size.
+ * @returns Where the file went, its size and its SHA-256.
+ */
+export async function saveStream(
+  body: ReadableStream<Uint8Array>,
+  options: SaveStreamOptions,
+): Promise<SavedFile> {
+  const { dir, what } = options;
+  await Deno.mkdir(dir, { recursive: true });
+  const temp = join(dir, `.tidepool-${crypto.randomUUID()}.part`);
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(temp, { createNew: true, write: true });
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        hash.update(value);
+        bytes += value.byteLength;
+        for (let offset = 0; offset < value.byteLength;) {
+          offset += await file.write(value.subarray(offset));
+        }
+      }
+    } catch (error) {
+      await reader.cancel().catch(() => {});
+      throw new TidepoolError(`Download of ${what} was interrupted after ${bytes} bytes`, {
+        details: error instanceof Error ? error.message : String(error),
+        hint: "Nothing was kept; try again",
+        cause: error,
+      });
+    }
+    file.close();
+    file = undefined;
+    if (bytes === 0 && (options.expectedBytes ?? 0) > 0) {
+      throw new TidepoolError(
+        `Download of ${what} is empty although the node listed ${options.expectedBytes} bytes`,
+        { hint: "Nothing was saved; the node may not have the file any more: try again later" },
+      );
+    }
+    const sha256 = hash.digest("hex");
+    options.verify?.({ bytes, sha256 });
+    const name = await place(temp, dir, safeFilename(options.filename, options.fallback));
+    return { path: join(dir, name), name, bytes, sha256 };
+  } catch (error) {
+    try {
+      file?.close();
+    } catch {
+      // already closed
+    }
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The compute endpoints of the sandbox node (spec section 4, Compute): one
+ * handler per endpoint.
+ *
+ * @module
+ */
+
+import type { Ddo } from "../../../ocean/ddo.ts";
+import { type ComputeContext, json, text } from "./_context.ts";
+import { datasetCsv } from "./_computation.ts";
+
+type Ref = { documentId?: unknown; serviceId?: unknown; algocustomdata?: unknown };
+
+/** GET /api/services/nonce */
+export function nonceHandler(context: ComputeContext, url: URL): Response {
+  const address = url.searchParams.get("userAddress");
+  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
+    return text(400, "Missing or invalid userAddress");
+  }
+  return json(200, { nonce: context.nonces.get(address) });
+}
+
+/** GET /api/services/computeEnvironments */
+export function environmentsHandler(context: ComputeContext): Response {
+  const running = context.environments.map((env) => {
+    const active = context.engine.activeInEnvironment(env.id);
+    return { ...env, runningJobs: active, runningfreeJobs: active };
+  });
+  return json(200, running);
+}
+
+function computeService(ddo: Ddo | undefined, serviceId: unknown) {
+  return ddo?.services.find((s) => s.id === serviceId && s.type === "compute");
+}
+
+/** POST /api/services/freeCompute */
+export async function freeComputeHandler(
+  context: ComputeContext,
+  request: Request,
+): Promise<Response> {
+  let body: Record<string, unknown>;
+  try {
+    body = await request.json();
+  } catch {
+    return text(400, "Invalid JSON body");
+  }
+  if (context.faults.startFailure) {
+    return text(context.faults.startFailure.status, context.faults.startFailure.body);
+  }
+  for (const field of ["environment", "algorithm", "datasets"]) {
+    if (body[field] === undefined) return json(400, `Missing required field: ${field}`);
+  }
+  const check = await context.nonces.verify(body, "freeStartCompute");
+  if (!check.ok) return text(check.status, check.text);
+  const owner = String(body.consumerAddress);
+  const environment = context.environments.find((env) => env.id === body.environment);
+  if (!environment) return json(400, "Invalid C2D Environment");
+  const free = environment.free;
+  if (!free.access.addresses.some((a) => a.toLowerCase() === owner.toLowerCase())) {
+    return json(403, `Address ${owner} is not allowed to run free compute jobs`);
+  }
+  const algorithm = body.algorithm as Ref;
+  const algoDdo = context.assets.get(String(algorithm?.documentId));
+  if (!algoDdo || algoDdo.metadata.type !== "algorithm") {
+    return json(400, `Algorithm ${String(algorithm?.documentId)} not found`);
+  }
+  const datasets = Array.isArray(body.datasets) ? body.datasets as Ref[] : [];
+  if (datasets.length === 0) return json(400, "No datasets given");
+  for (const ref of datasets) {
+    const ddo = context.assets.get(String(ref.documentId));
+    const service = computeService(ddo, ref.serviceId);
+    if (!ddo || !service) {
+      return json(
+        400,
+        `Dataset ${String(ref.documentId)} has no compute service ${String(ref.serviceId)}`,
+      );
+    }
+    const trusted = service.compute?.publisherTrustedAlgorithms ?? [];
+    if (
+      trusted.length > 0 && !trusted.some((t) => (t as { did?: string }).did === algoDdo.id) &&
+      !service.compute?.allowRawAlgorithm
+    ) {
+      return json(400, `Algorithm ${algoDdo.id} is not trusted by dataset ${ddo.id}`);
+    }
+  }
+  const requested = Array.isArray(body.resources)
+    ? body.resources as { id: string; amount: number }[]
+    : [];
+  const resources = free.resources.map((r) => ({
+    id: r.id,
+    amount: requested.find((q) => q.id === r.id)?.amount ?? r.min,
+  }));
+  for (const q of requested) {
+    const limit = free.resources.find((r) => r.id === q.id);
+    if (!limit) return json(400, `Resource ${q.id} is not available`);
+    if (q.amount > limit.max || q.amount < limit.min) {
+      return json(
+        400,
+        `Resource ${q.id}: requested ${q.amount}, allowed ${limit.min} to ${limit.max}`,
+      );
+    }
+  }
+  const duration = body.maxJobDuration === undefined
+    ? free.minJobDuration
+    : Number(body.maxJobDuration);
+  if (duration < free.minJobDuration || duration > free.maxJobDuration) {
+    return json(
+      400,
+      `maxJobDuration must be between ${free.minJobDuration} and ${free.maxJobDuration}`,
+    );
+  }
+  if (context.engine.activeJobs(owner) >= free.maxJobs) {
+    return json(
+      400,
+      `Maximum number of free jobs (${free.maxJobs}) reached; wait for one to finish`,
+    );
+  }
+  const container = algoDdo.metadata.algorithm?.container;
+  const job = context.engine.start({
+    owner,
+    environment: environment.id,
+    datasets: datasets.map((ref) => ({
+      did: String(ref.documentId),
+      csv: new TextDecoder().decode(
+        context.files(String(ref.documentId))[0] ?? datasetCsv(String(ref.documentId)),
+      ),
+    })),
+    algorithmImage: container ? `${container.image}:${container.tag}` : "unknown",
+    algocustomdata: algorithm.algocustomdata as Record<string, unknown> | undefined,
+    resources,
+    maxJobDuration: duration,
+    additionalViewers: Array.isArray(body.additionalViewers)
+      ? body.additionalViewers.map(String)
+      : [],
+    filenames: {
+      ...context.faults.resultFilenames,
+      ...(context.faults.hostileResultFilename ? { output: "../../escape.txt" } : {}),
+    },
+  });
+  return json(200, [context.engine.view(job)]);
+}
+
+/** GET /api/services/compute */
+export function jobsHandler(context: ComputeContext, url: URL): Response {
+  const consumer = url.searchParams.get("consumerAddress");
+  if (!consumer) return text(400, "Missing consumerAddress");
+  const jobId = url.searchParams.get("jobId");
+  const jobs = context.engine.visibleTo(consumer)
+    .filter((job) => !jobId || job.jobId === jobId)
+    .map((job) => context.engine.view(job));
+  return json(200, jobs);
+}
+
+/** GET /api/services/computeResult */
+export async function computeResultHandler(context: ComputeContext, url: URL): Promise<Response> {
+  const query = Object.fromEntries(url.searchParams);
+  for (const field of ["consumerAddress", "jobId", "index", "nonce", "signature"]) {
+    if (!query[field]) return text(400, `Missing required parameter: ${field}`);
+  }
+  const check = await context.nonces.verify(query, "getComputeResult");
+  if (!check.ok) return text(check.status, check.text);
+  const dash = query.jobId.indexOf("-");
+  const cluster = dash < 0 ? "" : query.jobId.slice(0, dash);
+  if (!context.environments.some((env) => env.id.split("-")[0] === cluster)) {
+    return text(500, "Invalid C2D Environment");
+  }
+  const job = context.engine.get(query.jobId.slice(dash + 1));
+  if (
+    !job ||
+    !(job.owner === query.consumerAddress || job.additionalViewers.includes(query.consumerAddress))
+  ) {
+    return text(404, "Job not found");
+  }
+  const view = context.engine.view(job);
+  const results = view.results as unknown[];
+  const index = Number(query.index);
+  if (!Number.isInteger(index) || index < 0 || index >= results.length) {
+    return text(400, `Invalid result index ${query.index}`);
+  }
+  const content = job.results[index].content;
+  const headers = { "content-type": "text/plain" };
+  if (context.faults.emptyResultBody) return new Response(null, { status: 200, headers });
+  if (context.faults.interruptResultBody) {
+    const half = content.subarray(0, Math.max(1, content.byteLength >> 1));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(half);
+        setTimeout(() => controller.error(new Error("connection reset")), 20);
+      },
+    });
+    return new Response(stream, { status: 200, headers });
+  }
+  return new Response(content.slice(), { status: 200, headers });
+}

@@ -1,0 +1,60 @@
+/**
+ * What the sandbox compute handlers share: assets, environments, nonces, the
+ * job engine, registered orders and the fault switches.
+ *
+ * @module
+ */
+
+import type { Ddo } from "../../../ocean/ddo.ts";
+import type { JobEngine } from "./job_engine.ts";
+import type { NonceStore } from "./nonce_store.ts";
+import type { SandboxEnvironment } from "./trial_environment.ts";
+
+/** Fault switches, named after the fault; tests may flip them at any time. */
+export interface ComputeFaults {
+  /** Give the output file the hostile name `../../escape.txt`. */
+  hostileResultFilename?: boolean;
+  /** Result file names to use instead of the usual ones, by result type. */
+  resultFilenames?: Record<string, string>;
+  /** Answer 200 with an empty body to computeResult. */
+  emptyResultBody?: boolean;
+  /** Send half of a result body, then break the connection. */
+  interruptResultBody?: boolean;
+  /** Answer freeCompute with this status and body instead of starting a job. */
+  startFailure?: { status: number; body: string };
+  /** Rate limit: at most `requests` per `windowSeconds`, then 429 `Try again in N seconds.` */
+  rateLimit?: { requests: number; windowSeconds: number };
+}
+
+/** An order transaction the download endpoint accepts. */
+export interface SandboxOrder {
+  txId: string;
+  did: string;
+  serviceId: string;
+  consumer: string;
+}
+
+/** Shared state of the handlers. */
+export interface ComputeContext {
+  assets: Map<string, Ddo>;
+  environments: SandboxEnvironment[];
+  nonces: NonceStore;
+  engine: JobEngine;
+  faults: ComputeFaults;
+  orders: SandboxOrder[];
+  files: (did: string) => Uint8Array[];
+  rate: { windowStart: number; count: number };
+}
+
+/** A plain-text answer. */
+export function text(status: number, body: string): Response {
+  return new Response(body, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+/** A JSON answer. */
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * The file-access endpoints of the sandbox node (spec section 4, File
+ * access, and fileInfo of a published asset): one handler per endpoint.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { type ComputeContext, json, text } from "./_context.ts";
+
+/** Provider fee token of the sandbox (an OCEAN-like test token). */
+const FEE_TOKEN = "0x1B083D8584dd3e6Ff37d04a6e7e82b5F622f3985";
+const PROVIDER = "0x4fC6C3D1A5c0E3C22b3d1B0a6c9bA7e52D0C3A11";
+
+/** GET /api/services/initialize */
+export function initializeHandler(context: ComputeContext, url: URL): Response {
+  const did = url.searchParams.get("documentId");
+  const serviceId = url.searchParams.get("serviceId");
+  const consumer = url.searchParams.get("consumerAddress");
+  if (!did || !serviceId || !consumer) {
+    return text(400, "Missing required parameter: documentId, serviceId and consumerAddress");
+  }
+  const ddo = context.assets.get(did);
+  const service = ddo?.services.find((s) => s.id === serviceId);
+  if (!ddo || !service) return text(400, `Cannot resolve service ${serviceId} of ${did}`);
+  const validUntil = Number(url.searchParams.get("validUntil") ?? 0) ||
+    Math.floor(Date.now() / 1000) + 86_400;
+  const digest = createHash("sha256").update(`${did}/${serviceId}/${consumer}/${validUntil}`)
+    .digest("hex");
+  return json(200, {
+    datatoken: service.datatokenAddress,
+    nonce: String(context.orders.filter((o) => o.did === did).length + 1),
+    computeAddress: consumer,
+    providerFee: {
+      providerFeeAddress: PROVIDER,
+      providerFeeToken: FEE_TOKEN,
+      providerFeeAmount: "0",
+      providerData: `0x${
+        Array.from(
+          new TextEncoder().encode(
+            JSON.stringify({ environment: "download", timestamp: validUntil }),
+          ),
+        ).map((b) => b.toString(16).padStart(2, "0")).join("")
+      }`,
+      v: 28,
+      r: `0x${digest}`,
+      s: `0x${digest.split("").reverse().join("")}`,
+      validUntil,
+    },
+  });
+}
+
+/** GET /api/services/download */
+export async function downloadHandler(context: ComputeContext, url: URL): Promise<Response> {
+  const query = Object.fromEntries(url.searchParams);
+  for (const field of ["documentId", "serviceId", "transferTxId"]) {
+    if (!query[field]) return text(400, `Missing required parameter: ${field}`);
+  }
+  const check = await context.nonces.verify(query, "download");
+  if (!check.ok) return text(check.status, check.text);
+  const order = context.orders.find((o) =>
+    o.txId.toLowerCase() === query.transferTxId.toLowerCase() && o.did === query.documentId &&
+    o.serviceId === query.serviceId &&
+    o.consumer.toLowerCase() === query.consumerAddress.toLowerCase()
+  );
+  if (!order) {
+    return text(
+      401,
+      `Failed to validate order: transaction ${query.transferTxId} is not an order of this consumer for this service`,
+    );
+  }
+  const files = context.files(query.documentId);
+  const index = Number(query.fileIndex ?? 0);
+  if (!Number.isInteger(index) || index < 0 || index >= files.length) {
+    return text(400, `Invalid fileIndex ${query.fileIndex}`);
+  }
+  const content = files[index];
+  if (context.faults.interruptResultBody) {
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(content.subarray(0, Math.max(1, content.byteLength >> 1)));
+        setTimeout(() => controller.error(new Error("connection reset")), 20);
+      },
+    });
+    return new Response(stream, { headers: { "content-type": "text/csv" } });
+  }
+  return new Response(content.slice(), {
+    headers: {
+      "content-type": "text/csv",
+      "content-disposition": `attachment; filename="data-${index}.csv"`,
+    },
+  });
+}
+
+/** POST /api/services/fileInfo for a published asset (`{did, serviceId}`); undefined otherwise. */
+export async function fileInfoHandler(
+  context: ComputeContext,
+  request: Request,
+): Promise<Response | undefined> {
+  let body: Record<string, unknown>;
+  try {
+    body = await request.clone().json();
+  } catch {
+    return undefined;
+  }
+  if (typeof body.did !== "string" || !context.assets.has(body.did)) return undefined;
+  const ddo = context.assets.get(body.did)!;
+  if (!ddo.services.some((s) => s.id === body.serviceId)) {
+    return text(400, `Service ${String(body.serviceId)} not found in ${body.did}`);
+  }
+  return json(
+    200,
+    context.files(body.did).map((content, i) => ({
+      valid: true,
+      contentLength: String(content.byteLength),
+      contentType: "text/csv",
+      checksum: createHash("sha256").update(content).digest("hex"),
+      name: `data-${i}.csv`,
+      type: "url",
+    })),
+  );
+}

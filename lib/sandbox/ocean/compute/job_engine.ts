@@ -1,0 +1,248 @@
+import { runSummary } from "./_computation.ts";
+
+/** A result file the sandbox publishes. */
+export interface SandboxResult {
+  filename: string;
+  type: string;
+  content: Uint8Array;
+}
+
+/** One job inside the sandbox. */
+export interface SandboxJob {
+  owner: string;
+  jobId: string;
+  environment: string;
+  did: string | null;
+  createdMs: number;
+  maxJobDuration: number;
+  resources: { id: string; amount: number }[];
+  additionalViewers: string[];
+  /** The status codes the job goes through, one per step. */
+  plan: number[];
+  exitCode: number;
+  oomKilled: boolean;
+  results: SandboxResult[];
+}
+
+/** What a new job runs. */
+export interface JobInput {
+  owner: string;
+  environment: string;
+  datasets: { did: string; csv: string }[];
+  algorithmImage: string;
+  algocustomdata?: Record<string, unknown>;
+  resources: { id: string; amount: number }[];
+  maxJobDuration: number;
+  additionalViewers: string[];
+  /** Result file names to use instead of the usual ones, by type (fault switch). */
+  filenames?: Record<string, string>;
+}
+
+const TEXT: Record<number, string> = {
+  1: "Job queued",
+  10: "Pulling algorithm image",
+  20: "Configuring volumes",
+  30: "Provisioning data",
+  40: "Running algorithm",
+  41: "Algorithm failed",
+  50: "Filtering results",
+  60: "Publishing results",
+  70: "Job finished",
+  71: "Job settling",
+};
+
+const SUCCESS_PLAN = [1, 10, 20, 30, 40, 50, 60, 71, 71, 70];
+const FAILURE_PLAN = [1, 10, 20, 30, 40, 41];
+const encoder = new TextEncoder();
+
+/**
+ * Moves sandbox jobs through real status codes on a clock: one step every
+ * `stepMs` (queued, pulling image, configuring volumes, provisioning data,
+ * running, filtering, publishing, settling 71, finished 70; or algorithm
+ * failed 41 with its exit code and OOM flag). The computation itself runs at
+ * the start and its result files appear once the job has finished or failed.
+ *
+ * @example A job that finishes after its steps
+ * ```ts
+ * let now = 0;
+ * const engine = new JobEngine({ stepMs: 10, now: () => now });
+ * const job = engine.start({
+ *   owner: "0x0000000000000000000000000000000000000001", environment: "c-e",
+ *   datasets: [{ did: "did:op:1", csv: "a\n1\n2\n" }], algorithmImage: "python:3.11",
+ *   resources: [{ id: "ram", amount: 1 }], maxJobDuration: 60, additionalViewers: [],
+ * });
+ * now = 1_000;
+ * console.log(engine.view(job).status); // 70
+ * ```
+ */
+export class JobEngine {
+  readonly #jobs = new Map<string, SandboxJob>();
+  readonly #stepMs: number;
+  readonly #now: () => number;
+  #counter = 0;
+
+  /**
+   * @param options Time per status step and the clock.
+   */
+  constructor(options: { stepMs?: number; now?: () => number } = {}) {
+    this.#stepMs = options.stepMs ?? 2_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Starts a job: runs the computation and plans its statuses.
+   *
+   * @param input What to run.
+   * @returns The job.
+   */
+  start(input: JobInput): SandboxJob {
+    const createdMs = this.#now();
+    const ram = input.resources.find((r) => r.id === "ram")?.amount ?? 1;
+    const run = runSummary(input.datasets, input.algocustomdata, ram);
+    const jobId = crypto.randomUUID().replaceAll("-", "").slice(0, 32) +
+      (++this.#counter).toString(16);
+    const names = { ...DEFAULT_NAMES, ...input.filenames };
+    const files: [string, string | undefined][] = [
+      [
+        "imageLog",
+        `Pulling ${input.algorithmImage}\nDigest: sha256:${"ab".repeat(32)}\nStatus: Downloaded\n`,
+      ],
+      [
+        "configurationLog",
+        `resources: ${JSON.stringify(input.resources)}\ninputs: ${
+          input.datasets.map((d) => d.did).join(", ")
+        }\n`,
+      ],
+      ["algorithmLog", run.log],
+      ["output", run.output],
+      ["publishLog", run.exitCode === 0 ? "published 1 output file\n" : undefined],
+    ];
+    const job: SandboxJob = {
+      owner: input.owner,
+      jobId,
+      environment: input.environment,
+      did: input.datasets[0]?.did ?? null,
+      createdMs,
+      maxJobDuration: input.maxJobDuration,
+      resources: input.resources,
+      additionalViewers: input.additionalViewers,
+      plan: run.exitCode === 0 ? SUCCESS_PLAN : FAILURE_PLAN,
+      exitCode: run.exitCode,
+      oomKilled: run.oomKilled,
+      results: files
+        .filter((entry): entry is [string, string] => entry[1] !== undefined)
+        .map(([type, text]) => ({ type, filename: names[type], content: encoder.encode(text) })),
+    };
+    this.#jobs.set(jobId, job);
+    return job;
+  }
+
+  /**
+   * A job by short id.
+   *
+   * @param jobId The short id.
+   * @returns The job, or undefined.
+   */
+  get(jobId: string): SandboxJob | undefined {
+    return this.#jobs.get(jobId);
+  }
+
+  /**
+   * Every job an address may see (owner as sent, compared exactly; or a viewer).
+   *
+   * @param address The consumer address as sent.
+   * @returns The jobs.
+   */
+  visibleTo(address: string): SandboxJob[] {
+    return [...this.#jobs.values()].filter((job) =>
+      job.owner === address || job.additionalViewers.includes(address)
+    );
+  }
+
+  /**
+   * The status code of a job now.
+   *
+   * @param job The job.
+   * @returns The code.
+   */
+  status(job: SandboxJob): number {
+    const step = Math.floor((this.#now() - job.createdMs) / this.#stepMs);
+    return job.plan[Math.min(step, job.plan.length - 1)];
+  }
+
+  /**
+   * The job as `GET /api/services/compute` lists it now.
+   *
+   * @param job The job.
+   * @returns The ComputeJob record.
+   */
+  view(job: SandboxJob): Record<string, unknown> & { status: number } {
+    const status = this.status(job);
+    const at = (code: number) => {
+      const step = job.plan.indexOf(code);
+      return step < 0 ? undefined : job.createdMs + step * this.#stepMs;
+    };
+    const seconds = (ms: number | undefined) => ms === undefined ? "0" : (ms / 1000).toFixed(3);
+    const ended = status === 70 || status === 71 || status === 41;
+    const running = status >= 40;
+    const endMs = at(job.plan[job.plan.indexOf(40) + 1]);
+    return {
+      owner: job.owner,
+      jobId: job.jobId,
+      did: job.did,
+      environment: job.environment,
+      dateCreated: seconds(job.createdMs),
+      dateFinished: ended ? seconds(endMs) : null,
+      algoStartTimestamp: running ? seconds(at(40)) : "0",
+      algoStopTimestamp: status > 40 ? seconds(endMs) : "0",
+      status,
+      statusText: TEXT[status] ?? "Unknown",
+      isFree: true,
+      maxJobDuration: job.maxJobDuration,
+      resources: job.resources,
+      terminationDetails: ended
+        ? { exitCode: job.exitCode, OOMKilled: job.oomKilled }
+        : { exitCode: null, OOMKilled: null },
+      results: ended
+        ? job.results.map((r, index) => ({
+          filename: r.filename,
+          filesize: r.content.byteLength,
+          type: r.type,
+          index,
+        }))
+        : [],
+    };
+  }
+
+  /**
+   * Jobs of an environment that have not ended.
+   *
+   * @param environment The environment id.
+   * @returns How many.
+   */
+  activeInEnvironment(environment: string): number {
+    return [...this.#jobs.values()].filter((job) =>
+      job.environment === environment && ![70, 71, 41].includes(this.status(job))
+    ).length;
+  }
+
+  /**
+   * Jobs of an owner that have not ended.
+   *
+   * @param owner The owner as sent.
+   * @returns How many.
+   */
+  activeJobs(owner: string): number {
+    return this.visibleTo(owner).filter((job) =>
+      job.owner === owner && ![70, 71, 41].includes(this.status(job))
+    ).length;
+  }
+}
+
+const DEFAULT_NAMES: Record<string, string> = {
+  imageLog: "image.log",
+  configurationLog: "configuration.log",
+  algorithmLog: "algorithm.log",
+  output: "summary.json",
+  publishLog: "publish.log",
+};

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+
+/** A compute environment as the sandbox serves it (spec section 2, values of section 8). */
+export interface SandboxEnvironment {
+  id: string;
+  description: string;
+  consumerAddress: string;
+  runningJobs: number;
+  runningfreeJobs: number;
+  queuedJobs: number;
+  queuedFreeJobs: number;
+  enableNetwork: boolean;
+  fees: null;
+  access: { addresses: string[]; accessLists: null };
+  resources: {
+    id: string;
+    type: string;
+    kind: string;
+    total: number;
+    max: number;
+    min: number;
+    inUse: number;
+  }[];
+  minJobDuration: number;
+  maxJobDuration: number;
+  storageExpiry: number;
+  free: {
+    access: { addresses: string[]; accessLists: null };
+    minJobDuration: number;
+    maxJobDuration: number;
+    maxJobs: number;
+    resources: {
+      id: string;
+      type: string;
+      kind: string;
+      total: number;
+      max: number;
+      min: number;
+      inUse: number;
+    }[];
+  };
+}
+
+function hash(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The cluster hash of the sandbox's trial environment. */
+export const TRIAL_CLUSTER_HASH: string = hash("tidepool sandbox cluster");
+
+/**
+ * The trial environment with the limits of spec section 8: free jobs only
+ * (`fees` null), 10 to 600 seconds, 3 jobs, cpu 1..2 of 6, ram 1..2 of 8 GiB,
+ * disk 0..10 of 98 GiB, no network.
+ *
+ * @param allowlist The addresses allowed to start free jobs.
+ * @returns The environment.
+ *
+ * @example The trial environment's free cpu limit
+ * ```ts
+ * const env = trialEnvironment(["0x0000000000000000000000000000000000000001"]);
+ * console.log(env.free.resources.find((r) => r.id === "cpu")?.max); // 2
+ * ```
+ */
+export function trialEnvironment(allowlist: readonly string[]): SandboxEnvironment {
+  const resource = (id: string, total: number, max: number, min: number) => ({
+    id,
+    type: id,
+    kind: id === "cpu" ? "cpu" : id === "ram" ? "memory" : "storage",
+    total,
+    max,
+    min,
+    inUse: 0,
+  });
+  const resources = [
+    resource("cpu", 6, 2, 1),
+    resource("ram", 8, 2, 1),
+    resource("disk", 98, 10, 0),
+  ];
+  return {
+    id: `${TRIAL_CLUSTER_HASH}-${hash("tidepool sandbox free environment")}`,
+    description: "Sandbox trial environment: free jobs only",
+    consumerAddress: "0x5c8B6fE1d0B6a2A13A5cB1a6E4B0C3E2a1b7D9F0",
+    runningJobs: 0,
+    runningfreeJobs: 0,
+    queuedJobs: 0,
+    queuedFreeJobs: 0,
+    enableNetwork: false,
+    fees: null,
+    access: { addresses: [], accessLists: null },
+    resources,
+    minJobDuration: 10,
+    maxJobDuration: 600,
+    storageExpiry: 604800,
+    free: {
+      access: { addresses: [...allowlist], accessLists: null },
+      minJobDuration: 10,
+      maxJobDuration: 600,
+      maxJobs: 3,
+      resources: resources.map((r) => ({ ...r })),
+    },
+  };
+}

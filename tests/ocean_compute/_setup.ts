@@ -1,0 +1,55 @@
+/** Shared setup of the compute tests: a sandbox, a client that records progress and warnings, a signer and a compute pair. */
+
+import { HttpClient } from "../../lib/http/client.ts";
+import type { ProgressEvent } from "../../lib/http/progress.ts";
+import type { Ddo } from "../../lib/ocean/ddo.ts";
+import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
+import {
+  type ComputeHandlersOptions,
+  SANDBOX_WALLET_KEY,
+  startComputeSandbox,
+} from "../../lib/sandbox/ocean/compute/mod.ts";
+import type { ComputeEnvironmentLimits } from "../../lib/ocean/compute/mod.ts";
+
+export const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+
+/** A dataset with a compute service and an algorithm it trusts. */
+export function computePair(assets: Iterable<Ddo>) {
+  for (const ddo of assets) {
+    const service = ddo.services.find((s) =>
+      s.type === "compute" && (s.compute?.publisherTrustedAlgorithms?.length ?? 0) > 0
+    );
+    if (!service || ddo.metadata.type !== "dataset") continue;
+    const algoDid = (service.compute!.publisherTrustedAlgorithms![0] as { did: string }).did;
+    return {
+      dataset: { documentId: ddo.id, serviceId: service.id },
+      algorithmDid: algoDid,
+    };
+  }
+  throw new Error("No compute pair in the seeded assets");
+}
+
+export async function setup(options: ComputeHandlersOptions = {}) {
+  const sandbox = startComputeSandbox({ stepMs: 15, ...options });
+  const events: ProgressEvent[] = [];
+  const warnings: string[] = [];
+  const http = new HttpClient(sandbox.url, {
+    progress: (event) => events.push(event),
+    warn: (message) => warnings.push(message),
+    retry: { baseDelayMs: 10 },
+  });
+  const environments = await (await fetch(`${sandbox.url}/api/services/computeEnvironments`))
+    .json() as ComputeEnvironmentLimits[];
+  const pair = computePair(sandbox.routes.assets.values());
+  const algo = sandbox.routes.assets.get(pair.algorithmDid)!;
+  const algorithm = { documentId: algo.id, serviceId: algo.services[0].id };
+  const request = {
+    signer,
+    environment: environments[0].id,
+    algorithm,
+    datasets: [pair.dataset],
+    resources: [{ id: "cpu", amount: 1 }, { id: "ram", amount: 1 }],
+    maxJobDuration: 60,
+  };
+  return { sandbox, http, events, warnings, environments, request, pair };
+}
