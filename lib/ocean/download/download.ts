@@ -1,0 +1,143 @@
+import type { HttpClient } from "../../http/client.ts";
+import { TidepoolError } from "../../http/errors.ts";
+import { checksummedSigner } from "../compute/_address.ts";
+import { signedCall } from "../compute/_signed.ts";
+import type { Signer } from "../signer.ts";
+import { saveStream } from "./_save_stream.ts";
+
+/** Parameters of {@linkcode download}. */
+export interface DownloadParameters {
+  /** The asset's DID. */
+  did: string;
+  /** The access service id. */
+  serviceId: string;
+  /** The order transaction hash. */
+  txId: string;
+  /** The wallet that ordered. */
+  signer: Signer;
+  /** The folder to save into. */
+  dir: string;
+  /** Which file of the service; default 0. */
+  fileIndex?: number;
+  /** User parameters, when the asset defines them. */
+  userdata?: Record<string, unknown>;
+  /** Check size and SHA-256 against the node's fileInfo before the file gets its name. */
+  verify?: boolean;
+  /** Cancels the download. */
+  signal?: AbortSignal;
+}
+
+/** A downloaded file. */
+export interface DownloadReturnType {
+  /** Where it was saved. */
+  path: string;
+  /** Bytes saved. */
+  bytes: number;
+  /** SHA-256 of the file. */
+  sha256: string;
+}
+
+/**
+ * Downloads a file of an ordered download-type asset
+ * (`GET /api/services/download`, signed `download`). The status is checked
+ * before anything is saved (a 401 text body is an `AuthError` and no file
+ * appears), the body is streamed to a temporary file and renamed when
+ * complete, and with `verify` its size and SHA-256 are checked against the
+ * node's fileInfo first.
+ *
+ * @param http The node's HTTP client.
+ * @param parameters The asset, the order, the signer and the folder.
+ * @returns Where the file went, its size and its hash.
+ *
+ * @example Downloading after an order
+ * ```ts ignore
+ * const file = await download(node.http, { did, serviceId, txId, signer, dir: "data", verify: true });
+ * ```
+ */
+export async function download(
+  http: HttpClient,
+  parameters: DownloadParameters,
+): Promise<DownloadReturnType> {
+  const signer = checksummedSigner(parameters.signer);
+  const fileIndex = parameters.fileIndex ?? 0;
+  let expected: { bytes: number; sha256?: string } | undefined;
+  if (parameters.verify) {
+    const info = await http.request({
+      method: "POST",
+      path: "/api/services/fileInfo",
+      json: { did: parameters.did, serviceId: parameters.serviceId },
+      idempotent: true,
+      signal: parameters.signal,
+    });
+    const files = info.json<{ contentLength?: string; checksum?: string }[]>();
+    const entry = Array.isArray(files) ? files[fileIndex] : undefined;
+    if (!entry) {
+      throw new TidepoolError(
+        `Cannot verify file ${fileIndex} of ${parameters.did}: fileInfo lists ${
+          Array.isArray(files) ? files.length : 0
+        } files`,
+        {
+          hint: "Check fileIndex, or download without verify",
+        },
+      );
+    }
+    expected = {
+      bytes: Number(entry.contentLength),
+      sha256: entry.checksum?.replace(/^0x/, "").toLowerCase(),
+    };
+  }
+  const what = `file ${fileIndex} of ${parameters.did}`;
+  return await signedCall(
+    { http, signer, command: "download", action: `download ${what}`, signal: parameters.signal },
+    async (fields) => {
+      const stream = await http.stream({
+        path: "/api/services/download",
+        query: {
+          documentId: parameters.did,
+          serviceId: parameters.serviceId,
+          transferTxId: parameters.txId,
+          fileIndex,
+          userdata: parameters.userdata ? JSON.stringify(parameters.userdata) : undefined,
+          ...fields,
+        },
+        idempotent: false,
+        sensitive: true,
+        signal: parameters.signal,
+      });
+      const disposition = /filename="?([^";]+)"?/i.exec(
+        stream.headers.get("content-disposition") ?? "",
+      );
+      const saved = await saveStream(stream.body, {
+        dir: parameters.dir,
+        filename: disposition?.[1],
+        fallback: `file-${fileIndex}`,
+        expectedBytes: expected?.bytes,
+        what,
+        verify: expected
+          ? ({ bytes, sha256 }) => {
+            if (Number.isFinite(expected!.bytes) && bytes !== expected!.bytes) {
+              throw new TidepoolError(
+                `Download of ${what} has ${bytes} bytes, fileInfo says ${expected!.bytes}`,
+                {
+                  hint:
+                    "Nothing was saved; try again, or ask the publisher whether the file changed",
+                },
+              );
+            }
+            if (expected!.sha256 && sha256 !== expected!.sha256) {
+              throw new TidepoolError(
+                `Download of ${what} does not match the SHA-256 of fileInfo`,
+                {
+                  details: `got ${sha256}, expected ${expected!.sha256}`,
+                  hint:
+                    "Nothing was saved; try again, or ask the publisher whether the file changed",
+                },
+              );
+            }
+          }
+          : undefined,
+      });
+      return { path: saved.path, bytes: saved.bytes, sha256: saved.sha256 };
+    },
+  );
+}

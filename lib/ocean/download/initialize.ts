@@ -1,0 +1,83 @@
+import type { HttpClient } from "../../http/client.ts";
+import { ProtocolError } from "../../http/errors.ts";
+import { checksumAddress } from "../compute/_address.ts";
+
+/** The provider fee of an initialize answer; fields beyond these are kept as received. */
+export interface ProviderFee {
+  /** Address the fee goes to. */
+  providerFeeAddress?: string;
+  /** Token of the fee. */
+  providerFeeToken?: string;
+  /** Amount, as a string of base units. */
+  providerFeeAmount?: string;
+  /** Until when the fee is valid (Unix seconds). */
+  validUntil?: number;
+  /** Node signature parts. */
+  v?: number;
+  /** Node signature parts. */
+  r?: string;
+  /** Node signature parts. */
+  s?: string;
+  [key: string]: unknown;
+}
+
+/** What `GET /api/services/initialize` answers (exact names not in the spec; kept as received). */
+export interface InitializeReturnType {
+  /** The datatoken to order. */
+  datatoken?: string;
+  /** The provider fee to pay with the order. */
+  providerFee?: ProviderFee;
+  [key: string]: unknown;
+}
+
+/** Parameters of {@linkcode initialize}. */
+export interface InitializeParameters {
+  /** The asset's DID. */
+  did: string;
+  /** The service id. */
+  serviceId: string;
+  /** The consumer address (sent checksummed). */
+  consumer: string;
+  /** Unix time the provider fee should stay valid until. */
+  validUntil?: number;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Asks the node for the provider fee of a download-type service (step 1 of
+ * file access; unsigned). The answer is returned as received.
+ *
+ * @param http The node's HTTP client.
+ * @param parameters The asset, the service and the consumer.
+ * @returns The provider fee object.
+ *
+ * @example Reading the provider fee
+ * ```ts ignore
+ * const { providerFee, datatoken } = await initialize(node.http, { did, serviceId, consumer });
+ * ```
+ */
+export async function initialize(
+  http: HttpClient,
+  parameters: InitializeParameters,
+): Promise<InitializeReturnType> {
+  const response = await http.request({
+    path: "/api/services/initialize",
+    query: {
+      documentId: parameters.did,
+      serviceId: parameters.serviceId,
+      consumerAddress: checksumAddress(parameters.consumer, "consumer address"),
+      validUntil: parameters.validUntil,
+    },
+    cacheable: false,
+    signal: parameters.signal,
+  });
+  const body = response.json<unknown>();
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new ProtocolError("Unexpected initialize answer: expected an object", {
+      details: response.text(),
+      hint: "Check the DID and the service id",
+    });
+  }
+  return body as InitializeReturnType;
+}
