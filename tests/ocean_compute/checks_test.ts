@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { AuthError, HttpError, TidepoolError } from "../../lib/http/errors.ts";
 import {
-  downloadResults,
   JobFailedError,
   resultText,
   startFreeCompute,
