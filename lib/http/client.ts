@@ -290,9 +290,8 @@ export class HttpClient {
           body,
           signal,
         } as RequestInit);
-        if (answer.ok && !request.acceptStatus?.includes(answer.status)) {
-          return { answer, bytes: undefined };
-        }
+        if (answer.ok) return { answer, bytes: undefined };
+        // An error answer is read (capped) so the error can say what the server said.
         const bytes = await readCapped(answer, 64 * 1024, method, url.toString())
           .catch(() => new Uint8Array());
         return { answer, bytes };
@@ -300,7 +299,14 @@ export class HttpClient {
       true,
     );
     if (!response.answer.ok) {
+      // Throws unless the status is accepted; an accepted one hands back the bytes read.
       this.#check(method, request, response);
+      return {
+        status: response.status,
+        headers: response.headers,
+        url: response.url,
+        body: new Response(response.bytes).body!,
+      };
     }
     return {
       status: response.status,

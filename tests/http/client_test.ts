@@ -263,3 +263,16 @@ Deno.test("a bad base URL is refused with a clear error", () => {
   assert.throws(() => new HttpClient("node.example"), /Invalid service URL/);
   assert.throws(() => new HttpClient("ftp://node.example"), /Unsupported URL scheme/);
 });
+
+Deno.test("stream hands back good bodies unread and accepted error bodies intact", () =>
+  withServer(async (_server, http) => {
+    const good = await http.stream({ path: "/ok", query: { q: "s" } });
+    assert.deepEqual(await new Response(good.body).json(), { ok: true, n: 1, q: "s" });
+    const accepted = await http.stream({ path: "/not-found", acceptStatus: [404] });
+    assert.equal(accepted.status, 404);
+    assert.equal(await new Response(accepted.body).text(), "DDO not found");
+    await assert.rejects(
+      http.stream({ path: "/not-found" }),
+      (error: unknown) => error instanceof NotFoundError && error.body === "DDO not found",
+    );
+  }));
