@@ -305,7 +305,7 @@ export class HttpClient {
         status: response.status,
         headers: response.headers,
         url: response.url,
-        body: new Response(response.bytes).body!,
+        body: ReadableStream.from([response.bytes]),
       };
     }
     return {
