@@ -1,0 +1,313 @@
+/**
+ * A ResourceSync (ANSI/NISO Z39.99-2017) destination: discovery, resource
+ * lists of every page and sitemap index, change lists, and a mirror that
+ * keeps a baseline up to date.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { HttpClient } from "../../http/client.ts";
+import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
+import type { ClientOptions } from "../../http/options.ts";
+import { buildTable } from "../../table/build_table.ts";
+import { parseUtc } from "../oai/_dates.ts";
+import { entrySchema } from "./_schema.ts";
+import { parseSitemap, type SitemapDocument, type SitemapEntry } from "./_sitemap.ts";
+import { runMirror } from "./_mirror.ts";
+import type {
+  MirrorOptions,
+  MirrorResult,
+  ResourceSyncDiscovery,
+  ResourceSyncOptions,
+} from "./types.ts";
+
+const NOT_OFFERED_HINT =
+  "Sites backed by an external search engine or federated search have no modification timestamps and do not offer ResourceSync; harvest them with OAI-PMH or search instead";
+
+/**
+ * A client of one ResourceSync source.
+ *
+ * @example Every resource of a site as a table
+ * ```ts ignore
+ * const rs = new ResourceSync("https://archive.example", { site: "acme/letters" });
+ * const resources = await rs.resourceList();
+ * console.log(resources.numRows(), resources.columnNames());
+ * ```
+ */
+export class ResourceSync {
+  readonly #http: HttpClient;
+  readonly #options: ResourceSyncOptions;
+  #discovery?: Promise<ResourceSyncDiscovery>;
+
+  /**
+   * @param endpoint An `HttpClient` of the platform, or the platform's URL.
+   * @param options The site or capability list (a capability-list path may
+   *   be given as a string), and client options when a URL is given.
+   */
+  constructor(
+    endpoint: HttpClient | string,
+    options: string | (ResourceSyncOptions & ClientOptions) = {},
+  ) {
+    const opts = typeof options === "string" ? { capabilityList: options } : options;
+    this.#http = typeof endpoint === "string" ? new HttpClient(endpoint, opts) : endpoint;
+    this.#options = opts;
+  }
+
+  /**
+   * Finds the capability list: from `/.well-known/resourcesync` (the source
+   * description) unless one was given, then reads it.
+   *
+   * @returns The capability list and the URL of each capability.
+   */
+  resourceSync(): Promise<ResourceSyncDiscovery> {
+    this.#discovery ??= this.#discover().catch((error) => {
+      this.#discovery = undefined;
+      throw error;
+    });
+    return this.#discovery;
+  }
+
+  async #discover(): Promise<ResourceSyncDiscovery> {
+    let sourceDescription: string | undefined;
+    let capabilityLists: string[] = [];
+    let capabilityList = this.#options.capabilityList
+      ? this.#http.url(this.#options.capabilityList).toString()
+      : undefined;
+    if (!capabilityList) {
+      sourceDescription = this.#http.url("/.well-known/resourcesync").toString();
+      const description = await this.#read(sourceDescription, "ResourceSync source description");
+      capabilityLists = description.doc.entries
+        .filter((e) => !e.capability || e.capability === "capabilitylist")
+        .map((e) => e.loc);
+      const site = this.#options.site;
+      const matching = site
+        ? capabilityLists.filter((loc) => new URL(loc).pathname.startsWith(`/${site}/`))
+        : capabilityLists;
+      if (matching.length !== 1) {
+        throw new TidepoolError(
+          matching.length === 0
+            ? `ResourceSync is not offered for ${
+              site ?? "this source"
+            }: the source description names no capability list${site ? " for it" : ""}`
+            : `The source description names ${matching.length} capability lists; choose one with the site option`,
+          { details: capabilityLists.join(" "), hint: 'Pass site: "account/db" or capabilityList' },
+        );
+      }
+      capabilityList = matching[0];
+      this.#checkAuthority(capabilityList, sourceDescription);
+    } else {
+      capabilityLists = [capabilityList];
+    }
+    const { doc } = await this.#read(capabilityList, "ResourceSync capability list");
+    const capabilities: Record<string, string> = {};
+    for (const entry of doc.entries) {
+      if (entry.capability) capabilities[entry.capability] = entry.loc;
+    }
+    return { sourceDescription, capabilityList, capabilityLists, capabilities };
+  }
+
+  /**
+   * Every resource: every page (`p`) of the resource list, or every
+   * sitemap of its index.
+   *
+   * @param options `pages`: the most pages to read (default all).
+   * @returns A table: `loc`, `lastmod`, `change`, `html`, `length`, `type`, `hash`, `datetime`.
+   */
+  async resourceList(options: { pages?: number } = {}): Promise<ColumnTable> {
+    const url = await this.#capability("resourcelist");
+    return buildTable(entrySchema, await this.#entries(url, "resource list", options));
+  }
+
+  /**
+   * The changes since a time (created and updated only: this source does
+   * not report deletions).
+   *
+   * @param options `from`: changes at or after this time (ISO 8601 or Date).
+   * @returns A table with the columns of {@linkcode ResourceSync.resourceList}.
+   */
+  async changeList(options: { from?: string | Date } = {}): Promise<ColumnTable> {
+    const url = await this.#capability("changelist");
+    return buildTable(entrySchema, await this.changeEntries(url, options.from));
+  }
+
+  /**
+   * Keeps a mirror up to date: a baseline from the resource list, then
+   * increments from the change list, and a full re-list every
+   * `relistAfterDays` to find deletions, which change lists do not report.
+   *
+   * @param options The state file and the re-list period.
+   * @returns The entries of this run and what they can tell.
+   */
+  mirror(options: MirrorOptions): Promise<MirrorResult> {
+    return runMirror(this, options);
+  }
+
+  /** @internal The entries of the resource list with the time of the list. */
+  async resourceEntries(): Promise<{ entries: SitemapEntry[]; at: string | null }> {
+    const url = await this.#capability("resourcelist");
+    let at: string | null = null;
+    const entries = await this.#entries(url, "resource list", {}, (doc) => at ??= doc.at);
+    return { entries, at };
+  }
+
+  /** @internal The entries of the change list since a time. */
+  async changeEntries(url?: string, from?: string | Date): Promise<SitemapEntry[]> {
+    const list = url ?? await this.#capability("changelist");
+    const since = from === undefined ? undefined : from instanceof Date ? from : parseUtc(from);
+    if (from !== undefined && (!since || Number.isNaN(since.getTime()))) {
+      throw new TidepoolError(`Invalid from for a change list: ${String(from)}`, {
+        hint: "Give an ISO 8601 UTC timestamp or a Date",
+      });
+    }
+    const query = since ? { from: since.toISOString().replace(/\.000Z$/, "Z") } : undefined;
+    const entries = await this.#entries(list, "change list", { query, since: since ?? undefined });
+    if (!since) return entries;
+    // A source that ignores `from` is filtered here, so the answer means the same everywhere.
+    return entries.filter((e) => {
+      const when = parseUtc((e.datetime ?? e.lastmod) ?? undefined);
+      return !when || when.getTime() >= since.getTime();
+    });
+  }
+
+  async #capability(name: string): Promise<string> {
+    const discovery = await this.resourceSync();
+    const url = discovery.capabilities[name];
+    if (!url) {
+      throw new TidepoolError(
+        `ResourceSync ${name} is not offered: the capability list ${discovery.capabilityList} does not name one`,
+        { details: Object.keys(discovery.capabilities).join(", ") },
+      );
+    }
+    this.#checkAuthority(url, discovery.capabilityList);
+    return url;
+  }
+
+  async #entries(
+    url: string,
+    what: string,
+    options: {
+      pages?: number;
+      query?: Record<string, string>;
+      since?: Date;
+    },
+    onDoc?: (doc: SitemapDocument) => void,
+  ): Promise<SitemapEntry[]> {
+    const pageSize = this.#options.pageSize ?? 10_000;
+    const maxPages = options.pages ?? Infinity;
+    const task = this.#http.progress(`ResourceSync ${what}`, { unit: "entries" });
+    const out: SitemapEntry[] = [];
+    let pages = 0;
+    const add = (doc: SitemapDocument) => {
+      onDoc?.(doc);
+      for (const entry of doc.entries) out.push(entry);
+      pages++;
+      task.update(out.length, { detail: `page ${pages}` });
+    };
+    try {
+      const first = await this.#read(url, `ResourceSync ${what}`, options.query);
+      if (first.doc.kind === "sitemapindex") {
+        onDoc?.(first.doc);
+        for (const map of first.doc.entries) {
+          if (pages >= maxPages) break;
+          const until = parseUtc(map.until ?? undefined);
+          if (options.since && until && until.getTime() < options.since.getTime()) continue;
+          this.#checkAuthority(map.loc, first.url);
+          add((await this.#read(map.loc, `ResourceSync ${what} page`, options.query)).doc);
+        }
+      } else {
+        add(first.doc);
+        let doc = first.doc;
+        for (let p = 2; pages < maxPages; p++) {
+          const next = doc.links.next;
+          if (!next && doc.entries.length < pageSize) break;
+          if (next) this.#checkAuthority(next, url);
+          const page = await this.#read(
+            next ?? url,
+            `ResourceSync ${what} page ${p}`,
+            next ? undefined : { ...options.query, p: String(p) },
+            !next,
+          ).catch((error) => {
+            if (error instanceof NotFoundError) return undefined;
+            throw error;
+          });
+          if (!page || page.doc.entries.length === 0) break;
+          doc = page.doc;
+          add(doc);
+        }
+      }
+      task.finish();
+      return out;
+    } catch (error) {
+      task.fail();
+      throw error;
+    }
+  }
+
+  #checkAuthority(link: string, document: string) {
+    if (this.#options.allowOtherHosts) return;
+    const target = new URL(link, document);
+    const named = new URL(document);
+    if (target.host !== named.host) {
+      throw new TidepoolError(
+        `Refusing to follow a ResourceSync link to another host: ${named.host} named ${target.href}`,
+        { hint: "Pass allowOtherHosts: true if you trust that host" },
+      );
+    }
+  }
+
+  async #read(
+    url: string,
+    what: string,
+    query?: Record<string, string>,
+    quiet404 = false,
+  ): Promise<{ doc: SitemapDocument; url: string }> {
+    let response;
+    try {
+      response = await this.#http.request({
+        path: url,
+        query,
+        headers: { accept: "application/xml, text/xml" },
+        idempotent: true,
+      });
+    } catch (error) {
+      if (error instanceof NotFoundError && !quiet404) {
+        throw new NotFoundError(
+          `ResourceSync is not offered for this site: ${error.url} answered 404 for the ${what}`,
+          {
+            status: 404,
+            method: "GET",
+            url: error.url,
+            body: error.body,
+            serverMessage: error.serverMessage,
+            hint: NOT_OFFERED_HINT,
+          },
+        );
+      }
+      throw error;
+    }
+    this.#checkAuthority(response.url || url, url);
+    try {
+      const doc = parseSitemap(response.text(), what, response.url || url);
+      // Relative locations are resolved against the document that named them.
+      const base = response.url || url;
+      for (const entry of doc.entries) entry.loc = resolve(entry.loc, base);
+      for (const rel in doc.links) doc.links[rel] = resolve(doc.links[rel], base);
+      return { doc, url };
+    } catch (error) {
+      if (error instanceof ProtocolError) throw error;
+      throw new ProtocolError(`Cannot read the ${what} from ${url}: ${(error as Error).message}`, {
+        code: "invalidDocument",
+        details: response.text().slice(0, 300),
+      });
+    }
+  }
+}
+
+function resolve(link: string, base: string): string {
+  try {
+    return new URL(link, base).href;
+  } catch {
+    return link;
+  }
+}
