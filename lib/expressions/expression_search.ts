@@ -10,7 +10,6 @@ import { HttpClient } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/mod.ts";
 import { collectPages, readPage } from "./_collect_pages.ts";
-import { spacedFetch } from "./_spaced_fetch.ts";
 import { longCounts, longFromList } from "./_reshape.ts";
 import { filterQuery, requestedIntensities, searchQuery, sortQuery } from "./_search_query.ts";
 import {
@@ -76,11 +75,6 @@ export class ExpressionSearch {
    */
   constructor(url: string, options: ExpressionSearchOptions = {}) {
     const { pageSize, ...clientOptions } = options;
-    const minIntervalMs = options.minIntervalMs ?? EXPRESSION_SEARCH_PACING.minIntervalMs;
-    if (minIntervalMs > 0) {
-      const inner = options.fetch ?? globalThis.fetch.bind(globalThis);
-      clientOptions.fetch = spacedFetch(inner, minIntervalMs);
-    }
     this.http = new HttpClient(url, clientOptions, EXPRESSION_SEARCH_PACING);
     this.#pageSize = pageSize;
   }

@@ -23,7 +23,10 @@ export interface PacingOptions {
 export class HostPacer {
   readonly #options: PacingOptions;
   #active = 0;
-  #nextStart = 0;
+  /** When the previous request really started (performance.now). */
+  #lastStart = -Infinity;
+  /** Requests take turns at the interval one after another. */
+  #turns: Promise<void> = Promise.resolve();
   readonly #waiters: (() => void)[] = [];
 
   /** @param options The interval and concurrency for this host. */
@@ -53,16 +56,23 @@ export class HostPacer {
     } else {
       this.#active++;
     }
-    const now = Date.now();
-    const wait = this.#nextStart - now;
-    this.#nextStart = Math.max(now, this.#nextStart) + this.#options.minIntervalMs;
-    if (wait > 0) {
-      try {
-        await sleep(wait, signal);
-      } catch (error) {
-        this.release();
-        throw error;
+    if (this.#options.minIntervalMs === 0) return;
+    // The gap is measured from the previous request's actual start, after its
+    // wait: booking slots ahead would let a late timer shorten the real gap.
+    const turn = this.#turns.then(async () => {
+      for (;;) {
+        const remaining = this.#lastStart + this.#options.minIntervalMs - performance.now();
+        if (remaining <= 0) break;
+        await sleep(Math.ceil(remaining), signal);
       }
+      this.#lastStart = performance.now();
+    });
+    this.#turns = turn.catch(() => {});
+    try {
+      await turn;
+    } catch (error) {
+      this.release();
+      throw error;
     }
   }
 
