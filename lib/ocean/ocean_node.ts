@@ -30,6 +30,28 @@ import { runQuery } from "./_run_query.ts";
 import { searchAssetsTable } from "./_search_assets.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 import { checkAddress } from "./_validate.ts";
+import {
+  downloadResults,
+  type DownloadResultsOptions,
+  jobs,
+  type JobsOptions,
+  resultText,
+  type ResultTextOptions,
+  startFreeCompute,
+  type StartFreeComputeParameters,
+  waitForJob,
+  type WaitForJobOptions,
+} from "./compute/mod.ts";
+import type { ComputeJob } from "./compute/types.ts";
+import {
+  download,
+  type DownloadParameters,
+  type DownloadReturnType,
+  initialize,
+  type InitializeParameters,
+  type InitializeReturnType,
+} from "./download/mod.ts";
+import type { Signer } from "./signer.ts";
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -275,5 +297,143 @@ export class OceanNode {
     options: WaitForIndexedOptions = {},
   ): Promise<Ddo> {
     return waitIndexed(this.http, target, options);
+  }
+
+  /**
+   * Starts a free compute job after checking, against the node's
+   * environments, everything that can be checked locally (environment,
+   * allowlist, resources, duration); every violation is reported in one
+   * error before anything is sent. The signed request is sent once and
+   * never retried, since a retry could start a second job.
+   *
+   * @param parameters The signer, environment, algorithm, datasets and limits;
+   *   `chainId` picks the environments (default: the node's first chain).
+   * @returns The started jobs (usually one).
+   *
+   * @example A free job
+   * ```ts ignore
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets });
+   * ```
+   */
+  async startFreeCompute(
+    parameters: StartFreeComputeParameters & { chainId?: number },
+  ): Promise<ComputeJob[]> {
+    const chainId = parameters.chainId ?? await this.#defaultChainId();
+    return startFreeCompute(this.http, parameters, await this.computeEnvironments(chainId));
+  }
+
+  /**
+   * The compute jobs of a consumer as a table (`jobId, fullJobId, environment,
+   * did, owner, status, statusText, statusLabel, isFinished, isFailed,
+   * dateCreated, dateFinished, algoStart, algoStop, maxJobDuration, exitCode,
+   * oomKilled, resultCount`).
+   *
+   * @param consumer The consumer address or signer.
+   * @param options One job id, a signal.
+   * @returns One row per job.
+   *
+   * @example Listing jobs
+   * ```ts ignore
+   * const table = await node.jobs(signer.address);
+   * ```
+   */
+  jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
+    return jobs(this.http, consumer, options);
+  }
+
+  /**
+   * Polls a job until it finishes (71, settling, counts as finished), with
+   * progress showing the status text; throws `JobFailedError` on a failure
+   * code and `TimeoutError` past the limit.
+   *
+   * @param consumer The consumer address or signer.
+   * @param jobId The short job id.
+   * @param options Poll interval (default 5 s), time limit, signal.
+   * @returns The finished job.
+   *
+   * @example Waiting for a job
+   * ```ts ignore
+   * const done = await node.waitForJob(signer.address, job.jobId);
+   * ```
+   */
+  waitForJob(
+    consumer: string | Signer,
+    jobId: string,
+    options: WaitForJobOptions = {},
+  ): Promise<ComputeJob> {
+    return waitForJob(this.http, consumer, jobId, options);
+  }
+
+  /**
+   * Downloads every result of a finished job (or those of the given types)
+   * into a folder, each under its sanitised name, written to a temporary
+   * file and renamed when complete.
+   *
+   * @param job The finished job.
+   * @param options The signer, the folder, the result types.
+   * @returns A table `index, type, filename, path, bytes, sha256`.
+   *
+   * @example Saving the results
+   * ```ts ignore
+   * const files = await node.downloadResults(done, { signer, dir: "results" });
+   * ```
+   */
+  downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
+    return downloadResults(this.http, job, options);
+  }
+
+  /**
+   * One small result (a log, a JSON summary) as text.
+   *
+   * @param job The job.
+   * @param index The position of the result in `job.results`.
+   * @param options The signer and a size cap.
+   * @returns The text.
+   *
+   * @example Reading the algorithm log
+   * ```ts ignore
+   * const log = await node.resultText(done, 2, { signer });
+   * ```
+   */
+  resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
+    return resultText(this.http, job, index, options);
+  }
+
+  /**
+   * The provider fee and datatoken to order before downloading a
+   * download-type asset.
+   *
+   * @param parameters The DID, service id, consumer and fee validity.
+   * @returns What the node answered.
+   *
+   * @example Before ordering
+   * ```ts ignore
+   * const fee = await node.initialize({ did, serviceId, consumer: signer.address });
+   * ```
+   */
+  initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
+    return initialize(this.http, parameters);
+  }
+
+  /**
+   * Downloads an ordered file into a folder, signed, the status checked
+   * before a byte is written (a 401 body is an error, not a file).
+   *
+   * @param parameters The DID, service id, order transaction, signer and folder.
+   * @returns Where the file was saved, its size and SHA-256.
+   *
+   * @example Downloading an ordered file
+   * ```ts ignore
+   * const file = await node.download({ did, serviceId, txId, signer, dir: "data" });
+   * ```
+   */
+  download(parameters: DownloadParameters): Promise<DownloadReturnType> {
+    return download(this.http, parameters);
+  }
+
+  async #defaultChainId(): Promise<number> {
+    const chainIds = (await this.info()).chainIds ?? [];
+    const first = Number(chainIds[0]);
+    return Number.isInteger(first) && first > 0 ? first : 11155111;
   }
 }

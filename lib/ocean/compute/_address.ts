@@ -6,8 +6,8 @@
  * @module
  */
 
-import { keccak_256 } from "@noble/hashes/sha3";
 import { TidepoolError } from "../../http/errors.ts";
+import { checksumAddress as eip55 } from "../_address.ts";
 import type { Hex, Signer } from "../signer.ts";
 
 /** The EIP-55 form of an address; throws on anything but 0x and 40 hex digits. */
@@ -17,14 +17,7 @@ export function checksumAddress(address: unknown, what = "address"): Hex {
       hint: "An address is 0x followed by 40 hex characters",
     });
   }
-  const lower = address.slice(2).toLowerCase();
-  const hash = keccak_256(new TextEncoder().encode(lower));
-  let out = "";
-  for (let i = 0; i < lower.length; i++) {
-    const nibble = (hash[i >> 1] >> (i % 2 ? 0 : 4)) & 0xf;
-    out += nibble >= 8 ? lower[i].toUpperCase() : lower[i];
-  }
-  return `0x${out}`;
+  return eip55(address);
 }
 
 /** A signer whose `address` is the checksummed form (the key is untouched). */
