@@ -60,5 +60,17 @@ export type {
   Signer,
   TypesenseResult,
 } from "./lib/ocean/mod.ts";
+export { EXPRESSION_SEARCH_PACING, ExpressionSearch } from "./lib/expressions/mod.ts";
+export type {
+  Expression,
+  ExpressionAnalytics,
+  ExpressionFacets,
+  ExpressionSearchOptions,
+  ExpressionStats,
+  SearchAllOptions,
+  SearchFilters,
+  SearchParameters,
+  SearchResult,
+} from "./lib/expressions/mod.ts";
 export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
 export type { ColumnSpec, ColumnType, TableSchema } from "./lib/table/mod.ts";
