@@ -1,0 +1,225 @@
+/**
+ * What the one-function files behind {@linkcode Archive} share: the HTTP
+ * client, the account and database, the API key, and the paths learnt from
+ * service-switch redirects. Also the one place that sends a request, so key
+ * handling, redirects and error mapping are done once.
+ *
+ * @module
+ */
+
+import type { HttpClient, HttpRequest, HttpResponse } from "../http/client.ts";
+import { AuthError, HttpError, NotFoundError } from "../http/errors.ts";
+import { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
+
+/** When a request carries the API key. */
+export type AuthMode = "auto" | "always" | "never";
+
+/** A path prefix that moved, learnt from a 307 after a service switch. */
+export interface MovedPath {
+  /** The old path prefix, e.g. `/api/acme/dl/letters`. */
+  from: string;
+  /** The new path prefix, e.g. `/api/acme/records/letters`. */
+  to: string;
+}
+
+/** The state an Archive hands to its helpers. */
+export interface ArchiveContext {
+  /** The HTTP client (retries, pacing, cache, progress, warnings). */
+  http: HttpClient;
+  /** The account slug. */
+  account?: string;
+  /** The database slug. */
+  db?: string;
+  /** The whole API key `<public_id>.<secret>`, when one was given. */
+  apiKey?: string;
+  /** The key policy: `auto` sends the key only when a read needs it. */
+  auth: AuthMode;
+  /** The service (`dl`, `text`, `records`) of each database, as learnt or given. */
+  services: Map<string, string>;
+  /** Path prefixes that moved, in the order they were learnt. */
+  moved: MovedPath[];
+}
+
+/** One archive request: an HttpRequest plus whether it needs the key. */
+export interface ArchiveRequest extends HttpRequest {
+  /** true: always send the key; false: never; default: the client's policy. */
+  auth?: boolean;
+  /**
+   * The end of the path that stays when a redirect moves it (e.g. `/sparql`),
+   * so the learnt move covers the prefix before it; default: the whole path.
+   */
+  tail?: string;
+}
+
+/** Requires the account (and database) a method needs. */
+export function requireTarget(
+  context: ArchiveContext,
+  method: string,
+  needDb = true,
+): { account: string; db: string } {
+  if (!context.account || (needDb && !context.db)) {
+    throw new HttpError(
+      `Cannot call ${method}: the Archive has no ${needDb ? "account and db" : "account"}`,
+      {
+        status: 0,
+        method: "GET",
+        url: context.http.baseUrl,
+        hint: 'Pass them to the constructor: new Archive(url, { account: "acme", db: "letters" })',
+      },
+    );
+  }
+  return { account: context.account, db: context.db ?? "" };
+}
+
+/** Encodes one path segment (a slug, a UUID, an asset id). */
+export function segment(value: string): string {
+  if (value === "" || value === "." || value === "..") {
+    throw new HttpError(`Invalid identifier: "${value}"`, {
+      status: 0,
+      method: "GET",
+      url: "",
+      hint: "Give a slug or a UUID",
+    });
+  }
+  return encodeURIComponent(value);
+}
+
+/**
+ * Sends a request. Public reads go without the key; with `auth: "auto"` a
+ * read that answers 401 or 404 is sent once more with the key, since private
+ * data answers 404 to anonymous callers. Authenticated requests are marked
+ * sensitive, so they are never cached. A followed redirect is remembered.
+ */
+export async function send(
+  context: ArchiveContext,
+  request: ArchiveRequest,
+): Promise<HttpResponse> {
+  const path = rewrite(context, request.path);
+  const wantKey = request.auth ?? (context.auth === "always");
+  if (wantKey && !context.apiKey && request.auth === true) {
+    throw new AuthError(`An API key is needed: ${request.method ?? "GET"} ${path}`, {
+      status: 401,
+      method: request.method ?? "GET",
+      url: context.http.url(path).toString(),
+      hint: 'Pass apiKey: "<public_id>.<secret>" to the Archive constructor',
+    });
+  }
+  const withKey = wantKey && context.apiKey !== undefined && context.auth !== "never";
+  try {
+    return await attempt(context, { ...request, path }, withKey);
+  } catch (error) {
+    const retry = !withKey && context.apiKey !== undefined && context.auth === "auto" &&
+      request.auth !== false && error instanceof HttpError &&
+      (error.status === 401 || error.status === 404);
+    if (!retry) throw archiveError(error, withKey);
+    try {
+      return await attempt(context, { ...request, path }, true);
+    } catch (second) {
+      throw archiveError(second, true);
+    }
+  }
+}
+
+async function attempt(
+  context: ArchiveContext,
+  request: ArchiveRequest,
+  withKey: boolean,
+): Promise<HttpResponse> {
+  const headers = { ...request.headers };
+  if (withKey) headers.authorization = `Bearer ${context.apiKey}`;
+  const { auth: _auth, tail: _tail, ...rest } = request;
+  const response = await context.http.request({
+    ...rest,
+    headers,
+    sensitive: rest.sensitive || withKey,
+  });
+  if (response.redirected) remember(context, request.path, response.url, request.tail);
+  return response;
+}
+
+/** Applies the moves learnt so far to a path. */
+function rewrite(context: ArchiveContext, path: string): string {
+  for (let i = context.moved.length - 1; i >= 0; i--) {
+    const { from, to } = context.moved[i];
+    if (path === from || path.startsWith(`${from}/`)) return to + path.slice(from.length);
+  }
+  return path;
+}
+
+/**
+ * Learns a moved prefix from a redirect: the old path and the new path,
+ * less the `tail` both end with.
+ */
+function remember(context: ArchiveContext, requested: string, finalUrl: string, tail = "") {
+  const oldPath = requested.split("?")[0];
+  const final = new URL(finalUrl);
+  if (final.origin !== new URL(context.http.baseUrl).origin) {
+    context.http.warn(`The archive redirected ${oldPath} to another host: ${final.origin}`);
+    return;
+  }
+  let from = oldPath;
+  let to = final.pathname;
+  if (tail && from.endsWith(tail) && to.endsWith(tail)) {
+    from = from.slice(0, -tail.length);
+    to = to.slice(0, -tail.length);
+  }
+  if (from === to || context.moved.some((m) => m.from === from && m.to === to)) return;
+  context.moved.push({ from, to });
+  context.http.warn(
+    `The archive moved ${from} to ${to} (a service switch answered 307); later requests use the new path`,
+  );
+}
+
+/** Turns an HttpError into the archive's typed error for its status. */
+export function archiveError(error: unknown, withKey: boolean): unknown {
+  if (!(error instanceof HttpError) || error.status === 0) return error;
+  const said = error.serverMessage ?? error.body;
+  const fields = {
+    status: error.status,
+    method: error.method,
+    url: error.url,
+    body: error.body,
+    serverMessage: error.serverMessage,
+    details: said || undefined,
+    cause: error,
+  };
+  const where = `${error.method} ${error.url}`;
+  switch (error.status) {
+    case 401:
+      return new AuthError(`Not authenticated: ${where} answered 401`, {
+        ...fields,
+        hint: withKey
+          ? "The API key was refused; check that it is current and not revoked"
+          : 'This endpoint needs an API key: pass apiKey: "<public_id>.<secret>"',
+      });
+    case 402:
+      return new QuotaError(`Quota exceeded: ${where} answered 402`, {
+        ...fields,
+        hint: "The account's quota is used up; wait for it to renew or raise the plan",
+      });
+    case 403:
+      return new AuthError(`Not permitted: ${where} answered 403`, {
+        ...fields,
+        hint: "The key lacks the scope for this request (read, write, or admin for scope=all)",
+      });
+    case 404:
+      return new NotFoundError(`Not found, or private: ${where} answered 404`, {
+        ...fields,
+        hint: withKey
+          ? "Check the account, database and identifier; the key may also belong to another account"
+          : "Check the account, database and identifier; it may be private, so pass an apiKey with read scope",
+      });
+    case 409:
+      return new ConflictError(`Conflict: ${where} answered 409`, {
+        ...fields,
+        hint: "Something with this identity exists already (a duplicate slug); choose another slug",
+      });
+    case 413:
+      return new PayloadTooLargeError(`Request too large: ${where} answered 413`, {
+        ...fields,
+        hint: "Send a smaller body or file",
+      });
+    default:
+      return error;
+  }
+}

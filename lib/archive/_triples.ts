@@ -1,0 +1,126 @@
+/**
+ * The triples table (linked data, CONSTRUCT and DESCRIBE answers) and the
+ * readers that fill it: Turtle, N-Triples and N-Quads with the `n3` parser,
+ * JSON-LD with the reader in `_jsonld.ts`.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { Parser } from "n3";
+import { ProtocolError } from "../http/errors.ts";
+import { buildTable } from "../table/build_table.ts";
+import { defineSchema } from "../table/schema.ts";
+import { jsonLdToTriples } from "./_jsonld.ts";
+
+/** One triple, with terms written as strings. */
+export interface Triple {
+  /** Subject IRI, or `_:label` for a blank node. */
+  subject: string;
+  /** Predicate IRI. */
+  predicate: string;
+  /** Object IRI, `_:label`, or the literal's lexical form. */
+  object: string;
+  /** What the object is. */
+  objectType: "iri" | "literal" | "blank";
+  /** Datatype IRI of a literal (`xsd:string` for plain, `rdf:langString` with a language). */
+  datatype: string | null;
+  /** Language tag of a literal, or null. */
+  lang: string | null;
+}
+
+/** Columns of a triples table. */
+export const TRIPLE_SCHEMA = defineSchema<Triple>([
+  { name: "subject", type: "string", description: "subject IRI or _:blank" },
+  { name: "predicate", type: "string", description: "predicate IRI" },
+  { name: "object", type: "string", description: "object IRI, _:blank, or literal text" },
+  { name: "objectType", type: "string", description: "iri, literal or blank" },
+  {
+    name: "datatype",
+    type: "string",
+    description: "literal datatype IRI, null for IRIs and blanks",
+  },
+  { name: "lang", type: "string", description: "literal language tag, or null" },
+]);
+
+/** The XSD namespace. */
+export const XSD = "http://www.w3.org/2001/XMLSchema#";
+/** The RDF namespace. */
+export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+
+/** Triples to a table with the documented columns. */
+export function triplesTable(triples: readonly Triple[]): ColumnTable {
+  return buildTable(TRIPLE_SCHEMA, triples);
+}
+
+/** Parses Turtle, TriG, N-Triples or N-Quads text (graph names are dropped). */
+export function parseTurtle(text: string, baseIRI?: string, format?: string): Triple[] {
+  let quads: RdfJsQuad[];
+  try {
+    quads = new Parser({ baseIRI, format }).parse(text) as RdfJsQuad[];
+  } catch (error) {
+    throw new ProtocolError("Cannot read the Turtle answer", {
+      details: error instanceof Error ? error.message : String(error),
+      hint: "The service sent malformed RDF; report it to the operator",
+      cause: error,
+    });
+  }
+  return quads.map((quad) => {
+    const object = quad.object;
+    return {
+      subject: termText(quad.subject),
+      predicate: quad.predicate.value,
+      object: object.termType === "BlankNode" ? `_:${object.value}` : object.value,
+      objectType: object.termType === "Literal"
+        ? "literal"
+        : object.termType === "BlankNode"
+        ? "blank"
+        : "iri",
+      datatype: object.termType === "Literal" ? object.datatype?.value ?? `${XSD}string` : null,
+      lang: object.termType === "Literal" && object.language ? object.language : null,
+    };
+  });
+}
+
+/** The RDF/JS term shape n3 produces (n3 ships no types). */
+interface RdfJsTerm {
+  termType: string;
+  value: string;
+  language?: string;
+  datatype?: { value: string };
+}
+
+interface RdfJsQuad {
+  subject: RdfJsTerm;
+  predicate: RdfJsTerm;
+  object: RdfJsTerm;
+}
+
+function termText(term: RdfJsTerm): string {
+  return term.termType === "BlankNode" ? `_:${term.value}` : term.value;
+}
+
+/** Reads an RDF body by its content type: JSON-LD, or a Turtle-family syntax. */
+export function parseRdf(text: string, contentType: string, baseIRI?: string): Triple[] {
+  const type = contentType.split(";")[0].trim().toLowerCase();
+  if (type === "application/ld+json" || type === "application/json") {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(text);
+    } catch (error) {
+      throw new ProtocolError("Cannot read the JSON-LD answer: it is not JSON", {
+        details: text,
+        cause: error,
+      });
+    }
+    return jsonLdToTriples(doc, { base: baseIRI });
+  }
+  const format = type === "application/n-triples"
+    ? "N-Triples"
+    : type === "application/n-quads"
+    ? "N-Quads"
+    : type === "application/trig"
+    ? "TriG"
+    : undefined;
+  return parseTurtle(text, baseIRI, format);
+}

@@ -1,0 +1,103 @@
+/**
+ * The accounts catalogue: databases (sites) with their serving app.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { buildTable } from "../table/build_table.ts";
+import { defineSchema } from "../table/schema.ts";
+import { type ArchiveContext, send } from "./_context.ts";
+
+/** Parameters of {@linkcode databases}. */
+export interface DatabasesParameters {
+  /**
+   * `public` (default): public databases; `mine`: adds the key's own private
+   * databases (sends the key); `all`: every database (admin keys only).
+   */
+  scope?: "public" | "mine" | "all";
+}
+
+type RawDatabase = Record<string, unknown> & { settings?: Record<string, unknown> };
+
+/** Columns of the catalogue table. */
+export const DATABASE_SCHEMA = defineSchema<RawDatabase>([
+  { name: "account", type: "string", description: "account slug" },
+  { name: "slug", type: "string", description: "database slug" },
+  { name: "title", type: "string", description: "database title" },
+  {
+    name: "service",
+    type: "string",
+    get: (r) => r.service ?? r.settings?.service,
+    description: "serving app: dl, text or records",
+  },
+  {
+    name: "provider",
+    type: "string",
+    get: (r) => r.provider ?? r.settings?.provider,
+    description: "holding institution",
+  },
+  {
+    name: "rdf",
+    type: "boolean",
+    get: (r) => Boolean(r.rdf ?? r.settings?.rdf ?? false),
+    description: "whether the site keeps a graph and a SPARQL endpoint",
+  },
+  {
+    name: "isPublic",
+    type: "boolean",
+    get: (r) => r.is_public ?? r.isPublic ?? true,
+    description: "whether the database is public",
+  },
+]);
+
+/**
+ * Lists databases.
+ *
+ * @param context The archive's shared state.
+ * @param parameters The scope.
+ * @returns The table `account, slug, title, service, provider, rdf, isPublic`.
+ *
+ * @example Public databases and their apps
+ * ```ts ignore
+ * const dbs = await archive.databases();
+ * console.log(dbs.objects());
+ * ```
+ */
+export async function databases(
+  context: ArchiveContext,
+  parameters: DatabasesParameters = {},
+): Promise<ColumnTable> {
+  const scope = parameters.scope ?? "public";
+  const response = await send(context, {
+    path: "/api/accounts",
+    query: { scope: scope === "public" ? undefined : scope },
+    auth: scope === "public" ? false : true,
+  });
+  const body = response.json<unknown>();
+  const rows = catalogueRows(body);
+  for (const row of rows) {
+    const service = row.service ?? row.settings?.service;
+    if (typeof row.account === "string" && typeof row.slug === "string" && service) {
+      context.services.set(`${row.account}/${row.slug}`, String(service));
+    }
+  }
+  return buildTable(DATABASE_SCHEMA, rows);
+}
+
+/** Flattens `{databases}`, `{libraries}`, a list, or accounts holding their databases. */
+function catalogueRows(body: unknown): RawDatabase[] {
+  const record = (body ?? {}) as Record<string, unknown>;
+  const list = Array.isArray(body)
+    ? body
+    : (record.databases ?? record.libraries ?? record.data ?? record.accounts ?? []) as unknown[];
+  const rows: RawDatabase[] = [];
+  for (const item of list as RawDatabase[]) {
+    if (Array.isArray(item.databases)) {
+      for (const db of item.databases as RawDatabase[]) {
+        rows.push({ account: item.slug, ...db });
+      }
+    } else rows.push(item);
+  }
+  return rows;
+}

@@ -1,0 +1,71 @@
+/**
+ * A resource exported as linked data: schema.org or RiC-O, JSON-LD or Turtle.
+ *
+ * @module
+ */
+
+import type { HttpResponse } from "../http/client.ts";
+import { ProtocolError } from "../http/errors.ts";
+import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
+import type { JsonLdDocument } from "./types.ts";
+
+/** The export formats: schema.org JSON-LD, RiC-O JSON-LD, and Turtle of either. */
+export type LinkedDataFormat = "jsonld" | "rico" | "ttl" | "rico-ttl";
+
+/** The JSON-LD formats. */
+export type JsonLdFormat = "jsonld" | "rico";
+
+/** The Turtle formats. */
+export type TurtleFormat = "ttl" | "rico-ttl";
+
+const FORMATS: readonly LinkedDataFormat[] = ["jsonld", "rico", "ttl", "rico-ttl"];
+
+/** Fetches the export and hands back the raw answer. */
+export async function fetchLinkedData(
+  context: ArchiveContext,
+  id: string,
+  format: LinkedDataFormat,
+): Promise<HttpResponse> {
+  if (!FORMATS.includes(format)) {
+    throw new RangeError(
+      `Unknown linked-data format: ${format}: give one of ${FORMATS.join(", ")}`,
+    );
+  }
+  const { account, db } = requireTarget(context, "linkedData");
+  const turtle = format === "ttl" || format === "rico-ttl";
+  return await send(context, {
+    path: `/${segment(account)}/${segment(db)}/api/resources/${segment(id)}`,
+    query: { format },
+    headers: { accept: turtle ? "text/turtle" : "application/ld+json, application/json;q=0.9" },
+  });
+}
+
+/**
+ * Fetches a resource as linked data: the parsed JSON-LD document for
+ * `jsonld` and `rico`, the Turtle text for `ttl` and `rico-ttl`.
+ *
+ * @param context The archive's shared state.
+ * @param id The slug or UUID.
+ * @param format The export format; default `jsonld`.
+ * @returns The JSON-LD document, or the Turtle text.
+ *
+ * @example RiC-O JSON-LD of a letter
+ * ```ts ignore
+ * const doc = await archive.linkedData("letter-0001", "rico");
+ * ```
+ */
+export async function linkedData(
+  context: ArchiveContext,
+  id: string,
+  format: LinkedDataFormat = "jsonld",
+): Promise<JsonLdDocument | string> {
+  const response = await fetchLinkedData(context, id, format);
+  if (format === "ttl" || format === "rico-ttl") return response.text();
+  const doc = response.json<unknown>();
+  if (!doc || typeof doc !== "object") {
+    throw new ProtocolError(`Linked-data export is not a JSON-LD document: ${response.url}`, {
+      details: response.text(),
+    });
+  }
+  return doc as JsonLdDocument;
+}

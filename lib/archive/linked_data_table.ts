@@ -1,0 +1,37 @@
+/**
+ * A resource's linked data as a triples table, whatever the format.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import type { ArchiveContext } from "./_context.ts";
+import { parseRdf, triplesTable } from "./_triples.ts";
+import { fetchLinkedData, type LinkedDataFormat } from "./linked_data.ts";
+
+/**
+ * Fetches a resource as linked data and parses it into triples: Turtle with
+ * the `n3` parser, JSON-LD with tidepool's own reader (see `_jsonld.ts` for
+ * what it reads). The same export in JSON-LD and Turtle gives the same triples.
+ *
+ * @param context The archive's shared state.
+ * @param id The slug or UUID.
+ * @param format The export format; default `jsonld`.
+ * @returns The triples table `subject, predicate, object, objectType, datatype, lang`.
+ *
+ * @example The properties of a map
+ * ```ts ignore
+ * const triples = await archive.linkedDataTable("map-0003", "ttl");
+ * console.log(triples.objects());
+ * ```
+ */
+export async function linkedDataTable(
+  context: ArchiveContext,
+  id: string,
+  format: LinkedDataFormat = "jsonld",
+): Promise<ColumnTable> {
+  const response = await fetchLinkedData(context, id, format);
+  const turtle = format === "ttl" || format === "rico-ttl";
+  const contentType = turtle ? "text/turtle" : "application/ld+json";
+  return triplesTable(parseRdf(response.text(), contentType, response.url));
+}

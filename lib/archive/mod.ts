@@ -1,0 +1,25 @@
+/**
+ * The archive platform: search with facets, resources, authority entities,
+ * linked data (JSON-LD, RiC-O, Turtle) and SPARQL into Arquero tables, and
+ * IIIF image URLs.
+ *
+ * @module
+ */
+
+export { Archive, type ArchiveOptions } from "./archive.ts";
+export type { AuthMode, MovedPath } from "./_context.ts";
+export { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
+export { DATABASE_SCHEMA, type DatabasesParameters } from "./databases.ts";
+export { FACET_SCHEMA, type SearchParameters, type SearchResult } from "./search.ts";
+export type { SearchAllParameters } from "./search_all.ts";
+export type { ResourcesParameters } from "./resources.ts";
+export { RESOURCE_SCHEMA } from "./_resource_table.ts";
+export { type Triple, TRIPLE_SCHEMA } from "./_triples.ts";
+export type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";
+export type { SparqlOptions, SparqlResult } from "./sparql.ts";
+export { readSparqlResults, type ReadSparqlResultsOptions } from "./read_sparql_results.ts";
+export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
+export { sparql, type SparqlTag } from "./sparql_tag.ts";
+export { SparqlTerm, type SparqlValue } from "./_rdf_term.ts";
+export type { IiifImageOptions, IiifInfo } from "./iiif.ts";
+export type { ArchiveEntity, ArchiveResource, JsonLdDocument, MetadataValue } from "./types.ts";

@@ -1,0 +1,52 @@
+/**
+ * Reads a SPARQL result document (JSON, XML, CSV or TSV) into a table, or
+ * the boolean of an ASK; for documents already on disk or in memory.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { ProtocolError } from "../http/errors.ts";
+import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
+import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
+
+/** Options of {@linkcode readSparqlResults}. */
+export interface ReadSparqlResultsOptions extends CompanionOptions {
+  /** The format (`json`, `xml`, `csv`, `tsv`) or a content type. */
+  format: ResultFormat | string;
+}
+
+/**
+ * Reads a result document. SELECT answers become a table whose columns follow
+ * the variables, typed from their datatypes (see the column rules in the
+ * README: integers to number or bigint, decimals and doubles to number,
+ * booleans, dates to `Date`, the rest as strings), unbound values null.
+ *
+ * @param text The document.
+ * @param options The format and the companion columns (`lang`, `datatype`).
+ * @returns The table, or the boolean of an ASK answer.
+ *
+ * @example A JSON answer to a table
+ * ```ts
+ * const table = readSparqlResults(
+ *   '{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"4","datatype":"http://www.w3.org/2001/XMLSchema#integer"}}]}}',
+ *   { format: "json" },
+ * );
+ * console.log(typeof table === "boolean" ? table : table.array("n")); // [4]
+ * ```
+ */
+export function readSparqlResults(
+  text: string,
+  options: ReadSparqlResultsOptions,
+): ColumnTable | boolean {
+  const format = (["json", "xml", "csv", "tsv"] as string[]).includes(options.format)
+    ? options.format as ResultFormat
+    : resultFormat(options.format);
+  if (!format) {
+    throw new ProtocolError(`Cannot read SPARQL results of type ${options.format}`, {
+      hint: "Give json, xml, csv or tsv",
+    });
+  }
+  const result = parseResults(text, format);
+  return typeof result === "boolean" ? result : bindingsTable(result, options);
+}

@@ -1,0 +1,148 @@
+/**
+ * One page of a search, with facets and entity expansion.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import type { QueryValue } from "../http/client.ts";
+import { ProtocolError } from "../http/errors.ts";
+import { buildTable } from "../table/build_table.ts";
+import { defineSchema } from "../table/schema.ts";
+import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
+import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
+
+/** Parameters of {@linkcode search}; only the modern ones of the service. */
+export interface SearchParameters {
+  /** Search terms, web-search syntax (`"a phrase"`, `OR`, `-exclude`). */
+  q?: string;
+  /** Metadata keys to aggregate. */
+  facet?: string | readonly string[];
+  /** Metadata filters; several values of one key mean OR, keys combine with AND. */
+  filter?: Record<string, string | number | readonly (string | number)[]>;
+  /** Sort key; prefix `-` for descending, e.g. `-dcterms:date`. */
+  sort?: string;
+  /** Page number, from 1. Default 1. */
+  page?: number;
+  /** Hits per page. Default 20. */
+  pageSize?: number;
+  /** When the query matches an authority label, search all its labels too. */
+  expandEntities?: boolean;
+  /** Send the API key, to search private data of the key's account. */
+  auth?: boolean;
+}
+
+/** What {@linkcode search} returns. */
+export interface SearchResult {
+  /** The hits: `id, slug, type, title, isPublic, parent`, then one column per metadata key. */
+  hits: ColumnTable;
+  /** Facet key to a table `value, count`, most frequent first. */
+  facets: Map<string, ColumnTable>;
+  /** The number of hits across all pages, as the service reports it. */
+  total: number;
+  /** The labels an entity expansion searched for (empty without expansion). */
+  expanded: string[];
+}
+
+/** Columns of a facet table. */
+export const FACET_SCHEMA = defineSchema<{ value: unknown; count: unknown }>([
+  { name: "value", type: "string", description: "the metadata value" },
+  { name: "count", type: "number", description: "hits with that value" },
+]);
+
+/** The query string of a search, modern parameters only. */
+export function searchQuery(parameters: SearchParameters): Record<string, QueryValue> {
+  const query: Record<string, QueryValue> = {};
+  if (parameters.q !== undefined && parameters.q !== "") query.q = parameters.q;
+  if (parameters.facet !== undefined) {
+    query.facet = typeof parameters.facet === "string" ? [parameters.facet] : [...parameters.facet];
+  }
+  for (const [key, value] of Object.entries(parameters.filter ?? {})) {
+    query[`filter[${key}]`] = Array.isArray(value) ? [...value] : [value as string | number];
+  }
+  if (parameters.sort) query.sort = parameters.sort;
+  if (parameters.page !== undefined) query["page[number]"] = positive(parameters.page, "page");
+  if (parameters.pageSize !== undefined) {
+    query["page[size]"] = positive(parameters.pageSize, "pageSize");
+  }
+  if (parameters.expandEntities) query.expand = "entities";
+  return query;
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`Invalid ${name}: ${value}: give a whole number of 1 or more`);
+  }
+  return value;
+}
+
+/**
+ * Searches one database and returns one page of hits with facets.
+ *
+ * @param context The archive's shared state.
+ * @param parameters Query, facets, filters, sort and paging.
+ * @returns The hits table, the facet tables, the total and the expanded labels.
+ *
+ * @example Facets by creator
+ * ```ts ignore
+ * const { hits, facets, total } = await archive.search({ q: "map", facet: "dcterms:creator" });
+ * console.log(total, facets.get("dcterms:creator")?.objects({ limit: 5 }));
+ * ```
+ */
+export async function search(
+  context: ArchiveContext,
+  parameters: SearchParameters = {},
+): Promise<SearchResult> {
+  const body = await searchPage(context, parameters);
+  return {
+    hits: resourceTable(listRecords(body, "hits")),
+    facets: facetTables(body),
+    total: listTotal(body) ?? listRecords(body, "hits").length,
+    expanded: expandedLabels(body),
+  };
+}
+
+/** Fetches one search page as parsed JSON. */
+export async function searchPage(
+  context: ArchiveContext,
+  parameters: SearchParameters,
+): Promise<Record<string, unknown>> {
+  const { account, db } = requireTarget(context, "search");
+  const response = await send(context, {
+    path: `/${segment(account)}/${segment(db)}/api/search`,
+    query: searchQuery(parameters),
+    auth: parameters.auth,
+  });
+  const body = response.json<unknown>();
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    throw new ProtocolError(`Search answered something other than a JSON object: ${response.url}`, {
+      details: response.text(),
+      hint: "Check the base URL; it should be the archive platform's address",
+    });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Facets as tables: accepts `{key: [{value, count}]}` and `{key: {value: count}}`. */
+export function facetTables(body: Record<string, unknown>): Map<string, ColumnTable> {
+  const facets = new Map<string, ColumnTable>();
+  const raw = (body.facets ?? {}) as Record<string, unknown>;
+  for (const [key, buckets] of Object.entries(raw)) {
+    const rows = Array.isArray(buckets)
+      ? buckets.map((b) => ({ value: b?.value ?? b?.key, count: b?.count ?? b?.doc_count }))
+      : Object.entries((buckets ?? {}) as Record<string, unknown>).map(([value, count]) => ({
+        value,
+        count,
+      }));
+    rows.sort((a, b) =>
+      Number(b.count) - Number(a.count) || String(a.value).localeCompare(String(b.value))
+    );
+    facets.set(key, buildTable(FACET_SCHEMA, rows));
+  }
+  return facets;
+}
+
+function expandedLabels(body: Record<string, unknown>): string[] {
+  const expanded = body.expanded;
+  return Array.isArray(expanded) ? expanded.map(String) : [];
+}

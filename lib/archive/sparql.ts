@@ -1,0 +1,119 @@
+/**
+ * A SPARQL query against a site's endpoint, answered as a table, a boolean
+ * or a triples table.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
+import { parseQuery } from "./_parse_query.ts";
+import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
+import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
+import { parseRdf, triplesTable } from "./_triples.ts";
+import { databases } from "./databases.ts";
+
+/** Options of {@linkcode sparql}. */
+export interface SparqlOptions extends CompanionOptions {
+  /** Ask for one result format instead of negotiating (JSON first, then XML, CSV, TSV). */
+  format?: ResultFormat;
+  /** `auto` (default): GET, or POST when the URL would pass 2,000 characters. */
+  method?: "auto" | "GET" | "POST";
+  /** Another database of the account (default: the Archive's `db`). */
+  db?: string;
+  /** The database's service (`dl`, `text`, `records`); default: read from the catalogue. */
+  service?: string;
+}
+
+/** What a query answers: a table (SELECT, CONSTRUCT, DESCRIBE) or a boolean (ASK). */
+export type SparqlResult = ColumnTable | boolean;
+
+const SELECT_ACCEPT: Record<ResultFormat | "any", string> = {
+  any:
+    "application/sparql-results+json, application/sparql-results+xml;q=0.9, text/tab-separated-values;q=0.8, text/csv;q=0.7",
+  json: "application/sparql-results+json",
+  xml: "application/sparql-results+xml",
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+};
+const GRAPH_ACCEPT =
+  "text/turtle, application/n-triples;q=0.9, application/n-quads;q=0.8, application/ld+json;q=0.7";
+const MAX_GET_URL = 2000;
+
+/**
+ * Runs a query. It is parsed first (a syntax error is thrown locally with
+ * its line and column, and nothing is sent), then sent as an idempotent GET,
+ * or as an idempotent POST when long.
+ *
+ * @param context The archive's shared state.
+ * @param query The query; build it with the `sparql` template tag when it holds values.
+ * @param options Format, method, database and companion columns.
+ * @returns SELECT: a table whose columns follow the variables, typed from
+ *   the datatypes; ASK: a boolean; CONSTRUCT and DESCRIBE: a triples table
+ *   `subject, predicate, object, objectType, datatype, lang`.
+ *
+ * @example Titles of a site
+ * ```ts ignore
+ * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
+ * ```
+ */
+export async function runSparql(
+  context: ArchiveContext,
+  query: string,
+  options: SparqlOptions = {},
+): Promise<SparqlResult> {
+  const parsed = parseQuery(query);
+  const queryType = parsed.queryType ?? "SELECT";
+  const graph = queryType === "CONSTRUCT" || queryType === "DESCRIBE";
+  const path = `${await endpointBase(context, options)}/sparql`;
+  const accept = graph ? GRAPH_ACCEPT : SELECT_ACCEPT[options.format ?? "any"];
+  const long = context.http.url(path, { query }).toString().length > MAX_GET_URL;
+  const post = options.method === "POST" || (options.method !== "GET" && long);
+  const response = await send(context, {
+    method: post ? "POST" : "GET",
+    path,
+    query: post ? undefined : { query },
+    body: post ? new URLSearchParams({ query }).toString() : undefined,
+    headers: {
+      accept,
+      ...(post ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+    },
+    idempotent: true,
+    tail: "/sparql",
+  });
+  const contentType = response.headers.get("content-type") ?? "";
+  if (graph) return triplesTable(parseRdf(response.text(), contentType || "text/turtle"));
+  const format = resultFormat(contentType) ?? options.format;
+  if (!format) {
+    throw new ProtocolError(`SPARQL endpoint answered an unreadable type: ${contentType}`, {
+      details: response.text(),
+      hint: 'Ask for a format with { format: "json" }',
+    });
+  }
+  const result = parseResults(response.text(), format);
+  if (typeof result === "boolean") return result;
+  return bindingsTable(result, options);
+}
+
+/** `/api/{account}/{service}/{db}`, the service read from the catalogue once. */
+async function endpointBase(context: ArchiveContext, options: SparqlOptions): Promise<string> {
+  const { account } = requireTarget(context, "sparql");
+  const db = options.db ?? context.db!;
+  const key = `${account}/${db}`;
+  let service = options.service ?? context.services.get(key);
+  if (!service) {
+    await databases(context, {});
+    service = context.services.get(key);
+  }
+  if (!service && context.apiKey) {
+    await databases(context, { scope: "mine" });
+    service = context.services.get(key);
+  }
+  if (!service) {
+    throw new TidepoolError(`Cannot find the database ${key} in the accounts catalogue`, {
+      hint: 'Check the account and db, or pass { service: "dl" } (or text, records) to sparql()',
+    });
+  }
+  return `/api/${segment(account)}/${segment(service)}/${segment(db)}`;
+}

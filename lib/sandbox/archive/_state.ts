@@ -1,0 +1,138 @@
+/**
+ * The running state of the archive sandbox that every handler reads: the
+ * seed with indexes, the origin, the key table, the SPARQL store, faults and
+ * a request log.
+ *
+ * @module
+ */
+
+import type { ArchiveSeed, SeedDatabase, SeedEntity, SeedKey, SeedResource } from "./seed.ts";
+
+/** Who is calling, from the API key. */
+export interface Caller {
+  account: string;
+  scopes: ("read" | "write")[];
+  admin: boolean;
+}
+
+/** One logged request (never the key itself). */
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  /** Whether an Authorization header came with it. */
+  authorized: boolean;
+}
+
+/** Fault switches, named after the fault. */
+export interface ArchiveFaults {
+  /** Every API request answers 402. */
+  quotaExceeded: boolean;
+}
+
+/** A database with its lookups. */
+export interface DatabaseIndex {
+  db: SeedDatabase;
+  bySlug: Map<string, SeedResource>;
+  byId: Map<string, SeedResource>;
+  children: Map<string, SeedResource[]>;
+  /** Lowercased searchable text of each resource. */
+  text: Map<SeedResource, string>;
+  /** Services this database had before a switch; their paths answer 307. */
+  formerServices: Set<string>;
+}
+
+/** The sandbox state. */
+export interface ArchiveState {
+  seed: ArchiveSeed;
+  origin: string;
+  keys: SeedKey[];
+  databases: Map<string, DatabaseIndex>;
+  entities: Map<string, SeedEntity[]>;
+  faults: ArchiveFaults;
+  log: LoggedRequest[];
+  /** Runs a SPARQL query (set once the store is built). */
+  sparql?: (query: string, format: string, db: SeedDatabase) => string | boolean;
+}
+
+/** Builds the lookups of a seed. */
+export function indexSeed(seed: ArchiveSeed): Map<string, DatabaseIndex> {
+  const out = new Map<string, DatabaseIndex>();
+  for (const db of seed.databases) {
+    const bySlug = new Map<string, SeedResource>();
+    const byId = new Map<string, SeedResource>();
+    const children = new Map<string, SeedResource[]>();
+    const text = new Map<SeedResource, string>();
+    for (const resource of db.resources) {
+      bySlug.set(resource.slug, resource);
+      byId.set(resource.id, resource);
+      if (resource.parent) {
+        const list = children.get(resource.parent) ?? [];
+        list.push(resource);
+        children.set(resource.parent, list);
+      }
+      const values = Object.values(resource.metadata).flat().join(" ");
+      text.set(resource, `${resource.title} ${values}`.toLowerCase());
+    }
+    out.set(`${db.account}/${db.slug}`, {
+      db,
+      bySlug,
+      byId,
+      children,
+      text,
+      formerServices: new Set(),
+    });
+  }
+  return out;
+}
+
+/** Whether the caller may read a database. */
+export function canReadDatabase(db: SeedDatabase, caller: Caller | null): boolean {
+  if (db.is_public) return true;
+  return !!caller &&
+    (caller.admin || (caller.account === db.account && caller.scopes.includes("read")));
+}
+
+/** Whether the caller may read a resource of a readable database. */
+export function canReadResource(
+  db: SeedDatabase,
+  resource: SeedResource,
+  caller: Caller | null,
+): boolean {
+  if (resource.is_public && db.is_public) return true;
+  return !!caller &&
+    (caller.admin || (caller.account === db.account && caller.scopes.includes("read")));
+}
+
+/** A JSON answer. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+/** The platform's error body `{error}`. */
+export function errorResponse(status: number, error: string): Response {
+  return json({ error }, status);
+}
+
+/** A resource as the API sends it. */
+export function resourceJson(
+  index: DatabaseIndex,
+  resource: SeedResource,
+  caller: Caller | null,
+): Record<string, unknown> {
+  const parent = resource.parent ? index.bySlug.get(resource.parent) : undefined;
+  const visibleParent = parent && canReadResource(index.db, parent, caller) ? parent : undefined;
+  return {
+    id: resource.id,
+    slug: resource.slug,
+    type: resource.type,
+    title: resource.title,
+    metadata: resource.metadata,
+    is_public: resource.is_public,
+    parent: visibleParent ? { id: visibleParent.id, slug: visibleParent.slug } : null,
+    created_at: resource.created,
+    updated_at: resource.updated,
+  };
+}

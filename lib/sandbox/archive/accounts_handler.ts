@@ -1,0 +1,33 @@
+/**
+ * GET /api/accounts: the catalogue of databases, with `scope=mine` (own
+ * private databases, key needed) and `scope=all` (admin only).
+ *
+ * @module
+ */
+
+import { type ArchiveState, type Caller, errorResponse, json } from "./_state.ts";
+
+/** Answers the accounts catalogue. */
+export function accountsHandler(state: ArchiveState, url: URL, caller: Caller | null): Response {
+  const scope = url.searchParams.get("scope");
+  if ((scope === "mine" || scope === "all") && !caller) {
+    return errorResponse(401, `scope=${scope} needs a session or an API key`);
+  }
+  if (scope === "all" && !caller!.admin) return errorResponse(403, "scope=all is for admins only");
+  if (scope && scope !== "mine" && scope !== "all") {
+    return errorResponse(400, `Unknown scope: ${scope}`);
+  }
+  const databases = state.seed.databases
+    .filter((db) =>
+      db.is_public || scope === "all" || (scope === "mine" && caller!.account === db.account)
+    )
+    .map((db) => ({
+      account: db.account,
+      slug: db.slug,
+      title: db.title,
+      service: db.settings.service,
+      is_public: db.is_public,
+      settings: db.settings,
+    }));
+  return json({ databases });
+}

@@ -1,0 +1,154 @@
+/**
+ * A local archive platform for tests, notebooks and the demo, following
+ * the spec for the read endpoints, with seeded deterministic data.
+ *
+ * @module
+ */
+
+import { type LocalServer, serveLocal } from "../_serve.ts";
+import { callerOf } from "./_auth.ts";
+import { accountsHandler } from "./accounts_handler.ts";
+import { entityHandler } from "./entities_handler.ts";
+import { iiifHandler } from "./iiif_handler.ts";
+import { dataUriHandler, getResourceHandler, listResourcesHandler } from "./resources_handler.ts";
+import { searchHandler } from "./search_handler.ts";
+import { sparqlHandler } from "./sparql_handler.ts";
+import { buildStore } from "./_store.ts";
+import {
+  type ArchiveFaults,
+  type ArchiveState,
+  type Caller,
+  canReadDatabase,
+  errorResponse,
+  indexSeed,
+  type LoggedRequest,
+} from "./_state.ts";
+import { type ArchiveSeed, seedArchive, seedKeys, type SeedOptions } from "./seed.ts";
+
+/** Options of {@linkcode startArchiveSandbox}. */
+export interface ArchiveSandboxOptions extends SeedOptions {
+  /** Most requests answered (see serveLocal). */
+  maxRequests?: number;
+}
+
+/** A running archive sandbox. */
+export interface ArchiveSandbox extends LocalServer {
+  /** The data it serves. */
+  readonly seed: ArchiveSeed;
+  /** Fault switches; set them to make the sandbox fail that way. */
+  readonly faults: ArchiveFaults;
+  /** Every request answered: method, URL, and whether it carried a key. */
+  readonly requests: readonly LoggedRequest[];
+  /** Switches a database to another service; its old SPARQL path then answers 307. */
+  switchService(account: string, db: string, service: "dl" | "text" | "records"): void;
+}
+
+/**
+ * Starts the sandbox on 127.0.0.1 with port 0.
+ *
+ * @param options The seed, the scale and the request bound.
+ * @returns The running sandbox; close it when done.
+ *
+ * @example Start, use, close
+ * ```ts ignore
+ * const sandbox = await startArchiveSandbox();
+ * try {
+ *   const archive = new Archive(sandbox.url, { account: "shinano", db: "letters" });
+ *   console.log((await archive.search({ q: "Tokyo" })).total);
+ * } finally {
+ *   await sandbox.close();
+ * }
+ * ```
+ */
+export async function startArchiveSandbox(
+  options: ArchiveSandboxOptions = {},
+): Promise<ArchiveSandbox> {
+  const seed = seedArchive(options);
+  const state: ArchiveState = {
+    seed,
+    origin: "",
+    keys: await seedKeys(),
+    databases: indexSeed(seed),
+    entities: new Map(seed.accounts.map((a) => [a.slug, a.entities])),
+    faults: { quotaExceeded: false },
+    log: [],
+  };
+  const server = serveLocal((request) => route(state, request), {
+    maxRequests: options.maxRequests,
+  });
+  state.origin = server.url;
+  state.sparql = buildStore(state);
+  return {
+    get url() {
+      return server.url;
+    },
+    get requestCount() {
+      return server.requestCount;
+    },
+    close: () => server.close(),
+    [Symbol.asyncDispose]: () => server.close(),
+    seed,
+    faults: state.faults,
+    requests: state.log,
+    switchService(account, db, service) {
+      const index = state.databases.get(`${account}/${db}`);
+      if (!index) throw new Error(`No database ${account}/${db}`);
+      index.formerServices.add(index.db.settings.service);
+      index.formerServices.delete(service);
+      index.db.settings.service = service;
+    },
+  };
+}
+
+async function route(state: ArchiveState, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  state.log.push({
+    method: request.method,
+    url: url.pathname + url.search,
+    authorized: request.headers.has("authorization"),
+  });
+  const found = await callerOf(state, request);
+  if (found === "invalid") return errorResponse(401, "Invalid API key");
+  if (state.faults.quotaExceeded) {
+    return errorResponse(402, "Monthly request quota exceeded for this account");
+  }
+  const caller: Caller | null = found;
+  const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const read = request.method === "GET" || request.method === "HEAD";
+  if (parts[0] === "api") {
+    if (parts[1] === "accounts" && parts.length === 2 && read) {
+      return accountsHandler(state, url, caller);
+    }
+    const account = parts[1];
+    if (parts[2] === "entities" && parts.length === 4 && read) {
+      return entityHandler(state, account, parts[3], url);
+    }
+    if (parts[2] === "iiif-img" && parts[3] === "3" && parts.length >= 5 && read) {
+      return iiifHandler(state, account, parts[4], parts.slice(5), caller);
+    }
+    if (parts.length === 5 && parts[4] === "sparql" && (read || request.method === "POST")) {
+      const index = state.databases.get(`${account}/${parts[3]}`);
+      if (!index || !canReadDatabase(index.db, caller)) {
+        return errorResponse(404, `Database not found: ${account}/${parts[3]}`);
+      }
+      return await sparqlHandler(state, index, parts[2], request, url);
+    }
+    return errorResponse(404, `No endpoint ${request.method} ${url.pathname}`);
+  }
+  const index = state.databases.get(`${parts[0]}/${parts[1]}`);
+  if (!index || !canReadDatabase(index.db, caller)) {
+    return errorResponse(404, `Database not found: ${parts[0]}/${parts[1]}`);
+  }
+  if (!read) return errorResponse(405, "The sandbox serves reads only");
+  if (parts[2] === "api" && parts[3] === "search" && parts.length === 4) {
+    return searchHandler(state, index, url, caller);
+  }
+  if (parts[2] === "api" && parts[3] === "resources") {
+    if (parts.length === 4) return listResourcesHandler(index, url, caller);
+    if (parts.length === 5) return getResourceHandler(state, index, parts[4], url, caller);
+  }
+  if (parts[2] === "data" && parts.length === 4) {
+    return dataUriHandler(state, index, parts[3], request, caller);
+  }
+  return errorResponse(404, `No endpoint ${request.method} ${url.pathname}`);
+}
