@@ -1,0 +1,13 @@
+/**
+ * Local servers that follow the service specs with seeded, deterministic
+ * data: the offline default of the demo, the notebooks and the tests. Each
+ * binds 127.0.0.1 with an ephemeral port and stops with `close()`.
+ *
+ * @module
+ */
+
+export * from "./start_sandbox.ts";
+export * from "./open_services.ts";
+export { startOceanSandbox } from "./ocean/mod.ts";
+export { serveSubgraph } from "./subgraph/mod.ts";
+export { startExpressionSandbox } from "./expressions/mod.ts";

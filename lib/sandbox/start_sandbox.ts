@@ -1,0 +1,64 @@
+import {
+  type ExpressionSandbox,
+  type ExpressionSandboxOptions,
+  startExpressionSandbox,
+} from "./expressions/mod.ts";
+import { type OceanSandbox, type OceanSandboxOptions, startOceanSandbox } from "./ocean/mod.ts";
+import { type SandboxSubgraph, serveSubgraph, type ServeSubgraphOptions } from "./subgraph/mod.ts";
+
+/** Options of {@linkcode startSandbox}: per-service options. */
+export interface SandboxOptions {
+  /** The Ocean node: catalogue size, seed, faults. */
+  ocean?: OceanSandboxOptions;
+  /** The Ocean subgraph: order count, faults. */
+  subgraph?: ServeSubgraphOptions;
+  /** The expression search: record count, rate limit. */
+  expressions?: ExpressionSandboxOptions;
+}
+
+/** Every sandbox service, running on loopback. */
+export interface Sandbox {
+  /** The Ocean node (catalogue and compute). */
+  readonly ocean: OceanSandbox;
+  /** The Ocean subgraph. */
+  readonly subgraph: SandboxSubgraph;
+  /** The expression search service. */
+  readonly expressions: ExpressionSandbox;
+  /** The address to give each client. */
+  readonly urls: { ocean: string; subgraph: string; expressions: string };
+  /** Stops every service. */
+  close(): Promise<void>;
+  /** Same as close, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts every sandbox service on 127.0.0.1 with ephemeral ports, with the
+ * seeded data of each: the offline default of the demo, the notebooks and
+ * the tests.
+ *
+ * @param options Per-service options.
+ * @returns The running services and their URLs.
+ *
+ * @example Running against the sandbox
+ * ```ts ignore
+ * await using sandbox = startSandbox();
+ * const ex = new ExpressionSearch(sandbox.urls.expressions);
+ * ```
+ */
+export function startSandbox(options: SandboxOptions = {}): Sandbox {
+  const ocean = startOceanSandbox(options.ocean);
+  const subgraph = serveSubgraph(options.subgraph);
+  const expressions = startExpressionSandbox(options.expressions);
+  const close = async () => {
+    await Promise.all([ocean.close(), subgraph.close(), expressions.close()]);
+  };
+  return {
+    ocean,
+    subgraph,
+    expressions,
+    urls: { ocean: ocean.url, subgraph: subgraph.endpoint, expressions: expressions.url },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

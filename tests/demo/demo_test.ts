@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+Deno.test("the demo runs against the sandbox and writes every table and chart", async () => {
+  const out = await Deno.makeTempDir();
+  try {
+    const environment = { ...Deno.env.toObject() };
+    for (const name of Object.keys(environment)) {
+      if (name.startsWith("TIDEPOOL_")) delete environment[name];
+    }
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--frozen", `${root}demo.ts`, out],
+      cwd: root,
+      env: environment,
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const printed = new TextDecoder().decode(stdout);
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    assert.match(printed, /^sandbox: wrote \d+ files/m);
+    const files = [...Deno.readDirSync(out)].map((entry) => entry.name).sort();
+    for (const prefix of ["ocean_", "subgraph_", "expressions_"]) {
+      assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".csv")), `${prefix} CSV`);
+      assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".svg")), `${prefix} SVG`);
+    }
+    for (const file of files.filter((f) => f.endsWith(".svg"))) {
+      const svg = await Deno.readTextFile(`${out}/${file}`);
+      assert.match(svg, /^<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, file);
+    }
+    // Each printed row count is the number of data lines in its CSV.
+    for (const [, file, rows] of printed.matchAll(/^\s+\S+\/(\S+\.csv)\s+(\d+) rows$/gm)) {
+      const lines = (await Deno.readTextFile(`${out}/${file}`)).trimEnd().split("\n");
+      assert.ok(lines.length - 1 >= Number(rows), `${file}: ${lines.length - 1} < ${rows}`);
+    }
+    const orders = await Deno.readTextFile(`${out}/subgraph_orders.csv`);
+    assert.equal(orders.trimEnd().split("\n").length - 1, 12_000);
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
