@@ -27,7 +27,7 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     }
     for (const file of files.filter((f) => f.endsWith(".svg"))) {
       const svg = await Deno.readTextFile(`${out}/${file}`);
-      assert.match(svg, /^<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, file);
+      assert.match(svg, /^(<\?xml[^>]*>\s*)?<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, file);
     }
     // Each printed row count is the number of data lines in its CSV.
     for (const [, file, rows] of printed.matchAll(/^\s+\S+\/(\S+\.csv)\s+(\d+) rows$/gm)) {
