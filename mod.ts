@@ -72,5 +72,20 @@ export type {
   SearchParameters,
   SearchResult,
 } from "./lib/expressions/mod.ts";
+export { OaiPmh } from "./lib/archive/oai/mod.ts";
+export type {
+  HarvestOptions,
+  HarvestPage,
+  OaiIdentify,
+  OaiPmhOptions,
+  OaiRecord,
+} from "./lib/archive/oai/mod.ts";
+export { ResourceSync } from "./lib/archive/resourcesync/mod.ts";
+export type {
+  MirrorOptions,
+  MirrorResult,
+  ResourceSyncDiscovery,
+  ResourceSyncOptions,
+} from "./lib/archive/resourcesync/mod.ts";
 export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
 export type { ColumnSpec, ColumnType, TableSchema } from "./lib/table/mod.ts";
