@@ -10,6 +10,7 @@ import {
 import { columnTypes } from "../../lib/table/mod.ts";
 import type { Ddo } from "../../lib/ocean/mod.ts";
 import { withNode } from "./_helpers.ts";
+import { SANDBOX_FREE_ALLOWLIST, SANDBOX_WALLET_ADDRESS } from "../../lib/sandbox/ocean/mod.ts";
 
 const MISSING = `did:op:${"0".repeat(64)}`;
 
@@ -212,7 +213,8 @@ Deno.test("computeEnvironments and environmentsTable carry the trial values", as
     assert.equal(row.gpuTotal, null);
     assert.equal(row.enableNetwork, false);
     assert.equal(row.paid, false);
-    assert.equal(row.freeAllowlistSize, 2);
+    assert.equal(row.freeAllowlistSize, SANDBOX_FREE_ALLOWLIST.length);
+    assert.ok(env.free?.access?.addresses?.includes(SANDBOX_WALLET_ADDRESS));
     assert.equal((await node.environmentsTable(1)).numRows(), 0);
     await assert.rejects(() => node.computeEnvironments(1.5), /Invalid chainId/);
   });

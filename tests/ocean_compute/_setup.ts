@@ -7,8 +7,8 @@ import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
 import {
   type ComputeHandlersOptions,
   SANDBOX_WALLET_KEY,
-  startComputeSandbox,
 } from "../../lib/sandbox/ocean/compute/mod.ts";
+import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import type { ComputeEnvironmentLimits } from "../../lib/ocean/compute/mod.ts";
 
 export const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
@@ -30,7 +30,8 @@ export function computePair(assets: Iterable<Ddo>) {
 }
 
 export async function setup(options: ComputeHandlersOptions = {}) {
-  const sandbox = startComputeSandbox({ stepMs: 15, ...options });
+  const sandbox = startOceanSandbox({ count: 60, compute: { stepMs: 15, ...options } });
+  const compute = sandbox.compute!;
   const events: ProgressEvent[] = [];
   const warnings: string[] = [];
   const http = new HttpClient(sandbox.url, {
@@ -40,8 +41,8 @@ export async function setup(options: ComputeHandlersOptions = {}) {
   });
   const environments = await (await fetch(`${sandbox.url}/api/services/computeEnvironments`))
     .json() as ComputeEnvironmentLimits[];
-  const pair = computePair(sandbox.routes.assets.values());
-  const algo = sandbox.routes.assets.get(pair.algorithmDid)!;
+  const pair = computePair(sandbox.ddos);
+  const algo = sandbox.ddos.find((ddo) => ddo.id === pair.algorithmDid)!;
   const algorithm = { documentId: algo.id, serviceId: algo.services[0].id };
   const request = {
     signer,
@@ -51,5 +52,5 @@ export async function setup(options: ComputeHandlersOptions = {}) {
     resources: [{ id: "cpu", amount: 1 }, { id: "ram", amount: 1 }],
     maxJobDuration: 60,
   };
-  return { sandbox, http, events, warnings, environments, request, pair };
+  return { sandbox, compute, http, events, warnings, environments, request, pair };
 }

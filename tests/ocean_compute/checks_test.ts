@@ -23,7 +23,7 @@ function assertNoSecret(text: string) {
 Deno.test("pre-checks report every violation in one error and send nothing", async () => {
   const { sandbox, http, environments, request } = await setup();
   try {
-    const before = sandbox.routes.requests.length;
+    const before = sandbox.compute!.requests.length;
     const stranger = signerFromPrivateKey("0x" + "22".repeat(32));
     await assert.rejects(
       startFreeCompute(http, {
@@ -52,7 +52,7 @@ Deno.test("pre-checks report every violation in one error and send nothing", asy
     );
     const noFree = environments.map((env) => ({ ...env, free: null }));
     await assert.rejects(startFreeCompute(http, request, noFree), /offers no free jobs/);
-    assert.equal(sandbox.routes.requests.length, before, "nothing was sent");
+    assert.equal(sandbox.compute!.requests.length, before, "nothing was sent");
     // Access lists cannot be checked locally: a note, and the node decides.
     const listed = environments.map((env) => ({
       ...env,
@@ -74,9 +74,9 @@ Deno.test("the start is sent once and never retried, with the node's text as the
       assert.equal(error.shortMessage, "Cannot start compute job: Compute cluster is busy");
       return true;
     });
-    const starts = sandbox.routes.requests.filter((r) => r.path === "/api/services/freeCompute");
+    const starts = sandbox.compute!.requests.filter((r) => r.path === "/api/services/freeCompute");
     assert.equal(starts.length, 1);
-    sandbox.routes.faults.startFailure = { status: 400, body: "Plain text refusal" };
+    sandbox.compute!.faults.startFailure = { status: 400, body: "Plain text refusal" };
     await assert.rejects(
       startFreeCompute(http, request, environments),
       /Cannot start compute job: Plain text refusal/,
@@ -90,7 +90,7 @@ Deno.test("nonces: the timestamp trap, a raised stored nonce, and one retry afte
   const { sandbox, http, environments, request } = await setup();
   try {
     // The trap: a counter-style nonce (last used plus one) is behind the timestamp the node stores.
-    const stored = sandbox.routes.nonces.get(signer.address);
+    const stored = sandbox.compute!.nonces.get(signer.address);
     assert.ok(Number(stored) > 1e12, "the sandbox wallet starts with a timestamp nonce");
     const fields = await signRequest(signer, "freeStartCompute", { nonce: "2" });
     const trap = await fetch(`${sandbox.url}/api/services/freeCompute`, {
@@ -105,23 +105,23 @@ Deno.test("nonces: the timestamp trap, a raised stored nonce, and one retry afte
     assert.equal(trap.status, 401);
     assert.equal(await trap.text(), "consumer address and nonce signature mismatch");
     // tidepool reads the stored nonce, so even one far in the future does not stop it.
-    sandbox.routes.nonces.set(signer.address, String(Date.now() + 10_000_000));
+    sandbox.compute!.nonces.set(signer.address, String(Date.now() + 10_000_000));
     const [first] = await startFreeCompute(http, request, environments);
     assert.ok(first.jobId);
     // Another client raises the stored nonce after tidepool read it: one mismatch, re-read, one retry.
-    sandbox.routes.nonces.set(signer.address, String(Date.now() + 50_000_000));
+    sandbox.compute!.nonces.set(signer.address, String(Date.now() + 50_000_000));
     const count = () =>
-      sandbox.routes.requests.filter((r) => r.path === "/api/services/freeCompute").length;
+      sandbox.compute!.requests.filter((r) => r.path === "/api/services/freeCompute").length;
     const before = count();
     const [second] = await startFreeCompute(http, request, environments);
     assert.ok(second.jobId);
     assert.equal(count() - before, 2, "sent, refused with a mismatch, re-signed once");
     // Two mismatches in a row: an AuthError naming the culprit, no third attempt.
     const third = count();
-    sandbox.routes.nonces.mismatchNext = true;
-    const original = sandbox.routes.nonces.verify.bind(sandbox.routes.nonces);
+    sandbox.compute!.nonces.mismatchNext = true;
+    const original = sandbox.compute!.nonces.verify.bind(sandbox.compute!.nonces);
     let calls = 0;
-    sandbox.routes.nonces.verify = (
+    sandbox.compute!.nonces.verify = (
       f,
       c,
     ) => (++calls === 2
@@ -234,15 +234,15 @@ Deno.test("waitForJob times out, can be aborted, and honours the 429 hint while 
       /stopped by the user/,
     );
 
-    sandbox.routes.faults.rateLimit = { requests: 2, windowSeconds: 1 };
+    sandbox.compute!.faults.rateLimit = { requests: 2, windowSeconds: 1 };
     const times: number[] = [];
     const t0 = Date.now();
-    const counting = sandbox.routes.requests.length;
+    const counting = sandbox.compute!.requests.length;
     await assert.rejects(
       waitForJob(http, signer, job.jobId, { pollMs: 5, timeoutMs: 1_500 }),
       /did not finish/,
     );
-    const answered = sandbox.routes.requests.length - counting;
+    const answered = sandbox.compute!.requests.length - counting;
     times.push(Date.now() - t0);
     // Without the hint the client would make about 300 polls in 1.5 s; with it, a handful a second.
     assert.ok(answered <= 8, `polls honoured the hint: ${answered} requests`);

@@ -7,7 +7,6 @@ import {
   startFreeCompute,
   waitForJob,
 } from "../../lib/ocean/compute/mod.ts";
-import { datasetCsv } from "../../lib/sandbox/ocean/compute/mod.ts";
 import { setup, signer } from "./_setup.ts";
 
 /** The expected statistics, computed here from the dataset's CSV. */
@@ -62,7 +61,11 @@ Deno.test("free compute end to end: environments, start, wait, download every re
     const path = table.get("path", row) as string;
     assert.equal(path, join(dir, "summary.json"));
     const output = JSON.parse(await Deno.readTextFile(path));
-    const expected = expectedStats(datasetCsv(pair.dataset.documentId), "value");
+    // The dataset's own files, as the node serves them, joined as the algorithm reads them.
+    const parts = sandbox.files(pair.dataset.documentId, pair.dataset.serviceId)
+      .map((file) => new TextDecoder().decode(file.bytes));
+    const csv = parts[0] + parts.slice(1).map((p) => p.slice(p.indexOf("\n") + 1)).join("");
+    const expected = expectedStats(csv, "value");
     const got = output[pair.dataset.documentId].columns.value;
     assert.equal(got.count, expected.count);
     assert.ok(Math.abs(got.mean - expected.mean) < 1e-9);
@@ -82,7 +85,7 @@ Deno.test("free compute end to end: environments, start, wait, download every re
     const log = await resultText(http, done, types.indexOf("algorithmLog"), { signer });
     assert.match(log, /summarised/);
     // Each result request carried its own signature (getComputeResult): one per file plus the text.
-    const resultRequests = sandbox.routes.requests.filter((r) =>
+    const resultRequests = sandbox.compute!.requests.filter((r) =>
       r.path === "/api/services/computeResult"
     );
     assert.equal(resultRequests.length, 6);

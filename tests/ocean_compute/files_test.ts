@@ -65,14 +65,14 @@ Deno.test("an empty body where bytes were promised, and an interrupted body, lea
   const dir = await Deno.makeTempDir();
   try {
     const done = await finishedJob(context);
-    context.sandbox.routes.faults.emptyResultBody = true;
+    context.sandbox.compute!.faults.emptyResultBody = true;
     await assert.rejects(
       downloadResults(context.http, done, { signer, dir }),
       /is empty although the node listed \d+ bytes/,
     );
     assert.deepEqual(listing(dir), []);
-    context.sandbox.routes.faults.emptyResultBody = false;
-    context.sandbox.routes.faults.interruptResultBody = true;
+    context.sandbox.compute!.faults.emptyResultBody = false;
+    context.sandbox.compute!.faults.interruptResultBody = true;
     await assert.rejects(
       downloadResults(context.http, done, { signer, dir, types: ["output"] }),
       /interrupted/,
@@ -124,9 +124,7 @@ Deno.test("file access: initialize, a 401 download leaves no file, an ordered do
   const context = await setup();
   const dir = await Deno.makeTempDir();
   try {
-    const ddo = [...context.sandbox.routes.assets.values()].find((d) =>
-      d.services.some((s) => s.type === "access")
-    )!;
+    const ddo = context.sandbox.ddos.find((d) => d.services.some((s) => s.type === "access"))!;
     const service = ddo.services.find((s) => s.type === "access")!;
     const fee = await initialize(context.http, {
       did: ddo.id,
@@ -149,7 +147,7 @@ Deno.test("file access: initialize, a 401 download leaves no file, an ordered do
     });
     assert.deepEqual(listing(dir), []);
 
-    context.sandbox.routes.orders.push({
+    context.sandbox.compute!.orders.push({
       txId,
       did: ddo.id,
       serviceId: service.id,
@@ -157,13 +155,14 @@ Deno.test("file access: initialize, a 401 download leaves no file, an ordered do
     });
     const file = await download(context.http, { ...params, verify: true });
     const content = await Deno.readFile(file.path);
-    assert.deepEqual(content, context.sandbox.routes.files(ddo.id)[0]);
+    const [served] = context.sandbox.files(ddo.id, service.id);
+    assert.deepEqual(content, served.bytes);
     assert.equal(file.bytes, content.byteLength);
-    assert.deepEqual(listing(dir), ["data-0.csv"]);
+    assert.deepEqual(listing(dir), [served.name]);
 
-    context.sandbox.routes.faults.interruptResultBody = true;
+    context.sandbox.compute!.faults.interruptResultBody = true;
     await assert.rejects(download(context.http, params), /interrupted/);
-    assert.deepEqual(listing(dir), ["data-0.csv"]);
+    assert.deepEqual(listing(dir), [served.name]);
   } finally {
     await context.sandbox.close();
     await Deno.remove(dir, { recursive: true });

@@ -72,5 +72,5 @@ export function handleNonce(url: URL, state: OceanState): Response {
   if (!address || !ADDRESS.test(address)) {
     return text("Missing or invalid userAddress parameter", 400);
   }
-  return json({ nonce: state.nonces.get(address.toLowerCase()) ?? "0" });
+  return json({ nonce: state.nonces.get(address) });
 }

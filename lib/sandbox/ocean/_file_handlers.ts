@@ -1,7 +1,8 @@
 /**
- * `POST /api/services/fileInfo` and the sandbox's own files. Every service
- * of a seeded asset has one or two files generated from its DID, so sizes
- * and SHA-256 checksums are real and stable; the URL is never returned.
+ * `POST /api/services/fileInfo` and the sandbox's own files. Every seeded
+ * asset has one or two files generated from its DID, so sizes and SHA-256
+ * checksums are real and stable, and they are the very bytes the download
+ * endpoint sends and compute jobs read; the URL is never returned.
  *
  * @module
  */
@@ -43,12 +44,19 @@ export const PUBLIC_FILES: SandboxFile[] = [
   },
 ];
 
-/** The files of one service of a DDO, generated from the DID and service id. */
-export function serviceFiles(ddo: Ddo, serviceId: string): SandboxFile[] {
-  const seed = parseInt(
-    createHash("sha256").update(`${ddo.id}/${serviceId}`).digest("hex").slice(0, 8),
-    16,
-  );
+/**
+ * The files of one service of a DDO, generated from the DID: the one notion
+ * of an asset's bytes, used alike by fileInfo, download and compute jobs.
+ * Every service of an asset serves the same files, as published assets
+ * usually do. A dataset has one CSV, or two parts with the same header
+ * (`timestamp,station,value,temperature`); an algorithm has its script.
+ *
+ * @param ddo The asset.
+ * @param serviceId One of its services (not checked here).
+ * @returns The files, in fileIndex order.
+ */
+export function serviceFiles(ddo: Ddo, _serviceId: string): SandboxFile[] {
+  const seed = parseInt(createHash("sha256").update(ddo.id).digest("hex").slice(0, 8), 16);
   const random = new SeededRandom(seed);
   const slug = ddo.metadata.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
   if (ddo.metadata.type === "algorithm") {
@@ -62,22 +70,34 @@ export function serviceFiles(ddo: Ddo, serviceId: string): SandboxFile[] {
       bytes: encoder.encode(body),
     }];
   }
+  const stations = ["north", "east", "south", "west"];
+  const start = Date.UTC(2026, 0, 1);
   const files: SandboxFile[] = [];
   const count = random.chance(0.3) ? 2 : 1;
-  for (let f = 0; f < count; f++) {
-    const rows = random.int(5, 60);
-    let csv = "time,value\n";
-    for (let r = 0; r < rows; r++) csv += `${1735689600 + r * 3600},${random.next().toFixed(4)}\n`;
+  let hour = 0;
+  for (let part = 0; part < count; part++) {
+    const lines = ["timestamp,station,value,temperature"];
+    const rows = random.int(24, 120);
+    for (let r = 0; r < rows; r++, hour++) {
+      const value = Math.round(random.next() * 10_000) / 100;
+      const temperature = Math.round((random.next() * 30 - 5) * 10) / 10;
+      lines.push(
+        `${new Date(start + hour * 3_600_000).toISOString()},${
+          random.pick(stations)
+        },${value},${temperature}`,
+      );
+    }
     files.push({
-      name: `${slug}${f ? `-part${f + 1}` : ""}.csv`,
+      name: `${slug}${part ? `-part${part + 1}` : ""}.csv`,
       contentType: "text/csv",
-      bytes: encoder.encode(csv),
+      bytes: encoder.encode(lines.join("\n") + "\n"),
     });
   }
   return files;
 }
 
-function describe(file: SandboxFile) {
+/** The FileInfo record of a file: real size and SHA-256, never the URL. */
+export function describeFile(file: SandboxFile): Record<string, unknown> {
   return {
     valid: true,
     contentLength: String(file.bytes.byteLength),
@@ -89,7 +109,11 @@ function describe(file: SandboxFile) {
 }
 
 /** `POST /api/services/fileInfo`. */
-export async function handleFileInfo(request: Request, state: OceanState): Promise<Response> {
+export async function handleFileInfo(
+  request: Request,
+  state: OceanState,
+  files: (did: string, serviceId: string) => SandboxFile[],
+): Promise<Response> {
   let body: Record<string, unknown>;
   try {
     body = await request.json();
@@ -104,7 +128,7 @@ export async function handleFileInfo(request: Request, state: OceanState): Promi
     if (!entry || !entry.valid) return text("DDO not found", 404);
     const service = entry.ddo.services.find((s) => s.id === body.serviceId);
     if (!service) return text(`Service with id ${String(body.serviceId)} not found`, 400);
-    return json(serviceFiles(entry.ddo, service.id).map(describe));
+    return json(files(entry.ddo.id, service.id).map(describeFile));
   }
   const prefix = `${state.url}/files/`;
   const url = typeof body.url === "string" ? body.url : "";
@@ -120,7 +144,7 @@ export async function handleFileInfo(request: Request, state: OceanState): Promi
       type: String(body.type),
     }]);
   }
-  return json([describe(file)]);
+  return json([describeFile(file)]);
 }
 
 /** `GET /files/<name>`: the sandbox's public files. */

@@ -1,11 +1,14 @@
 /**
  * What the sandbox node knows: the indexed DDOs, the indexing states, the
- * stored nonces, the fault switches.
+ * one nonce store, the one list of compute environments, the fault
+ * switches. The compute routes share these, never a copy.
  *
  * @module
  */
 
 import type { Ddo } from "../../ocean/ddo.ts";
+import type { NonceStore } from "./compute/nonce_store.ts";
+import type { SandboxEnvironment } from "./compute/trial_environment.ts";
 
 /** The indexing state of one DID as the sandbox indexer holds it. */
 export interface IndexEntry {
@@ -41,16 +44,22 @@ export interface OceanState {
   indexed: Ddo[];
   /** Index entries by DID. */
   entries: Map<string, IndexEntry>;
-  /** Stored nonces by lower-case address. */
-  nonces: Map<string, string>;
-  /** Addresses allowed to start free jobs. */
-  freeAllowlist: string[];
+  /** The one nonce store: GET nonce reads it, signed requests check and raise it. */
+  nonces: NonceStore;
+  /** The one list of compute environments (their free allowlists included). */
+  environments: SandboxEnvironment[];
+  /** Jobs of an environment that have not ended (0 without the compute routes). */
+  activeJobs: (environment: string) => number;
   /** Fault switches. */
   faults: OceanFaults;
 }
 
 /** Builds the state from the seeded DDOs. */
-export function createState(ddos: Ddo[], freeAllowlist: string[]): OceanState {
+export function createState(
+  ddos: Ddo[],
+  nonces: NonceStore,
+  environments: SandboxEnvironment[],
+): OceanState {
   const entries = new Map<string, IndexEntry>();
   for (const ddo of ddos) {
     entries.set(ddo.id, {
@@ -65,8 +74,9 @@ export function createState(ddos: Ddo[], freeAllowlist: string[]): OceanState {
     url: "",
     indexed: [...ddos],
     entries,
-    nonces: new Map(),
-    freeAllowlist,
+    nonces,
+    environments,
+    activeJobs: () => 0,
     faults: {
       botChallenge: false,
       fixedPageSize: null,

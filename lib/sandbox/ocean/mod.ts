@@ -6,3 +6,4 @@
 
 export * from "./start_ocean_sandbox.ts";
 export * from "./assets_seed.ts";
+export * from "./compute/mod.ts";

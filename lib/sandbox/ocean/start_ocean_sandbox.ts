@@ -1,7 +1,10 @@
 /**
- * A local Ocean node that follows the spec for the catalogue endpoints, with
- * seeded realistic DDOs, so the demo, the notebooks and the tests run
- * offline. One handler per endpoint; fault switches named after the fault.
+ * A local Ocean node that follows the spec for the catalogue, compute and
+ * file-access endpoints, with seeded realistic DDOs, so the demo, the
+ * notebooks and the tests run offline. One handler per endpoint; fault
+ * switches named after the fault. The node holds one nonce store, one list
+ * of environments (with one free allowlist) and one notion of each asset's
+ * files, and the compute routes use those, never copies.
  *
  * @module
  */
@@ -9,11 +12,23 @@
 import type { Ddo } from "../../ocean/ddo.ts";
 import { serveLocal } from "../_serve.ts";
 import { handleDdo, handleInfo, handleNonce, handleState } from "./_asset_handlers.ts";
+import { type ComputeExample, findComputeExample } from "./_compute_example.ts";
 import { handleEnvironments } from "./_compute_handlers.ts";
-import { handleFile, handleFileInfo } from "./_file_handlers.ts";
+import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_file_handlers.ts";
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
 import { seedAssets } from "./assets_seed.ts";
+import {
+  type ComputeHandlersOptions,
+  type ComputeRoutes,
+  createComputeHandlers,
+  SANDBOX_WALLET_ADDRESS,
+} from "./compute/create_compute_handlers.ts";
+import { NonceStore } from "./compute/nonce_store.ts";
+import { type SandboxEnvironment, trialEnvironment } from "./compute/trial_environment.ts";
+
+export type { ComputeExample } from "./_compute_example.ts";
+export type { SandboxFile } from "./_file_handlers.ts";
 
 /** Options of {@linkcode startOceanSandbox}. */
 export interface OceanSandboxOptions {
@@ -23,10 +38,20 @@ export interface OceanSandboxOptions {
   seed?: number;
   /** DDOs to serve instead of the seeded ones. */
   ddos?: Ddo[];
-  /** Stored nonces by address. */
+  /**
+   * Stored nonces by address, on top of the sandbox wallet's millisecond
+   * timestamp (the timestamp-nonce trap of spec section 5).
+   */
   nonces?: Record<string, string>;
-  /** Addresses allowed to start free compute jobs. */
+  /** Addresses allowed to start free compute jobs. Default {@linkcode SANDBOX_FREE_ALLOWLIST}. */
   freeAllowlist?: string[];
+  /**
+   * The compute and file-access endpoints (freeCompute, GET compute,
+   * computeResult, initialize, download): their options (`stepMs` sets how
+   * long each job status lasts, default 2,000 ms; a demo job finishes in
+   * about ten steps), or `false` for a catalogue-only node. Default on.
+   */
+  compute?: ComputeHandlersOptions | false;
   /** Most requests answered (a guard against runaway loops). */
   maxRequests?: number;
 }
@@ -51,16 +76,34 @@ export interface OceanSandbox extends OceanFaults {
   readonly requestCount: number;
   /** Adds an asset as if just published; see {@linkcode PublishOptions}. */
   publish(ddo: Ddo, options?: PublishOptions): void;
-  /** Stores a nonce for an address. */
+  /** Stores a nonce for an address (in the one store signed requests are checked against). */
   setNonce(address: string, nonce: string): void;
+  /** The node's nonce store. */
+  readonly nonces: NonceStore;
+  /** The node's compute environments (what computeEnvironments serves and jobs run in). */
+  readonly environments: readonly SandboxEnvironment[];
+  /** The compute routes' state (jobs, orders, faults, request log); undefined with `compute: false`. */
+  readonly compute: ComputeRoutes | undefined;
+  /**
+   * The files of an asset's service: the bytes fileInfo describes, download
+   * sends and compute jobs read. Empty for an unknown DID or service.
+   */
+  files(did: string, serviceId: string): SandboxFile[];
+  /** A (dataset, algorithm, environment) triple this node runs as a free job. */
+  computeExample(): ComputeExample;
   /** Stops the server. */
   close(): Promise<void>;
   /** Same as close, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** The sandbox's free-tier allowlist unless given. */
-export const SANDBOX_FREE_ALLOWLIST = [
+/**
+ * The sandbox's free-tier allowlist unless given: the sandbox wallet
+ * (`SANDBOX_WALLET_ADDRESS`, whose key is `SANDBOX_WALLET_KEY`) and two
+ * other addresses.
+ */
+export const SANDBOX_FREE_ALLOWLIST: readonly string[] = [
+  SANDBOX_WALLET_ADDRESS,
   "0x1bE0BbB6C7f2B4a5d0E1cB2F0c3D4E5F6a7B8C9d",
   "0x9F8e7D6c5B4a39281706f5E4d3C2b1A0f9E8d7C6",
 ];
@@ -71,10 +114,14 @@ export const SANDBOX_FREE_ALLOWLIST = [
  * Endpoints: `GET /`, `GET /api/services/nonce`, `GET /api/aquarius/assets/ddo/{did}`,
  * `POST /api/aquarius/assets/metadata/query`, `GET /api/aquarius/state/ddo`,
  * `POST /api/services/fileInfo`, `GET /api/services/computeEnvironments`,
- * `GET /files/{name}`. Fault switches: `botChallenge`, `fixedPageSize`,
- * `queryFailure`, `duplicateCollection` (set them on the returned object).
+ * `GET /files/{name}`, and unless `compute: false` `POST /api/services/freeCompute`,
+ * `GET /api/services/compute`, `GET /api/services/computeResult`,
+ * `GET /api/services/initialize`, `GET /api/services/download`. Fault
+ * switches: `botChallenge`, `fixedPageSize`, `queryFailure`,
+ * `duplicateCollection` (set them on the returned object), and those of
+ * `compute.faults`.
  *
- * @param options Number of DDOs, seed, nonces, allowlist.
+ * @param options Number of DDOs, seed, nonces, allowlist, compute options.
  * @returns The running node; close it when done.
  *
  * @example A node with 50 assets
@@ -88,13 +135,47 @@ export const SANDBOX_FREE_ALLOWLIST = [
  *   await node.close();
  * }
  * ```
+ *
+ * @example A free compute job that finishes in about a second
+ * ```ts ignore
+ * import { OceanNode, signerFromPrivateKey } from "../../ocean/mod.ts";
+ * import { SANDBOX_WALLET_KEY } from "./compute/mod.ts";
+ * await using sandbox = startOceanSandbox({ compute: { stepMs: 100 } });
+ * const node = new OceanNode(sandbox.url);
+ * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+ * const { dataset, algorithm, environment } = sandbox.computeExample();
+ * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+ * const done = await node.waitForJob(signer.address, job.jobId, { pollMs: 200 });
+ * await node.downloadResults(done, { signer, dir: "results" });
+ * ```
  */
 export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandbox {
   const ddos = options.ddos ?? seedAssets({ count: options.count, seed: options.seed });
-  const state = createState(ddos, options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST);
-  for (const [address, nonce] of Object.entries(options.nonces ?? {})) {
-    state.nonces.set(address.toLowerCase(), nonce);
-  }
+  const nonces = new NonceStore({
+    [SANDBOX_WALLET_ADDRESS]: String(Date.now()),
+    ...options.nonces,
+  });
+  const environments = [trialEnvironment(options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST)];
+  const state = createState(ddos, nonces, environments);
+  const fileCache = new Map<string, SandboxFile[]>();
+  const files = (did: string, serviceId: string): SandboxFile[] => {
+    const ddo = state.entries.get(did)?.ddo;
+    if (!ddo || !ddo.services.some((s) => s.id === serviceId)) return [];
+    const key = `${did}/${serviceId}`;
+    let cached = fileCache.get(key);
+    if (!cached) fileCache.set(key, cached = serviceFiles(ddo, serviceId));
+    return cached;
+  };
+  const compute = options.compute === false ? undefined : createComputeHandlers({
+    asset: (did) => {
+      const entry = state.entries.get(did);
+      return entry?.valid && entry.pendingPolls === 0 ? entry.ddo : undefined;
+    },
+    files,
+    environments,
+    nonces,
+  }, options.compute);
+  if (compute) state.activeJobs = (id) => compute.engine.activeInEnvironment(id);
 
   const route = (request: Request): Response | Promise<Response> => {
     if (state.faults.botChallenge) {
@@ -116,13 +197,13 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     }
     if (method === "GET" && path === "/api/aquarius/state/ddo") return handleState(url, state);
     if (method === "POST" && path === "/api/services/fileInfo") {
-      return handleFileInfo(request, state);
+      return handleFileInfo(request, state, files);
     }
     if (method === "GET" && path === "/api/services/computeEnvironments") {
       return handleEnvironments(url, state);
     }
     if (method === "GET" && path.startsWith("/files/")) return handleFile(path.slice(7));
-    return text(`Cannot ${method} ${path}`, 404);
+    return compute?.(request) ?? text(`Cannot ${method} ${path}`, 404);
   };
 
   const server = serveLocal(route, { maxRequests: options.maxRequests });
@@ -171,7 +252,14 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
       if (valid && pending === 0) state.indexed.push(ddo);
     },
     setNonce(address, nonce) {
-      state.nonces.set(address.toLowerCase(), nonce);
+      nonces.set(address, nonce);
+    },
+    nonces,
+    environments,
+    compute,
+    files,
+    computeExample() {
+      return findComputeExample(state.indexed, environments[0].id);
     },
     close: server.close,
     [Symbol.asyncDispose]: server.close,

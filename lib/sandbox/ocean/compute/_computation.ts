@@ -1,32 +1,19 @@
 /**
- * The sandbox's real computation: each dataset has a deterministic CSV
- * (seeded from its DID), and the algorithm computes summary statistics of
+ * The sandbox's real computation over a dataset's files (the node's own
+ * files, see `serviceFiles`): the algorithm computes summary statistics of
  * its numeric columns, failing like a real program when a column is missing
  * or when it needs more memory than the job was given.
  *
  * @module
  */
 
-import { createHash } from "node:crypto";
-import { SeededRandom } from "../../_random.ts";
-
-/** The CSV file behind a sandbox dataset: 120 rows, deterministic per DID. */
-export function datasetCsv(did: string): string {
-  const seed = createHash("sha256").update(did).digest().readInt32BE(0);
-  const random = new SeededRandom(seed);
-  const stations = ["north", "east", "south", "west"];
-  const lines = ["timestamp,station,value,temperature"];
-  const start = Date.UTC(2026, 0, 1);
-  for (let i = 0; i < 120; i++) {
-    const value = Math.round(random.next() * 10_000) / 100;
-    const temperature = Math.round((random.next() * 30 - 5) * 10) / 10;
-    lines.push(
-      `${new Date(start + i * 3_600_000).toISOString()},${
-        random.pick(stations)
-      },${value},${temperature}`,
-    );
-  }
-  return lines.join("\n") + "\n";
+/**
+ * The parts of one dataset as one CSV: the header of the first part, then
+ * the rows of every part (the algorithm reads all of `/data/inputs/<did>`).
+ */
+export function joinCsvParts(parts: string[]): string {
+  const [first = "", ...rest] = parts;
+  return [first, ...rest.map((part) => part.slice(part.indexOf("\n") + 1))].join("");
 }
 
 /** Statistics of one numeric column. */

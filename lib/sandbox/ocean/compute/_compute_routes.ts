@@ -7,27 +7,9 @@
 
 import type { Ddo } from "../../../ocean/ddo.ts";
 import { type ComputeContext, json, text } from "./_context.ts";
-import { datasetCsv } from "./_computation.ts";
+import { joinCsvParts } from "./_computation.ts";
 
 type Ref = { documentId?: unknown; serviceId?: unknown; algocustomdata?: unknown };
-
-/** GET /api/services/nonce */
-export function nonceHandler(context: ComputeContext, url: URL): Response {
-  const address = url.searchParams.get("userAddress");
-  if (!address || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    return text(400, "Missing or invalid userAddress");
-  }
-  return json(200, { nonce: context.nonces.get(address) });
-}
-
-/** GET /api/services/computeEnvironments */
-export function environmentsHandler(context: ComputeContext): Response {
-  const running = context.environments.map((env) => {
-    const active = context.engine.activeInEnvironment(env.id);
-    return { ...env, runningJobs: active, runningfreeJobs: active };
-  });
-  return json(200, running);
-}
 
 function computeService(ddo: Ddo | undefined, serviceId: unknown) {
   return ddo?.services.find((s) => s.id === serviceId && s.type === "compute");
@@ -60,14 +42,14 @@ export async function freeComputeHandler(
     return json(403, `Address ${owner} is not allowed to run free compute jobs`);
   }
   const algorithm = body.algorithm as Ref;
-  const algoDdo = context.assets.get(String(algorithm?.documentId));
+  const algoDdo = context.asset(String(algorithm?.documentId));
   if (!algoDdo || algoDdo.metadata.type !== "algorithm") {
     return json(400, `Algorithm ${String(algorithm?.documentId)} not found`);
   }
   const datasets = Array.isArray(body.datasets) ? body.datasets as Ref[] : [];
   if (datasets.length === 0) return json(400, "No datasets given");
   for (const ref of datasets) {
-    const ddo = context.assets.get(String(ref.documentId));
+    const ddo = context.asset(String(ref.documentId));
     const service = computeService(ddo, ref.serviceId);
     if (!ddo || !service) {
       return json(
@@ -119,12 +101,15 @@ export async function freeComputeHandler(
   const job = context.engine.start({
     owner,
     environment: environment.id,
-    datasets: datasets.map((ref) => ({
-      did: String(ref.documentId),
-      csv: new TextDecoder().decode(
-        context.files(String(ref.documentId))[0] ?? datasetCsv(String(ref.documentId)),
-      ),
-    })),
+    // The job reads the very files fileInfo describes and download serves.
+    datasets: datasets.map((ref) => {
+      const files = context.files(String(ref.documentId), String(ref.serviceId));
+      return {
+        did: String(ref.documentId),
+        csv: joinCsvParts(files.map((file) => new TextDecoder().decode(file.bytes))),
+        files: files.map((file) => ({ name: file.name, bytes: file.bytes })),
+      };
+    }),
     algorithmImage: container ? `${container.image}:${container.tag}` : "unknown",
     algocustomdata: algorithm.algocustomdata as Record<string, unknown> | undefined,
     resources,

@@ -1,11 +1,13 @@
 /**
- * What the sandbox compute handlers share: assets, environments, nonces, the
- * job engine, registered orders and the fault switches.
+ * What the sandbox compute handlers share: the node's assets, files,
+ * environments and nonce store (never copies), the job engine, registered
+ * orders and the fault switches.
  *
  * @module
  */
 
 import type { Ddo } from "../../../ocean/ddo.ts";
+import type { SandboxFile } from "../_file_handlers.ts";
 import type { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
 import type { SandboxEnvironment } from "./trial_environment.ts";
@@ -34,15 +36,23 @@ export interface SandboxOrder {
   consumer: string;
 }
 
-/** Shared state of the handlers. */
-export interface ComputeContext {
-  assets: Map<string, Ddo>;
+/** What the node lends the compute routes: its own catalogue, files, environments and nonces. */
+export interface ComputeNode {
+  /** An indexed asset by DID, or undefined. */
+  asset(did: string): Ddo | undefined;
+  /** The files of a service: the bytes fileInfo describes. */
+  files(did: string, serviceId: string): SandboxFile[];
+  /** The node's environments. */
   environments: SandboxEnvironment[];
+  /** The node's nonce store. */
   nonces: NonceStore;
+}
+
+/** Shared state of the handlers. */
+export interface ComputeContext extends ComputeNode {
   engine: JobEngine;
   faults: ComputeFaults;
   orders: SandboxOrder[];
-  files: (did: string) => Uint8Array[];
   rate: { windowStart: number; count: number };
 }
 

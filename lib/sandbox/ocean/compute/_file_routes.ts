@@ -1,6 +1,7 @@
 /**
  * The file-access endpoints of the sandbox node (spec section 4, File
- * access, and fileInfo of a published asset): one handler per endpoint.
+ * access): one handler per endpoint. fileInfo is the node's own handler,
+ * over the same files.
  *
  * @module
  */
@@ -20,7 +21,7 @@ export function initializeHandler(context: ComputeContext, url: URL): Response {
   if (!did || !serviceId || !consumer) {
     return text(400, "Missing required parameter: documentId, serviceId and consumerAddress");
   }
-  const ddo = context.assets.get(did);
+  const ddo = context.asset(did);
   const service = ddo?.services.find((s) => s.id === serviceId);
   if (!ddo || !service) return text(400, `Cannot resolve service ${serviceId} of ${did}`);
   const validUntil = Number(url.searchParams.get("validUntil") ?? 0) ||
@@ -69,12 +70,13 @@ export async function downloadHandler(context: ComputeContext, url: URL): Promis
       `Failed to validate order: transaction ${query.transferTxId} is not an order of this consumer for this service`,
     );
   }
-  const files = context.files(query.documentId);
+  const files = context.files(query.documentId, query.serviceId);
   const index = Number(query.fileIndex ?? 0);
   if (!Number.isInteger(index) || index < 0 || index >= files.length) {
     return text(400, `Invalid fileIndex ${query.fileIndex}`);
   }
-  const content = files[index];
+  const file = files[index];
+  const content = file.bytes;
   if (context.faults.interruptResultBody) {
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -82,41 +84,12 @@ export async function downloadHandler(context: ComputeContext, url: URL): Promis
         setTimeout(() => controller.error(new Error("connection reset")), 20);
       },
     });
-    return new Response(stream, { headers: { "content-type": "text/csv" } });
+    return new Response(stream, { headers: { "content-type": file.contentType } });
   }
   return new Response(content.slice(), {
     headers: {
-      "content-type": "text/csv",
-      "content-disposition": `attachment; filename="data-${index}.csv"`,
+      "content-type": file.contentType,
+      "content-disposition": `attachment; filename="${file.name}"`,
     },
   });
-}
-
-/** POST /api/services/fileInfo for a published asset (`{did, serviceId}`); undefined otherwise. */
-export async function fileInfoHandler(
-  context: ComputeContext,
-  request: Request,
-): Promise<Response | undefined> {
-  let body: Record<string, unknown>;
-  try {
-    body = await request.clone().json();
-  } catch {
-    return undefined;
-  }
-  if (typeof body.did !== "string" || !context.assets.has(body.did)) return undefined;
-  const ddo = context.assets.get(body.did)!;
-  if (!ddo.services.some((s) => s.id === body.serviceId)) {
-    return text(400, `Service ${String(body.serviceId)} not found in ${body.did}`);
-  }
-  return json(
-    200,
-    context.files(body.did).map((content, i) => ({
-      valid: true,
-      contentLength: String(content.byteLength),
-      contentType: "text/csv",
-      checksum: createHash("sha256").update(content).digest("hex"),
-      name: `data-${i}.csv`,
-      type: "url",
-    })),
-  );
 }

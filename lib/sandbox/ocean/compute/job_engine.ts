@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { runSummary } from "./_computation.ts";
 
 /** A result file the sandbox publishes. */
@@ -28,7 +29,8 @@ export interface SandboxJob {
 export interface JobInput {
   owner: string;
   environment: string;
-  datasets: { did: string; csv: string }[];
+  /** Each dataset's DID, its files joined as one CSV, and the files themselves (for the configuration log). */
+  datasets: { did: string; csv: string; files?: { name: string; bytes: Uint8Array }[] }[];
   algorithmImage: string;
   algocustomdata?: Record<string, unknown>;
   resources: { id: string; amount: number }[];
@@ -111,7 +113,7 @@ export class JobEngine {
         "configurationLog",
         `resources: ${JSON.stringify(input.resources)}\ninputs: ${
           input.datasets.map((d) => d.did).join(", ")
-        }\n`,
+        }\n` + inputLines(input.datasets),
       ],
       ["algorithmLog", run.log],
       ["output", run.output],
@@ -246,3 +248,14 @@ const DEFAULT_NAMES: Record<string, string> = {
   output: "summary.json",
   publishLog: "publish.log",
 };
+
+/** One line per input file: where the job saw it, its SHA-256 and its size. */
+function inputLines(datasets: JobInput["datasets"]): string {
+  return datasets.flatMap((dataset) =>
+    (dataset.files ?? []).map((file) =>
+      `/data/inputs/${dataset.did}/${file.name} sha256:${
+        createHash("sha256").update(file.bytes).digest("hex")
+      } ${file.bytes.byteLength} bytes\n`
+    )
+  ).join("");
+}

@@ -1,14 +1,12 @@
 /**
  * The sandbox node's compute-to-data and file-access endpoints: signed,
  * nonce-checked, with jobs that move through real statuses and publish real
- * results.
+ * results. `startOceanSandbox` mounts them over its own catalogue.
  *
  * @module
  */
 
 export * from "./create_compute_handlers.ts";
-export * from "./start_compute_sandbox.ts";
 export * from "./job_engine.ts";
 export * from "./nonce_store.ts";
 export * from "./trial_environment.ts";
-export { datasetCsv } from "./_computation.ts";
