@@ -9,8 +9,8 @@
  *   {@linkcode CacheMissError} naming it. No network is used.
  * - `refresh`: always fetch and overwrite what is stored.
  *
- * Keys come from the method, the URL without credential parameters and the
- * body, never from headers or credentials. Signed and write requests are
+ * Keys come from the method, the URL without credential parameters, the
+ * `Accept` header and the body, never from credentials. Signed and write requests are
  * never stored (the client decides that before it asks the cache).
  *
  * @module

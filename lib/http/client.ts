@@ -327,11 +327,14 @@ export class HttpClient {
       body = JSON.stringify(request.json);
       headers["content-type"] ??= "application/json";
     }
-    const cacheBody = typeof body === "string"
+    const bodyText = typeof body === "string"
       ? body
       : body instanceof Uint8Array
       ? new TextDecoder().decode(body)
-      : undefined;
+      : "";
+    // The same query in another format (SPARQL JSON or XML) is another answer.
+    const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === "accept")?.[1];
+    const cacheBody = accept ? `accept: ${accept}\n${bodyText}` : bodyText;
     return { method, url, body, headers, cacheBody, idempotent };
   }
 

@@ -114,3 +114,29 @@ Deno.test("cache keys ignore credential parameters and parameter order", async (
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the same request in another format is another cache entry", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = startFaultServer();
+  try {
+    const http = new HttpClient(server.url, { ...quiet, cache: { dir, mode: "record" } });
+    await http.request({
+      path: "/counter",
+      headers: { accept: "application/sparql-results+json" },
+    });
+    const xml = await http.request({
+      path: "/counter",
+      headers: { accept: "application/sparql-results+xml" },
+    });
+    assert.equal(xml.fromCache, false);
+    const again = await http.request({
+      path: "/counter",
+      headers: { Accept: "application/sparql-results+json" },
+    });
+    assert.equal(again.fromCache, true);
+    assert.deepEqual(again.json(), { n: 1 });
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
