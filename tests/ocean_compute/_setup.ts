@@ -54,3 +54,20 @@ export async function setup(options: ComputeHandlersOptions = {}) {
   };
   return { sandbox, compute, http, events, warnings, environments, request, pair };
 }
+
+/**
+ * The statistics the sandbox algorithm should report for one column,
+ * computed here from the dataset's CSV parts (each with its header).
+ */
+export function expectedStats(parts: string[], column: string) {
+  const i = parts[0].split("\n")[0].split(",").indexOf(column);
+  const values = parts.flatMap((part) => part.trim().split("\n").slice(1))
+    .map((line) => Number(line.split(",")[i]));
+  const sum = values.reduce((a, b) => a + b, 0);
+  return {
+    count: values.length,
+    mean: sum / values.length,
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
+}

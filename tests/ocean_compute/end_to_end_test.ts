@@ -7,21 +7,7 @@ import {
   startFreeCompute,
   waitForJob,
 } from "../../lib/ocean/compute/mod.ts";
-import { setup, signer } from "./_setup.ts";
-
-/** The expected statistics, computed here from the dataset's CSV. */
-function expectedStats(csv: string, column: string) {
-  const [header, ...rows] = csv.trim().split("\n").map((line) => line.split(","));
-  const i = header.indexOf(column);
-  const values = rows.map((row) => Number(row[i]));
-  const sum = values.reduce((a, b) => a + b, 0);
-  return {
-    count: values.length,
-    mean: sum / values.length,
-    min: Math.min(...values),
-    max: Math.max(...values),
-  };
-}
+import { expectedStats, setup, signer } from "./_setup.ts";
 
 Deno.test("free compute end to end: environments, start, wait, download every result, check the output", async () => {
   const { sandbox, http, events, environments, request, pair } = await setup();
@@ -64,8 +50,7 @@ Deno.test("free compute end to end: environments, start, wait, download every re
     // The dataset's own files, as the node serves them, joined as the algorithm reads them.
     const parts = sandbox.files(pair.dataset.documentId, pair.dataset.serviceId)
       .map((file) => new TextDecoder().decode(file.bytes));
-    const csv = parts[0] + parts.slice(1).map((p) => p.slice(p.indexOf("\n") + 1)).join("");
-    const expected = expectedStats(csv, "value");
+    const expected = expectedStats(parts, "value");
     const got = output[pair.dataset.documentId].columns.value;
     assert.equal(got.count, expected.count);
     assert.ok(Math.abs(got.mean - expected.mean) < 1e-9);

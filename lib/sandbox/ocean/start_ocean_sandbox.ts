@@ -208,36 +208,11 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
 
   const server = serveLocal(route, { maxRequests: options.maxRequests });
   state.url = server.url;
-  const faults = state.faults;
-  return {
+  const sandbox: Omit<OceanSandbox, keyof OceanFaults> = {
     url: server.url,
     ddos,
     get requestCount() {
       return server.requestCount;
-    },
-    get botChallenge() {
-      return faults.botChallenge;
-    },
-    set botChallenge(value: boolean) {
-      faults.botChallenge = value;
-    },
-    get fixedPageSize() {
-      return faults.fixedPageSize;
-    },
-    set fixedPageSize(value: number | null) {
-      faults.fixedPageSize = value;
-    },
-    get queryFailure() {
-      return faults.queryFailure;
-    },
-    set queryFailure(value: boolean) {
-      faults.queryFailure = value;
-    },
-    get duplicateCollection() {
-      return faults.duplicateCollection;
-    },
-    set duplicateCollection(value: number) {
-      faults.duplicateCollection = value;
     },
     publish(ddo, publish = {}) {
       const pending = publish.pollsBeforeSeen ?? 0;
@@ -264,4 +239,16 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     close: server.close,
     [Symbol.asyncDispose]: server.close,
   };
+  // Each fault switch reads and writes the state the handlers consult.
+  const faults = state.faults as unknown as Record<string, unknown>;
+  for (const key of Object.keys(faults)) {
+    Object.defineProperty(sandbox, key, {
+      get: () => faults[key],
+      set: (value: unknown) => {
+        faults[key] = value;
+      },
+      enumerable: true,
+    });
+  }
+  return sandbox as OceanSandbox;
 }

@@ -1,5 +1,16 @@
 import { createHash } from "node:crypto";
 
+/** One resource of an environment (spec section 2, Resource). */
+export interface SandboxResource {
+  id: string;
+  type: string;
+  kind: string;
+  total: number;
+  max: number;
+  min: number;
+  inUse: number;
+}
+
 /** A compute environment as the sandbox serves it (spec section 2, values of section 8). */
 export interface SandboxEnvironment {
   id: string;
@@ -12,15 +23,7 @@ export interface SandboxEnvironment {
   enableNetwork: boolean;
   fees: null;
   access: { addresses: string[]; accessLists: null };
-  resources: {
-    id: string;
-    type: string;
-    kind: string;
-    total: number;
-    max: number;
-    min: number;
-    inUse: number;
-  }[];
+  resources: SandboxResource[];
   minJobDuration: number;
   maxJobDuration: number;
   storageExpiry: number;
@@ -29,15 +32,7 @@ export interface SandboxEnvironment {
     minJobDuration: number;
     maxJobDuration: number;
     maxJobs: number;
-    resources: {
-      id: string;
-      type: string;
-      kind: string;
-      total: number;
-      max: number;
-      min: number;
-      inUse: number;
-    }[];
+    resources: SandboxResource[];
   };
 }
 
