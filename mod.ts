@@ -72,6 +72,29 @@ export type {
   SearchParameters,
   SearchResult,
 } from "./lib/expressions/mod.ts";
+export {
+  Archive,
+  ConflictError,
+  PayloadTooLargeError,
+  QuotaError,
+  readSparqlResults,
+  sparql,
+  SparqlSyntaxError,
+} from "./lib/archive/mod.ts";
+export type {
+  ArchiveEntity,
+  ArchiveOptions,
+  ArchiveResource,
+  LinkedDataFormat,
+  SearchAllParameters,
+  SparqlOptions,
+  SparqlResult,
+  Triple,
+} from "./lib/archive/mod.ts";
+export type {
+  SearchParameters as ArchiveSearchParameters,
+  SearchResult as ArchiveSearchResult,
+} from "./lib/archive/mod.ts";
 export { OaiPmh } from "./lib/archive/oai/mod.ts";
 export type {
   HarvestOptions,

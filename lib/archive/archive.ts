@@ -27,6 +27,11 @@ import { search, type SearchParameters, type SearchResult } from "./search.ts";
 import { searchAll, type SearchAllParameters } from "./search_all.ts";
 import { runSparql, type SparqlOptions, type SparqlResult } from "./sparql.ts";
 import type { ArchiveEntity, ArchiveResource, JsonLdDocument } from "./types.ts";
+import { requireTarget, segment } from "./_context.ts";
+import { OaiPmh } from "./oai/oai_pmh.ts";
+import type { HarvestOptions, HarvestPage, OaiIdentify, OaiRecord } from "./oai/types.ts";
+import { ResourceSync } from "./resourcesync/resource_sync.ts";
+import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -66,6 +71,8 @@ export class Archive {
   /** The database slug, if given. */
   readonly db?: string;
   readonly #context: ArchiveContext;
+  #oai?: OaiPmh;
+  #sync?: ResourceSync;
 
   /**
    * @param baseUrl The platform address.
@@ -224,5 +231,132 @@ export class Archive {
   iiifImageUrl(asset: string | IiifInfo, options: IiifImageOptions = {}): string {
     const base = typeof asset === "string" ? iiifBase(this.#context, asset) : asset.id;
     return iiifImageUrl(base, options);
+  }
+
+  /** The site's OAI-PMH endpoint, `/{account}/{db}/api/oai`, made on first use. */
+  get #oaiEndpoint(): OaiPmh {
+    if (!this.#oai) {
+      const { account, db } = requireTarget(this.#context, "OAI-PMH");
+      this.#oai = new OaiPmh(this.#context.http, `/${segment(account)}/${segment(db)}/api/oai`);
+    }
+    return this.#oai;
+  }
+
+  /** The site's ResourceSync source, found through `/.well-known/resourcesync`. */
+  get #resourceSync(): ResourceSync {
+    if (!this.#sync) {
+      const { account, db } = requireTarget(this.#context, "ResourceSync");
+      this.#sync = new ResourceSync(this.#context.http, { site: `${account}/${db}` });
+    }
+    return this.#sync;
+  }
+
+  /**
+   * The OAI-PMH repository description (granularity, earliest datestamp).
+   *
+   * @returns The parsed Identify answer.
+   */
+  identify(): Promise<OaiIdentify> {
+    return this.#oaiEndpoint.identify();
+  }
+
+  /**
+   * The metadata formats the repository offers.
+   *
+   * @param options One record's formats only.
+   * @returns The table `metadataPrefix, schema, metadataNamespace`.
+   */
+  listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
+    return this.#oaiEndpoint.listMetadataFormats(options);
+  }
+
+  /**
+   * The sets (resource types) of the repository, every page.
+   *
+   * @returns The table `setSpec, setName, setDescription`.
+   */
+  listSets(): Promise<ColumnTable> {
+    return this.#oaiEndpoint.listSets();
+  }
+
+  /**
+   * One record.
+   *
+   * @param identifier The OAI identifier.
+   * @param metadataPrefix `oai_dc` (default) or `jps`.
+   * @returns The record.
+   */
+  getRecord(identifier: string, metadataPrefix = "oai_dc"): Promise<OaiRecord> {
+    return this.#oaiEndpoint.getRecord(identifier, metadataPrefix);
+  }
+
+  /**
+   * An OAI-PMH harvest into one table, following every resumption token,
+   * with progress; `noRecordsMatch` is an empty table. With `state` the
+   * harvest resumes after an interruption and later runs fetch only what
+   * changed since the last complete one.
+   *
+   * @param options `metadataPrefix`, `set`, `from`, `until`, `verb`, `state`.
+   * @returns `identifier, datestamp, setSpec, deleted` and the metadata columns.
+   *
+   * @example An incremental harvest
+   * ```ts ignore
+   * const records = await archive.harvest({ metadataPrefix: "oai_dc", state: "letters.harvest.json" });
+   * ```
+   */
+  harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
+    return this.#oaiEndpoint.harvest(options);
+  }
+
+  /**
+   * The streaming form of {@linkcode Archive.harvest}: one page at a time,
+   * for harvests that should not be held in memory.
+   *
+   * @param options As for `harvest`.
+   * @returns The pages.
+   */
+  harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
+    return this.#oaiEndpoint.harvestRecords(options);
+  }
+
+  /**
+   * Discovers the site's ResourceSync capability list.
+   *
+   * @returns The capability list and the URL of each capability.
+   */
+  resourceSync(): Promise<ResourceSyncDiscovery> {
+    return this.#resourceSync.resourceSync();
+  }
+
+  /**
+   * Every public resource from the ResourceSync resource list, every page.
+   *
+   * @param options At most this many pages.
+   * @returns The table `loc, lastmod, change, html, length, type, hash`.
+   */
+  resourceList(options: { pages?: number } = {}): Promise<ColumnTable> {
+    return this.#resourceSync.resourceList(options);
+  }
+
+  /**
+   * The changes since a time, from the ResourceSync change list (created and
+   * updated only: the platform does not report deletions).
+   *
+   * @param options `from`, an ISO 8601 time or a Date.
+   * @returns The resource-list columns plus `datetime`.
+   */
+  changeList(options: { from?: string | Date } = {}): Promise<ColumnTable> {
+    return this.#resourceSync.changeList(options);
+  }
+
+  /**
+   * Keeps a local list of the site's resources: a baseline, then increments
+   * from the change list, and a full re-list now and then to find deletions.
+   *
+   * @param options The state file and the re-list period.
+   * @returns What changed.
+   */
+  mirror(options: MirrorOptions): Promise<MirrorResult> {
+    return this.#resourceSync.mirror(options);
   }
 }

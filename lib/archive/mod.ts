@@ -23,3 +23,5 @@ export { sparql, type SparqlTag } from "./sparql_tag.ts";
 export { SparqlTerm, type SparqlValue } from "./_rdf_term.ts";
 export type { IiifImageOptions, IiifInfo } from "./iiif.ts";
 export type { ArchiveEntity, ArchiveResource, JsonLdDocument, MetadataValue } from "./types.ts";
+export { OaiPmh } from "./oai/mod.ts";
+export { ResourceSync } from "./resourcesync/mod.ts";
