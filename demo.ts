@@ -10,7 +10,14 @@
 import * as aq from "arquero";
 import * as Plot from "@observablehq/plot";
 import type { ColumnTable } from "arquero";
-import { ExpressionSearch, OceanNode, Subgraph, subgraphInfo } from "./mod.ts";
+import {
+  ExpressionSearch,
+  OceanNode,
+  signerFromEnv,
+  signerFromPrivateKey,
+  Subgraph,
+  subgraphInfo,
+} from "./mod.ts";
 import { saveTable } from "./lib/notebook/mod.ts";
 import {
   emotionBodyPartHeatmap,
@@ -22,7 +29,8 @@ import {
   savePlot,
   valenceByBookChart,
 } from "./lib/plot/mod.ts";
-import { openServices } from "./lib/sandbox/mod.ts";
+import { openServices, type Services } from "./lib/sandbox/mod.ts";
+import { SANDBOX_WALLET_KEY } from "./lib/sandbox/ocean/mod.ts";
 
 const OUT = Deno.args[0] ?? "out";
 const written: { file: string; rows?: number }[] = [];
@@ -83,6 +91,84 @@ async function oceanAssets(node: OceanNode): Promise<ColumnTable> {
   return assets;
 }
 
+/**
+ * A free compute job: against the sandbox its example dataset and algorithm
+ * with the sandbox wallet; against a real node the DIDs in
+ * TIDEPOOL_COMPUTE_DATASET and TIDEPOOL_COMPUTE_ALGORITHM with the key in
+ * OCEAN_PRIVATE_KEY (skipped when they are not set).
+ */
+async function computeToData(node: OceanNode, services: Services): Promise<void> {
+  let example;
+  let signer;
+  if (services.sandbox) {
+    example = services.sandbox.ocean.computeExample();
+    signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+  } else {
+    const dataset = Deno.env.get("TIDEPOOL_COMPUTE_DATASET");
+    const algorithm = Deno.env.get("TIDEPOOL_COMPUTE_ALGORITHM");
+    if (!dataset || !algorithm) {
+      console.log("compute: skipped (set TIDEPOOL_COMPUTE_DATASET and TIDEPOOL_COMPUTE_ALGORITHM)");
+      return;
+    }
+    const service = async (did: string) => {
+      const ddo = await node.ddo(did);
+      const found = ddo.services.find((s) => s.type === "compute") ?? ddo.services[0];
+      return { documentId: did, serviceId: found.id };
+    };
+    const [environment] = await node.computeEnvironments(11155111);
+    example = {
+      dataset: await service(dataset),
+      algorithm: await service(algorithm),
+      environment: environment.id,
+    };
+    signer = signerFromEnv("OCEAN_PRIVATE_KEY");
+  }
+  const [job] = await node.startFreeCompute({
+    signer,
+    environment: example.environment,
+    algorithm: example.algorithm,
+    datasets: [example.dataset],
+  });
+  const done = await node.waitForJob(signer.address, job.jobId, {
+    pollMs: services.sandbox ? 200 : 10_000,
+  });
+  const dir = `${OUT}/compute_results`;
+  await Deno.mkdir(dir, { recursive: true });
+  const files = await table(
+    "compute_result_files",
+    await node.downloadResults(done, { signer, dir }),
+  );
+  const output = files.filter((d: { type: string }) => d.type === "output").get(
+    "path",
+    0,
+  ) as string;
+  const summary = JSON.parse(await Deno.readTextFile(output)) as Record<
+    string,
+    {
+      rows: number;
+      columns: Record<string, { count: number; mean: number; min: number; max: number }>;
+    }
+  >;
+  const stats = aq.from(
+    Object.entries(summary).flatMap(([did, { columns }]) =>
+      Object.entries(columns).map(([column, s]) => ({ did, column, ...s }))
+    ),
+  );
+  await table("compute_summary", stats);
+  await chart(
+    "compute_summary",
+    renderPlot({
+      title: "Computed where the data is: range and mean per column",
+      marginLeft: 90,
+      y: { label: null },
+      marks: [
+        Plot.ruleY(stats.objects(), { y: "column", x1: "min", x2: "max" }),
+        Plot.dot(stats.objects(), { y: "column", x: "mean", r: 5, fill: "currentColor" }),
+      ],
+    }),
+  );
+}
+
 async function subgraphOrders(sg: Subgraph, assets: ColumnTable): Promise<void> {
   const meta = await sg.meta();
   const orders = await table("subgraph_orders", await sg.orders());
@@ -137,11 +223,12 @@ async function expressions(ex: ExpressionSearch): Promise<void> {
 
 const started = performance.now();
 await Deno.mkdir(OUT, { recursive: true });
-const services = openServices();
+const services = openServices({ ocean: { compute: { stepMs: 100 } } });
 try {
   const options = { cache: services.cache, progress: false as const };
   const node = new OceanNode(services.urls.ocean, options);
   const assets = await oceanAssets(node);
+  await computeToData(node, services);
   await subgraphOrders(new Subgraph(services.urls.subgraph, options), assets);
   await expressions(new ExpressionSearch(services.urls.expressions, options));
 } finally {

@@ -20,14 +20,18 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     const printed = new TextDecoder().decode(stdout);
     assert.equal(code, 0, new TextDecoder().decode(stderr));
     assert.match(printed, /^sandbox: wrote \d+ files/m);
-    const files = [...Deno.readDirSync(out)].map((entry) => entry.name).sort();
-    for (const prefix of ["ocean_", "subgraph_", "expressions_"]) {
+    const files = [...Deno.readDirSync(out)].filter((e) => e.isFile).map((e) => e.name).sort();
+    for (const prefix of ["ocean_", "compute_", "subgraph_", "expressions_"]) {
       assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".csv")), `${prefix} CSV`);
       assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".svg")), `${prefix} SVG`);
     }
     for (const file of files.filter((f) => f.endsWith(".svg"))) {
       const svg = await Deno.readTextFile(`${out}/${file}`);
-      assert.match(svg, /^(<\?xml[^>]*>\s*)?<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, file);
+      assert.match(
+        svg,
+        /^(<\?xml[^>]*>\s*)?<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/,
+        file,
+      );
     }
     // Each printed row count is the number of data lines in its CSV.
     for (const [, file, rows] of printed.matchAll(/^\s+\S+\/(\S+\.csv)\s+(\d+) rows$/gm)) {
