@@ -91,7 +91,6 @@ export async function downloadResults(
   const saved: SavedResult[] = [];
   try {
     for (const { result, index } of wanted) {
-      progress.update(saved.length, { detail: String(result.type) });
       const file = await resultRequest(http, signer, job, index, async (request) => {
         // http.stream checks the status before handing over a byte of the body.
         const stream = await http.stream({
@@ -116,6 +115,7 @@ export async function downloadResults(
         bytes: file.bytes,
         sha256: file.sha256,
       });
+      progress.update(saved.length, { detail: String(result.type) });
     }
   } catch (error) {
     progress.fail(error instanceof Error ? error.name : "failed");
