@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { Harvesting } from "./_harvesting.ts";
+import type { OaiFaults } from "./oai/types.ts";
 import type { ArchiveSeed, SeedDatabase, SeedEntity, SeedKey, SeedResource } from "./seed.ts";
 
 /** Who is calling, from the API key. */
@@ -27,6 +29,8 @@ export interface LoggedRequest {
 export interface ArchiveFaults {
   /** Every API request answers 402. */
   quotaExceeded: boolean;
+  /** The OAI-PMH providers' switches, shared by every site (503 for a page, token expiry, ...). */
+  oai: OaiFaults;
 }
 
 /** A database with its lookups. */
@@ -50,6 +54,8 @@ export interface ArchiveState {
   entities: Map<string, SeedEntity[]>;
   faults: ArchiveFaults;
   log: LoggedRequest[];
+  /** The OAI-PMH providers and the ResourceSync source (set once the origin is known). */
+  harvesting?: Harvesting;
   /** Runs a SPARQL query (set once the store is built). */
   sparql?: (query: string, format: string, db: SeedDatabase) => string | boolean;
 }

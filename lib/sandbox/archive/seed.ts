@@ -32,7 +32,19 @@ export interface SeedDatabase {
   slug: string;
   title: string;
   is_public: boolean;
-  settings: { service: "dl" | "text" | "records"; provider: string; card?: string; rdf?: boolean };
+  settings: {
+    service: "dl" | "text" | "records";
+    provider: string;
+    card?: string;
+    rdf?: boolean;
+    ogImage?: string;
+    /**
+     * Set when the site is backed by an external search engine or a
+     * federated search: it then has no modification timestamps, and
+     * ResourceSync answers 404 for it.
+     */
+    search?: "external" | "federated";
+  };
   resources: SeedResource[];
 }
 
@@ -349,7 +361,7 @@ const PLANS: DatabasePlan[] = [
     slug: "ledgers",
     title: "Trading House Ledgers",
     is_public: true,
-    settings: { service: "text", provider: "Harbor Museum" },
+    settings: { service: "text", provider: "Harbor Museum", search: "external" },
     count: 500,
     kinds: [1, 0, 0, 4],
   },

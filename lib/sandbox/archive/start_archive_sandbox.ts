@@ -14,6 +14,10 @@ import { dataUriHandler, getResourceHandler, listResourcesHandler } from "./reso
 import { searchHandler } from "./search_handler.ts";
 import { sparqlHandler } from "./sparql_handler.ts";
 import { buildStore } from "./_store.ts";
+import { createHarvesting, type HarvestingOptions, hasTimestamps } from "./_harvesting.ts";
+import type { OaiProvider } from "./oai/oai_provider.ts";
+import { patchResource, type ResourcePatch } from "./_mutations.ts";
+import type { SeedResource } from "./seed.ts";
 import {
   type ArchiveFaults,
   type ArchiveState,
@@ -26,7 +30,7 @@ import {
 import { type ArchiveSeed, seedArchive, seedKeys, type SeedOptions } from "./seed.ts";
 
 /** Options of {@linkcode startArchiveSandbox}. */
-export interface ArchiveSandboxOptions extends SeedOptions {
+export interface ArchiveSandboxOptions extends SeedOptions, HarvestingOptions {
   /** Most requests answered (see serveLocal). */
   maxRequests?: number;
 }
@@ -39,6 +43,13 @@ export interface ArchiveSandbox extends LocalServer {
   readonly faults: ArchiveFaults;
   /** Every request answered: method, URL, and whether it carried a key. */
   readonly requests: readonly LoggedRequest[];
+  /** The OAI-PMH provider of each public site (`account/db`), with its hit counts. */
+  readonly oaiProviders: ReadonlyMap<string, OaiProvider>;
+  /**
+   * Changes a resource as a PATCH would, stamping its update time with now,
+   * so harvests and change lists see it.
+   */
+  updateResource(account: string, db: string, slug: string, patch: ResourcePatch): SeedResource;
   /** Switches a database to another service; its old SPARQL path then answers 307. */
   switchService(account: string, db: string, service: "dl" | "text" | "records"): void;
 }
@@ -70,7 +81,7 @@ export async function startArchiveSandbox(
     keys: await seedKeys(),
     databases: indexSeed(seed),
     entities: new Map(seed.accounts.map((a) => [a.slug, a.entities])),
-    faults: { quotaExceeded: false },
+    faults: { quotaExceeded: false, oai: {} },
     log: [],
   };
   const server = serveLocal((request) => route(state, request), {
@@ -78,6 +89,7 @@ export async function startArchiveSandbox(
   });
   state.origin = server.url;
   state.sparql = buildStore(state);
+  state.harvesting = createHarvesting(state, state.faults.oai, options);
   return {
     get url() {
       return server.url;
@@ -90,6 +102,13 @@ export async function startArchiveSandbox(
     seed,
     faults: state.faults,
     requests: state.log,
+    oaiProviders: state.harvesting.providers,
+    updateResource(account, db, slug, patch) {
+      const index = state.databases.get(`${account}/${db}`);
+      const resource = index?.bySlug.get(slug);
+      if (!index || !resource) throw new Error(`No resource ${account}/${db}/${slug}`);
+      return patchResource(index, resource, patch);
+    },
     switchService(account, db, service) {
       const index = state.databases.get(`${account}/${db}`);
       if (!index) throw new Error(`No database ${account}/${db}`);
@@ -115,6 +134,8 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
   const caller: Caller | null = found;
   const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
   const read = request.method === "GET" || request.method === "HEAD";
+  const harvested = await harvestRoute(state, parts, request);
+  if (harvested) return harvested;
   if (parts[0] === "api") {
     if (parts[1] === "accounts" && parts.length === 2 && read) {
       return accountsHandler(state, url, caller);
@@ -151,4 +172,41 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
     return dataUriHandler(state, index, parts[3], request, caller);
   }
   return errorResponse(404, `No endpoint ${request.method} ${url.pathname}`);
+}
+
+/**
+ * OAI-PMH (`/{account}/{db}/api/oai`, GET or POST) and ResourceSync
+ * (`/.well-known/resourcesync`, `/{account}/{db}/api/resourcesync/*`):
+ * public sites only, whatever the key; ResourceSync also 404s for sites
+ * without modification timestamps.
+ */
+async function harvestRoute(
+  state: ArchiveState,
+  parts: string[],
+  request: Request,
+): Promise<Response | undefined> {
+  const harvesting = state.harvesting!;
+  if (parts[0] === ".well-known" && parts[1] === "resourcesync" && parts.length === 2) {
+    return harvesting.resourceSync(request);
+  }
+  if (parts[2] !== "api" || (parts[3] !== "oai" && parts[3] !== "resourcesync")) return undefined;
+  const site = `${parts[0]}/${parts[1]}`;
+  const index = state.databases.get(site);
+  if (!index || !index.db.is_public) return errorResponse(404, `Database not found: ${site}`);
+  if (parts[3] === "oai" && parts.length === 4) {
+    if (request.method !== "GET" && request.method !== "POST") {
+      return errorResponse(405, "OAI-PMH answers GET and POST");
+    }
+    return await harvesting.providers.get(site)!.handle(request);
+  }
+  if (parts[3] === "resourcesync") {
+    if (!hasTimestamps(index)) {
+      return errorResponse(
+        404,
+        `ResourceSync is not offered for ${site}: its search is ${index.db.settings.search}, without modification timestamps`,
+      );
+    }
+    return harvesting.resourceSync(request) ?? errorResponse(404, `No endpoint ${request.url}`);
+  }
+  return undefined;
 }
