@@ -1,52 +1,90 @@
 /**
- * searchAll of 20,000 expressions from the sandbox with pacing off, against
- * the floor: bare `fetch` + `JSON.parse` of the same pages (limit 100, the
- * sandbox maximum), in the same process, alternately.
+ * Every expression hit, 20,000 rows, pacing off: `ExpressionSearch.searchAll`
+ * against a plain `fetch` loop into `aq.from` (what a script would do) and
+ * the floor of bare `fetch` + `JSON.parse` of the same pages (limit 100, the
+ * sandbox maximum). Each run is its own process; the sandbox is this one.
  *
- * Run: deno run -A --frozen bench/expressions_bench.ts
+ * Run: deno run -A --frozen bench/expressions_bench.ts [rounds]
  */
 
+import * as aq from "arquero";
 import { ExpressionSearch } from "../lib/expressions/mod.ts";
 import { startExpressionSandbox } from "../lib/sandbox/expressions/mod.ts";
-import { measure, report } from "./_measure.ts";
+import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
 
-const sandbox = startExpressionSandbox({ size: 20_000 });
-try {
-  const pageSize = sandbox.maxLimit;
-  const client = new ExpressionSearch(sandbox.url, {
-    minIntervalMs: 0,
-    concurrency: 1,
-    progress: false,
-    pageSize,
-  });
-  let rows = 0;
-  const medians = await measure([
-    {
-      name: "fetch + JSON.parse (floor)",
-      run: async () => {
-        let total = Infinity;
-        let count = 0;
-        for (let offset = 0; offset < total; offset += pageSize) {
-          const answer = await fetch(
-            `${sandbox.url}/api/expressions?limit=${pageSize}&offset=${offset}`,
-          );
-          const body = JSON.parse(await answer.text());
-          total = body.total;
-          count += body.hits.length;
-        }
-        if (count !== 20_000) throw new Error(`floor read ${count} rows`);
-      },
+const ROWS = 20_000;
+const PAGE = 100;
+
+/** The pages one after another, as a script would fetch them. */
+async function pages(url: string, keep: (hits: unknown[]) => void): Promise<void> {
+  let total = Infinity;
+  for (let offset = 0; offset < total; offset += PAGE) {
+    const answer = await fetch(`${url}/api/expressions?limit=${PAGE}&offset=${offset}`);
+    const body = JSON.parse(await answer.text());
+    total = body.total;
+    keep(body.hits);
+  }
+}
+
+const contenders: Contender[] = [
+  {
+    name: "floor: fetch + JSON.parse",
+    kind: "floor",
+    run: async (url) => {
+      let n = 0;
+      await pages(url, (hits) => n += hits.length);
+      return n;
     },
-    {
-      name: "ExpressionSearch.searchAll (pacing off)",
-      run: async () => {
-        const table = await client.searchAll();
-        rows = table.numRows();
-        if (rows !== 20_000) throw new Error(`searchAll read ${rows} rows`);
-      },
+  },
+  {
+    name: "tidepool searchAll (pacing off, concurrency 4)",
+    kind: "tidepool",
+    run: async (url) => {
+      const client = new ExpressionSearch(url, {
+        minIntervalMs: 0,
+        concurrency: 4,
+        progress: false,
+        pageSize: PAGE,
+      });
+      return (await client.searchAll()).numRows();
     },
-  ], 7);
-  report("expression searchAll", medians, 20_000, "fetch + JSON.parse (floor)");
-} finally {
-  await sandbox.close();
+  },
+  {
+    name: "tidepool searchAll (pacing off, concurrency 1)",
+    kind: "tidepool",
+    run: async (url) => {
+      const client = new ExpressionSearch(url, {
+        minIntervalMs: 0,
+        concurrency: 1,
+        progress: false,
+        pageSize: PAGE,
+      });
+      return (await client.searchAll()).numRows();
+    },
+  },
+  {
+    name: "fetch loop + aq.from",
+    kind: "alternative",
+    run: async (url) => {
+      const rows: unknown[] = [];
+      await pages(url, (hits) => rows.push(...hits));
+      return aq.from(rows).numRows();
+    },
+  },
+];
+
+if (!(await runChild(contenders))) {
+  const sandbox = startExpressionSandbox({ size: ROWS });
+  try {
+    await compare({
+      title: "Expression search",
+      work: `every expression hit, ${ROWS.toLocaleString("en-US")} rows, pages of ${PAGE}`,
+      file: import.meta.url,
+      rounds: roundsArg(5),
+      url: sandbox.url,
+      contenders,
+    });
+  } finally {
+    await sandbox.close();
+  }
 }

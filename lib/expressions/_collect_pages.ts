@@ -13,6 +13,7 @@ import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
 import { HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
+import { FetchAhead } from "./_fetch_ahead.ts";
 import type { WireExpression } from "./types.ts";
 
 /** Page sizes tried, largest first, when none is configured or remembered. */
@@ -116,6 +117,11 @@ export async function collectPages(
   let pages = 0;
   let duplicates = 0;
   let totalChanged = false;
+  const pacing = http.pacing;
+  const ahead = new FetchAhead(
+    (offset, limit) => http.request({ path, query: { ...query, limit, offset } }),
+    pacing.minIntervalMs === 0 ? pacing.concurrency : 1,
+  );
   try {
     for (;;) {
       const target = total === undefined ? maxRows : Math.min(total, maxRows);
@@ -124,11 +130,19 @@ export async function collectPages(
       const probing = size === undefined;
       const pageLimit = probing ? candidates[0] : size!;
       const limit = Math.max(1, Math.min(pageLimit, want, maxRows - seen.size + duplicates));
-      const response = await http.request({
-        path,
-        query: { ...query, limit, offset },
-        acceptStatus: probing && candidates.length > 1 ? TOO_LARGE : undefined,
-      });
+      let response: HttpResponse;
+      if (probing || total === undefined) {
+        response = await http.request({
+          path,
+          query: { ...query, limit, offset },
+          acceptStatus: probing && candidates.length > 1 ? TOO_LARGE : undefined,
+        });
+      } else {
+        // Offset pages with a known total are independent: keep the next ones
+        // requested while this one is read (the pacer still spaces them).
+        response = await ahead.take(offset, limit);
+        ahead.plan(offset + limit, Math.min(total, maxRows), size!);
+      }
       pages++;
       if (response.status >= 400) {
         // The probe was refused: use the maximum the service names, or step down.
