@@ -1,18 +1,25 @@
 /**
- * `searchAssets` over the sandbox node's 2,000 and 20,000 DDOs against the
- * floor: bare `fetch` + `JSON.parse` of the same pages, in the same process.
+ * Every DDO matching a filter (the listed ones: NFT state not 5), 20,000
+ * assets on the sandbox node: `searchAssets` against a plain `fetch` loop
+ * over the node's query endpoint into `aq.from`, and the floor of bare
+ * `fetch` + `JSON.parse` of the same pages. ocean.js 8.0.0's
+ * `Aquarius.querySearch` posts to the legacy `/api/aquarius/assets/query`,
+ * which the node interface does not have, so it cannot do this work at all
+ * and is not a contender. Each run is its own process.
  *
- * Run: deno run -A --frozen bench/ocean_bench.ts
+ * Run: deno run -A --frozen bench/ocean_bench.ts [rounds]
  */
 
+import * as aq from "arquero";
 import { OceanNode } from "../lib/ocean/mod.ts";
 import { startOceanSandbox } from "../lib/sandbox/ocean/mod.ts";
-import { measure, report } from "./_measure.ts";
+import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
 
+const COUNT = 20_000;
 const QUERY_PATH = "/api/aquarius/assets/metadata/query";
 
-/** The same pages searchAssets asks for, fetched and parsed, nothing more. */
-async function floor(url: string): Promise<number> {
+/** The same pages searchAssets asks for, one after another. */
+async function pages(url: string, keep: (hits: { document: unknown }[]) => void): Promise<void> {
   let received = 0;
   for (let page = 1;; page++) {
     const response = await fetch(`${url}${QUERY_PATH}`, {
@@ -26,32 +33,56 @@ async function floor(url: string): Promise<number> {
       }),
     });
     const results = JSON.parse(await response.text());
-    const hits = results[0].hits.length;
-    received += hits;
-    if (received >= results[0].found || hits === 0) return received;
+    const hits = results[0].hits;
+    keep(hits);
+    received += hits.length;
+    if (received >= results[0].found || hits.length === 0) return;
   }
 }
 
-for (const count of [2_000, 20_000]) {
-  const sandbox = startOceanSandbox({ count });
+const contenders: Contender[] = [
+  {
+    name: "floor: fetch + JSON.parse",
+    kind: "floor",
+    run: async (url) => {
+      let n = 0;
+      await pages(url, (hits) => n += hits.length);
+      return n;
+    },
+  },
+  {
+    name: "tidepool searchAssets (typed table)",
+    kind: "tidepool",
+    run: async (url) => (await new OceanNode(url, { progress: false }).searchAssets()).numRows(),
+  },
+  {
+    name: "fetch loop + aq.from(DDOs)",
+    kind: "alternative",
+    run: async (url) => {
+      const rows: unknown[] = [];
+      await pages(url, (hits) => {
+        for (const hit of hits) rows.push(hit.document);
+      });
+      return aq.from(rows).numRows();
+    },
+  },
+];
+
+if (!(await runChild(contenders))) {
+  const sandbox = startOceanSandbox({ count: COUNT });
   try {
-    const node = new OceanNode(sandbox.url, { progress: false });
-    let rows = 0;
-    const medians = await measure([
-      {
-        name: "tidepool searchAssets (table, checks)",
-        run: async () => {
-          rows = (await node.searchAssets()).numRows();
-        },
-      },
-      { name: "floor: fetch + JSON.parse", run: () => floor(sandbox.url) },
-    ], count > 5_000 ? 3 : 5);
-    report(
-      `searchAssets over ${count.toLocaleString("en-US")} DDOs`,
-      medians,
-      rows,
-      "floor: fetch + JSON.parse",
-    );
+    await compare({
+      title: "Ocean node",
+      work: `every listed DDO, ${COUNT.toLocaleString("en-US")} assets, pages of 250`,
+      file: import.meta.url,
+      rounds: roundsArg(3),
+      warmRuns: 2,
+      url: sandbox.url,
+      contenders,
+      notes: [
+        "ocean.js 8.0.0 (Aquarius.querySearch) cannot do this work: it posts to /api/aquarius/assets/query, which the node interface does not have",
+      ],
+    });
   } finally {
     await sandbox.close();
   }

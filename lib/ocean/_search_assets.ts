@@ -15,6 +15,7 @@ import { TableBuilder } from "../table/mod.ts";
 import { ASSET_COLUMNS } from "./assets_table.ts";
 import type { Ddo } from "./ddo.ts";
 import { runQuery } from "./_run_query.ts";
+import type { TypesenseResult } from "./types.ts";
 import {
   type AssetFilter,
   clientCheck,
@@ -42,9 +43,31 @@ export async function searchAssetsTable(
   let previous = "";
   let maxPages = Infinity;
   let stopped: string | undefined;
+  // Pages are numbered and `found` is known after the first, so the next
+  // ones are requested while one is read (several at once with pacing off;
+  // the pacer still decides when each starts). A page is only requested
+  // ahead if the walk needs it when every page is full.
+  const { minIntervalMs, concurrency } = http.pacing;
+  const window = minIntervalMs === 0 ? concurrency : 1;
+  const ahead = new Map<number, Promise<TypesenseResult[]>>();
+  let regular = false;
+  const fetchPage = (page: number) => {
+    const pending = ahead.get(page) ?? runQuery(http, { ...body, page, per_page: perPage });
+    ahead.delete(page);
+    // Only a node that filled the first page as asked is trusted to page
+    // regularly: one forcing its own page size is walked one page at a time.
+    const last = regular ? Math.min(maxPages, Math.ceil(found / perPage)) : 0;
+    for (let next = page + 1; next <= last && ahead.size < window; next++) {
+      if (ahead.has(next)) continue;
+      const request = runQuery(http, { ...body, page: next, per_page: perPage });
+      request.catch(() => {}); // read later, or dropped when the walk stops
+      ahead.set(next, request);
+    }
+    return pending;
+  };
   try {
     for (let page = 1;; page++) {
-      const results = await runQuery(http, { ...body, page, per_page: perPage });
+      const results = await fetchPage(page);
       if (results.length === 0) {
         if (page === 1) {
           throw new ProtocolError(
@@ -66,6 +89,7 @@ export async function searchAssetsTable(
         // Enough pages for every document even if the node sends fewer per page.
         const firstCount = results.reduce((sum, result) => sum + result.hits.length, 0);
         maxPages = Math.ceil(found / Math.max(1, Math.min(perPage, firstCount || perPage))) + 1;
+        regular = firstCount === Math.min(perPage, found);
       }
       const documents: Ddo[] = [];
       for (const result of results) {
