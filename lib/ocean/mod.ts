@@ -11,3 +11,4 @@ export * from "./ddo.ts";
 export * from "./types.ts";
 export * from "./signer.ts";
 export * from "./sign_request.ts";
+export * from "./publish/mod.ts";

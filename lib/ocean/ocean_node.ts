@@ -52,6 +52,14 @@ import {
   type InitializeReturnType,
 } from "./download/mod.ts";
 import type { Signer } from "./signer.ts";
+import {
+  encrypt,
+  type EncryptInput,
+  type EncryptOptions,
+  validateDdo,
+  type ValidateDdoOptions,
+  type ValidateDdoResult,
+} from "./publish/mod.ts";
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -429,6 +437,43 @@ export class OceanNode {
    */
   download(parameters: DownloadParameters): Promise<DownloadReturnType> {
     return download(this.http, parameters);
+  }
+
+  /**
+   * Encrypts data with the node's key (a file list, a whole DDO); only this
+   * node can decrypt it. Signed (`encrypt`), sent once.
+   *
+   * @param data Bytes, text or a JSON value.
+   * @param options The signer.
+   * @returns The node's `0x`-prefixed hex string.
+   *
+   * @example Sealing a file list
+   * ```ts ignore
+   * const files = await node.encrypt([{ type: "url", url, method: "GET" }], { signer });
+   * ```
+   */
+  encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
+    return encrypt(this.http, data, options);
+  }
+
+  /**
+   * Asks the node to check a DDO; with a signer the node also signs it.
+   * Validation errors come back as data, `{ valid: false, errors }`.
+   *
+   * @param ddo The DDO.
+   * @param options A signer for the node's signature.
+   * @returns The verdict.
+   *
+   * @example Checking before publishing
+   * ```ts ignore
+   * const verdict = await node.validateDdo(ddo, { signer });
+   * ```
+   */
+  validateDdo(
+    ddo: Ddo | Record<string, unknown>,
+    options: ValidateDdoOptions = {},
+  ): Promise<ValidateDdoResult> {
+    return validateDdo(this.http, ddo, options);
   }
 
   async #defaultChainId(): Promise<number> {

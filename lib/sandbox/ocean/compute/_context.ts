@@ -50,6 +50,8 @@ export interface ComputeNode {
 
 /** Shared state of the handlers. */
 export interface ComputeContext extends ComputeNode {
+  /** Addresses besides the node itself that may decrypt. */
+  decrypters: string[];
   engine: JobEngine;
   faults: ComputeFaults;
   orders: SandboxOrder[];

@@ -7,6 +7,7 @@ import {
 } from "./_context.ts";
 import { computeResultHandler, freeComputeHandler, jobsHandler } from "./_compute_routes.ts";
 import { downloadHandler, initializeHandler } from "./_file_routes.ts";
+import { decryptHandler, encryptHandler, validateHandler } from "./_publish_routes.ts";
 import { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
 
@@ -32,6 +33,8 @@ export interface ComputeHandlersOptions {
   orders?: SandboxOrder[];
   /** Fault switches. */
   faults?: ComputeFaults;
+  /** Addresses besides the node itself that may call decrypt (403 for any other). */
+  authorizedDecrypters?: string[];
 }
 
 /** The route function and the state it shares, for tests to inspect and steer. */
@@ -95,6 +98,7 @@ export function createComputeHandlers(
     faults: options.faults ?? {},
     orders: options.orders ?? [],
     rate: { windowStart: 0, count: 0 },
+    decrypters: options.authorizedDecrypters ?? [],
   };
   const requests: { method: string; path: string }[] = [];
 
@@ -128,6 +132,9 @@ const HANDLERS: Record<string, Handler> = {
   "GET /api/services/computeResult": (context, url) => computeResultHandler(context, url),
   "GET /api/services/initialize": (context, url) => initializeHandler(context, url),
   "GET /api/services/download": (context, url) => downloadHandler(context, url),
+  "POST /api/services/encrypt": encryptHandler,
+  "POST /api/aquarius/assets/ddo/validate": validateHandler,
+  "POST /api/services/decrypt": decryptHandler,
 };
 
 /** 429 with only `Try again in N seconds.` (no Retry-After) once the window is used up. */

@@ -10,3 +10,4 @@ export * from "./create_compute_handlers.ts";
 export * from "./job_engine.ts";
 export * from "./nonce_store.ts";
 export * from "./trial_environment.ts";
+export { SANDBOX_NODE_ADDRESS, SANDBOX_NODE_KEY } from "./_publish_routes.ts";

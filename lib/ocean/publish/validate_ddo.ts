@@ -1,0 +1,93 @@
+import type { HttpClient } from "../../http/client.ts";
+import { HttpError } from "../../http/errors.ts";
+import { checksummedSigner } from "../compute/_address.ts";
+import { signedCall } from "../compute/_signed.ts";
+import type { Ddo } from "../ddo.ts";
+import type { Signer } from "../signer.ts";
+
+/** What {@linkcode validateDdo} returns. */
+export type ValidateDdoResult =
+  | {
+    /** The node accepted the DDO. */
+    valid: true;
+    /** The node's signature over the DDO, as received (only when a signer was given; its shape is not specified). */
+    signature?: unknown;
+  }
+  | {
+    /** The node refused the DDO. */
+    valid: false;
+    /** The node's validation messages (`Validation error: ...`). */
+    errors: string[];
+  };
+
+/** Options of {@linkcode validateDdo}. */
+export interface ValidateDdoOptions {
+  /** With a signer the node also signs the DDO (`validateDDO`); without one it only checks. */
+  signer?: Signer;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Asks the node to check a DDO before publishing. Validation errors are
+ * data (`{ valid: false, errors }`), not exceptions; other failures throw.
+ *
+ * @param http The node's client.
+ * @param ddo The DDO to check.
+ * @param options A signer to get the node's signature too.
+ * @returns Whether it is valid, with the node's signature or its messages.
+ *
+ * @example Checking a DDO
+ * ```ts ignore
+ * const result = await node.validateDdo(ddo);
+ * if (!result.valid) console.log(result.errors);
+ * ```
+ */
+export async function validateDdo(
+  http: HttpClient,
+  ddo: Ddo | Record<string, unknown>,
+  options: ValidateDdoOptions = {},
+): Promise<ValidateDdoResult> {
+  const send = async (fields?: Record<string, string>) => {
+    try {
+      const response = await http.request({
+        method: "POST",
+        path: "/api/aquarius/assets/ddo/validate",
+        json: fields ? { ddo, ...fields } : { ddo },
+        // Checking alone changes nothing on the node; a signed check spends a nonce.
+        idempotent: !fields,
+        sensitive: !!fields,
+        signal: options.signal,
+      });
+      const text = response.text().trim();
+      return fields && text
+        ? { valid: true as const, signature: parseMaybeJson(text) }
+        : { valid: true as const };
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 400) {
+        const said = error.serverMessage ?? error.body;
+        return { valid: false as const, errors: said.split(/\n|;\s*/).filter(Boolean) };
+      }
+      throw error;
+    }
+  };
+  if (!options.signer) return await send();
+  const signer = checksummedSigner(options.signer);
+  return await signedCall(
+    { http, signer, command: "validateDDO", action: "validate a DDO", signal: options.signal },
+    (fields) =>
+      send({
+        publisherAddress: fields.consumerAddress,
+        nonce: fields.nonce,
+        signature: fields.signature,
+      }),
+  );
+}
+
+function parseMaybeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
