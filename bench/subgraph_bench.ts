@@ -1,22 +1,99 @@
 /**
- * `Subgraph.orders()` over 12,000 and 100,000 orders of the sandbox
- * subgraph, against the floor (the same cursor requests sent with bare
- * `fetch` + `JSON.parse`, no table) and against a `skip`-paged loop (which
- * The Graph stops at skip 5,000, so it never reaches more than 6,000 rows).
+ * Every order, 100,000 orders of the sandbox subgraph: `Subgraph.orders()`
+ * against `graphql-request` paging with `skip` (what most scripts do; The
+ * Graph refuses skip past 5,000, so it stops at 6,000 rows) and with an
+ * `id_gt` loop, both collected into `aq.from`, and the floor (the exact
+ * requests tidepool sends, replayed with bare `fetch` + `JSON.parse`, no
+ * table). Each run is its own process.
  *
- * Run: deno run -A --frozen bench/subgraph_bench.ts
+ * Run: deno run -A --frozen bench/subgraph_bench.ts [rounds]
  */
 
+import * as aq from "arquero";
+import { GraphQLClient } from "graphql-request";
 import { serveSubgraph } from "../lib/sandbox/subgraph/mod.ts";
 import { Subgraph } from "../lib/subgraph/mod.ts";
-import { measure } from "./_measure.ts";
+import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
 
-const SIZES = Deno.args.length ? Deno.args.map(Number) : [12_000, 100_000];
+const SIZE = 100_000;
+const FIELDS = "id tx createdTimestamp consumer { id } payer { id } " +
+  "datatoken { id address symbol } consumerMarketToken { address symbol } " +
+  "serviceIndex providerFee reuses(first: 1000) { id }";
+const BODIES = "TIDEPOOL_BENCH_SUBGRAPH_BODIES";
 
-for (const size of SIZES) {
-  const seeded = performance.now();
-  const sandbox = serveSubgraph({ orders: size });
-  const seedMs = performance.now() - seeded;
+interface Order {
+  id: string;
+}
+
+const contenders: Contender[] = [
+  {
+    name: "floor: same requests, fetch + JSON.parse",
+    kind: "floor",
+    run: async (url) => {
+      const bodies: string[] = JSON.parse(await Deno.readTextFile(Deno.env.get(BODIES)!));
+      let n = 0;
+      for (const body of bodies) {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+        });
+        n += (JSON.parse(await response.text()).data.rows as unknown[]).length;
+      }
+      return n;
+    },
+  },
+  {
+    name: "tidepool orders() (typed table)",
+    kind: "tidepool",
+    run: async (url) => (await new Subgraph(url, { progress: false }).orders()).numRows(),
+  },
+  {
+    name: "graphql-request, id_gt loop + aq.from",
+    kind: "alternative",
+    run: async (url) => {
+      const client = new GraphQLClient(url);
+      const rows: Order[] = [];
+      for (let last = "";;) {
+        const data = await client.request<{ orders: Order[] }>(
+          `query($last: ID!) { orders(first: 1000, orderBy: id, where: { id_gt: $last }) { ${FIELDS} } }`,
+          { last },
+        );
+        rows.push(...data.orders);
+        if (data.orders.length < 1000) break;
+        last = data.orders[data.orders.length - 1].id;
+      }
+      return aq.from(rows).numRows();
+    },
+  },
+  {
+    name: "graphql-request, skip paging + aq.from",
+    kind: "alternative",
+    note: "stops at skip 5,000 (the subgraph refuses deeper skips), so it reads 6,000 rows",
+    run: async (url) => {
+      const client = new GraphQLClient(url);
+      const rows: Order[] = [];
+      for (let skip = 0;; skip += 1000) {
+        let data: { orders: Order[] };
+        try {
+          data = await client.request(
+            `query($skip: Int!) { orders(first: 1000, skip: $skip, orderBy: createdTimestamp) { ${FIELDS} } }`,
+            { skip },
+          );
+        } catch {
+          break; // the subgraph's skip limit: what such a script ends with
+        }
+        rows.push(...data.orders);
+        if (data.orders.length < 1000) break;
+      }
+      return aq.from(rows).numRows();
+    },
+  },
+];
+
+if (!(await runChild(contenders))) {
+  const sandbox = serveSubgraph({ orders: SIZE });
+  const file = await Deno.makeTempFile({ suffix: ".json" });
   try {
     // Record the exact requests tidepool sends, for the floor to replay.
     const bodies: string[] = [];
@@ -28,70 +105,20 @@ for (const size of SIZES) {
       },
     });
     const rows = (await recorder.orders()).numRows();
-    if (rows !== size) throw new Error(`orders() read ${rows} of ${size} rows`);
-    const sg = new Subgraph(sandbox.endpoint, { progress: false });
-
-    const floor = async () => {
-      let n = 0;
-      for (const body of bodies) {
-        const response = await fetch(sandbox.endpoint, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body,
-        });
-        n += (JSON.parse(await response.text()).data.rows as unknown[]).length;
-      }
-      return n;
-    };
-    let skipRows = 0;
-    let skipStop = "";
-    const skipLoop = async () => {
-      let n = 0;
-      for (let skip = 0;; skip += 1000) {
-        const response = await fetch(sandbox.endpoint, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            query: "query($skip: Int!) { orders(first: 1000, skip: $skip, " +
-              "orderBy: createdTimestamp) { id tx createdTimestamp consumer { id } payer { id } " +
-              "datatoken { id address symbol } consumerMarketToken { address symbol } " +
-              "serviceIndex providerFee reuses(first: 1000) { id } } }",
-            variables: { skip },
-          }),
-        });
-        const body = JSON.parse(await response.text());
-        if (body.errors) {
-          skipStop = body.errors[0].message;
-          break;
-        }
-        n += body.data.orders.length;
-        if (body.data.orders.length < 1000) break;
-      }
-      skipRows = n;
-      return n;
-    };
-
-    const medians = await measure([
-      { name: "tidepool orders() (table, typed)", run: () => sg.orders() },
-      { name: "floor: same requests, fetch+JSON.parse", run: floor },
-      { name: "skip-paged loop, fetch+JSON.parse", run: skipLoop },
-    ], size > 50_000 ? 3 : 5);
-
-    console.log(
-      `\norders: ${size.toLocaleString("en-US")} rows, ${bodies.length} requests ` +
-        `(sandbox seeded in ${seedMs.toFixed(0)} ms; median of rounds)`,
-    );
-    const floorMs = medians["floor: same requests, fetch+JSON.parse"];
-    for (const [name, ms] of Object.entries(medians)) {
-      const n = name.startsWith("skip") ? skipRows : size;
-      const rate = Math.round((n / ms) * 1000).toLocaleString("en-US");
-      console.log(
-        `  ${name.padEnd(40)} ${ms.toFixed(1).padStart(9)} ms ${rate.padStart(10)} rows/s ` +
-          `${(ms / floorMs).toFixed(2)}x floor  (${n.toLocaleString("en-US")} rows)`,
-      );
-    }
-    console.log(`  skip loop stopped: ${skipStop || "short page"}`);
+    if (rows !== SIZE) throw new Error(`orders() read ${rows} of ${SIZE} rows`);
+    await Deno.writeTextFile(file, JSON.stringify(bodies));
+    Deno.env.set(BODIES, file);
+    await compare({
+      title: "Ocean subgraph",
+      work: `every order, ${SIZE.toLocaleString("en-US")} orders, ${bodies.length} requests`,
+      file: import.meta.url,
+      rounds: roundsArg(3),
+      warmRuns: 1,
+      url: sandbox.endpoint,
+      contenders,
+    });
   } finally {
+    await Deno.remove(file);
     await sandbox.close();
   }
 }
