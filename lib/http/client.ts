@@ -278,6 +278,9 @@ export class HttpClient {
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
     const { method, url, body, headers, idempotent } = this.#prepare(request);
+    // The per-attempt timeout ends when the headers are in; from then on a
+    // body that stops flowing for the same time is cut by this watchdog.
+    const idle = new AbortController();
     const response = await this.#withRetries(
       method,
       url,
@@ -288,7 +291,7 @@ export class HttpClient {
           method,
           headers,
           body,
-          signal,
+          signal: AbortSignal.any([signal, idle.signal]),
         } as RequestInit);
         if (answer.ok) return { answer, bytes: undefined };
         // An error answer is read (capped) so the error can say what the server said.
@@ -308,11 +311,20 @@ export class HttpClient {
         body: ReadableStream.from([response.bytes]),
       };
     }
+    const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
     return {
       status: response.status,
       headers: response.headers,
       url: response.url,
-      body: response.answer.body ?? new Response("").body!,
+      body: watchIdle(response.answer.body ?? new Response("").body!, timeoutMs, () =>
+        idle.abort(
+          new TimeoutError(
+            `Download stalled: no data for ${timeoutMs} ms from ${method} ${
+              redact(url.toString())
+            }`,
+            { hint: "The service stopped sending; try again, or raise timeoutMs for slow links" },
+          ),
+        )),
     };
   }
 
@@ -470,6 +482,32 @@ function bufferedResponse(
       }
     },
   };
+}
+
+/** Passes a body through, calling `onIdle` when no chunk arrives for `ms`. */
+function watchIdle(
+  body: ReadableStream<Uint8Array>,
+  ms: number,
+  onIdle: () => void,
+): ReadableStream<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(onIdle, ms);
+    Deno.unrefTimer(timer);
+  };
+  arm();
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        arm();
+        controller.enqueue(chunk);
+      },
+      flush() {
+        clearTimeout(timer);
+      },
+    }),
+  );
 }
 
 /** Reads a body into memory, failing once it passes `limit` bytes. */

@@ -76,6 +76,15 @@ export function startFaultServer(): FaultServer {
             '<body><script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page"></script></body></html>',
           { status: 403, headers: { "content-type": "text/html; charset=UTF-8" } },
         );
+      case "/stall-body": {
+        // Half a body, then silence (the connection stays open).
+        const stream = new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode("first half;"));
+          },
+        });
+        return new Response(stream);
+      }
       case "/huge":
         return new Response("x".repeat(HUGE_BYTES));
       case "/huge-chunked": {

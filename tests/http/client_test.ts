@@ -276,3 +276,17 @@ Deno.test("stream hands back good bodies unread and accepted error bodies intact
       (error: unknown) => error instanceof NotFoundError && error.body === "DDO not found",
     );
   }));
+
+Deno.test("a streamed body that stops flowing is cut after the timeout", () =>
+  withServer(async (_server, http) => {
+    const started = Date.now();
+    const stream = await http.stream({ path: "/stall-body", timeoutMs: 200 });
+    const reader = stream.body.getReader();
+    const first = await reader.read();
+    assert.equal(new TextDecoder().decode(first.value), "first half;");
+    await assert.rejects(
+      reader.read(),
+      (error: unknown) => error instanceof TimeoutError && /Download stalled/.test(error.message),
+    );
+    assert.ok(Date.now() - started < 2_000);
+  }));
