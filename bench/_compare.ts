@@ -191,7 +191,6 @@ export function print(summary: BenchSummary): void {
     `\n${summary.title}: ${summary.work} (median of ${summary.rounds} processes, ${summary.warmRuns} warm runs each)`,
   );
   const floor = summary.summaries.find((s) => s.kind === "floor")?.ms;
-  const tidepool = summary.summaries.find((s) => s.kind === "tidepool")?.ms;
   for (const s of summary.summaries) {
     if (s.ms === undefined) {
       console.log(`  ${s.name.padEnd(46)} ${s.unavailable ?? "not run"}`);
@@ -202,8 +201,8 @@ export function print(summary: BenchSummary): void {
       s.command ? "" : `cold ${s.coldMs!.toFixed(0).padStart(6)} ms`,
       `process ${s.processMs!.toFixed(0).padStart(6)} ms`,
       s.peakMiB ? `peak ${s.peakMiB.toFixed(0).padStart(4)} MiB` : "",
-      floor ? `${(s.ms / floor).toFixed(2)}x floor` : "",
-      tidepool && s.kind === "alternative" ? `alt/tidepool ${(s.ms / tidepool).toFixed(2)}` : "",
+      floor && !s.command ? `${(s.ms / floor).toFixed(2)}x floor` : "",
+      s.kind === "alternative" ? `alt/tidepool ${ratio(summary, s)}` : "",
       s.rows !== undefined ? `rows ${s.rows}` : "",
     ].filter(Boolean);
     console.log(`  ${s.name.padEnd(46)} ${parts.join("  ")}`);
@@ -222,4 +221,15 @@ export async function record(summary: BenchSummary): Promise<void> {
 export function roundsArg(fallback: number): number {
   const value = Number(Deno.args[0]);
   return Deno.args[0] !== "--child" && Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * An alternative's time over tidepool's: warm work times, or whole-process
+ * times for a contender timed only as a process.
+ */
+export function ratio(summary: BenchSummary, s: Summary): string {
+  const tidepool = summary.summaries.find((t) => t.kind === "tidepool" && t.ms !== undefined);
+  if (!tidepool || s.ms === undefined) return "";
+  const value = s.command ? s.processMs! / tidepool.processMs! : s.ms / tidepool.ms!;
+  return value.toFixed(2);
 }

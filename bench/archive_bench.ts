@@ -1,53 +1,124 @@
 /**
- * Archive SPARQL benchmark: a 100,000-row SELECT read into a typed table by
- * tidepool, against the floor of bare `fetch` + `JSON.parse` of the same
- * request, alternately in the same process, on the local sandbox.
+ * SPARQL SELECT, 100,000 rows of four columns, to a table: `Archive.sparql`
+ * (typed table) against fetch-sparql-endpoint and sparql-http-client
+ * collecting rows into `aq.from`, Debian's python3-sparqlwrapper +
+ * python3-pandas into a DataFrame (whole process timed; "not installed"
+ * where missing), and the floor of bare `fetch` + `JSON.parse` of the same
+ * request. Each run is its own process.
  *
- * Run: deno run -A --frozen bench/archive_bench.ts
+ * Run: deno run -A --frozen bench/archive_bench.ts [rounds]
  */
 
+import * as aq from "arquero";
+import { SparqlEndpointFetcher } from "fetch-sparql-endpoint";
+import SparqlClient from "sparql-http-client";
 import { Archive } from "../lib/archive/mod.ts";
 import { startArchiveSandbox } from "../lib/sandbox/archive/mod.ts";
-import { measure, report } from "./_measure.ts";
+import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
 
 const ROWS = 100_000;
-const QUERY = `SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT ${ROWS}`;
+const QUERY = `SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT ${ROWS}`;
+const PYTHON = "/usr/bin/python3";
+const endpoint = (url: string) => `${url}/api/shinano/dl/letters/sparql`;
 
-const sandbox = await startArchiveSandbox({ scale: 3 });
-try {
-  const archive = new Archive(sandbox.url, {
-    account: "shinano",
-    db: "letters",
-    progress: false,
-    maxResponseBytes: 1024 * 1024 * 1024,
-  });
-  const url = new URL(`${sandbox.url}/api/shinano/dl/letters/sparql`);
-  url.searchParams.set("query", QUERY);
-  let checked = false;
-  const medians = await measure([
-    {
-      name: "fetch + JSON.parse (floor)",
-      run: async () => {
-        const response = await fetch(url, {
-          headers: { accept: "application/sparql-results+json" },
-        });
-        const body = JSON.parse(await response.text());
-        if (body.results.bindings.length !== ROWS) throw new Error("short answer");
-      },
+function pythonMissing(): string | undefined {
+  try {
+    const { success } = new Deno.Command(PYTHON, {
+      args: ["-c", "import SPARQLWrapper, pandas"],
+      stderr: "null",
+    }).outputSync();
+    return success
+      ? undefined
+      : "not installed (apt-get install python3-sparqlwrapper python3-pandas)";
+  } catch {
+    return "not installed (no /usr/bin/python3)";
+  }
+}
+
+type Term = { value: string };
+
+const contenders: Contender[] = [
+  {
+    name: "floor: fetch + JSON.parse",
+    kind: "floor",
+    run: async (url) => {
+      const address = new URL(endpoint(url));
+      address.searchParams.set("query", QUERY);
+      const response = await fetch(address, {
+        headers: { accept: "application/sparql-results+json" },
+      });
+      return JSON.parse(await response.text()).results.bindings.length;
     },
-    {
-      name: "archive.sparql -> typed table",
-      run: async () => {
-        const table = await archive.sparql(QUERY, { format: "json", method: "GET" });
-        if (table.numRows() !== ROWS) throw new Error(`got ${table.numRows()} rows`);
-        checked = true;
-      },
+  },
+  {
+    name: "tidepool Archive.sparql (typed table)",
+    kind: "tidepool",
+    run: async (url) => {
+      const archive = new Archive(url, {
+        account: "shinano",
+        db: "letters",
+        progress: false,
+        maxResponseBytes: 1024 * 1024 * 1024,
+      });
+      return (await archive.sparql(QUERY, { format: "json", method: "GET" })).numRows();
     },
-  ], 5);
-  if (!checked) throw new Error("the tidepool contender did not run");
-  report("archive SPARQL SELECT", medians, ROWS, "fetch + JSON.parse (floor)");
-  const ratio = medians["archive.sparql -> typed table"] / medians["fetch + JSON.parse (floor)"];
-  console.log(`  ratio tidepool / floor: ${ratio.toFixed(2)}`);
-} finally {
-  await sandbox.close();
+  },
+  {
+    name: "fetch-sparql-endpoint + aq.from",
+    kind: "alternative",
+    run: async (url) => {
+      const fetcher = new SparqlEndpointFetcher({ method: "GET" });
+      const stream = await fetcher.fetchBindings(endpoint(url), QUERY);
+      const rows: Record<string, string>[] = [];
+      for await (const bindings of stream as AsyncIterable<Record<string, Term>>) {
+        const row: Record<string, string> = {};
+        for (const name in bindings) row[name] = bindings[name].value;
+        rows.push(row);
+      }
+      return aq.from(rows).numRows();
+    },
+  },
+  {
+    name: "sparql-http-client + aq.from",
+    kind: "alternative",
+    run: async (url) => {
+      const client = new SparqlClient({ endpointUrl: endpoint(url) });
+      const rows: Record<string, string>[] = [];
+      const stream = client.query.select(QUERY, { operation: "get" });
+      for await (const bindings of stream as AsyncIterable<Record<string, Term>>) {
+        const row: Record<string, string> = {};
+        for (const name in bindings) row[name] = bindings[name].value;
+        rows.push(row);
+      }
+      return aq.from(rows).numRows();
+    },
+  },
+  {
+    name: "SPARQLWrapper + pandas (whole process)",
+    kind: "alternative",
+    unavailable: pythonMissing,
+    command: (
+      url,
+    ) => [PYTHON, new URL("_sparqlwrapper.py", import.meta.url).pathname, endpoint(url), QUERY],
+  },
+];
+
+if (!(await runChild(contenders))) {
+  const sandbox = await startArchiveSandbox({ scale: 3 });
+  try {
+    await compare({
+      title: "Archive SPARQL",
+      work: `SELECT of ${ROWS.toLocaleString("en-US")} rows, 4 columns, to a table`,
+      file: import.meta.url,
+      rounds: roundsArg(3),
+      warmRuns: 1,
+      url: sandbox.url,
+      contenders,
+      notes: [
+        "The SPARQLWrapper row is timed as a whole Python process (start, import, request, DataFrame); compare it with the process column",
+      ],
+    });
+  } finally {
+    await sandbox.close();
+  }
 }
