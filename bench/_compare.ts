@@ -14,7 +14,7 @@
 export interface Contender {
   name: string;
   /** tidepool, floor or alternative. */
-  kind: "tidepool" | "floor" | "alternative";
+  kind: "tidepool" | "floor" | "alternative" | "part";
   /** The work, in the child process; returns the rows read. */
   run?: (url: string) => Promise<number>;
   /** Instead of `run`: an external command timed as a whole process. */
@@ -197,8 +197,10 @@ export function print(summary: BenchSummary): void {
       continue;
     }
     const parts = [
-      s.command ? "" : `warm ${s.ms.toFixed(0).padStart(6)} ms`,
-      s.command ? "" : `cold ${s.coldMs!.toFixed(0).padStart(6)} ms`,
+      s.command
+        ? ""
+        : `${s.coldMs === undefined ? "import" : "warm"} ${s.ms.toFixed(0).padStart(6)} ms`,
+      s.command || s.coldMs === undefined ? "" : `cold ${s.coldMs.toFixed(0).padStart(6)} ms`,
       `process ${s.processMs!.toFixed(0).padStart(6)} ms`,
       s.peakMiB ? `peak ${s.peakMiB.toFixed(0).padStart(4)} MiB` : "",
       floor && !s.command ? `${(s.ms / floor).toFixed(2)}x floor` : "",

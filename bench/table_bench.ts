@@ -7,6 +7,7 @@
 
 import * as aq from "arquero";
 import { buildTable, defineSchema } from "../lib/table/mod.ts";
+import { record } from "./_compare.ts";
 import { measure, report } from "./_measure.ts";
 
 const ROWS = Number(Deno.args[0] ?? 1_000_000);
@@ -42,3 +43,15 @@ const medians = await measure([
   },
 ]);
 report("records -> Arquero table", medians, ROWS, "aq.from(records) (untyped)");
+await record({
+  title: "Table builder",
+  work: `${ROWS.toLocaleString("en-US")} records of 6 fields to a table, in one process`,
+  rounds: 5,
+  warmRuns: 5,
+  summaries: [
+    { name: "tidepool buildTable (typed, checked)", kind: "tidepool" },
+    { name: "aq.from(records) (untyped)", kind: "alternative" },
+    { name: "aq.table(columns) (hand-made arrays)", kind: "alternative" },
+  ].map((s) => ({ ...s, kind: s.kind as "tidepool" | "alternative", ms: medians[s.name] })),
+  notes: ["In-process (no network): each contender warmed once, then 5 alternating rounds"],
+});
