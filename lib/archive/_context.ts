@@ -32,6 +32,8 @@ export interface ArchiveContext {
   db?: string;
   /** The whole API key `<public_id>.<secret>`, when one was given. */
   apiKey?: string;
+  /** An identity-provider session token (custom domains), when one was given. */
+  session?: string;
   /** The key policy: `auto` sends the key only when a read needs it. */
   auth: AuthMode;
   /** The service (`dl`, `text`, `records`) of each database, as learnt or given. */

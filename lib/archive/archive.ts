@@ -31,6 +31,18 @@ import { requireTarget, segment } from "./_context.ts";
 import { OaiPmh } from "./oai/oai_pmh.ts";
 import type { HarvestOptions, HarvestPage, OaiIdentify, OaiRecord } from "./oai/types.ts";
 import { ResourceSync } from "./resourcesync/resource_sync.ts";
+import { type IssuedKey, issueKey } from "./issue_key.ts";
+import { createDatabase, type DatabaseRecord } from "./create_database.ts";
+import { updateSettings, type UpdateSettingsResult } from "./update_settings.ts";
+import { createResource, type CreateResourceInput } from "./create_resource.ts";
+import { updateResource } from "./update_resource.ts";
+import { deleteResource } from "./delete_resource.ts";
+import { createEntity, type CreateEntityInput } from "./create_entity.ts";
+import { usage } from "./usage.ts";
+import { addDomain, type CustomDomain, domains, verifyDomain } from "./domains.ts";
+import { importCsv, type ImportResult } from "./import_csv.ts";
+import { upload, type UploadedAsset, type UploadOptions } from "./upload.ts";
+import { setAssetPublic } from "./set_asset_public.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
@@ -40,10 +52,13 @@ export interface ArchiveOptions extends ClientOptions {
   /** The database (site) slug. */
   db?: string;
   /**
-   * An API key `<public_id>.<secret>`. Its secret is redacted from every
-   * error, warning and log line, and requests carrying it are never cached.
+   * An API key `<public_id>.<secret>`; default the `TIDEPOOL_ARCHIVE_KEY`
+   * environment variable. Its secret is redacted from every error, warning
+   * and log line, and requests carrying it are never cached.
    */
   apiKey?: string;
+  /** An identity-provider session (ID token) for the custom-domain calls. */
+  session?: string;
   /**
    * When the key is sent: `auto` (default) sends it when asked (`auth: true`,
    * `scope: "mine"`) or when a read answers 401 or 404 without it (private
@@ -79,10 +94,13 @@ export class Archive {
    * @param options Account, database, API key and the shared client options.
    */
   constructor(baseUrl: string, options: ArchiveOptions = {}) {
-    const { account, db, apiKey, auth, ...clientOptions } = options;
+    const { account, db, auth, session, ...clientOptions } = options;
+    const apiKey = options.apiKey ?? keyFromEnv();
+    delete (clientOptions as { apiKey?: string }).apiKey;
+    if (session) registerSecret(session);
     if (apiKey !== undefined) {
       const dot = apiKey.indexOf(".");
-      if (dot <= 0 || dot === apiKey.length - 1) {
+      if (dot <= 0 || dot === apiKey.length - 1 || /\s/.test(apiKey)) {
         throw new TidepoolError("Invalid API key: expected the form <public_id>.<secret>", {
           hint: "Copy the whole key as issued, with the dot between its two parts",
         });
@@ -99,6 +117,7 @@ export class Archive {
       account,
       db,
       apiKey,
+      session,
       auth: auth ?? "auto",
       services: new Map(),
       moved: [],
@@ -358,5 +377,167 @@ export class Archive {
    */
   mirror(options: MirrorOptions): Promise<MirrorResult> {
     return this.#resourceSync.mirror(options);
+  }
+
+  /**
+   * Issues an API key from an identity-provider ID token. The secret is
+   * handed back once, registered for redaction, never logged or cached.
+   *
+   * @param idToken The ID token.
+   * @param options The scopes; default read and write.
+   * @returns `{ key, publicId, account, scopes }`.
+   */
+  issueKey(idToken: string, options: { scopes?: ("read" | "write")[] } = {}): Promise<IssuedKey> {
+    return issueKey(this.#context, idToken, options);
+  }
+
+  /**
+   * Creates a database (site) in the account (write scope).
+   *
+   * @param input `{ slug, title }`.
+   * @returns The database.
+   */
+  createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
+    return createDatabase(this.#context, input);
+  }
+
+  /**
+   * Updates the site settings; a `service` change is followed to the new
+   * path (the old one answers 307) and reported as `moved`.
+   *
+   * @param settings `service`, `card`, `provider`, `ogImage`, `rdf`, ...
+   * @returns The database and the move, if any.
+   */
+  updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
+    return updateSettings(this.#context, settings);
+  }
+
+  /**
+   * Creates a resource (write scope; 409 names a duplicate slug). Never
+   * retried; after a network error it is looked up before being resent.
+   *
+   * @param input Slug, type, title, metadata, visibility, parent.
+   * @returns The resource.
+   */
+  createResource(input: CreateResourceInput): Promise<ArchiveResource> {
+    return createResource(this.#context, input);
+  }
+
+  /**
+   * Updates some fields of a resource.
+   *
+   * @param id The slug or UUID.
+   * @param changes The fields to change.
+   * @returns The resource after the change.
+   */
+  updateResource(
+    id: string,
+    changes: Partial<Omit<CreateResourceInput, "slug">>,
+  ): Promise<ArchiveResource> {
+    return updateResource(this.#context, id, changes);
+  }
+
+  /**
+   * Deletes a resource.
+   *
+   * @param id The slug or UUID.
+   * @returns Nothing once deleted.
+   */
+  deleteResource(id: string): Promise<void> {
+    return deleteResource(this.#context, id);
+  }
+
+  /**
+   * Creates an authority record of the account.
+   *
+   * @param input The entity fields.
+   * @returns The entity.
+   */
+  createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
+    return createEntity(this.#context, input);
+  }
+
+  /**
+   * The account's usage, as the platform sends it (read scope).
+   *
+   * @returns The usage object.
+   */
+  usage(): Promise<Record<string, unknown>> {
+    return usage(this.#context);
+  }
+
+  /**
+   * The custom domains of the signed-in account (the `session` option).
+   *
+   * @returns The domains.
+   */
+  domains(): Promise<CustomDomain[]> {
+    return domains(this.#context);
+  }
+
+  /**
+   * Adds a custom domain for the database; an external one returns the
+   * CNAME and TXT records to set.
+   *
+   * @param host The host name.
+   * @returns The domain.
+   */
+  addDomain(host: string): Promise<CustomDomain> {
+    return addDomain(this.#context, host);
+  }
+
+  /**
+   * Verifies an external domain's DNS records and activates it.
+   *
+   * @param host The host name.
+   * @returns The domain with its status and records.
+   */
+  verifyDomain(host: string): Promise<CustomDomain> {
+    return verifyDomain(this.#context, host);
+  }
+
+  /**
+   * Bulk import from an Arquero table (checked locally: a slug column,
+   * unique slugs) or CSV text.
+   *
+   * @param tableOrCsv The table or the CSV text.
+   * @returns `{ created, updated, errors, bytes }`.
+   */
+  importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
+    return importCsv(this.#context, tableOrCsv);
+  }
+
+  /**
+   * Uploads an image through the tiling pipeline and waits until ready.
+   *
+   * @param file A path, file URL, Blob or bytes (streamed, never buffered whole).
+   * @param options `derivative` (`ptif`), `isPublic`, `contentType`, `timeoutMs`, `pollMs`.
+   * @returns `{ id, status, width, height, iiif, isPublic }`.
+   */
+  upload(
+    file: string | URL | Blob | Uint8Array,
+    options: UploadOptions = {},
+  ): Promise<UploadedAsset> {
+    return upload(this.#context, file, options);
+  }
+
+  /**
+   * Makes an image public or private.
+   *
+   * @param asset The asset id or an uploaded asset.
+   * @param isPublic The visibility.
+   * @returns The asset.
+   */
+  setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
+    return setAssetPublic(this.#context, asset, isPublic);
+  }
+}
+
+/** The key in `TIDEPOOL_ARCHIVE_KEY`, when it is set and readable. */
+function keyFromEnv(): string | undefined {
+  try {
+    return Deno.env.get("TIDEPOOL_ARCHIVE_KEY") || undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -54,6 +54,16 @@ export interface ArchiveState {
   entities: Map<string, SeedEntity[]>;
   faults: ArchiveFaults;
   log: LoggedRequest[];
+  /** Where uploads are stored, and the snapshot file when writes persist. */
+  storage: { uploads: string; snapshot?: string };
+  /** Largest single upload accepted, in bytes. */
+  maxUploadBytes: number;
+  /** How long a conversion takes, in ms. */
+  conversionMs: number;
+  /** Pending conversion timers, cleared on close. */
+  timers: Set<ReturnType<typeof setTimeout>>;
+  /** TXT records "published" for external domains (the sandbox's DNS). */
+  dns: Set<string>;
   /** The OAI-PMH providers and the ResourceSync source (set once the origin is known). */
   harvesting?: Harvesting;
   /** Runs a SPARQL query (set once the store is built). */

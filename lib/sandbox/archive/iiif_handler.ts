@@ -20,6 +20,9 @@ export function iiifHandler(
   if (!found || (!found.is_public && caller?.account !== account)) {
     return errorResponse(404, `Image not found: ${asset}`);
   }
+  if (found.status !== "ready") {
+    return errorResponse(404, `Image not ready: ${asset} is ${found.status}`);
+  }
   const base = `${state.origin}/api/${account}/iiif-img/3/${asset}`;
   if (rest.length === 0) {
     return new Response(null, { status: 303, headers: { location: `${base}/info.json` } });

@@ -11,4 +11,10 @@ export {
   type ArchiveSandboxOptions,
   startArchiveSandbox,
 } from "./start_archive_sandbox.ts";
-export { type ArchiveSeed, SANDBOX_KEYS, seedArchive, type SeedOptions } from "./seed.ts";
+export {
+  type ArchiveSeed,
+  SANDBOX_ID_TOKENS,
+  SANDBOX_KEYS,
+  seedArchive,
+  type SeedOptions,
+} from "./seed.ts";

@@ -70,11 +70,22 @@ export interface SeedAsset {
   account: string;
   id: string;
   is_public: boolean;
-  status: "ready";
+  /** `uploading` (URL issued), `queued` (finalized, converting), `ready` or `failed`. */
+  status: "uploading" | "queued" | "ready" | "failed";
   width: number;
   height: number;
   /** Serve the info document in Image API 2 form (`@id`). */
   legacyV2?: boolean;
+  /** The database the upload was issued for. */
+  db?: string;
+  /** The derivative asked for (`ptif`). */
+  derivative?: string;
+  /** The stored file name under the sandbox's upload folder. */
+  file?: string;
+  /** Bytes stored. */
+  size?: number;
+  /** Why the conversion failed. */
+  error?: string;
 }
 
 /** One API key as the sandbox stores it: the secret only as a SHA-256 hash. */
@@ -86,12 +97,35 @@ export interface SeedKey {
   admin: boolean;
 }
 
+/** A custom domain of a site. */
+export interface SeedDomain {
+  host: string;
+  account: string;
+  database: string;
+  /** `subdomain` of the platform (active at once) or `external` (needs DNS records). */
+  kind: "subdomain" | "external";
+  status: "active" | "pending";
+  /** The DNS records an external domain must carry. */
+  records: { type: "CNAME" | "TXT"; name: string; value: string }[];
+}
+
 /** Everything the sandbox serves. */
 export interface ArchiveSeed {
   accounts: SeedAccount[];
   databases: SeedDatabase[];
   assets: SeedAsset[];
+  /** Custom domains (none at first). */
+  domains?: SeedDomain[];
 }
+
+/**
+ * Identity-provider ID tokens the sandbox accepts for POST /api/me/keys and
+ * /api/me/domains (its stand-in for a dashboard login), by account.
+ */
+export const SANDBOX_ID_TOKENS: Record<string, string> = {
+  shinano: "idt.shinano.sandbox-login",
+  harbor: "idt.harbor.sandbox-login",
+};
 
 /**
  * Test keys of the sandbox, in full. Only their hashes enter the key

@@ -18,6 +18,8 @@ import { createHarvesting, type HarvestingOptions, hasTimestamps } from "./_harv
 import type { OaiProvider } from "./oai/oai_provider.ts";
 import { patchResource, type ResourcePatch } from "./_mutations.ts";
 import type { SeedResource } from "./seed.ts";
+import { loadSnapshot } from "./_persist.ts";
+import { writeRoute } from "./_write_routes.ts";
 import {
   type ArchiveFaults,
   type ArchiveState,
@@ -33,6 +35,16 @@ import { type ArchiveSeed, seedArchive, seedKeys, type SeedOptions } from "./see
 export interface ArchiveSandboxOptions extends SeedOptions, HarvestingOptions {
   /** Most requests answered (see serveLocal). */
   maxRequests?: number;
+  /**
+   * A directory where writes persist: the data is saved there after every
+   * write and loaded from it on the next start, uploads are kept beside it.
+   * Without one, uploads go to a temporary directory removed on close.
+   */
+  dataDir?: string;
+  /** Largest single upload, in bytes; larger ones answer 413. Default 50 MB. */
+  maxUploadBytes?: number;
+  /** How long the image conversion takes, in ms. Default 200. */
+  conversionMs?: number;
 }
 
 /** A running archive sandbox. */
@@ -50,6 +62,8 @@ export interface ArchiveSandbox extends LocalServer {
    * so harvests and change lists see it.
    */
   updateResource(account: string, db: string, slug: string, patch: ResourcePatch): SeedResource;
+  /** Publishes a DNS TXT record value, so verifying the external domain that needs it succeeds. */
+  publishDns(value: string): void;
   /** Switches a database to another service; its old SPARQL path then answers 307. */
   switchService(account: string, db: string, service: "dl" | "text" | "records"): void;
 }
@@ -74,11 +88,22 @@ export interface ArchiveSandbox extends LocalServer {
 export async function startArchiveSandbox(
   options: ArchiveSandboxOptions = {},
 ): Promise<ArchiveSandbox> {
-  const seed = seedArchive(options);
+  const snapshotPath = options.dataDir ? `${options.dataDir}/archive.json` : undefined;
+  const snapshot = snapshotPath ? await loadSnapshot(snapshotPath) : undefined;
+  const seed = snapshot?.seed ?? seedArchive(options);
+  const uploads = options.dataDir ? `${options.dataDir}/uploads` : await Deno.makeTempDir({
+    prefix: "tidepool-archive-uploads-",
+  });
+  await Deno.mkdir(uploads, { recursive: true });
   const state: ArchiveState = {
     seed,
     origin: "",
-    keys: await seedKeys(),
+    keys: snapshot?.keys ?? await seedKeys(),
+    storage: { uploads, snapshot: snapshotPath },
+    maxUploadBytes: options.maxUploadBytes ?? 50_000_000,
+    conversionMs: options.conversionMs ?? 200,
+    timers: new Set(),
+    dns: new Set(),
     databases: indexSeed(seed),
     entities: new Map(seed.accounts.map((a) => [a.slug, a.entities])),
     faults: { quotaExceeded: false, oai: {} },
@@ -90,6 +115,12 @@ export async function startArchiveSandbox(
   state.origin = server.url;
   state.sparql = buildStore(state);
   state.harvesting = createHarvesting(state, state.faults.oai, options);
+  async function close() {
+    for (const timer of state.timers) clearTimeout(timer);
+    state.timers.clear();
+    await server.close();
+    if (!options.dataDir) await Deno.remove(uploads, { recursive: true }).catch(() => {});
+  }
   return {
     get url() {
       return server.url;
@@ -97,12 +128,15 @@ export async function startArchiveSandbox(
     get requestCount() {
       return server.requestCount;
     },
-    close: () => server.close(),
-    [Symbol.asyncDispose]: () => server.close(),
+    close,
+    [Symbol.asyncDispose]: close,
     seed,
     faults: state.faults,
     requests: state.log,
     oaiProviders: state.harvesting.providers,
+    publishDns(value) {
+      state.dns.add(value);
+    },
     updateResource(account, db, slug, patch) {
       const index = state.databases.get(`${account}/${db}`);
       const resource = index?.bySlug.get(slug);
@@ -126,6 +160,11 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
     url: url.pathname + url.search,
     authorized: request.headers.has("authorization"),
   });
+  if (url.pathname.startsWith("/api/me/")) {
+    // Identity-provider endpoints: the bearer is an ID token, not an API key.
+    const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+    return await writeRoute(state, parts, request, url, null)!;
+  }
   const found = await callerOf(state, request);
   if (found === "invalid") return errorResponse(401, "Invalid API key");
   if (state.faults.quotaExceeded) {
@@ -136,6 +175,8 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
   const read = request.method === "GET" || request.method === "HEAD";
   const harvested = await harvestRoute(state, parts, request);
   if (harvested) return harvested;
+  const written = await writeRoute(state, parts, request, url, caller);
+  if (written) return written;
   if (parts[0] === "api") {
     if (parts[1] === "accounts" && parts.length === 2 && read) {
       return accountsHandler(state, url, caller);

@@ -1,0 +1,38 @@
+/**
+ * PATCH /api/{account}/uploads/{asset}: per-image visibility.
+ *
+ * @module
+ */
+
+import { type ArchiveContext, requireTarget, segment } from "./_context.ts";
+import { toAsset, type UploadedAsset } from "./upload.ts";
+import { sendWrite } from "./_write.ts";
+
+/**
+ * Makes an image public or private. A private image's IIIF info answers
+ * 404 to everyone but its account.
+ *
+ * @param context The archive's shared state.
+ * @param asset The asset id, or an uploaded asset.
+ * @param isPublic The new visibility.
+ * @returns The asset after the change.
+ *
+ * @example Publish
+ * ```ts ignore
+ * await archive.setAssetPublic(asset, true);
+ * ```
+ */
+export async function setAssetPublic(
+  context: ArchiveContext,
+  asset: string | { id: string },
+  isPublic: boolean,
+): Promise<UploadedAsset> {
+  const { account } = requireTarget(context, "setAssetPublic", false);
+  const id = typeof asset === "string" ? asset : asset.id;
+  const response = await sendWrite(context, {
+    method: "PATCH",
+    path: `/api/${segment(account)}/uploads/${segment(id)}`,
+    json: { is_public: isPublic },
+  }, { action: `change the visibility of image ${id}`, account });
+  return toAsset(response.json());
+}

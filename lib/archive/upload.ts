@@ -1,0 +1,237 @@
+/**
+ * The image pipeline: POST uploads (presigned URL), a streamed PUT of the
+ * file, finalize, and polling until the asset is ready.
+ *
+ * @module
+ */
+
+import { TidepoolError, TimeoutError } from "../http/errors.ts";
+import { registerSecret } from "../http/redact.ts";
+import { sleep } from "../http/sleep.ts";
+import { type ArchiveContext, archiveError, requireTarget, segment, send } from "./_context.ts";
+import { sendWrite } from "./_write.ts";
+
+/** An uploaded asset as the poll answers it. */
+export interface UploadedAsset {
+  /** The asset id. */
+  id: string;
+  /** `ready` once converted. */
+  status: string;
+  /** Pixel width (when ready). */
+  width: number | null;
+  /** Pixel height (when ready). */
+  height: number | null;
+  /** The IIIF Image API base URI (when ready). */
+  iiif: string | null;
+  /** Whether the image is public. */
+  isPublic: boolean;
+}
+
+/** Options of {@linkcode upload}. */
+export interface UploadOptions {
+  /** `ptif` sends the image through the tiling pipeline; default `ptif`. */
+  derivative?: "ptif" | null;
+  /** Whether the image is public; default false. */
+  isPublic?: boolean;
+  /** The content type; default from the file name (png, jpg, jpeg, tif, tiff). */
+  contentType?: string;
+  /** How long to wait for the conversion, in ms; default 10 minutes. */
+  timeoutMs?: number;
+  /** Time between polls, in ms; default 1000. */
+  pollMs?: number;
+}
+
+/** The raw poll answer. */
+interface RawAsset {
+  id: string;
+  status: string;
+  is_public: boolean;
+  width: number | null;
+  height: number | null;
+  iiif: string | null;
+  error?: string;
+}
+
+const PENDING = new Set(["uploading", "uploaded", "queued", "processing", "converting", "pending"]);
+const TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  tif: "image/tiff",
+  tiff: "image/tiff",
+};
+
+/** Turns a poll answer into an {@linkcode UploadedAsset}. */
+export function toAsset(raw: RawAsset): UploadedAsset {
+  return {
+    id: raw.id,
+    status: raw.status,
+    width: raw.width ?? null,
+    height: raw.height ?? null,
+    iiif: raw.iiif ?? null,
+    isPublic: raw.is_public,
+  };
+}
+
+/** The size, name and a fresh stream of a file, without reading it into memory. */
+async function source(
+  file: string | URL | Blob | Uint8Array,
+): Promise<{ size: number; name: string; open: () => Promise<ReadableStream<Uint8Array>> }> {
+  if (file instanceof Uint8Array) {
+    return {
+      size: file.length,
+      name: "",
+      open: () => Promise.resolve(ReadableStream.from([file])),
+    };
+  }
+  if (file instanceof Blob) {
+    const name = file instanceof File ? file.name : "";
+    return { size: file.size, name, open: () => Promise.resolve(file.stream()) };
+  }
+  const path = file instanceof URL ? file : String(file);
+  const info = await Deno.stat(path);
+  return {
+    size: info.size,
+    name: String(path).split(/[\\/]/).pop() ?? "",
+    open: async () => (await Deno.open(path)).readable,
+  };
+}
+
+/**
+ * Uploads an image and waits until it is ready: the PUT streams the file
+ * (never held whole in memory) with progress, then the asset is finalized
+ * and polled with progress until `ready`, `failed` (reported with what the
+ * server said) or the timeout. Never retried.
+ *
+ * @param context The archive's shared state.
+ * @param file A path, a file URL, a Blob or bytes.
+ * @param options Derivative, visibility, content type, timeout and poll interval.
+ * @returns The ready asset `{ id, status, width, height, iiif, isPublic }`.
+ *
+ * @example Upload a scan
+ * ```ts ignore
+ * const asset = await archive.upload("scans/letter-0001.png", { derivative: "ptif", isPublic: true });
+ * console.log(asset.width, asset.height, asset.iiif);
+ * ```
+ */
+export async function upload(
+  context: ArchiveContext,
+  file: string | URL | Blob | Uint8Array,
+  options: UploadOptions = {},
+): Promise<UploadedAsset> {
+  const { account, db } = requireTarget(context, "upload");
+  const { size, name, open } = await source(file);
+  const derivative = options.derivative === undefined ? "ptif" : options.derivative;
+  const contentType = options.contentType ??
+    TYPES[name.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
+  const label = name || `${size} bytes`;
+  const issued = (await sendWrite(context, {
+    method: "POST",
+    path: `/${segment(account)}/${segment(db)}/api/uploads`,
+    json: {
+      derivative: derivative ?? undefined,
+      is_public: options.isPublic ?? false,
+      size,
+      content_type: contentType,
+      filename: name || undefined,
+    },
+  }, { action: `upload ${label}`, account, size })).json<
+    { id: string; upload_url: string; headers?: Record<string, string> }
+  >();
+  const target = new URL(issued.upload_url);
+  for (const [key, value] of target.searchParams) {
+    if (/signature|credential|token|security/i.test(key)) registerSecret(value);
+  }
+
+  const task = context.http.progress(`Uploading ${label} to ${target.host}`, {
+    unit: "bytes",
+    total: size,
+  });
+  let sent = 0;
+  const counted = (await open()).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        sent += chunk.length;
+        task.update(sent);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  try {
+    await context.http.request({
+      method: "PUT",
+      path: issued.upload_url,
+      body: counted,
+      headers: { "content-type": contentType, ...issued.headers },
+      sensitive: true,
+      idempotent: false,
+    });
+    task.finish();
+  } catch (error) {
+    task.fail();
+    const typed = archiveError(error, false);
+    if (typed instanceof Error && "status" in typed && typed.status === 413) {
+      throw new TidepoolError(
+        `Cannot upload ${label}: the storage refused ${size} bytes as too large (413)`,
+        {
+          details: (typed as Error & { serverMessage?: string }).serverMessage,
+          hint: "Send a smaller file",
+          cause: typed,
+        },
+      );
+    }
+    throw typed;
+  }
+
+  await sendWrite(context, {
+    method: "POST",
+    path: `/api/${segment(account)}/uploads/${segment(issued.id)}/finalize`,
+  }, { action: `finalize upload ${issued.id}`, account });
+  return await poll(context, account, issued.id, options);
+}
+
+async function poll(
+  context: ArchiveContext,
+  account: string,
+  id: string,
+  options: UploadOptions,
+): Promise<UploadedAsset> {
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const started = Date.now();
+  const task = context.http.progress(`Converting ${id}`, { unit: "polls" });
+  let polls = 0;
+  while (true) {
+    const raw = (await send(context, {
+      path: `/api/${segment(account)}/uploads/${segment(id)}`,
+      auth: true,
+      cacheable: false,
+    })).json<RawAsset>();
+    task.update(++polls, { detail: raw.status });
+    if (raw.status === "ready") {
+      task.finish();
+      return toAsset(raw);
+    }
+    if (!PENDING.has(raw.status)) {
+      task.fail();
+      throw new TidepoolError(
+        raw.status === "failed"
+          ? `Upload ${id} failed in conversion`
+          : `Upload ${id} has an unknown status: ${raw.status}`,
+        {
+          details: raw.error ?? JSON.stringify(raw),
+          hint: raw.status === "failed"
+            ? "Check that the file is a PNG, JPEG or TIFF image, then upload it again"
+            : "The platform answered a status tidepool does not know; check the asset in the dashboard",
+        },
+      );
+    }
+    if (Date.now() - started > timeoutMs) {
+      task.fail();
+      throw new TimeoutError(
+        `Upload ${id} is not ready after ${timeoutMs} ms: its status is ${raw.status}`,
+        { hint: "Conversion can be slow for large images; poll later with a longer timeoutMs" },
+      );
+    }
+    await sleep(options.pollMs ?? 1000);
+  }
+}
