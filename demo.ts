@@ -11,10 +11,12 @@ import * as aq from "arquero";
 import * as Plot from "@observablehq/plot";
 import type { ColumnTable } from "arquero";
 import {
+  Archive,
   ExpressionSearch,
   OceanNode,
   signerFromEnv,
   signerFromPrivateKey,
+  sparql,
   Subgraph,
   subgraphInfo,
 } from "./mod.ts";
@@ -205,6 +207,56 @@ async function subgraphOrders(sg: Subgraph, assets: ColumnTable): Promise<void> 
   );
 }
 
+async function archiveLinkedData(archive: Archive): Promise<void> {
+  const { hits, facets, total } = await archive.search({
+    q: "Tokyo",
+    facet: ["dcterms:creator", "dcterms:type"],
+    expandEntities: true,
+  });
+  console.log(`archive: ${total} hits for Tokyo and its variant labels`);
+  await table("archive_search_tokyo", hits);
+  const creators = facets.get("dcterms:creator");
+  if (creators) {
+    await table("archive_facet_creators", creators);
+    await chart(
+      "archive_facet_creators",
+      renderPlot({
+        marginLeft: 160,
+        y: { label: null },
+        title: "Hits per creator",
+        marks: [Plot.barX(creators.objects(), { x: "count", y: "value", sort: { y: "-x" } })],
+      }),
+    );
+  }
+  const place = "Tokyo";
+  const rows = await archive.sparql(sparql`
+    PREFIX schema: <http://schema.org/>
+    PREFIX dcterms: <http://purl.org/dc/terms/>
+    SELECT ?item ?title ?date WHERE {
+      ?item schema:name ?title ; dcterms:spatial ${place} .
+      OPTIONAL { ?item dcterms:date ?date }
+    } ORDER BY ?date`);
+  await table("archive_sparql_tokyo", rows as ColumnTable);
+  const records = await archive.harvest({ metadataPrefix: "oai_dc" });
+  await table("archive_oai_records", records);
+  const bySet = records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec")
+    .count();
+  await table("archive_oai_by_set", bySet);
+  await chart(
+    "archive_oai_by_set",
+    renderPlot({
+      title: "Harvested records per set",
+      y: { label: null },
+      marginLeft: 100,
+      marks: [Plot.barX(bySet.objects(), { x: "count", y: "setSpec", sort: { y: "-x" } })],
+    }),
+  );
+  await table(
+    "archive_resourcesync_changes",
+    await archive.changeList({ from: "2025-01-01T00:00:00Z" }),
+  );
+}
+
 async function expressions(ex: ExpressionSearch): Promise<void> {
   const stats = await ex.stats();
   await table("expressions_emotions", stats.emotions);
@@ -223,13 +275,16 @@ async function expressions(ex: ExpressionSearch): Promise<void> {
 
 const started = performance.now();
 await Deno.mkdir(OUT, { recursive: true });
-const services = openServices({ ocean: { compute: { stepMs: 100 } } });
+const services = await openServices({ ocean: { compute: { stepMs: 100 } } });
 try {
   const options = { cache: services.cache, progress: false as const };
   const node = new OceanNode(services.urls.ocean, options);
   const assets = await oceanAssets(node);
   await computeToData(node, services);
   await subgraphOrders(new Subgraph(services.urls.subgraph, options), assets);
+  await archiveLinkedData(
+    new Archive(services.urls.archive, { ...services.archiveSite, ...options }),
+  );
   await expressions(new ExpressionSearch(services.urls.expressions, options));
 } finally {
   await services.close();

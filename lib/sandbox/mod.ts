@@ -11,3 +11,4 @@ export * from "./open_services.ts";
 export { startOceanSandbox } from "./ocean/mod.ts";
 export { serveSubgraph } from "./subgraph/mod.ts";
 export { startExpressionSandbox } from "./expressions/mod.ts";
+export { startArchiveSandbox } from "./archive/mod.ts";

@@ -12,7 +12,9 @@ export const SERVICE_VARIABLES = {
 /** The services a notebook talks to. */
 export interface Services {
   /** The address of each service. */
-  readonly urls: { ocean: string; subgraph: string; expressions: string };
+  readonly urls: { ocean: string; subgraph: string; expressions: string; archive: string };
+  /** The archive site to read: `TIDEPOOL_ARCHIVE_ACCOUNT` and `TIDEPOOL_ARCHIVE_DB`, or the sandbox's. */
+  readonly archiveSite: { account: string; db: string };
   /** Whether any address came from the environment (a real service). */
   readonly live: boolean;
   /** The cache to give the clients: `record` for real services, off for the sandbox. */
@@ -36,11 +38,11 @@ export interface Services {
  *
  * @example In a notebook's first cell
  * ```ts ignore
- * const services = openServices();
+ * const services = await openServices();
  * const ex = new ExpressionSearch(services.urls.expressions, { cache: services.cache });
  * ```
  */
-export function openServices(options: SandboxOptions = {}): Services {
+export async function openServices(options: SandboxOptions = {}): Promise<Services> {
   const env = (name: string) => {
     try {
       return Deno.env.get(name) || undefined;
@@ -52,10 +54,11 @@ export function openServices(options: SandboxOptions = {}): Services {
     ocean: env(SERVICE_VARIABLES.ocean),
     subgraph: env(SERVICE_VARIABLES.subgraph),
     expressions: env(SERVICE_VARIABLES.expressions),
+    archive: env(SERVICE_VARIABLES.archive),
   };
   const live = Object.values(given).some((url) => url !== undefined);
   const needSandbox = Object.values(given).some((url) => url === undefined);
-  const sandbox = needSandbox ? startSandbox(options) : undefined;
+  const sandbox = needSandbox ? await startSandbox(options) : undefined;
   const mode = env("TIDEPOOL_CACHE_MODE") as CacheOptions["mode"] | undefined;
   const cache: CacheOptions | undefined = live || mode
     ? { dir: env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool", mode: mode ?? "record" }
@@ -65,7 +68,11 @@ export function openServices(options: SandboxOptions = {}): Services {
       ocean: given.ocean ?? sandbox!.urls.ocean,
       subgraph: given.subgraph ?? sandbox!.urls.subgraph,
       expressions: given.expressions ?? sandbox!.urls.expressions,
+      archive: given.archive ?? sandbox!.urls.archive,
     },
+    archiveSite: given.archive
+      ? { account: env("TIDEPOOL_ARCHIVE_ACCOUNT") ?? "", db: env("TIDEPOOL_ARCHIVE_DB") ?? "" }
+      : { account: "shinano", db: "letters" },
     live,
     cache,
     sandbox,

@@ -3,6 +3,11 @@ import {
   type ExpressionSandboxOptions,
   startExpressionSandbox,
 } from "./expressions/mod.ts";
+import {
+  type ArchiveSandbox,
+  type ArchiveSandboxOptions,
+  startArchiveSandbox,
+} from "./archive/mod.ts";
 import { type OceanSandbox, type OceanSandboxOptions, startOceanSandbox } from "./ocean/mod.ts";
 import { type SandboxSubgraph, serveSubgraph, type ServeSubgraphOptions } from "./subgraph/mod.ts";
 
@@ -14,6 +19,8 @@ export interface SandboxOptions {
   subgraph?: ServeSubgraphOptions;
   /** The expression search: record count, rate limit. */
   expressions?: ExpressionSandboxOptions;
+  /** The archive platform: seed and harvesting options. */
+  archive?: ArchiveSandboxOptions;
 }
 
 /** Every sandbox service, running on loopback. */
@@ -24,8 +31,10 @@ export interface Sandbox {
   readonly subgraph: SandboxSubgraph;
   /** The expression search service. */
   readonly expressions: ExpressionSandbox;
+  /** The archive platform (account `shinano`, rdf-enabled database `letters`). */
+  readonly archive: ArchiveSandbox;
   /** The address to give each client. */
-  readonly urls: { ocean: string; subgraph: string; expressions: string };
+  readonly urls: { ocean: string; subgraph: string; expressions: string; archive: string };
   /** Stops every service. */
   close(): Promise<void>;
   /** Same as close, for `await using`. */
@@ -42,22 +51,29 @@ export interface Sandbox {
  *
  * @example Running against the sandbox
  * ```ts ignore
- * await using sandbox = startSandbox();
+ * await using sandbox = await startSandbox();
  * const ex = new ExpressionSearch(sandbox.urls.expressions);
  * ```
  */
-export function startSandbox(options: SandboxOptions = {}): Sandbox {
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ocean = startOceanSandbox(options.ocean);
   const subgraph = serveSubgraph(options.subgraph);
   const expressions = startExpressionSandbox(options.expressions);
+  const archive = await startArchiveSandbox(options.archive);
   const close = async () => {
-    await Promise.all([ocean.close(), subgraph.close(), expressions.close()]);
+    await Promise.all([ocean.close(), subgraph.close(), expressions.close(), archive.close()]);
   };
   return {
     ocean,
     subgraph,
     expressions,
-    urls: { ocean: ocean.url, subgraph: subgraph.endpoint, expressions: expressions.url },
+    archive,
+    urls: {
+      ocean: ocean.url,
+      subgraph: subgraph.endpoint,
+      expressions: expressions.url,
+      archive: archive.url,
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -21,7 +21,7 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     assert.equal(code, 0, new TextDecoder().decode(stderr));
     assert.match(printed, /^sandbox: wrote \d+ files/m);
     const files = [...Deno.readDirSync(out)].filter((e) => e.isFile).map((e) => e.name).sort();
-    for (const prefix of ["ocean_", "compute_", "subgraph_", "expressions_"]) {
+    for (const prefix of ["ocean_", "compute_", "subgraph_", "archive_", "expressions_"]) {
       assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".csv")), `${prefix} CSV`);
       assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".svg")), `${prefix} SVG`);
     }
