@@ -31,6 +31,7 @@ export class SparqlSyntaxError extends TidepoolError {
       `SPARQL syntax error at line ${position.line}, column ${position.column}: nothing was sent`,
       {
         details: detail,
+        detailsLabel: "Parser said",
         hint: "Fix the query at that position; values belong in the sparql`...` template tag",
       },
     );

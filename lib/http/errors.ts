@@ -20,6 +20,8 @@ export interface TidepoolErrorOptions {
   hint?: string;
   /** The underlying error, if any. */
   cause?: unknown;
+  /** How the details are introduced; default `Server said` (a local parser's words are not the server's). */
+  detailsLabel?: string;
 }
 
 /**
@@ -48,6 +50,8 @@ export class TidepoolError extends Error {
   readonly details?: string;
   /** What to do next. */
   readonly hint?: string;
+  /** How the details are introduced: `Server said`, or who else said them. */
+  readonly detailsLabel: string;
 
   /**
    * @param message What happened, capitalised, without a trailing period.
@@ -59,13 +63,15 @@ export class TidepoolError extends Error {
       ? undefined
       : trimDetails(redact(options.details));
     const hint = options.hint === undefined ? undefined : redact(options.hint);
+    const detailsLabel = options.detailsLabel ?? "Server said";
     const lines = [shortMessage];
-    if (details) lines.push(`Server said: ${details}`);
+    if (details) lines.push(`${detailsLabel}: ${details}`);
     if (hint) lines.push(`What to do: ${hint}`);
     super(lines.join("\n"), { cause: options.cause });
     this.shortMessage = shortMessage;
     this.details = details || undefined;
     this.hint = hint;
+    this.detailsLabel = detailsLabel;
     if (TidepoolError.compactStacks) {
       Object.defineProperty(this, "stack", {
         get: () => `${this.name}: ${this.message}`,

@@ -39,12 +39,14 @@ export function mediaBundle(
 export function errorBundle(error: TidepoolError): MediaBundle {
   const lines = [
     `${error.name}: ${error.shortMessage}`,
-    ...(error.details ? [`Server said: ${error.details}`] : []),
+    ...(error.details ? [`${error.detailsLabel}: ${error.details}`] : []),
     ...(error.hint ? [`What to do: ${error.hint}`] : []),
   ];
   const html = `<div style="border-left:4px solid #c0392b;padding:4px 8px;background:#fdf2f2">` +
     `<strong>${escapeHtml(error.name)}</strong>: ${escapeHtml(error.shortMessage)}` +
-    (error.details ? `<br><small>Server said: ${escapeHtml(error.details)}</small>` : "") +
+    (error.details
+      ? `<br><small>${escapeHtml(error.detailsLabel)}: ${escapeHtml(error.details)}</small>`
+      : "") +
     (error.hint ? `<br><small>What to do: ${escapeHtml(error.hint)}</small>` : "") + `</div>`;
   return { "text/plain": lines.join("\n"), "text/html": html };
 }
