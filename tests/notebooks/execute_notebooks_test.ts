@@ -57,8 +57,14 @@ const notebooks = [...Deno.readDirSync(notebooksDir)]
   .map((entry) => entry.name)
   .sort();
 
-Deno.test("the notebook stories are present", () => {
-  assert.ok(notebooks.length > 0, "no notebooks found");
+Deno.test("the five notebook stories are present", () => {
+  assert.deepEqual(notebooks, [
+    "archive-linked-data.ipynb",
+    "compute-to-data.ipynb",
+    "expressions.ipynb",
+    "ocean-assets.ipynb",
+    "subgraph-orders.ipynb",
+  ]);
 });
 
 const text = (value: string | string[] | undefined) =>
