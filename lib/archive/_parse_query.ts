@@ -5,7 +5,6 @@
  * @module
  */
 
-import sparqljs from "sparqljs";
 import { TidepoolError } from "../http/errors.ts";
 import { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 
@@ -29,7 +28,9 @@ export interface ParsedQuery {
 }
 
 /** Parses a query; throws {@linkcode SparqlSyntaxError} with its position. */
-export function parseQuery(query: string): ParsedQuery {
+export async function parseQuery(query: string): Promise<ParsedQuery> {
+  // sparqljs is loaded on first use: importing tidepool should not pay for it.
+  const { default: sparqljs } = await import("sparqljs");
   let parsed: ParsedQuery;
   try {
     parsed = new sparqljs.Parser({ skipValidation: false }).parse(query) as ParsedQuery;

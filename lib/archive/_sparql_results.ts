@@ -6,7 +6,7 @@
  * @module
  */
 
-import { XMLParser } from "fast-xml-parser";
+import type { XMLParser } from "fast-xml-parser";
 import { ProtocolError } from "../http/errors.ts";
 import { XSD } from "./_triples.ts";
 
@@ -46,12 +46,15 @@ export function resultFormat(contentType: string): ResultFormat | undefined {
 }
 
 /** Reads a result document of the given format. */
-export function parseResults(text: string, format: ResultFormat): Bindings | boolean {
+export async function parseResults(
+  text: string,
+  format: ResultFormat,
+): Promise<Bindings | boolean> {
   switch (format) {
     case "json":
       return parseJsonResults(text);
     case "xml":
-      return parseXmlResults(text);
+      return await parseXmlResults(text);
     case "csv":
       return parseCsvResults(text);
     case "tsv":
@@ -118,7 +121,10 @@ function jsonTerm(term: JsonTerm): ResultTerm {
 
 // ---- XML (application/sparql-results+xml) ----------------------------------
 
-const xmlParser = new XMLParser({
+/** fast-xml-parser, loaded on first use: importing tidepool should not pay for it. */
+let xmlParser: Promise<XMLParser> | undefined;
+
+const XML_OPTIONS = {
   ignoreAttributes: false,
   attributeNamePrefix: "@_",
   removeNSPrefix: true,
@@ -127,8 +133,8 @@ const xmlParser = new XMLParser({
   trimValues: false,
   processEntities: true,
   htmlEntities: false,
-  isArray: (name) => name === "variable" || name === "result" || name === "binding",
-});
+  isArray: (name: string) => name === "variable" || name === "result" || name === "binding",
+};
 
 type XmlNode = Record<string, unknown>;
 
@@ -136,11 +142,15 @@ type XmlNode = Record<string, unknown>;
  * Reads SPARQL Query Results XML. A DOCTYPE is refused: result documents
  * never need one, and refusing it rules out entity expansion attacks.
  */
-export function parseXmlResults(text: string): Bindings | boolean {
+export async function parseXmlResults(text: string): Promise<Bindings | boolean> {
   if (/<!DOCTYPE/i.test(text)) throw malformed("XML", "the document has a DOCTYPE");
+  const parser =
+    await (xmlParser ??= import("fast-xml-parser").then(({ XMLParser }) =>
+      new XMLParser(XML_OPTIONS)
+    ));
   let doc: XmlNode;
   try {
-    doc = xmlParser.parse(text) as XmlNode;
+    doc = parser.parse(text) as XmlNode;
   } catch (error) {
     throw malformed("XML", "the body is not XML", error);
   }

@@ -7,7 +7,6 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { Parser } from "n3";
 import { ProtocolError } from "../http/errors.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema } from "../table/schema.ts";
@@ -54,7 +53,13 @@ export function triplesTable(triples: readonly Triple[]): ColumnTable {
 }
 
 /** Parses Turtle, TriG, N-Triples or N-Quads text (graph names are dropped). */
-export function parseTurtle(text: string, baseIRI?: string, format?: string): Triple[] {
+export async function parseTurtle(
+  text: string,
+  baseIRI?: string,
+  format?: string,
+): Promise<Triple[]> {
+  // n3 is loaded on first use: importing tidepool should not pay for it.
+  const { Parser } = await import("n3");
   let quads: RdfJsQuad[];
   try {
     quads = new Parser({ baseIRI, format }).parse(text) as RdfJsQuad[];
@@ -101,7 +106,11 @@ function termText(term: RdfJsTerm): string {
 }
 
 /** Reads an RDF body by its content type: JSON-LD, or a Turtle-family syntax. */
-export function parseRdf(text: string, contentType: string, baseIRI?: string): Triple[] {
+export async function parseRdf(
+  text: string,
+  contentType: string,
+  baseIRI?: string,
+): Promise<Triple[]> {
   const type = contentType.split(";")[0].trim().toLowerCase();
   if (type === "application/ld+json" || type === "application/json") {
     let doc: unknown;
@@ -122,5 +131,5 @@ export function parseRdf(text: string, contentType: string, baseIRI?: string): T
     : type === "application/trig"
     ? "TriG"
     : undefined;
-  return parseTurtle(text, baseIRI, format);
+  return await parseTurtle(text, baseIRI, format);
 }

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+import type { XMLParser } from "fast-xml-parser";
 import { ProtocolError } from "../http/errors.ts";
 
 /** A parsed element: child elements by qualified name, `@_name` attributes, `#text`. */
@@ -23,7 +23,19 @@ export const MAX_XML_CHARS = 128 * 1024 * 1024;
 /** The five entities XML predefines; no other named entity is decoded. */
 const PREDEFINED_ENTITIES = { amp: "&", apos: "'", gt: ">", lt: "<", quot: '"' };
 
-const parser = new XMLParser({
+/** fast-xml-parser, loaded on first use: importing tidepool should not pay for it. */
+let loaded:
+  | Promise<{ parser: XMLParser; validate: typeof import("fast-xml-parser").XMLValidator.validate }>
+  | undefined;
+
+function xml() {
+  return loaded ??= import("fast-xml-parser").then(({ XMLParser, XMLValidator }) => ({
+    parser: new XMLParser(PARSER_OPTIONS),
+    validate: (text: string) => XMLValidator.validate(text),
+  }));
+}
+
+const PARSER_OPTIONS = {
   ignoreAttributes: false,
   attributeNamePrefix: "@_",
   textNodeName: "#text",
@@ -36,7 +48,7 @@ const parser = new XMLParser({
   htmlEntities: PREDEFINED_ENTITIES as unknown as boolean,
   processEntities: { enabled: true, maxEntityCount: 1, maxExpandedLength: 1_000_000 },
   maxNestedTags: 64,
-});
+};
 
 /**
  * Parses untrusted XML into nested objects.
@@ -47,7 +59,8 @@ const parser = new XMLParser({
  * @returns The document as an object keyed by root element name.
  * @throws {ProtocolError} With code `invalidXml` when the body is not safe, well-formed XML.
  */
-export function parseXml(text: string, what: string, source = ""): XmlNode {
+export async function parseXml(text: string, what: string, source = ""): Promise<XmlNode> {
+  const { parser, validate } = await xml();
   const where = source ? ` from ${source}` : "";
   const fail = (reason: string) =>
     new ProtocolError(`Cannot parse the ${what}${where}: ${reason}`, {
@@ -65,7 +78,7 @@ export function parseXml(text: string, what: string, source = ""): XmlNode {
       "the body declares entities in a DOCTYPE, which tidepool never expands (an entity-expansion attack such as billion laughs looks like this)",
     );
   }
-  const valid = XMLValidator.validate(text);
+  const valid = validate(text);
   if (valid !== true) {
     const { msg, line, col } = valid.err;
     throw fail(

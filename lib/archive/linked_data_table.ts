@@ -33,5 +33,5 @@ export async function linkedDataTable(
   const response = await fetchLinkedData(context, id, format);
   const turtle = format === "ttl" || format === "rico-ttl";
   const contentType = turtle ? "text/turtle" : "application/ld+json";
-  return triplesTable(parseRdf(response.text(), contentType, response.url));
+  return triplesTable(await parseRdf(response.text(), contentType, response.url));
 }

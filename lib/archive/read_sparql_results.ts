@@ -28,17 +28,17 @@ export interface ReadSparqlResultsOptions extends CompanionOptions {
  *
  * @example A JSON answer to a table
  * ```ts
- * const table = readSparqlResults(
+ * const table = await readSparqlResults(
  *   '{"head":{"vars":["n"]},"results":{"bindings":[{"n":{"type":"literal","value":"4","datatype":"http://www.w3.org/2001/XMLSchema#integer"}}]}}',
  *   { format: "json" },
  * );
  * console.log(typeof table === "boolean" ? table : table.array("n")); // [4]
  * ```
  */
-export function readSparqlResults(
+export async function readSparqlResults(
   text: string,
   options: ReadSparqlResultsOptions,
-): ColumnTable | boolean {
+): Promise<ColumnTable | boolean> {
   const format = (["json", "xml", "csv", "tsv"] as string[]).includes(options.format)
     ? options.format as ResultFormat
     : resultFormat(options.format);
@@ -47,6 +47,6 @@ export function readSparqlResults(
       hint: "Give json, xml, csv or tsv",
     });
   }
-  const result = parseResults(text, format);
+  const result = await parseResults(text, format);
   return typeof result === "boolean" ? result : bindingsTable(result, options);
 }

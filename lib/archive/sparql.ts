@@ -63,7 +63,7 @@ export async function runSparql(
   query: string,
   options: SparqlOptions = {},
 ): Promise<SparqlResult> {
-  const parsed = parseQuery(query);
+  const parsed = await parseQuery(query);
   const queryType = parsed.queryType ?? "SELECT";
   const graph = queryType === "CONSTRUCT" || queryType === "DESCRIBE";
   const path = `${await endpointBase(context, options)}/sparql`;
@@ -83,7 +83,7 @@ export async function runSparql(
     tail: "/sparql",
   });
   const contentType = response.headers.get("content-type") ?? "";
-  if (graph) return triplesTable(parseRdf(response.text(), contentType || "text/turtle"));
+  if (graph) return triplesTable(await parseRdf(response.text(), contentType || "text/turtle"));
   const format = resultFormat(contentType) ?? options.format;
   if (!format) {
     throw new ProtocolError(`SPARQL endpoint answered an unreadable type: ${contentType}`, {
@@ -91,7 +91,7 @@ export async function runSparql(
       hint: 'Ask for a format with { format: "json" }',
     });
   }
-  const result = parseResults(response.text(), format);
+  const result = await parseResults(response.text(), format);
   if (typeof result === "boolean") return result;
   return bindingsTable(result, options);
 }

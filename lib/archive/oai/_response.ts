@@ -80,7 +80,7 @@ export async function oaiRequest(
       { hint: "Pass allowOtherHosts: true if the repository moved there and you trust it" },
     );
   }
-  const root = parseXml(response.text(), `OAI-PMH ${verb} response`, response.url);
+  const root = await parseXml(response.text(), `OAI-PMH ${verb} response`, response.url);
   const envelope = child(root, "OAI-PMH") as XmlNode | undefined;
   if (!envelope || typeof envelope !== "object") {
     throw new ProtocolError(

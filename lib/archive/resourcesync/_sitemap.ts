@@ -36,8 +36,12 @@ export interface SitemapDocument {
 }
 
 /** Parses a ResourceSync document; `what` names it in errors. */
-export function parseSitemap(text: string, what: string, source: string): SitemapDocument {
-  const root = parseXml(text, what, source);
+export async function parseSitemap(
+  text: string,
+  what: string,
+  source: string,
+): Promise<SitemapDocument> {
+  const root = await parseXml(text, what, source);
   const urlset = child(root, "urlset");
   const index = child(root, "sitemapindex");
   const top = urlset ?? index;

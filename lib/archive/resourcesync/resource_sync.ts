@@ -288,7 +288,7 @@ export class ResourceSync {
     }
     this.#checkAuthority(response.url || url, url);
     try {
-      const doc = parseSitemap(response.text(), what, response.url || url);
+      const doc = await parseSitemap(response.text(), what, response.url || url);
       // Relative locations are resolved against the document that named them.
       const base = response.url || url;
       for (const entry of doc.entries) entry.loc = resolve(entry.loc, base);
