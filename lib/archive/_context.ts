@@ -8,7 +8,7 @@
  */
 
 import type { HttpClient, HttpRequest, HttpResponse } from "../http/client.ts";
-import { AuthError, HttpError, NotFoundError } from "../http/errors.ts";
+import { AuthError, HttpError, NotFoundError, TidepoolError } from "../http/errors.ts";
 import { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
 
 /** When a request carries the API key. */
@@ -60,12 +60,9 @@ export function requireTarget(
   needDb = true,
 ): { account: string; db: string } {
   if (!context.account || (needDb && !context.db)) {
-    throw new HttpError(
+    throw new TidepoolError(
       `Cannot call ${method}: the Archive has no ${needDb ? "account and db" : "account"}`,
       {
-        status: 0,
-        method: "GET",
-        url: context.http.baseUrl,
         hint: 'Pass them to the constructor: new Archive(url, { account: "acme", db: "letters" })',
       },
     );
@@ -76,12 +73,7 @@ export function requireTarget(
 /** Encodes one path segment (a slug, a UUID, an asset id). */
 export function segment(value: string): string {
   if (value === "" || value === "." || value === "..") {
-    throw new HttpError(`Invalid identifier: "${value}"`, {
-      status: 0,
-      method: "GET",
-      url: "",
-      hint: "Give a slug or a UUID",
-    });
+    throw new TidepoolError(`Invalid identifier: "${value}"`, { hint: "Give a slug or a UUID" });
   }
   return encodeURIComponent(value);
 }
@@ -174,7 +166,7 @@ function remember(context: ArchiveContext, requested: string, finalUrl: string, 
 
 /** Turns an HttpError into the archive's typed error for its status. */
 export function archiveError(error: unknown, withKey: boolean): unknown {
-  if (!(error instanceof HttpError) || error.status === 0) return error;
+  if (!(error instanceof HttpError)) return error;
   const said = error.serverMessage ?? error.body;
   const fields = {
     status: error.status,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { AuthError } from "../http/errors.ts";
+import { TidepoolError } from "../http/errors.ts";
 import { registerSecret } from "../http/redact.ts";
 import { type ArchiveContext, archiveError } from "./_context.ts";
 
@@ -41,10 +41,7 @@ export async function issueKey(
   options: { scopes?: ("read" | "write")[] } = {},
 ): Promise<IssuedKey> {
   if (!idToken || /\s/.test(idToken)) {
-    throw new AuthError("Cannot issue a key: the ID token is empty or malformed", {
-      status: 0,
-      method: "POST",
-      url: context.http.url("/api/me/keys").toString(),
+    throw new TidepoolError("Cannot issue a key: the ID token is empty or malformed", {
       hint: "Pass the identity-provider ID token of a signed-in user",
     });
   }
