@@ -1,0 +1,42 @@
+/**
+ * SVG to PNG with resvg, loaded on first use (it is a native module, and
+ * only PNG output needs it).
+ *
+ * @module
+ */
+
+import type { SavePlotOptions } from "./save_plot.ts";
+
+/** Families tried in order for text whose own family is missing (Japanese first). */
+export const PNG_FALLBACK_FONTS: readonly string[] = [
+  "Noto Sans CJK JP",
+  "IPAGothic",
+  "IPAexGothic",
+  "Hiragino Sans",
+  "Yu Gothic",
+  "DejaVu Sans",
+];
+
+/** A rendered image: the PNG file bytes and the raw RGBA pixels. */
+export interface RenderedPng {
+  png: Uint8Array;
+  pixels: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Renders SVG markup to PNG, with the system's fonts and any font files given. */
+export async function renderPng(svg: string, options: SavePlotOptions = {}): Promise<RenderedPng> {
+  const { Resvg } = await import("@resvg/resvg-js");
+  const image = new Resvg(svg, {
+    fitTo: { mode: "zoom", value: options.scale ?? 2 },
+    background: "white",
+    font: {
+      loadSystemFonts: true,
+      fontFiles: options.fontFiles ?? [],
+      defaultFontFamily: PNG_FALLBACK_FONTS[0],
+      sansSerifFamily: PNG_FALLBACK_FONTS[0],
+    },
+  }).render();
+  return { png: image.asPng(), pixels: image.pixels, width: image.width, height: image.height };
+}
