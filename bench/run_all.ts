@@ -72,8 +72,9 @@ async function versions(): Promise<string> {
     `- Debian: ${debian.join(", ")}`;
 }
 
-const cell = (value: number | undefined, digits = 0) =>
-  value === undefined ? "" : value.toFixed(digits);
+function cell(value: number | undefined, digits = 0): string {
+  return value === undefined ? "" : value.toFixed(digits);
+}
 
 async function results(list: BenchSummary[], minutes: number): Promise<string> {
   const lines = [
