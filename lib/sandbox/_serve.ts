@@ -70,3 +70,27 @@ export function serveLocal(
     [Symbol.asyncDispose]: close,
   };
 }
+
+/**
+ * Adds a sandbox's own fields (its data, fault switches, methods) to a
+ * running server, keeping `url`, `requestCount` and `close` live. Getters
+ * in `extras` stay getters; a `close` in `extras` replaces the server's (and
+ * `Symbol.asyncDispose` follows it).
+ *
+ * @param server The running server.
+ * @param extras The fields to add.
+ * @returns The same server object, with the fields.
+ *
+ * @example A server that also exposes its data
+ * ```ts
+ * const server = extendServer(serveLocal(() => new Response("ok")), { rows: [1, 2] });
+ * console.log(server.rows.length);
+ * await server.close();
+ * ```
+ */
+export function extendServer<T extends object>(server: LocalServer, extras: T): LocalServer & T {
+  Object.defineProperties(server, Object.getOwnPropertyDescriptors(extras));
+  const close = (server as { close: () => Promise<void> }).close;
+  Object.defineProperty(server, Symbol.asyncDispose, { value: close, configurable: true });
+  return server as LocalServer & T;
+}

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type LocalServer, serveLocal } from "../_serve.ts";
+import { extendServer, type LocalServer, serveLocal } from "../_serve.ts";
 import { callerOf } from "./_auth.ts";
 import { accountsHandler } from "./accounts_handler.ts";
 import { entityHandler } from "./entities_handler.ts";
@@ -115,42 +115,39 @@ export async function startArchiveSandbox(
   state.origin = server.url;
   state.sparql = buildStore(state);
   state.harvesting = createHarvesting(state, state.faults.oai, options);
+  const stopServer = server.close;
   async function close() {
     for (const timer of state.timers) clearTimeout(timer);
     state.timers.clear();
-    await server.close();
+    await stopServer();
     if (!options.dataDir) await Deno.remove(uploads, { recursive: true }).catch(() => {});
   }
-  return {
-    get url() {
-      return server.url;
-    },
-    get requestCount() {
-      return server.requestCount;
-    },
-    close,
-    [Symbol.asyncDispose]: close,
-    seed,
-    faults: state.faults,
-    requests: state.log,
-    oaiProviders: state.harvesting.providers,
-    publishDns(value) {
-      state.dns.add(value);
-    },
-    updateResource(account, db, slug, patch) {
-      const index = state.databases.get(`${account}/${db}`);
-      const resource = index?.bySlug.get(slug);
-      if (!index || !resource) throw new Error(`No resource ${account}/${db}/${slug}`);
-      return patchResource(index, resource, patch);
-    },
-    switchService(account, db, service) {
-      const index = state.databases.get(`${account}/${db}`);
-      if (!index) throw new Error(`No database ${account}/${db}`);
-      index.formerServices.add(index.db.settings.service);
-      index.formerServices.delete(service);
-      index.db.settings.service = service;
-    },
-  };
+  return extendServer(
+    server,
+    {
+      close,
+      seed,
+      faults: state.faults,
+      requests: state.log,
+      oaiProviders: state.harvesting.providers,
+      publishDns(value) {
+        state.dns.add(value);
+      },
+      updateResource(account, db, slug, patch) {
+        const index = state.databases.get(`${account}/${db}`);
+        const resource = index?.bySlug.get(slug);
+        if (!index || !resource) throw new Error(`No resource ${account}/${db}/${slug}`);
+        return patchResource(index, resource, patch);
+      },
+      switchService(account, db, service) {
+        const index = state.databases.get(`${account}/${db}`);
+        if (!index) throw new Error(`No database ${account}/${db}`);
+        index.formerServices.add(index.db.settings.service);
+        index.formerServices.delete(service);
+        index.db.settings.service = service;
+      },
+    } satisfies Omit<ArchiveSandbox, keyof LocalServer> & { close(): Promise<void> },
+  );
 }
 
 async function route(state: ArchiveState, request: Request): Promise<Response> {

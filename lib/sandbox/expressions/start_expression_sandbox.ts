@@ -12,7 +12,7 @@
  * @module
  */
 
-import { type LocalServer, serveLocal } from "../_serve.ts";
+import { extendServer, type LocalServer, serveLocal } from "../_serve.ts";
 import { analyticsBody, booksBody, statsBody } from "./_aggregates.ts";
 import {
   MAX_LIMIT,
@@ -200,18 +200,10 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
     return response;
   }, { maxRequests: options.maxRequests });
 
-  return {
-    get url() {
-      return server.url;
-    },
-    get requestCount() {
-      return server.requestCount;
-    },
-    close: () => server.close(),
-    [Symbol.asyncDispose]: () => server.close(),
+  return extendServer(server, {
     expressions: records,
     works,
     requests,
     maxLimit: MAX_LIMIT,
-  };
+  });
 }

@@ -16,7 +16,7 @@ import {
   validate,
 } from "graphql";
 import { buildSchema } from "graphql";
-import { type LocalServer, serveLocal } from "../_serve.ts";
+import { extendServer, type LocalServer, serveLocal } from "../_serve.ts";
 import { ENTITIES, schemaText } from "./_entities.ts";
 import { blockTime, HEAD_BLOCK, seedSubgraph, type SubgraphSeedOptions } from "./_seed.ts";
 import { type CollectionArgs, QueryError, type Row, Store } from "./_store.ts";
@@ -136,21 +136,13 @@ export function serveSubgraph(options: ServeSubgraphOptions = {}): SandboxSubgra
   };
 
   const server = serveLocal(handler, { maxRequests: options.maxRequests });
-  return {
-    get url() {
-      return server.url;
-    },
-    get requestCount() {
-      return server.requestCount;
-    },
-    close: () => server.close(),
-    [Symbol.asyncDispose]: () => server.close(),
+  return extendServer(server, {
     endpoint: `${server.url}${path}`,
     rows: store.rows,
     headBlock: HEAD_BLOCK,
     faults,
     queries,
-  };
+  });
 }
 
 function json(value: unknown, status = 200): Response {
