@@ -523,6 +523,11 @@ async function readCapped(
     throw new ResponseTooLargeError({ method, url, limit });
   }
   if (!answer.body) return new Uint8Array();
+  // A declared length within the cap, of an uncompressed body (a compressed
+  // one may inflate past the cap): one read, no chunk bookkeeping.
+  if (Number.isFinite(declared) && !answer.headers.has("content-encoding")) {
+    return new Uint8Array(await answer.arrayBuffer());
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = answer.body.getReader();
