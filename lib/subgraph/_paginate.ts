@@ -106,16 +106,26 @@ export async function pageLoop(
   const gt = asc ? "_gt" : "_lt";
   const gte = asc ? "_gte" : "_lte";
 
+  /** Starts a page request now; a failure surfaces where it is awaited. */
+  const ahead = (where: WhereFilter, orderBy: string) => {
+    const page = fetchPage(where, orderBy);
+    page.catch(() => {}); // handled by the await below; never unhandled if the loop stops early
+    return page;
+  };
+
   if (byId) {
-    let cursor: string | undefined;
+    // The next cursor is known as soon as a page arrives, so its request
+    // goes out before this page's rows are turned into table columns.
+    let pending = ahead(options.where, "id");
     for (;;) {
-      const where = cursor === undefined
-        ? options.where
-        : withBounds(options.where, { [`id${gt}`]: cursor });
-      const rows = await fetchPage(where, "id");
+      const rows = await pending;
+      const full = rows.length >= first;
+      if (full) {
+        const cursor = String(rows[rows.length - 1].id);
+        pending = ahead(withBounds(options.where, { [`id${gt}`]: cursor }), "id");
+      }
       emit(rows);
-      if (rows.length < first) return state;
-      cursor = String(rows[rows.length - 1].id);
+      if (!full) return state;
     }
   }
 
@@ -124,11 +134,19 @@ export async function pageLoop(
   let seen = new Set<string>(); // ids emitted with that value
   let strict = false; // next page starts strictly after the boundary
   const valueOf = (row: Row) => row[field];
+  let prefetched: Promise<Row[]> | undefined;
   for (;;) {
     const where = boundary === undefined
       ? options.where
       : withBounds(options.where, { [`${field}${strict ? gt : gte}`]: boundary });
-    const rows = await fetchPage(where, field);
+    const rows = await (prefetched ?? fetchPage(where, field));
+    prefetched = undefined;
+    // A full page that ends on a new value: the next page starts at that
+    // value (`_gte`), so its request can go out before this page is used.
+    const lastValue = rows.length >= first ? valueOf(rows[rows.length - 1]) : undefined;
+    if (lastValue !== undefined && compareValues(valueOf(rows[0]), lastValue) !== 0) {
+      prefetched = ahead(withBounds(options.where, { [`${field}${gte}`]: lastValue }), field);
+    }
     const fresh: Row[] = [];
     for (const row of rows) {
       const value = valueOf(row);
