@@ -69,6 +69,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   let restarts = 0;
   let skipped = 0;
   let page = 0;
+  let prefetched: ReturnType<typeof oaiRequest> | undefined;
   try {
     if (run.statePath && !run.saved?.inProgress) await save();
     for (;;) {
@@ -81,8 +82,9 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
       };
       let answer;
       try {
-        answer = await oaiRequest(ctx, args, run.signal);
+        answer = await (prefetched ?? oaiRequest(ctx, args, run.signal));
       } catch (error) {
+        prefetched = undefined;
         if (!(error instanceof ProtocolError) || error.code !== "badResumptionToken" || !s.token) {
           throw error;
         }
@@ -96,6 +98,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
         await save();
         continue;
       }
+      prefetched = undefined;
       const node = answer.verbNode;
       const records: OaiRecord[] = [];
       let arrived = 0;
@@ -139,6 +142,11 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
       s.received += arrived;
       s.token = next;
       page++;
+      if (next !== null) {
+        // The next page is requested now, while the caller works on this one.
+        prefetched = oaiRequest(ctx, { verb, resumptionToken: next }, run.signal);
+        prefetched.catch(() => {}); // handled where it is awaited
+      }
       task.update(s.received, {
         total: completeListSize,
         detail: `page ${page}${skipped ? `, ${skipped} without identifier skipped` : ""}`,
