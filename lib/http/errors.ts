@@ -67,7 +67,7 @@ export class TidepoolError extends Error {
     const lines = [shortMessage];
     if (details) lines.push(`${detailsLabel}: ${details}`);
     if (hint) lines.push(`What to do: ${hint}`);
-    super(lines.join("\n"), { cause: options.cause });
+    super(lines.join("\n"), { cause: redactedCause(options.cause) });
     this.shortMessage = shortMessage;
     this.details = details || undefined;
     this.hint = hint;
@@ -318,6 +318,24 @@ export class CacheMissError extends TidepoolError {
       },
     );
   }
+}
+
+/**
+ * A cause safe to keep: tidepool errors are redacted already; any other
+ * error (a fetch failure names its whole URL, signature included) becomes a
+ * plain Error with the same name and a redacted message and stack, its own
+ * cause redacted in turn.
+ */
+function redactedCause(cause: unknown, depth = 0): unknown {
+  if (cause === undefined || cause instanceof TidepoolError) return cause;
+  if (depth > 4) return undefined;
+  if (!(cause instanceof Error)) return redact(String(cause));
+  const copy = new Error(redact(cause.message), {
+    cause: redactedCause((cause as { cause?: unknown }).cause, depth + 1),
+  });
+  copy.name = cause.name;
+  copy.stack = redact(cause.stack ?? "");
+  return copy;
 }
 
 /** Trims server text to {@linkcode DETAILS_LIMIT} characters on one line. */

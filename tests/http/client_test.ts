@@ -290,3 +290,26 @@ Deno.test("a streamed body that stops flowing is cut after the timeout", () =>
     );
     assert.ok(Date.now() - started < 2_000);
   }));
+
+Deno.test("a network error's cause and inspected form carry no signature", async () => {
+  // A port nothing listens on: the fetch error message names the whole URL.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const http = new HttpClient(`http://127.0.0.1:${port}`, { ...quiet, retry: false });
+  const signature = `0x${"ef".repeat(65)}`;
+  await assert.rejects(
+    http.request({ path: "/api/services/computeResult", query: { signature }, sensitive: true }),
+    (error: unknown) => {
+      assert.ok(error instanceof TidepoolError);
+      const everything = [
+        Deno.inspect(error, { depth: 10 }),
+        String((error as Error).cause),
+        JSON.stringify(error),
+      ].join("\n");
+      assert.ok(!everything.includes(signature.slice(2, 40)), "signature leaked");
+      assert.match(Deno.inspect(error, { depth: 10 }), /signature=\[redacted\]/);
+      return true;
+    },
+  );
+});
