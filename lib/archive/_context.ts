@@ -8,7 +8,13 @@
  */
 
 import type { HttpClient, HttpRequest, HttpResponse } from "../http/client.ts";
-import { AuthError, HttpError, NotFoundError, TidepoolError } from "../http/errors.ts";
+import {
+  AuthError,
+  BotChallengeError,
+  HttpError,
+  NotFoundError,
+  TidepoolError,
+} from "../http/errors.ts";
 import { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
 
 /** When a request carries the API key. */
@@ -166,7 +172,8 @@ function remember(context: ArchiveContext, requested: string, finalUrl: string, 
 
 /** Turns an HttpError into the archive's typed error for its status. */
 export function archiveError(error: unknown, withKey: boolean): unknown {
-  if (!(error instanceof HttpError)) return error;
+  // A bot challenge says nothing about the key: it passes as it is.
+  if (!(error instanceof HttpError) || error instanceof BotChallengeError) return error;
   const said = error.serverMessage ?? error.body;
   const fields = {
     status: error.status,

@@ -8,7 +8,13 @@
  */
 
 import type { HttpResponse } from "../http/client.ts";
-import { AuthError, HttpError, TidepoolError, TimeoutError } from "../http/errors.ts";
+import {
+  AuthError,
+  BotChallengeError,
+  HttpError,
+  TidepoolError,
+  TimeoutError,
+} from "../http/errors.ts";
 import { type ArchiveContext, type ArchiveRequest, send } from "./_context.ts";
 import { ConflictError, PayloadTooLargeError } from "./errors.ts";
 
@@ -57,7 +63,8 @@ export function isNetworkError(error: unknown): boolean {
 }
 
 function writeError(error: unknown, what: WriteDescription): unknown {
-  if (!(error instanceof HttpError)) return error;
+  // A bot challenge says nothing about the key: it passes as it is.
+  if (!(error instanceof HttpError) || error instanceof BotChallengeError) return error;
   const fields = {
     status: error.status,
     method: error.method,

@@ -10,7 +10,7 @@
  */
 
 import type { HttpClient } from "../../http/client.ts";
-import { AuthError, HttpError, ProtocolError } from "../../http/errors.ts";
+import { AuthError, BotChallengeError, HttpError, ProtocolError } from "../../http/errors.ts";
 import { nextNonce } from "../_nonces.ts";
 import { type SignedCommand, type SignedFields, signRequest } from "../sign_request.ts";
 import type { Signer } from "../signer.ts";
@@ -90,7 +90,8 @@ export async function signedCall<T>(
     try {
       return await send(fields);
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      // A bot challenge is not a verdict on the signature: it passes as it is.
+      if (!(error instanceof HttpError) || error instanceof BotChallengeError) throw error;
       if (error.status === 401 && MISMATCH.test(error.body) && attempt === 1) continue;
       if (error.status === 401 || (error.status === 403 && command !== "download")) {
         throw await explainRefusal(context, error, fields, attempt);
