@@ -10,6 +10,7 @@ import { ResponseCache } from "./cache.ts";
 import {
   AuthError,
   BotChallengeError,
+  CacheMissError,
   HttpError,
   NotFoundError,
   ResponseTooLargeError,
@@ -224,6 +225,7 @@ export class HttpClient {
       !(body instanceof ReadableStream) &&
       (request.cacheable ?? idempotent);
     const cache = cacheable ? this.#cache : undefined;
+    if (!cacheable) this.#refuseInReplay(method, url);
 
     const cached = await cache?.read(method, url.toString(), cacheBody);
     if (cached) {
@@ -278,6 +280,7 @@ export class HttpClient {
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
     const { method, url, body, headers, idempotent } = this.#prepare(request);
+    this.#refuseInReplay(method, url);
     // The per-attempt timeout ends when the headers are in; from then on a
     // body that stops flowing for the same time is cut by this watchdog.
     const idle = new AbortController();
@@ -326,6 +329,13 @@ export class HttpClient {
           ),
         )),
     };
+  }
+
+  /** Replay mode promises no network: a request that is never stored cannot run in it. */
+  #refuseInReplay(method: string, url: URL): void {
+    if (this.#cache?.mode === "replay") {
+      throw new CacheMissError(method, url.toString(), this.#cache.dir, false);
+    }
   }
 
   /** The method, URL, headers and body of a request, and whether repeating it is harmless. */

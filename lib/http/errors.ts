@@ -308,13 +308,19 @@ export class CacheMissError extends TidepoolError {
    * @param method The method of the request that missed.
    * @param url The URL of the request that missed.
    * @param dir The cache folder that was searched.
+   * @param replayable False for a request that is never stored (signed, a write, a poll).
    */
-  constructor(method: string, url: string, dir: string) {
+  constructor(method: string, url: string, dir: string, replayable = true) {
     super(
-      `Request is not in the replay cache: ${method} ${redact(url)}`,
+      replayable
+        ? `Request is not in the replay cache: ${method} ${redact(url)}`
+        : `Request cannot be replayed: ${method} ${
+          redact(url)
+        } is signed, a write or a live poll, and replay mode uses no network`,
       {
-        hint:
-          `Run once with cache mode "record" to store it in ${dir}, or check that the code sends the same requests as the recorded run`,
+        hint: replayable
+          ? `Run once with cache mode "record" to store it in ${dir}, or check that the code sends the same requests as the recorded run`
+          : `Use cache mode "record" (or "off") for code that signs, writes or waits on a service; replay only reads`,
       },
     );
   }

@@ -13,11 +13,12 @@ import type { DdoState, DdoStateKey } from "./types.ts";
 import { checkAddress, checkDid } from "./_validate.ts";
 
 /** Reads one DDO; a 404 says the asset is not indexed and points to ddoState. */
-export async function fetchDdo(http: HttpClient, did: string): Promise<Ddo> {
+export async function fetchDdo(http: HttpClient, did: string, live = false): Promise<Ddo> {
   checkDid(did);
   try {
     const response = await http.request({
       path: `/api/aquarius/assets/ddo/${encodeURIComponent(did)}`,
+      cacheable: !live,
     });
     return response.json<Ddo>();
   } catch (error) {
@@ -62,11 +63,15 @@ function stateQuery(key: DdoStateKey): Record<string, string> {
 }
 
 /** Reads the indexing state; `error` is null when the node sent its single space. */
-export async function fetchDdoState(http: HttpClient, key: DdoStateKey): Promise<DdoState> {
+export async function fetchDdoState(
+  http: HttpClient,
+  key: DdoStateKey,
+  live = false,
+): Promise<DdoState> {
   const query = stateQuery(key);
   let response;
   try {
-    response = await http.request({ path: "/api/aquarius/state/ddo", query });
+    response = await http.request({ path: "/api/aquarius/state/ddo", query, cacheable: !live });
   } catch (error) {
     if (error instanceof NotFoundError) {
       const [[name, value]] = Object.entries(query);
@@ -122,10 +127,11 @@ export async function waitIndexed(
   let last = "not seen by the indexer";
   for (let polls = 1;; polls++) {
     try {
-      const state = await fetchDdoState(http, key);
+      // A poll must see the node change: never answered from the cache.
+      const state = await fetchDdoState(http, key, true);
       if (state.valid) {
         try {
-          const ddo = await fetchDdo(http, state.did || state.id);
+          const ddo = await fetchDdo(http, state.did || state.id, true);
           task.finish("indexed");
           return ddo;
         } catch (error) {

@@ -140,3 +140,35 @@ Deno.test("the same request in another format is another cache entry", async () 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("replay mode refuses requests that are never stored instead of using the network", async () => {
+  const dir = await Deno.makeTempDir();
+  let fetched = 0;
+  const http = new HttpClient("http://127.0.0.1:9", {
+    ...quiet,
+    cache: { dir, mode: "replay" },
+    fetch: () => {
+      fetched++;
+      return Promise.resolve(new Response("{}"));
+    },
+  });
+  try {
+    for (
+      const request of [
+        { path: "/api/services/compute", cacheable: false },
+        { path: "/api/services/computeResult", sensitive: true },
+        { method: "POST" as const, path: "/api/services/freeCompute", json: {} },
+      ]
+    ) {
+      await assert.rejects(
+        http.request(request),
+        (error: unknown) =>
+          error instanceof CacheMissError && /cannot be replayed/.test(error.message),
+      );
+    }
+    await assert.rejects(http.stream({ path: "/api/services/download" }), CacheMissError);
+    assert.equal(fetched, 0, "no network in replay mode");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
