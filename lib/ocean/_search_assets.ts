@@ -40,6 +40,7 @@ export async function searchAssetsTable(
   let found = 0;
   let received = 0;
   let duplicates = 0;
+  let overlapping = 0;
   let previous = "";
   let maxPages = Infinity;
   let stopped: string | undefined;
@@ -103,18 +104,23 @@ export async function searchAssetsTable(
       previous = key;
       received += documents.length;
       const rows: Ddo[] = [];
+      const onThisPage = new Set<string>();
       for (const ddo of documents) {
         const did = typeof ddo.id === "string" ? ddo.id : JSON.stringify(ddo.id);
         if (seen.has(did)) {
           duplicates++;
+          // Seen on an earlier page: the pages overlap, so a document may have
+          // slipped past; it does not count towards `found`.
+          if (!onThisPage.has(did)) overlapping++;
           continue;
         }
         seen.add(did);
+        onThisPage.add(did);
         if (keep(ddo)) rows.push(ddo);
       }
       builder.add(rows);
       task.update(received, { detail: `page ${page}` });
-      if (received >= found) break;
+      if (received - overlapping >= found) break;
       if (documents.length === 0) {
         stopped = `page ${page} came back empty`;
         break;
@@ -128,9 +134,12 @@ export async function searchAssetsTable(
     task.fail(error instanceof Error ? error.message.split("\n")[0] : String(error));
     throw error;
   }
-  if (received < found) {
+  if (received - overlapping < found) {
     http.warn(
-      `searchAssets received ${received} of the ${found} documents the node reported as found` +
+      `searchAssets received ${
+        received - overlapping
+      } of the ${found} documents the node reported as found` +
+        (overlapping ? ` (${overlapping} came again on later pages)` : "") +
         (stopped ? `: ${stopped}` : "") +
         `. The table holds what was received; narrow the filter (type, tags, owner) so every match fits in the pages the node serves`,
     );

@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import { OceanNode } from "../../mod.ts";
+import { serveLocal } from "../../lib/sandbox/_serve.ts";
+
+const ddo = (n: number) => ({
+  id: `did:op:${String(n).repeat(64)}`,
+  version: "4.1.0",
+  chainId: 11155111,
+  nftAddress: `0x${"1".repeat(40)}`,
+  metadata: { type: "dataset", name: `dataset ${n}` },
+  services: [],
+  indexedMetadata: { nft: { state: 0 } },
+});
+
+Deno.test("pages that overlap are not counted twice: the shortfall is said", async () => {
+  // found 4, but page 2 repeats a document of page 1 (an unstable sort, or
+  // indexing while paging), and page 3 is empty: document 4 never arrives.
+  const pages: Record<number, number[]> = { 1: [1, 2], 2: [2, 3] };
+  const server = serveLocal(async (request) => {
+    const body = await request.json();
+    const ids = pages[body.page] ?? [];
+    return Response.json([{
+      found: 4,
+      out_of: 4,
+      page: body.page,
+      request_params: { collection_name: "sandbox_ddo_v4.1.0", per_page: 2 },
+      hits: ids.map((n) => ({ document: ddo(n) })),
+    }]);
+  });
+  try {
+    const warnings: string[] = [];
+    const node = new OceanNode(server.url, { progress: false, warn: (m) => warnings.push(m) });
+    const table = await node.searchAssets({}, { pageSize: 2 });
+    assert.equal(table.numRows(), 3);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /received 3 of the 4 documents/);
+    assert.match(warnings[0], /1 came again on later pages/);
+  } finally {
+    await server.close();
+  }
+});
