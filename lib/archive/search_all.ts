@@ -51,8 +51,13 @@ export async function searchAll(
           hint: "The service ignored page[number]; report it to the operator",
         });
       }
-      for (const hit of hits) seen.add(String(hit.id ?? hit.slug));
-      records.push(...hits);
+      for (const hit of hits) {
+        // A hit seen on an earlier page (the index changed while paging) is kept once.
+        const key = String(hit.id ?? hit.slug);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        records.push(hit);
+      }
       task.update(records.length, { total, detail: `page ${page}` });
       if (hits.length < pageSize || (total !== undefined && records.length >= total)) break;
     }
