@@ -55,8 +55,15 @@ export function staleReasons(
   if (options.minBlock !== undefined && meta.block < options.minBlock) {
     reasons.push(`the subgraph is at block ${meta.block}, below the required ${options.minBlock}`);
   }
-  if (reasons.length && options.empty) {
-    reasons.push("the answer is empty, which may only mean the data is not indexed yet");
+  if (options.empty) {
+    // The spec: before trusting an empty answer, check _meta. The block moves
+    // only on blocks with events of the contracts and lags after a cold start,
+    // so an empty answer is reported with the block it was read at.
+    const at = meta.blockTime ? ` (${meta.blockTime.toISOString()})` : "";
+    reasons.push(
+      `the answer is empty at block ${meta.block}${at}; the subgraph lags the chain after a ` +
+        `cold start, so this may only mean the data is not indexed yet`,
+    );
   }
   return reasons;
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { ProtocolError } from "../../lib/http/mod.ts";
 import { StaleSubgraphError, Subgraph, subgraphInfo } from "../../lib/subgraph/mod.ts";
 import { withSandbox } from "./_helpers.ts";
+import { serveSubgraph } from "../../lib/sandbox/subgraph/mod.ts";
 
 Deno.test("GraphQL errors with HTTP 200 throw a ProtocolError with every message and partial data", () =>
   withSandbox(async ({ sandbox, sg }) => {
@@ -76,3 +77,21 @@ Deno.test("minBlock turns staleness into a StaleSubgraphError", () =>
     await assert.rejects(strict.orders(), StaleSubgraphError);
     await assert.rejects(strict.token(`0x${"1".repeat(40)}`), StaleSubgraphError);
   }));
+
+Deno.test("an empty answer from a healthy subgraph is still reported, with its block", async () => {
+  const sandbox = serveSubgraph({ orders: 200 });
+  try {
+    const warnings: string[] = [];
+    const sg = new Subgraph(sandbox.endpoint, { progress: false, warn: (m) => warnings.push(m) });
+    const none = await sg.orders({ consumer: `0x${"0".repeat(39)}1` });
+    assert.equal(none.numRows(), 0);
+    const info = subgraphInfo(none)!;
+    assert.equal(info.stale, true);
+    assert.match(info.reasons.join(" "), /the answer is empty at block \d+/);
+    assert.equal(warnings.length, 1);
+    const some = await sg.orders();
+    assert.equal(subgraphInfo(some)?.stale, false, "a non-empty answer from a healthy subgraph");
+  } finally {
+    await sandbox.close();
+  }
+});
