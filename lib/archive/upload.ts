@@ -39,6 +39,13 @@ export interface UploadOptions {
   timeoutMs?: number;
   /** Time between polls, in ms; default 1000. */
   pollMs?: number;
+  /**
+   * How long the transfer may go without progress, in ms, before it is cut;
+   * default 60,000. A large file on a slow link takes as long as it takes.
+   */
+  stallMs?: number;
+  /** Cancels the upload and the polling. */
+  signal?: AbortSignal;
 }
 
 /** The raw poll answer. */
@@ -148,15 +155,33 @@ export async function upload(
     total: size,
   });
   let sent = 0;
+  // The client's per-request timeout would cap the whole transfer; a stall
+  // watchdog (re-armed by every chunk, and once more for the answer) cuts
+  // only a transfer that stopped moving.
+  const stallMs = options.stallMs ?? 60_000;
+  const stalled = new AbortController();
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() =>
+      stalled.abort(
+        new TimeoutError(`Upload of ${label} stalled: no progress for ${stallMs} ms`, {
+          hint: "The storage stopped taking data; try again, or raise stallMs for a slow link",
+        }),
+      ), stallMs);
+  };
   const counted = (await open()).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        arm();
         sent += chunk.length;
         task.update(sent);
         controller.enqueue(chunk);
       },
+      flush: arm,
     }),
   );
+  arm();
   try {
     await context.http.request({
       method: "PUT",
@@ -165,9 +190,17 @@ export async function upload(
       headers: { "content-type": contentType, ...issued.headers },
       sensitive: true,
       idempotent: false,
+      timeoutMs: 24 * 3600_000,
+      signal: options.signal ? AbortSignal.any([options.signal, stalled.signal]) : stalled.signal,
     });
+    clearTimeout(watchdog);
     task.finish();
   } catch (error) {
+    clearTimeout(watchdog);
+    if (stalled.signal.aborted) {
+      task.fail();
+      throw stalled.signal.reason;
+    }
     task.fail();
     const typed = archiveError(error, false);
     if (typed instanceof Error && "status" in typed && typed.status === 413) {
@@ -232,6 +265,6 @@ async function poll(
         { hint: "Conversion can be slow for large images; poll later with a longer timeoutMs" },
       );
     }
-    await sleep(options.pollMs ?? 1000);
+    await sleep(options.pollMs ?? 1000, options.signal);
   }
 }
