@@ -7,20 +7,12 @@
  */
 
 import { ResponseCache } from "./cache.ts";
-import {
-  AuthError,
-  BotChallengeError,
-  CacheMissError,
-  HttpError,
-  NotFoundError,
-  ResponseTooLargeError,
-  TidepoolError,
-  TimeoutError,
-} from "./errors.ts";
+import { CacheMissError, ResponseTooLargeError, TidepoolError, TimeoutError } from "./errors.ts";
 import type { ClientDefaults, ClientOptions } from "./options.ts";
 import { HostPacer } from "./pacer.ts";
 import { type ProgressSink, progressSink, type ProgressTask, startProgress } from "./progress.ts";
 import { redact } from "./redact.ts";
+import { errorFromResponse, isChallenge } from "./error_from_response.ts";
 import {
   backoffDelay,
   bodyWaitMs,
@@ -414,6 +406,8 @@ export class HttpClient {
           }),
         };
         if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;
+        // A challenge (some layers send it as 503) will not pass on a retry.
+        if (isChallenge(result)) return result;
         if (request.acceptStatus?.includes(answer.status)) return result;
         failure = result;
         wait = retryAfterMs(answer.headers.get("retry-after"));
@@ -559,88 +553,4 @@ async function readCapped(
     offset += chunk.byteLength;
   }
   return bytes;
-}
-
-/**
- * The message a server put in its error body: a JSON string (Ocean compute
- * errors), an `{error}` or `{message}` object (archive platform), or
- * undefined for other bodies.
- */
-export function serverMessage(body: string): string | undefined {
-  const trimmed = body.trim();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith('"')) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(trimmed);
-    if (typeof parsed === "string") return parsed;
-    if (parsed && typeof parsed === "object") {
-      const record = parsed as Record<string, unknown>;
-      for (const key of ["error", "message", "detail"]) {
-        const value = record[key];
-        if (typeof value === "string") return value;
-        if (value && typeof value === "object" && "message" in value) {
-          return String((value as { message: unknown }).message);
-        }
-      }
-    }
-  } catch {
-    // not JSON after all; the raw text is used
-  }
-  return undefined;
-}
-
-const CHALLENGE_PAGE =
-  /cf-chl|challenge-platform|Just a moment\.\.\.|Attention Required|cf_chl_opt/i;
-
-/** Turns a non-2xx answer into the typed error for its status. */
-export function errorFromResponse(method: string, response: HttpResponse): HttpError {
-  const status = response.status;
-  const url = redact(response.url);
-  const body = response.text();
-  const contentType = response.headers.get("content-type") ?? "";
-  if (
-    (status === 403 || status === 503) &&
-    (response.headers.get("cf-mitigated") === "challenge" ||
-      (contentType.includes("html") && CHALLENGE_PAGE.test(body)))
-  ) {
-    return new BotChallengeError({ method, url, status, body });
-  }
-  const message = serverMessage(body);
-  const fields = { status, method, url, body, serverMessage: message };
-  const said = message ?? body.trim();
-  const summary = `${method} ${url} answered ${status}${said ? "" : " with an empty body"}`;
-  if (status === 404) {
-    return new NotFoundError(`Not found: ${summary}`, {
-      ...fields,
-      hint: "Check the identifier; a private record also answers 404 without credentials",
-    });
-  }
-  if (status === 401 || status === 403) {
-    return new AuthError(
-      `${status === 401 ? "Not authenticated" : "Not permitted"}: ${summary}`,
-      {
-        ...fields,
-        hint: status === 401
-          ? "Check the credentials: the key, the signature and the nonce"
-          : "The credentials are valid but lack the permission or scope for this request",
-      },
-    );
-  }
-  if (status === 429) {
-    return new HttpError(`Rate limited: ${summary}`, {
-      ...fields,
-      hint: "Slow down: raise minIntervalMs or lower concurrency in the client options",
-    });
-  }
-  if (status === 413) {
-    return new HttpError(`Request too large: ${summary}`, {
-      ...fields,
-      hint: "Send a smaller body",
-    });
-  }
-  return new HttpError(`Request failed: ${summary}`, {
-    ...fields,
-    hint: status >= 500
-      ? "The service failed; try again later, or report it to the operator with the URL"
-      : "Check the request parameters against the service documentation",
-  });
 }

@@ -8,6 +8,7 @@
 
 export * from "./errors.ts";
 export * from "./client.ts";
+export { errorFromResponse, isChallenge, serverMessage } from "./error_from_response.ts";
 export * from "./cache.ts";
 export * from "./options.ts";
 export * from "./progress.ts";

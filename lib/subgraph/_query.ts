@@ -7,7 +7,8 @@
  * @module
  */
 
-import { errorFromResponse, type HttpClient } from "../http/client.ts";
+import type { HttpClient } from "../http/client.ts";
+import { errorFromResponse } from "../http/error_from_response.ts";
 import { ProtocolError } from "../http/errors.ts";
 
 /** A GraphQL response body. */

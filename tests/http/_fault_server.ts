@@ -85,6 +85,11 @@ export function startFaultServer(): FaultServer {
         });
         return new Response(stream);
       }
+      case "/challenge-503":
+        return new Response("<html><title>Just a moment...</title></html>", {
+          status: 503,
+          headers: { "content-type": "text/html", "cf-mitigated": "challenge" },
+        });
       case "/huge":
         return new Response("x".repeat(HUGE_BYTES));
       case "/huge-chunked": {

@@ -313,3 +313,12 @@ Deno.test("a network error's cause and inspected form carry no signature", async
     },
   );
 });
+
+Deno.test("a challenge sent as 503 is not retried", () =>
+  withServer(async (server, http) => {
+    await assert.rejects(
+      http.request({ path: "/challenge-503" }),
+      (error: unknown) => error instanceof BotChallengeError && error.status === 503,
+    );
+    assert.equal(server.hits.get("/challenge-503"), 1);
+  }));
