@@ -8,6 +8,7 @@
  */
 
 import { redact } from "./redact.ts";
+import { escapeHtml } from "../notebook/_format_cell.ts";
 
 /** One report of a task's progress. */
 export interface ProgressEvent {
@@ -191,11 +192,4 @@ export function progressSink(option: ProgressOption | undefined): ProgressSink {
   if (typeof option === "function") return option;
   if (option === false) return silentProgress;
   return autoProgress();
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"]/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!,
-  );
 }
