@@ -56,7 +56,7 @@ const KEPT_HEADERS = [
 ];
 
 /** Query parameters that never enter a key. */
-const CREDENTIAL_PARAMS = /^(signature|nonce|token|access_token|apikey|api_key|consumeraddress)$/i;
+const CREDENTIAL_PARAMS = /^(signature|nonce|token|access_token|apikey|api_key)$/i;
 
 /** A cache on disk for one client. */
 export class ResponseCache {
