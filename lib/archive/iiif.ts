@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 
 /** An image's info document, normalised across Image API 2 and 3. */
@@ -101,7 +101,7 @@ export function iiifImageUrl(base: string, options: IiifImageOptions = {}): stri
   const quality = options.quality ?? "default";
   const format = options.format ?? "jpg";
   const fail = (what: string, value: string, expected: string) =>
-    new RangeError(`Invalid IIIF ${what}: ${value}: expected ${expected}`);
+    new TidepoolError(`Invalid IIIF ${what}: ${value}`, { hint: `Give ${expected}` });
   if (!REGION.test(region)) throw fail("region", region, "full, square, x,y,w,h or pct:x,y,w,h");
   if (!SIZE.test(size)) throw fail("size", size, "max, w,, ,h, pct:n, w,h or !w,h");
   const degrees = Number(rotation.replace(/^!/, ""));

@@ -5,7 +5,7 @@
  */
 
 import type { HttpResponse } from "../http/client.ts";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import type { JsonLdDocument } from "./types.ts";
 
@@ -27,9 +27,9 @@ export async function fetchLinkedData(
   format: LinkedDataFormat,
 ): Promise<HttpResponse> {
   if (!FORMATS.includes(format)) {
-    throw new RangeError(
-      `Unknown linked-data format: ${format}: give one of ${FORMATS.join(", ")}`,
-    );
+    throw new TidepoolError(`Unknown linked-data format: ${format}`, {
+      hint: `Give one of ${FORMATS.join(", ")}`,
+    });
   }
   const { account, db } = requireTarget(context, "linkedData");
   const turtle = format === "ttl" || format === "rico-ttl";

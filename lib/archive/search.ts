@@ -6,7 +6,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { QueryValue } from "../http/client.ts";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema } from "../table/schema.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
@@ -71,7 +71,9 @@ export function searchQuery(parameters: SearchParameters): Record<string, QueryV
 
 function positive(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`Invalid ${name}: ${value}: give a whole number of 1 or more`);
+    throw new TidepoolError(`Invalid ${name}: ${value}`, {
+      hint: "Give a whole number of 1 or more",
+    });
   }
   return value;
 }
