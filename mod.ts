@@ -3,10 +3,13 @@
  * Plot charts: an Ocean Protocol node, the Ocean subgraph, a linked-data
  * archive platform and an emotion-expression search service.
  *
- * This module re-exports the public surface; it holds no logic.
+ * This module re-exports the public surface; it holds no logic. Inside the
+ * Deno Jupyter kernel it also turns on rich display of tables and errors.
  *
  * @module
  */
+
+import "./lib/notebook/_in_kernel.ts";
 
 export {
   AuthError,
