@@ -16,25 +16,10 @@ import {
 import { dataUri } from "./_mapping.ts";
 import type { ArchiveState, DatabaseIndex } from "./_state.ts";
 import type { SeedResource, SeedValue } from "./seed.ts";
+import { DC_ELEMENTS } from "../../archive/oai/_records.ts";
 
-/** The 15 Dublin Core elements. */
-const DC = new Set([
-  "title",
-  "creator",
-  "subject",
-  "description",
-  "publisher",
-  "contributor",
-  "date",
-  "type",
-  "format",
-  "identifier",
-  "source",
-  "language",
-  "relation",
-  "coverage",
-  "rights",
-]);
+/** The 15 Dublin Core elements, as the harvesting client reads them. */
+const DC = new Set(DC_ELEMENTS);
 
 /** Metadata keys that are not `dcterms:<element>` but map to an element. */
 const DC_ALIASES: Record<string, string> = {

@@ -6,7 +6,7 @@
  */
 
 import type { Ddo } from "../../../ocean/ddo.ts";
-import { type ComputeContext, json, text } from "./_context.ts";
+import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 import { joinCsvParts } from "./_computation.ts";
 
 type Ref = { documentId?: unknown; serviceId?: unknown; algocustomdata?: unknown };
@@ -20,12 +20,8 @@ export async function freeComputeHandler(
   context: ComputeContext,
   request: Request,
 ): Promise<Response> {
-  let body: Record<string, unknown>;
-  try {
-    body = await request.json();
-  } catch {
-    return text(400, "Invalid JSON body");
-  }
+  const body = await jsonBody(request);
+  if (!body) return text(400, "Invalid JSON body");
   if (context.faults.startFailure) {
     return text(context.faults.startFailure.status, context.faults.startFailure.body);
   }

@@ -70,3 +70,15 @@ export function json(status: number, body: unknown): Response {
     headers: { "content-type": "application/json" },
   });
 }
+
+/** The JSON object a request carries, or undefined when its body is not one. */
+export async function jsonBody(request: Request): Promise<Record<string, unknown> | undefined> {
+  try {
+    const body: unknown = await request.json();
+    return body && typeof body === "object" && !Array.isArray(body)
+      ? body as Record<string, unknown>
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

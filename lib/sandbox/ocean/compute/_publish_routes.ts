@@ -9,7 +9,7 @@
 
 import { keccak256, stringToBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { type ComputeContext, json, text } from "./_context.ts";
+import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 
 /** The sandbox node's own key: it signs validated DDOs, and its address may always decrypt. */
 export const SANDBOX_NODE_KEY = `0x${"5a".repeat(32)}` as const;
@@ -99,12 +99,8 @@ export async function validateHandler(
   _url: URL,
   request: Request,
 ): Promise<Response> {
-  let body: Record<string, unknown>;
-  try {
-    body = await request.json();
-  } catch {
-    return text(400, "Validation error: the body is not JSON");
-  }
+  const body = await jsonBody(request);
+  if (!body) return text(400, "Validation error: the body is not JSON");
   const errors = validationErrors(body?.ddo);
   if (errors.length) return text(400, `Validation error: ${errors.join("; ")}`);
   if (body.publisherAddress === undefined && body.signature === undefined) {
@@ -126,12 +122,8 @@ export async function decryptHandler(
   _url: URL,
   request: Request,
 ): Promise<Response> {
-  let body: Record<string, unknown>;
-  try {
-    body = await request.json();
-  } catch {
-    return text(400, "Invalid request body");
-  }
+  const body = await jsonBody(request);
+  if (!body) return text(400, "Invalid request body");
   const decrypter = body.decrypterAddress;
   if (
     typeof decrypter !== "string" || !ADDRESS.test(decrypter) ||
