@@ -10,6 +10,7 @@
  * @module
  */
 
+import { body } from "./writes_handler.ts";
 import { readRefusal, writeRefusal } from "./_auth.ts";
 import { imageSize } from "./_image_size.ts";
 import { saveSnapshot } from "./_persist.ts";
@@ -53,12 +54,8 @@ export async function issueUploadHandler(
 ): Promise<Response> {
   const refused = writeRefusal(caller, index.db.account);
   if (refused) return refused;
-  let input: Record<string, unknown> = {};
-  try {
-    input = await request.json();
-  } catch {
-    return errorResponse(400, "The body must be a JSON object");
-  }
+  const input = await body(request);
+  if (input instanceof Response) return input;
   const size = Number(input.size ?? 0);
   if (size > state.maxUploadBytes) {
     return errorResponse(

@@ -27,7 +27,8 @@ import type { SeedDatabase, SeedEntity, SeedResource, SeedValue } from "./seed.t
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const SERVICES = ["dl", "text", "records"];
 
-async function body(request: Request): Promise<Record<string, unknown> | Response> {
+/** The JSON object a write carries, or the 400 to answer. */
+export async function body(request: Request): Promise<Record<string, unknown> | Response> {
   try {
     const value = await request.json();
     if (value && typeof value === "object" && !Array.isArray(value)) {
