@@ -46,22 +46,34 @@ export type {
 export {
   ASSET_COLUMNS,
   assetsTable,
+  JOB_COLUMNS,
+  JOB_STATUSES,
+  JobFailedError,
   NFT_STATE_LABELS,
   OceanNode,
+  SAVED_RESULT_COLUMNS,
   signerFromEnv,
   signerFromPrivateKey,
   signRequest,
+  statusLabel,
 } from "./lib/ocean/mod.ts";
 export type {
   AssetFilter,
+  ComputeAssetRef,
   ComputeEnvironment,
+  ComputeJob,
   Ddo,
   DdoState,
+  DownloadResultsOptions,
   FileInfo,
   NodeInfo,
+  ResourceRequest,
   SearchAssetsOptions,
   Signer,
+  StartFreeComputeParameters,
   TypesenseResult,
+  ValidateDdoResult,
+  WaitForJobOptions,
 } from "./lib/ocean/mod.ts";
 export { EXPRESSION_SEARCH_PACING, ExpressionSearch } from "./lib/expressions/mod.ts";
 export type {

@@ -12,3 +12,23 @@ export * from "./types.ts";
 export * from "./signer.ts";
 export * from "./sign_request.ts";
 export * from "./publish/mod.ts";
+// The compute and download functions take the node's HttpClient; users reach
+// them as OceanNode methods. Their errors, status table, columns and types:
+export * from "./compute/types.ts";
+export * from "./compute/job_statuses.ts";
+export * from "./compute/job_failed_error.ts";
+export { JOB_COLUMNS, type JobsOptions } from "./compute/jobs.ts";
+export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
+export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
+export {
+  type DownloadResultsOptions,
+  SAVED_RESULT_COLUMNS,
+  type SavedResult,
+} from "./compute/download_results.ts";
+export type { ResultTextOptions } from "./compute/result_text.ts";
+export type { DownloadParameters, DownloadReturnType } from "./download/download.ts";
+export type {
+  InitializeParameters,
+  InitializeReturnType,
+  ProviderFee,
+} from "./download/initialize.ts";
