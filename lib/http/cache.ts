@@ -32,8 +32,11 @@ export interface CacheOptions {
 
 /** One stored answer. */
 export interface CachedResponse {
+  /** HTTP status of the stored answer. */
   status: number;
+  /** The headers by name; only those that change how a body is read are stored. */
   headers: Record<string, string>;
+  /** The body bytes as received. */
   body: Uint8Array;
 }
 
@@ -60,10 +63,16 @@ const CREDENTIAL_PARAMS = /^(signature|nonce|token|access_token|apikey|api_key)$
 
 /** A cache on disk for one client. */
 export class ResponseCache {
+  /** The folder that holds the cache files. */
   readonly dir: string;
+  /** What the cache does; see {@linkcode CacheMode}. */
   readonly mode: CacheMode;
 
-  /** @param options The folder and the mode. */
+  /**
+   * Opens the cache in a folder; files are read and written only on request.
+   *
+   * @param options The folder and the mode.
+   */
   constructor(options: CacheOptions) {
     this.dir = options.dir;
     this.mode = options.mode;

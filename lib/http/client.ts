@@ -135,6 +135,8 @@ export class HttpClient {
   readonly #warn: (message: string) => void;
 
   /**
+   * Creates a client of one service; no request is sent until the first call.
+   *
    * @param baseUrl The service address; paths are joined below it.
    * @param options The shared client options.
    * @param defaults Per-service defaults applied before the options.

@@ -43,6 +43,7 @@ export class TidepoolError extends Error {
    * shows a short readable message instead of a stack dump.
    */
   static compactStacks = false;
+  /** The error kind, `"TidepoolError"`, as shown in messages and stack traces. */
   override name = "TidepoolError";
   /** The message without the details and the hint. */
   readonly shortMessage: string;
@@ -54,6 +55,8 @@ export class TidepoolError extends Error {
   readonly detailsLabel: string;
 
   /**
+   * Creates an error whose message joins what happened, what the server said and what to do.
+   *
    * @param message What happened, capitalised, without a trailing period.
    * @param options What the server said, what to do next and the cause.
    */
@@ -107,6 +110,7 @@ export interface HttpErrorOptions extends TidepoolErrorOptions {
  * ```
  */
 export class HttpError extends TidepoolError {
+  /** The error kind, `"HttpError"`, as shown in messages and stack traces. */
   override name = "HttpError";
   /** HTTP status of the answer. */
   readonly status: number;
@@ -120,6 +124,8 @@ export class HttpError extends TidepoolError {
   readonly serverMessage?: string;
 
   /**
+   * Creates an error from a failed answer; the details default to the server message or the body.
+   *
    * @param message What happened.
    * @param options The status, method, URL and body of the answer.
    */
@@ -151,6 +157,7 @@ export class HttpError extends TidepoolError {
  * ```
  */
 export class NotFoundError extends HttpError {
+  /** The error kind, `"NotFoundError"`, as shown in messages and stack traces. */
   override name = "NotFoundError";
 }
 
@@ -166,6 +173,7 @@ export class NotFoundError extends HttpError {
  * ```
  */
 export class AuthError extends HttpError {
+  /** The error kind, `"AuthError"`, as shown in messages and stack traces. */
   override name = "AuthError";
 }
 
@@ -180,9 +188,12 @@ export class AuthError extends HttpError {
  * ```
  */
 export class BotChallengeError extends HttpError {
+  /** The error kind, `"BotChallengeError"`, as shown in messages and stack traces. */
   override name = "BotChallengeError";
 
   /**
+   * Creates the error with a message and a hint that explain the block.
+   *
    * @param request The method, URL, status and body of the blocked request.
    */
   constructor(
@@ -214,6 +225,7 @@ export class BotChallengeError extends HttpError {
  * ```
  */
 export class TimeoutError extends TidepoolError {
+  /** The error kind, `"TimeoutError"`, as shown in messages and stack traces. */
   override name = "TimeoutError";
 }
 
@@ -229,6 +241,7 @@ export class TimeoutError extends TidepoolError {
  * ```
  */
 export class ProtocolError extends TidepoolError {
+  /** The error kind, `"ProtocolError"`, as shown in messages and stack traces. */
   override name = "ProtocolError";
   /** The protocol's own error code, where it has one. */
   readonly code?: string;
@@ -238,6 +251,8 @@ export class ProtocolError extends TidepoolError {
   readonly data?: unknown;
 
   /**
+   * Creates an error; the details default to the server's messages joined by `; `.
+   *
    * @param message What happened.
    * @param options The code, the messages and any partial data.
    */
@@ -270,11 +285,14 @@ export class ProtocolError extends TidepoolError {
  * ```
  */
 export class ResponseTooLargeError extends TidepoolError {
+  /** The error kind, `"ResponseTooLargeError"`, as shown in messages and stack traces. */
   override name = "ResponseTooLargeError";
   /** The cap in bytes that was exceeded. */
   readonly limit: number;
 
   /**
+   * Creates the error with a hint to raise `maxResponseBytes`.
+   *
    * @param request The method and URL of the request and the cap in bytes.
    */
   constructor(request: { method: string; url: string; limit: number }) {
@@ -302,9 +320,12 @@ export class ResponseTooLargeError extends TidepoolError {
  * ```
  */
 export class CacheMissError extends TidepoolError {
+  /** The error kind, `"CacheMissError"`, as shown in messages and stack traces. */
   override name = "CacheMissError";
 
   /**
+   * Creates the error with a hint on recording the request, or on why it cannot be replayed.
+   *
    * @param method The method of the request that missed.
    * @param url The URL of the request that missed.
    * @param dir The cache folder that was searched.

@@ -126,7 +126,9 @@ export function terminalProgress(throttleMs = 100): ProgressSink {
   };
 }
 
-interface JupyterNamespace {
+/** The part of the kernel's `Deno.jupyter` namespace that progress displays use. */
+export interface JupyterNamespace {
+  /** Shows a MIME bundle, or updates the display with the same `display_id`. */
   display(
     bundle: Record<string, string>,
     options: { raw: boolean; update?: boolean; display_id?: string },
