@@ -13,7 +13,11 @@ const XSD = "http://www.w3.org/2001/XMLSchema#";
 export class SparqlTerm {
   /** The term text, safe to place in a query. */
   readonly text: string;
-  /** @param text The term text. */
+  /**
+   * Wraps text that is already a valid SPARQL term; use `iri` or `literal` to make one.
+   *
+   * @param text The term text.
+   */
   constructor(text: string) {
     this.text = text;
   }

@@ -7,11 +7,11 @@
 
 import type { ColumnTable } from "arquero";
 import { TableBuilder } from "../table/build_table.ts";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { parentRef, type RawResource } from "./types.ts";
 
 /** The fixed columns of a resource table. */
-export const RESOURCE_SCHEMA = defineSchema<RawResource>([
+export const RESOURCE_SCHEMA: TableSchema<RawResource> = defineSchema<RawResource>([
   { name: "id", type: "string", get: (r) => r.id ?? r.uuid, description: "UUID of the resource" },
   { name: "slug", type: "string", description: "slug, unique per database" },
   { name: "type", type: "string", description: "resource type: item, collection, ..." },

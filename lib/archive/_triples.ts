@@ -9,7 +9,7 @@
 import type { ColumnTable } from "arquero";
 import { ProtocolError } from "../http/errors.ts";
 import { buildTable } from "../table/build_table.ts";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { jsonLdToTriples } from "./_jsonld.ts";
 
 /** One triple, with terms written as strings. */
@@ -29,7 +29,7 @@ export interface Triple {
 }
 
 /** Columns of a triples table. */
-export const TRIPLE_SCHEMA = defineSchema<Triple>([
+export const TRIPLE_SCHEMA: TableSchema<Triple> = defineSchema<Triple>([
   { name: "subject", type: "string", description: "subject IRI or _:blank" },
   { name: "predicate", type: "string", description: "predicate IRI" },
   { name: "object", type: "string", description: "object IRI, _:blank, or literal text" },

@@ -90,6 +90,8 @@ export class Archive {
   #sync?: ResourceSync;
 
   /**
+   * Creates a client of the platform; without `apiKey` it reads `TIDEPOOL_ARCHIVE_KEY`.
+   *
    * @param baseUrl The platform address.
    * @param options Account, database, API key and the shared client options.
    */

@@ -6,7 +6,7 @@
 
 import type { ColumnTable } from "arquero";
 import { buildTable } from "../table/build_table.ts";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, send } from "./_context.ts";
 
 /** Parameters of {@linkcode databases}. */
@@ -21,7 +21,7 @@ export interface DatabasesParameters {
 type RawDatabase = Record<string, unknown> & { settings?: Record<string, unknown> };
 
 /** Columns of the catalogue table. */
-export const DATABASE_SCHEMA = defineSchema<RawDatabase>([
+export const DATABASE_SCHEMA: TableSchema<RawDatabase> = defineSchema<RawDatabase>([
   { name: "account", type: "string", description: "account slug" },
   { name: "slug", type: "string", description: "database slug" },
   { name: "title", type: "string", description: "database title" },

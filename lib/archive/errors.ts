@@ -18,6 +18,7 @@ import { HttpError } from "../http/errors.ts";
  * ```
  */
 export class QuotaError extends HttpError {
+  /** The error kind, `"QuotaError"`, as shown in messages and stack traces. */
   override name = "QuotaError";
 }
 
@@ -31,6 +32,7 @@ export class QuotaError extends HttpError {
  * ```
  */
 export class ConflictError extends HttpError {
+  /** The error kind, `"ConflictError"`, as shown in messages and stack traces. */
   override name = "ConflictError";
 }
 
@@ -44,5 +46,6 @@ export class ConflictError extends HttpError {
  * ```
  */
 export class PayloadTooLargeError extends HttpError {
+  /** The error kind, `"PayloadTooLargeError"`, as shown in messages and stack traces. */
   override name = "PayloadTooLargeError";
 }

@@ -8,7 +8,7 @@ import type { ColumnTable } from "arquero";
 import type { QueryValue } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/build_table.ts";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 
@@ -45,7 +45,9 @@ export interface SearchResult {
 }
 
 /** Columns of a facet table. */
-export const FACET_SCHEMA = defineSchema<{ value: unknown; count: unknown }>([
+export const FACET_SCHEMA: TableSchema<{ value: unknown; count: unknown }> = defineSchema<
+  { value: unknown; count: unknown }
+>([
   { name: "value", type: "string", description: "the metadata value" },
   { name: "count", type: "number", description: "hits with that value" },
 ]);

@@ -16,6 +16,7 @@ import { TidepoolError } from "../http/errors.ts";
  * ```
  */
 export class SparqlSyntaxError extends TidepoolError {
+  /** The error kind, `"SparqlSyntaxError"`, as shown in messages and stack traces. */
   override name = "SparqlSyntaxError";
   /** The line of the error, from 1. */
   readonly line: number;
@@ -23,6 +24,8 @@ export class SparqlSyntaxError extends TidepoolError {
   readonly column: number;
 
   /**
+   * Creates the error for a query that failed to parse before it was sent.
+   *
    * @param detail What the parser said.
    * @param position The line and column, from 1.
    */

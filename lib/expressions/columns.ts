@@ -5,11 +5,11 @@
  * @module
  */
 
-import { defineSchema } from "../table/mod.ts";
+import { defineSchema, type TableSchema } from "../table/mod.ts";
 import type { WireExpression } from "./types.ts";
 
 /** Columns of expression tables (`search` hits, `searchAll`, `byBook`). */
-export const EXPRESSION_COLUMNS = defineSchema<WireExpression>([
+export const EXPRESSION_COLUMNS: TableSchema<WireExpression> = defineSchema<WireExpression>([
   { name: "id", type: "string", description: "Search-index document id" },
   { name: "pid", type: "string", description: "Work identifier in the digital collection" },
   { name: "title", type: "string", description: "Work title" },
@@ -27,13 +27,17 @@ export const EXPRESSION_COLUMNS = defineSchema<WireExpression>([
 ]);
 
 /** Columns of facet tables. */
-export const FACET_COLUMNS = defineSchema<{ key: unknown; count: unknown }>([
+export const FACET_COLUMNS: TableSchema<{ key: unknown; count: unknown }> = defineSchema<
+  { key: unknown; count: unknown }
+>([
   { name: "key", type: "string", description: "Facet value" },
   { name: "count", type: "integer", description: "Matching expressions" },
 ]);
 
 /** Columns of the `books()` table. */
-export const BOOK_COLUMNS = defineSchema<Record<string, unknown>>([
+export const BOOK_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
+  Record<string, unknown>
+>([
   { name: "pid", type: "string", description: "Work identifier" },
   { name: "title", type: "string", description: "Title" },
   { name: "author", type: "string", description: "Author" },
@@ -49,7 +53,9 @@ export const BOOK_COLUMNS = defineSchema<Record<string, unknown>>([
 ]);
 
 /** Columns of `bookEmotions()` and `analytics().bookEmotions`. */
-export const BOOK_EMOTION_COLUMNS = defineSchema<Record<string, unknown>>([
+export const BOOK_EMOTION_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
+  Record<string, unknown>
+>([
   { name: "pid", type: "string", description: "Work identifier" },
   { name: "title", type: "string", description: "Title" },
   { name: "emotion", type: "string", description: "Emotion category" },
@@ -57,26 +63,34 @@ export const BOOK_EMOTION_COLUMNS = defineSchema<Record<string, unknown>>([
 ]);
 
 /** Columns of `analytics().emotionBodyPart`. */
-export const EMOTION_BODY_PART_COLUMNS = defineSchema<Record<string, unknown>>([
+export const EMOTION_BODY_PART_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
+  Record<string, unknown>
+>([
   { name: "emotion", type: "string", description: "Emotion category" },
   { name: "bodyPart", type: "string", description: "Body part" },
   { name: "count", type: "integer", description: "Expressions with both" },
 ]);
 
 /** Columns of emotion counts (`stats().emotions`, `analytics().emotion`). */
-export const EMOTION_COUNT_COLUMNS = defineSchema<Record<string, unknown>>([
+export const EMOTION_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
+  Record<string, unknown>
+>([
   { name: "emotion", type: "string", description: "Emotion category" },
   { name: "count", type: "integer", description: "Expressions" },
 ]);
 
 /** Columns of body part counts (`stats().bodyParts`, `analytics().bodyPart`). */
-export const BODY_PART_COUNT_COLUMNS = defineSchema<Record<string, unknown>>([
+export const BODY_PART_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
+  Record<string, unknown>
+>([
   { name: "bodyPart", type: "string", description: "Body part" },
   { name: "count", type: "integer", description: "Expressions" },
 ]);
 
 /** Columns of valence counts (`stats().valences`, `analytics().valence`). */
-export const VALENCE_COUNT_COLUMNS = defineSchema<Record<string, unknown>>([
+export const VALENCE_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
+  Record<string, unknown>
+>([
   { name: "valence", type: "string", description: "Valence" },
   { name: "count", type: "integer", description: "Expressions" },
 ]);

@@ -70,6 +70,8 @@ export class ExpressionSearch {
   readonly #pageSizes = new Map<string, number>();
 
   /**
+   * Creates a client of the service, by default one request at a time, 250 ms apart.
+   *
    * @param url The service's base address.
    * @param options The shared client options, and `pageSize` for the paged reads.
    */

@@ -8,7 +8,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { buildTable, defineSchema } from "../table/mod.ts";
+import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
 import { type Ddo, type DdoEvent, type DdoNft, NFT_STATE_LABELS } from "./ddo.ts";
 
 function nftOf(ddo: Ddo): DdoNft | undefined {
@@ -55,7 +55,7 @@ function datatokenAddresses(ddo: Ddo): string[] {
  * The columns of the assets table, in order. Lists are arrays, dates are
  * `Date` (UTC), integers are numbers; a field the DDO does not have is null.
  */
-export const ASSET_COLUMNS = defineSchema<Ddo>([
+export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema<Ddo>([
   { name: "did", type: "string", path: "id", description: "The DID (`id`)" },
   { name: "name", type: "string", path: "metadata.name", description: "Title" },
   {

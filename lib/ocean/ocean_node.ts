@@ -79,6 +79,8 @@ export class OceanNode {
   readonly http: HttpClient;
 
   /**
+   * Creates a client of one node, sending at most four requests at a time.
+   *
    * @param url The node address, such as `https://node.example`.
    * @param options The shared client options.
    */

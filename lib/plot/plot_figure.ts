@@ -22,7 +22,11 @@ export class PlotFigure {
   /** The standalone SVG markup. */
   readonly svg: string;
 
-  /** @param svg Standalone SVG markup. */
+  /**
+   * Wraps SVG markup that is already standalone; nothing is checked or rewritten.
+   *
+   * @param svg Standalone SVG markup.
+   */
   constructor(svg: string) {
     this.svg = svg;
   }

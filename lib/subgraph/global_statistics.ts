@@ -5,12 +5,12 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
 
 /** The columns of the statistics table. */
-export const globalStatisticsSchema = defineSchema<SubgraphRow>([
+export const globalStatisticsSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
   { name: "id", type: "string", description: "Statistics entity id" },
   { name: "nftCount", type: "integer", description: "Data NFTs created" },
   { name: "datatokenCount", type: "integer", description: "Datatokens created" },

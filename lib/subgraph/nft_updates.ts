@@ -5,7 +5,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { address, unixSeconds } from "./_inputs.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
@@ -37,7 +37,7 @@ export const NFT_UPDATE_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the NFT update table. */
-export const nftUpdateSchema = defineSchema<SubgraphRow>([
+export const nftUpdateSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
   { name: "id", type: "string", description: "Update id: transaction and NFT" },
   { name: "nft", type: "string", path: "nft.address", description: "Data NFT address" },
   { name: "owner", type: "string", path: "nft.owner.id", description: "Current owner of the NFT" },

@@ -6,7 +6,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { address, addresses, count, parseMaybeJson, unixSeconds } from "./_inputs.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
@@ -51,7 +51,7 @@ export const ORDER_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the order table. */
-export const orderSchema = defineSchema<SubgraphRow>([
+export const orderSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
   { name: "id", type: "string", description: "Order id: transaction hash, datatoken and payer" },
   { name: "tx", type: "string", description: "Transaction hash of the order" },
   {

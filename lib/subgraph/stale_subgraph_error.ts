@@ -18,6 +18,7 @@ import { TidepoolError } from "../http/errors.ts";
  * ```
  */
 export class StaleSubgraphError extends TidepoolError {
+  /** The error kind, `"StaleSubgraphError"`, as shown in messages and stack traces. */
   override name = "StaleSubgraphError";
   /** The block the subgraph has indexed (-1 when it did not say). */
   readonly block: number;
@@ -27,6 +28,8 @@ export class StaleSubgraphError extends TidepoolError {
   readonly reasons: readonly string[];
 
   /**
+   * Creates the error with the reasons as details and a hint to wait or lower `minBlock`.
+   *
    * @param state The indexed block, the required block and the reasons.
    */
   constructor(state: { block: number; minBlock: number; reasons: readonly string[] }) {

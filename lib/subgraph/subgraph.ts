@@ -55,6 +55,8 @@ export class Subgraph {
   readonly #context: SubgraphContext;
 
   /**
+   * Creates a client of one subgraph endpoint; nothing is sent until the first query.
+   *
    * @param url The endpoint, `https://host/subgraphs/name/<owner>/<name>`.
    * @param options Client options, `minBlock` and `startBlock`.
    */

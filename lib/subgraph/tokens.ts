@@ -5,7 +5,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { defineSchema } from "../table/schema.ts";
+import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import type { WhereFilter } from "./_where.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
@@ -29,7 +29,7 @@ export const TOKEN_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the token table. */
-export const tokenSchema = defineSchema<SubgraphRow>([
+export const tokenSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
   { name: "id", type: "string", description: "Token address (the entity id)" },
   { name: "address", type: "string", description: "Token address" },
   { name: "symbol", type: "string", description: "Token symbol" },

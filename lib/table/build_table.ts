@@ -71,6 +71,8 @@ export class TableBuilder<R = Record<string, unknown>> {
   #rows = 0;
 
   /**
+   * Starts an empty table of the schema's columns; feed it with `add` and finish with `build`.
+   *
    * @param schema The declared columns.
    * @param options Extra columns discovered from the records.
    */

@@ -43,6 +43,8 @@ export class OaiPmh {
   #identify?: Promise<OaiIdentify>;
 
   /**
+   * Creates a harvester of one OAI-PMH endpoint, either on its own client or sharing one.
+   *
    * @param endpoint An `HttpClient` (with the endpoint path as the second
    *   argument), or the endpoint's full URL (with client options second).
    * @param pathOrOptions The endpoint path below the client's base URL, or the client options.

@@ -41,6 +41,8 @@ export class ResourceSync {
   #discovery?: Promise<ResourceSyncDiscovery>;
 
   /**
+   * Creates a reader of one site's ResourceSync documents, either on its own client or sharing one.
+   *
    * @param endpoint An `HttpClient` of the platform, or the platform's URL.
    * @param options The site or capability list (a capability-list path may
    *   be given as a string), and client options when a URL is given.

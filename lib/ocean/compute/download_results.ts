@@ -1,6 +1,6 @@
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../../http/client.ts";
-import { buildTable, defineSchema } from "../../table/mod.ts";
+import { buildTable, defineSchema, type TableSchema } from "../../table/mod.ts";
 import { saveStream } from "../download/_save_stream.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "./_address.ts";
@@ -24,7 +24,7 @@ export interface SavedResult {
 }
 
 /** The columns of the {@linkcode downloadResults} table. */
-export const SAVED_RESULT_COLUMNS = defineSchema<SavedResult>([
+export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult> = defineSchema<SavedResult>([
   { name: "index", type: "integer", description: "Position in the job's results" },
   {
     name: "type",

@@ -17,6 +17,7 @@ import type { ComputeJob } from "./types.ts";
  * ```
  */
 export class JobFailedError extends TidepoolError {
+  /** The error kind, `"JobFailedError"`, as shown in messages and stack traces. */
   override name = "JobFailedError";
   /** The status code. */
   readonly code: number;
@@ -32,6 +33,8 @@ export class JobFailedError extends TidepoolError {
   readonly job: ComputeJob;
 
   /**
+   * Creates the error from the job, naming its status, exit code and any out-of-memory kill.
+   *
    * @param job The failed job as the node listed it.
    */
   constructor(job: ComputeJob) {

@@ -1,7 +1,7 @@
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../../http/client.ts";
 import { toDate } from "../../table/convert.ts";
-import { buildTable, defineSchema } from "../../table/mod.ts";
+import { buildTable, defineSchema, type TableSchema } from "../../table/mod.ts";
 import type { Signer } from "../signer.ts";
 import { consumerAddress } from "./_address.ts";
 import { fullJobId, listJobs } from "./_jobs_list.ts";
@@ -15,7 +15,7 @@ function nodeTime(value: unknown): Date | null {
 }
 
 /** The columns of the {@linkcode jobs} table. */
-export const JOB_COLUMNS = defineSchema<ComputeJob>([
+export const JOB_COLUMNS: TableSchema<ComputeJob> = defineSchema<ComputeJob>([
   { name: "jobId", type: "string", description: "Short job id, as the job list gives it" },
   {
     name: "fullJobId",

@@ -84,6 +84,8 @@ export class JobEngine {
   #counter = 0;
 
   /**
+   * Creates an engine with no jobs; each job moves one status on per `stepMs` (2 s by default).
+   *
    * @param options Time per status step and the clock.
    */
   constructor(options: { stepMs?: number; now?: () => number } = {}) {

@@ -27,6 +27,8 @@ export class NonceStore {
   mismatchNext = false;
 
   /**
+   * Creates a store holding the given nonces; unknown addresses start at `0`.
+   *
    * @param initial Nonces stored at start, by address.
    */
   constructor(initial: Record<string, string> = {}) {
