@@ -24,7 +24,19 @@ export {
 } from "./lib/http/errors.ts";
 export type { CacheMode, CacheOptions } from "./lib/http/cache.ts";
 export type { ClientOptions } from "./lib/http/options.ts";
-export type { ProgressEvent, ProgressOption, ProgressSink } from "./lib/http/progress.ts";
+export type {
+  HttpClient,
+  HttpRequest,
+  HttpResponse,
+  HttpStream,
+  QueryValue,
+} from "./lib/http/client.ts";
+export type {
+  ProgressEvent,
+  ProgressOption,
+  ProgressSink,
+  ProgressTask,
+} from "./lib/http/progress.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
 export {
   OCEAN_START_BLOCK,
@@ -40,7 +52,9 @@ export type {
   SubgraphInfo,
   SubgraphMeta,
   SubgraphOptions,
+  SubgraphRow,
   TokenRecord,
+  TokensOptions,
   WhereFilter,
 } from "./lib/subgraph/mod.ts";
 export {
@@ -58,21 +72,59 @@ export {
   statusLabel,
 } from "./lib/ocean/mod.ts";
 export type {
+  AccessRule,
+  AlgorithmContainer,
+  AlgorithmMetadata,
   AssetFilter,
   ComputeAssetRef,
   ComputeEnvironment,
   ComputeJob,
+  ComputeOptions,
+  ComputeResource,
+  ComputeResultFile,
+  ComputeResultType,
   Ddo,
+  DdoDatatoken,
+  DdoEvent,
+  DdoMetadata,
+  DdoNft,
+  DdoService,
   DdoState,
+  DdoStateKey,
+  DownloadParameters,
   DownloadResultsOptions,
+  DownloadReturnType,
+  EncryptInput,
+  EncryptOptions,
+  EsStyleQuery,
+  EsTermFilter,
   FileInfo,
+  FileObject,
+  FreeTier,
+  Hex,
+  IndexedMetadata,
+  InitializeParameters,
+  InitializeReturnType,
+  JobPhase,
+  JobsOptions,
+  JobStatusInfo,
   NodeInfo,
+  ProviderFee,
   ResourceRequest,
+  ResultTextOptions,
+  SavedResult,
   SearchAssetsOptions,
+  ServiceRef,
+  SignedCommand,
+  SignedFields,
   Signer,
   StartFreeComputeParameters,
+  TypesenseHit,
+  TypesenseQuery,
   TypesenseResult,
+  ValidateDdoOptions,
   ValidateDdoResult,
+  WaitForIndexedOptions,
   WaitForJobOptions,
 } from "./lib/ocean/mod.ts";
 export { EXPRESSION_SEARCH_PACING, ExpressionSearch } from "./lib/expressions/mod.ts";
@@ -136,4 +188,10 @@ export type {
   ResourceSyncOptions,
 } from "./lib/archive/resourcesync/mod.ts";
 export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
-export type { ColumnSpec, ColumnType, TableSchema } from "./lib/table/mod.ts";
+export type {
+  ColumnSpec,
+  ColumnType,
+  DynamicColumns,
+  TableBuilderOptions,
+  TableSchema,
+} from "./lib/table/mod.ts";

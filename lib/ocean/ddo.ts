@@ -18,6 +18,7 @@ export interface AlgorithmContainer {
   tag: string;
   /** Image checksum, `sha256:<hex>`. */
   checksum: string;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -27,6 +28,7 @@ export interface AlgorithmMetadata {
   language?: string;
   /** Container that runs the algorithm. */
   container: AlgorithmContainer;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -50,6 +52,7 @@ export interface DdoMetadata {
   updated: string;
   /** Algorithm description, algorithms only. */
   algorithm?: AlgorithmMetadata;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -63,6 +66,7 @@ export interface ComputeOptions {
   publisherTrustedAlgorithms?: Record<string, unknown>[];
   /** Publishers whose algorithms are trusted, `*` for anyone. */
   publisherTrustedAlgorithmPublishers?: string[];
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -82,6 +86,7 @@ export interface DdoService {
   timeout: number;
   /** Compute options, compute services only. */
   compute?: ComputeOptions;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -95,6 +100,7 @@ export interface DdoDatatoken {
   symbol: string;
   /** Service this datatoken grants. */
   serviceId: string;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -108,6 +114,7 @@ export interface DdoEvent {
   tx?: string;
   /** Date-time of the block. */
   datetime?: string;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -125,6 +132,7 @@ export interface DdoNft {
   created: string;
   /** 0 active, 1 end-of-life, 2 deprecated, 3 revoked, 4 ordering disabled, 5 unlisted. */
   state: number;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -138,6 +146,7 @@ export interface IndexedMetadata {
   purgatory?: Record<string, unknown>;
   /** Statistics (fields not shown by the spec). */
   stats?: Record<string, unknown>[];
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -165,6 +174,7 @@ export interface Ddo {
   nft?: DdoNft;
   /** Older (4.0.0) DDOs: event at the top level. */
   event?: DdoEvent;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 

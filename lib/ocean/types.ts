@@ -22,6 +22,7 @@ export interface NodeInfo {
   software: string;
   /** Software version. */
   version: string;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -41,6 +42,7 @@ export interface DdoState {
   valid: boolean;
   /** The indexer's error, or null when there is none (the node sends a single space). */
   error: string | null;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -51,6 +53,7 @@ export type DdoStateKey = { did: string } | { nft: string } | { txId: string };
 export interface TypesenseHit {
   /** The DDO. */
   document: Ddo;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -68,6 +71,7 @@ export interface TypesenseResult {
   request_params: { collection_name: string; per_page: number; [key: string]: unknown };
   /** This page's hits. */
   hits: TypesenseHit[];
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -102,6 +106,7 @@ export interface TypesenseQuery {
   per_page?: number;
   /** Page number, from 1. */
   page?: number;
+  /** Any other search parameter, passed to the engine as given. */
   [key: string]: unknown;
 }
 
@@ -119,6 +124,7 @@ export interface FileInfo {
   name?: string;
   /** Storage type (`url`, `ipfs`, ...). */
   type: string;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -130,6 +136,7 @@ export interface FileObject {
   url?: string;
   /** HTTP method, for `url` files. */
   method?: string;
+  /** Any other field the storage type needs (`hash` for ipfs, `transactionId` for arweave, ...), sent as given. */
   [key: string]: unknown;
 }
 
@@ -165,6 +172,7 @@ export interface ComputeResource {
   min?: number;
   /** Amount in use. */
   inUse?: number;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -180,6 +188,7 @@ export interface FreeTier {
   maxJobs: number;
   /** Free resources. */
   resources: ComputeResource[];
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -215,5 +224,6 @@ export interface ComputeEnvironment {
   storageExpiry: number;
   /** The free tier. */
   free?: FreeTier;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }

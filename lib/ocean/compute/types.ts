@@ -24,6 +24,7 @@ export interface ComputeResultFile {
   type: ComputeResultType | string;
   /** The node's own index; the download uses the position in `results`. */
   index?: number;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -59,6 +60,7 @@ export interface ComputeJob {
   terminationDetails?: { exitCode?: number | null; OOMKilled?: boolean | null };
   /** Result files, once published. */
   results?: ComputeResultFile[];
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -94,6 +96,7 @@ export interface EnvironmentResource {
   total?: number;
   /** Amount in use. */
   inUse?: number;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -124,5 +127,6 @@ export interface ComputeEnvironmentLimits {
     resources?: EnvironmentResource[];
     [key: string]: unknown;
   } | null;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }

@@ -18,6 +18,7 @@ export interface ProviderFee {
   r?: string;
   /** Node signature parts. */
   s?: string;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
@@ -27,6 +28,7 @@ export interface InitializeReturnType {
   datatoken?: string;
   /** The provider fee to pay with the order. */
   providerFee?: ProviderFee;
+  /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }
 
