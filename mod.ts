@@ -134,10 +134,18 @@ export type {
   ExpressionFacets,
   ExpressionSearchOptions,
   ExpressionStats,
+  Gender,
+  Intensity,
+  OneOrMany,
+  PagingOptions,
   SearchAllOptions,
   SearchFilters,
   SearchParameters,
   SearchResult,
+  SortField,
+  SortOrder,
+  Valence,
+  WireExpression,
 } from "./lib/expressions/mod.ts";
 export {
   Archive,

@@ -11,7 +11,7 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { parentRef, type RawResource } from "./types.ts";
 
 /** The fixed columns of a resource table. */
-export const RESOURCE_SCHEMA: TableSchema<RawResource> = defineSchema<RawResource>([
+export const RESOURCE_SCHEMA: TableSchema<RawResource> = defineSchema([
   { name: "id", type: "string", get: (r) => r.id ?? r.uuid, description: "UUID of the resource" },
   { name: "slug", type: "string", description: "slug, unique per database" },
   { name: "type", type: "string", description: "resource type: item, collection, ..." },

@@ -29,7 +29,7 @@ export interface Triple {
 }
 
 /** Columns of a triples table. */
-export const TRIPLE_SCHEMA: TableSchema<Triple> = defineSchema<Triple>([
+export const TRIPLE_SCHEMA: TableSchema<Triple> = defineSchema([
   { name: "subject", type: "string", description: "subject IRI or _:blank" },
   { name: "predicate", type: "string", description: "predicate IRI" },
   { name: "object", type: "string", description: "object IRI, _:blank, or literal text" },

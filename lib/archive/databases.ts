@@ -21,7 +21,7 @@ export interface DatabasesParameters {
 type RawDatabase = Record<string, unknown> & { settings?: Record<string, unknown> };
 
 /** Columns of the catalogue table. */
-export const DATABASE_SCHEMA: TableSchema<RawDatabase> = defineSchema<RawDatabase>([
+export const DATABASE_SCHEMA: TableSchema<RawDatabase> = defineSchema([
   { name: "account", type: "string", description: "account slug" },
   { name: "slug", type: "string", description: "database slug" },
   { name: "title", type: "string", description: "database title" },

@@ -45,9 +45,7 @@ export interface SearchResult {
 }
 
 /** Columns of a facet table. */
-export const FACET_SCHEMA: TableSchema<{ value: unknown; count: unknown }> = defineSchema<
-  { value: unknown; count: unknown }
->([
+export const FACET_SCHEMA: TableSchema<{ value: unknown; count: unknown }> = defineSchema([
   { name: "value", type: "string", description: "the metadata value" },
   { name: "count", type: "number", description: "hits with that value" },
 ]);

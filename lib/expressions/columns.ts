@@ -9,7 +9,7 @@ import { defineSchema, type TableSchema } from "../table/mod.ts";
 import type { WireExpression } from "./types.ts";
 
 /** Columns of expression tables (`search` hits, `searchAll`, `byBook`). */
-export const EXPRESSION_COLUMNS: TableSchema<WireExpression> = defineSchema<WireExpression>([
+export const EXPRESSION_COLUMNS: TableSchema<WireExpression> = defineSchema([
   { name: "id", type: "string", description: "Search-index document id" },
   { name: "pid", type: "string", description: "Work identifier in the digital collection" },
   { name: "title", type: "string", description: "Work title" },
@@ -27,17 +27,13 @@ export const EXPRESSION_COLUMNS: TableSchema<WireExpression> = defineSchema<Wire
 ]);
 
 /** Columns of facet tables. */
-export const FACET_COLUMNS: TableSchema<{ key: unknown; count: unknown }> = defineSchema<
-  { key: unknown; count: unknown }
->([
+export const FACET_COLUMNS: TableSchema<{ key: unknown; count: unknown }> = defineSchema([
   { name: "key", type: "string", description: "Facet value" },
   { name: "count", type: "integer", description: "Matching expressions" },
 ]);
 
 /** Columns of the `books()` table. */
-export const BOOK_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
-  Record<string, unknown>
->([
+export const BOOK_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema([
   { name: "pid", type: "string", description: "Work identifier" },
   { name: "title", type: "string", description: "Title" },
   { name: "author", type: "string", description: "Author" },
@@ -53,9 +49,7 @@ export const BOOK_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
 ]);
 
 /** Columns of `bookEmotions()` and `analytics().bookEmotions`. */
-export const BOOK_EMOTION_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
-  Record<string, unknown>
->([
+export const BOOK_EMOTION_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema([
   { name: "pid", type: "string", description: "Work identifier" },
   { name: "title", type: "string", description: "Title" },
   { name: "emotion", type: "string", description: "Emotion category" },
@@ -63,34 +57,26 @@ export const BOOK_EMOTION_COLUMNS: TableSchema<Record<string, unknown>> = define
 ]);
 
 /** Columns of `analytics().emotionBodyPart`. */
-export const EMOTION_BODY_PART_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
-  Record<string, unknown>
->([
+export const EMOTION_BODY_PART_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema([
   { name: "emotion", type: "string", description: "Emotion category" },
   { name: "bodyPart", type: "string", description: "Body part" },
   { name: "count", type: "integer", description: "Expressions with both" },
 ]);
 
 /** Columns of emotion counts (`stats().emotions`, `analytics().emotion`). */
-export const EMOTION_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
-  Record<string, unknown>
->([
+export const EMOTION_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema([
   { name: "emotion", type: "string", description: "Emotion category" },
   { name: "count", type: "integer", description: "Expressions" },
 ]);
 
 /** Columns of body part counts (`stats().bodyParts`, `analytics().bodyPart`). */
-export const BODY_PART_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
-  Record<string, unknown>
->([
+export const BODY_PART_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema([
   { name: "bodyPart", type: "string", description: "Body part" },
   { name: "count", type: "integer", description: "Expressions" },
 ]);
 
 /** Columns of valence counts (`stats().valences`, `analytics().valence`). */
-export const VALENCE_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema<
-  Record<string, unknown>
->([
+export const VALENCE_COUNT_COLUMNS: TableSchema<Record<string, unknown>> = defineSchema([
   { name: "valence", type: "string", description: "Valence" },
   { name: "count", type: "integer", description: "Expressions" },
 ]);

@@ -81,37 +81,65 @@ export interface SearchResult {
 
 /** One expression, with camelCase fields; absent fields are null. */
 export interface Expression {
+  /** Search-index document id. */
   id: string;
+  /** Work identifier in the digital collection. */
   pid: string;
+  /** Work title. */
   title: string | null;
+  /** The extracted phrase. */
   surface: string | null;
+  /** Surrounding text. */
   context: string | null;
+  /** Emotion category. */
   emotion: string | null;
+  /** Body part. */
   bodyPart: string | null;
+  /** `positive`, `negative`, `neutral` or `ambiguous`. */
   valence: string | null;
+  /** `low`, `medium` or `high`. */
   intensity: string | null;
+  /** Person the expression belongs to. */
   character: string | null;
+  /** Frame numbers in the original. */
   pages: number[] | null;
+  /** Author. */
   author: string | null;
+  /** Year of composition. */
   year: number | null;
+  /** Genre. */
   genre: string | null;
 }
 
 /** An expression as the service sends it. */
 export interface WireExpression {
+  /** Search-index document id. */
   id: string;
+  /** Work identifier in the digital collection. */
   pid: string;
+  /** Work title. */
   title?: string;
+  /** The extracted phrase. */
   surface?: string;
+  /** Surrounding text. */
   context?: string;
+  /** Emotion category. */
   emotion?: string;
+  /** Body part. */
   body_part?: string;
+  /** `positive`, `negative`, `neutral` or `ambiguous`. */
   valence?: string;
+  /** `low`, `medium` or `high`. */
   intensity?: string;
+  /** Person the expression belongs to. */
   character?: string;
+  /** Frame numbers in the original. */
   pages?: number[];
+  /** Author. */
   author?: string;
+  /** Year of composition. */
   year?: number;
+  /** Genre. */
   genre?: string;
 }
 

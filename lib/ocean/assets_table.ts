@@ -55,7 +55,7 @@ function datatokenAddresses(ddo: Ddo): string[] {
  * The columns of the assets table, in order. Lists are arrays, dates are
  * `Date` (UTC), integers are numbers; a field the DDO does not have is null.
  */
-export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema<Ddo>([
+export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema([
   { name: "did", type: "string", path: "id", description: "The DID (`id`)" },
   { name: "name", type: "string", path: "metadata.name", description: "Title" },
   {

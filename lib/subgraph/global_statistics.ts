@@ -10,7 +10,7 @@ import type { SubgraphContext } from "./_context.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
 
 /** The columns of the statistics table. */
-export const globalStatisticsSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
+export const globalStatisticsSchema: TableSchema<SubgraphRow> = defineSchema([
   { name: "id", type: "string", description: "Statistics entity id" },
   { name: "nftCount", type: "integer", description: "Data NFTs created" },
   { name: "datatokenCount", type: "integer", description: "Datatokens created" },

@@ -37,7 +37,7 @@ export const NFT_UPDATE_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the NFT update table. */
-export const nftUpdateSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
+export const nftUpdateSchema: TableSchema<SubgraphRow> = defineSchema([
   { name: "id", type: "string", description: "Update id: transaction and NFT" },
   { name: "nft", type: "string", path: "nft.address", description: "Data NFT address" },
   { name: "owner", type: "string", path: "nft.owner.id", description: "Current owner of the NFT" },

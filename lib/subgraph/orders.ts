@@ -51,7 +51,7 @@ export const ORDER_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the order table. */
-export const orderSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
+export const orderSchema: TableSchema<SubgraphRow> = defineSchema([
   { name: "id", type: "string", description: "Order id: transaction hash, datatoken and payer" },
   { name: "tx", type: "string", description: "Transaction hash of the order" },
   {

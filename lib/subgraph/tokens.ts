@@ -29,7 +29,7 @@ export const TOKEN_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the token table. */
-export const tokenSchema: TableSchema<SubgraphRow> = defineSchema<SubgraphRow>([
+export const tokenSchema: TableSchema<SubgraphRow> = defineSchema([
   { name: "id", type: "string", description: "Token address (the entity id)" },
   { name: "address", type: "string", description: "Token address" },
   { name: "symbol", type: "string", description: "Token symbol" },

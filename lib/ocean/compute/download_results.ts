@@ -24,7 +24,7 @@ export interface SavedResult {
 }
 
 /** The columns of the {@linkcode downloadResults} table. */
-export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult> = defineSchema<SavedResult>([
+export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult> = defineSchema([
   { name: "index", type: "integer", description: "Position in the job's results" },
   {
     name: "type",

@@ -15,7 +15,7 @@ function nodeTime(value: unknown): Date | null {
 }
 
 /** The columns of the {@linkcode jobs} table. */
-export const JOB_COLUMNS: TableSchema<ComputeJob> = defineSchema<ComputeJob>([
+export const JOB_COLUMNS: TableSchema<ComputeJob> = defineSchema([
   { name: "jobId", type: "string", description: "Short job id, as the job list gives it" },
   {
     name: "fullJobId",
