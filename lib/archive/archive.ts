@@ -200,7 +200,9 @@ export class Archive {
    * @returns The parsed JSON-LD for the JSON forms, the Turtle text for the others.
    */
   linkedData(id: string, format?: JsonLdFormat): Promise<JsonLdDocument>;
+  /** A resource as Turtle text, for the `ttl` and `rico-ttl` formats. */
   linkedData(id: string, format: TurtleFormat): Promise<string>;
+  /** A resource as linked data, for a format known only at run time. */
   linkedData(id: string, format?: LinkedDataFormat): Promise<JsonLdDocument | string>;
   linkedData(id: string, format: LinkedDataFormat = "jsonld"): Promise<JsonLdDocument | string> {
     return linkedData(this.#context, id, format);

@@ -16,7 +16,7 @@ export type { ResourcesParameters } from "./resources.ts";
 export { RESOURCE_SCHEMA } from "./_resource_table.ts";
 export { type Triple, TRIPLE_SCHEMA } from "./_triples.ts";
 export type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";
-export type { SparqlOptions, SparqlResult } from "./sparql.ts";
+export type { CompanionOptions, ResultFormat, SparqlOptions, SparqlResult } from "./sparql.ts";
 export { readSparqlResults, type ReadSparqlResultsOptions } from "./read_sparql_results.ts";
 export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 export { sparql, type SparqlTag } from "./sparql_tag.ts";

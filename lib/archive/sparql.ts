@@ -14,6 +14,8 @@ import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
 import { parseRdf, triplesTable } from "./_triples.ts";
 import { databases } from "./databases.ts";
 
+export type { CompanionOptions, ResultFormat };
+
 /** Options of {@linkcode sparql}. */
 export interface SparqlOptions extends CompanionOptions {
   /** Ask for one result format instead of negotiating (JSON first, then XML, CSV, TSV). */
