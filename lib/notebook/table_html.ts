@@ -43,8 +43,13 @@ export function tableHtml(table: ColumnTable, options: TableViewOptions = {}): s
   const types = columnTypes(table);
   const total = table.numRows();
   const shown = Math.min(limits.rows, total);
-  const head = names.map((name) =>
-    `<th style="text-align:left">${
+  // Numbers read right-aligned, everything else left-aligned (notebook CSS
+  // right-aligns every cell); cells never wrap, since long text is shortened.
+  const align = names.map((name) =>
+    ["number", "integer", "bigint"].includes(types[name]) ? "right" : "left"
+  );
+  const head = names.map((name, c) =>
+    `<th style="text-align:${align[c]};white-space:nowrap">${
       escapeHtml(name)
     }<br><small style="font-weight:normal;color:#888">${types[name]}</small></th>`
   ).join("");
@@ -52,18 +57,17 @@ export function tableHtml(table: ColumnTable, options: TableViewOptions = {}): s
   const body: string[] = [];
   const indices = rowIndices(table, shown);
   for (const row of indices) {
-    const cells = columns.map((values) => {
+    const cells = columns.map((values, c) => {
       const value = values[row];
       const text = escapeHtml(formatCell(value, limits));
-      return value === null || value === undefined
-        ? `<td style="color:#aaa">${text}</td>`
-        : `<td>${text}</td>`;
+      const missing = value === null || value === undefined ? ";color:#aaa" : "";
+      return `<td style="text-align:${align[c]};white-space:nowrap${missing}">${text}</td>`;
     });
     body.push(`<tr>${cells.join("")}</tr>`);
   }
   const caption = `${total.toLocaleString("en-US")} rows × ${names.length} columns` +
     (shown < total ? ` (first ${shown} shown)` : "");
-  return `<div class="tidepool-table"><table><thead><tr>${head}</tr></thead><tbody>${
+  return `<div class="tidepool-table" style="overflow-x:auto"><table><thead><tr>${head}</tr></thead><tbody>${
     body.join("")
   }</tbody></table><p style="color:#666;font-size:smaller">${escapeHtml(caption)}</p></div>`;
 }

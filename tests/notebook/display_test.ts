@@ -40,6 +40,13 @@ Deno.test("the HTML view escapes names and values, shows types, count and the fi
   assert.match(html, /\[1, 2, 3, 4, 5, … \+3\]|\[1, 2, 3\]/);
 });
 
+Deno.test("the HTML view aligns numbers right, text left, and never wraps a cell", () => {
+  const html = tableHtml(aq.table({ title: ["坊っちゃん"], year: [1906] }));
+  assert.match(html, /<td style="text-align:left;white-space:nowrap">坊っちゃん<\/td>/);
+  assert.match(html, /<td style="text-align:right;white-space:nowrap">1906<\/td>/);
+  assert.match(html, /^<div class="tidepool-table" style="overflow-x:auto">/);
+});
+
 Deno.test("the text view aligns wide characters and marks nulls", () => {
   const text = tableText(buildTable(schema, records.slice(2, 5)));
   const lines = text.split("\n");
