@@ -18,7 +18,8 @@ export interface DatabasesParameters {
   scope?: "public" | "mine" | "all";
 }
 
-type RawDatabase = Record<string, unknown> & { settings?: Record<string, unknown> };
+/** One database as the accounts catalogue sends it (fields beyond those named are not shown). */
+export type RawDatabase = Record<string, unknown> & { settings?: Record<string, unknown> };
 
 /** Columns of the catalogue table. */
 export const DATABASE_SCHEMA: TableSchema<RawDatabase> = defineSchema([

@@ -9,7 +9,7 @@
 export { Archive, type ArchiveOptions } from "./archive.ts";
 export type { AuthMode, MovedPath } from "./_context.ts";
 export { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
-export { DATABASE_SCHEMA, type DatabasesParameters } from "./databases.ts";
+export { DATABASE_SCHEMA, type DatabasesParameters, type RawDatabase } from "./databases.ts";
 export { FACET_SCHEMA, type SearchParameters, type SearchResult } from "./search.ts";
 export type { SearchAllParameters } from "./search_all.ts";
 export type { ResourcesParameters } from "./resources.ts";
@@ -22,7 +22,13 @@ export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 export { sparql, type SparqlTag } from "./sparql_tag.ts";
 export { SparqlTerm, type SparqlValue } from "./_rdf_term.ts";
 export type { IiifImageOptions, IiifInfo } from "./iiif.ts";
-export type { ArchiveEntity, ArchiveResource, JsonLdDocument, MetadataValue } from "./types.ts";
+export type {
+  ArchiveEntity,
+  ArchiveResource,
+  JsonLdDocument,
+  MetadataValue,
+  RawResource,
+} from "./types.ts";
 export { OaiPmh } from "./oai/mod.ts";
 export { ResourceSync } from "./resourcesync/mod.ts";
 export type { IssuedKey } from "./issue_key.ts";

@@ -46,14 +46,23 @@ export type JsonLdDocument = Record<string, unknown> | unknown[];
 
 /** The raw resource shape on the wire (snake_case visibility, parent as reference). */
 export interface RawResource {
+  /** The resource id (a UUID on the platform). */
   id?: string;
+  /** The UUID, where the service sends it under this name. */
   uuid?: string;
+  /** The slug, unique per database. */
   slug?: string;
+  /** The resource type, such as `item` or `collection`. */
   type?: string;
+  /** The title. */
   title?: string;
+  /** Metadata: CURIE keys (`dcterms:creator`) and free keys. */
   metadata?: Record<string, MetadataValue>;
+  /** Visibility, as the spec names it. */
   is_public?: boolean;
+  /** Visibility, as some answers name it. */
   isPublic?: boolean;
+  /** The parent, as a slug, an id, or a reference object. */
   parent?: string | { id?: string; slug?: string } | null;
 }
 

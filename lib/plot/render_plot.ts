@@ -10,8 +10,11 @@ import { parseHTML } from "linkedom";
 import { flattenFigure } from "./_flatten_figure.ts";
 import { PlotFigure } from "./plot_figure.ts";
 
+/** Observable Plot's own options type, re-exported so the one below can be read. */
+export type ObservablePlotOptions = Plot.PlotOptions;
+
 /** Plot options, as `Plot.plot` takes them (the `document` is supplied). */
-export type PlotOptions = Omit<Plot.PlotOptions, "document">;
+export type PlotOptions = Omit<ObservablePlotOptions, "document">;
 
 /**
  * Renders a Plot chart to standalone SVG. Continuous colour legends need a
