@@ -7,7 +7,7 @@
 
 import type { SubgraphContext } from "./_context.ts";
 import { META_SELECTION } from "./_document.ts";
-import { readMeta, staleReasons } from "./_staleness.ts";
+import { emptyAnswerReason, readMeta, staleReasons } from "./_staleness.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
 
 /** Runs `body` (a selection that includes no `_meta`) with `_meta` added, then checks it. */
@@ -24,14 +24,11 @@ export async function checkedQuery(
   const data = await context.send(text, variables);
   const meta = readMeta(data._meta);
   const required = minBlock ?? context.minBlock;
-  const reasons = staleReasons(meta, {
-    startBlock: context.startBlock,
-    minBlock: required,
-    empty: isEmpty(data),
-  });
+  const reasons = staleReasons(meta, { startBlock: context.startBlock, minBlock: required });
   if (reasons.length && required !== undefined) {
     throw new StaleSubgraphError({ block: meta?.block ?? -1, minBlock: required, reasons });
   }
+  if (isEmpty(data)) reasons.push(emptyAnswerReason(meta));
   if (reasons.length) {
     context.http.warn(`Subgraph answer for ${label} may be stale: ${reasons.join("; ")}`);
   }

@@ -30,10 +30,14 @@ export function readMeta(raw: unknown): SubgraphMeta | null {
   };
 }
 
-/** Why an answer should not be trusted; empty when it can be. */
+/**
+ * Why an answer should not be trusted; empty when it can be. An empty answer
+ * is a further reason ({@linkcode emptyAnswerReason}) that is reported but
+ * never makes `minBlock` throw: the subgraph may simply hold no such rows.
+ */
 export function staleReasons(
   meta: SubgraphMeta | null,
-  options: { startBlock: number; minBlock?: number; empty: boolean },
+  options: { startBlock: number; minBlock?: number },
 ): string[] {
   const reasons: string[] = [];
   if (!meta) {
@@ -55,15 +59,18 @@ export function staleReasons(
   if (options.minBlock !== undefined && meta.block < options.minBlock) {
     reasons.push(`the subgraph is at block ${meta.block}, below the required ${options.minBlock}`);
   }
-  if (options.empty) {
-    // The spec: before trusting an empty answer, check _meta. The block moves
-    // only on blocks with events of the contracts and lags after a cold start,
-    // so an empty answer is reported with the block it was read at.
-    const at = meta.blockTime ? ` (${meta.blockTime.toISOString()})` : "";
-    reasons.push(
-      `the answer is empty at block ${meta.block}${at}; the subgraph lags the chain after a ` +
-        `cold start, so this may only mean the data is not indexed yet`,
-    );
-  }
   return reasons;
+}
+
+/**
+ * The reason given for an empty answer. The spec: before trusting an empty
+ * answer, check _meta. The block moves only on blocks with events of the
+ * contracts and lags after a cold start, so the answer is reported with the
+ * block (and time) it was read at.
+ */
+export function emptyAnswerReason(meta: SubgraphMeta | null): string {
+  if (!meta) return "the answer is empty and the subgraph's indexed block is unknown";
+  const at = meta.blockTime ? ` (${meta.blockTime.toISOString()})` : "";
+  return `the answer is empty at block ${meta.block}${at}; the subgraph lags the chain after a ` +
+    `cold start, so this may only mean the data is not indexed yet`;
 }

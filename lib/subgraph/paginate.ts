@@ -12,7 +12,7 @@ import type { ColumnType } from "../table/convert.ts";
 import { parsePath, typeNameOf } from "./_document.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { pageLoop, type PageLoopState } from "./_paginate.ts";
-import { staleReasons } from "./_staleness.ts";
+import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
 import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
 import { attachSubgraphInfo, type SubgraphInfo } from "./subgraph_info.ts";
@@ -119,10 +119,11 @@ export async function paginate(
       },
       {
         onFirstPage(first, empty) {
-          reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock, empty });
+          reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock });
           if (reasons.length && minBlock !== undefined) {
             throw new StaleSubgraphError({ block: first.meta?.block ?? -1, minBlock, reasons });
           }
+          if (empty) reasons.push(emptyAnswerReason(first.meta));
         },
         onPage(rows, current) {
           builder.add(rows);

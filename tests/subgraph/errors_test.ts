@@ -95,3 +95,25 @@ Deno.test("an empty answer from a healthy subgraph is still reported, with its b
     await sandbox.close();
   }
 });
+
+Deno.test("minBlock does not turn an empty answer from a current subgraph into an error", async () => {
+  const sandbox = serveSubgraph({ orders: 200 });
+  try {
+    const sg = new Subgraph(sandbox.endpoint, {
+      progress: false,
+      warn: () => {},
+      minBlock: sandbox.headBlock,
+    });
+    const none = await sg.orders({ consumer: `0x${"0".repeat(39)}1` });
+    assert.equal(none.numRows(), 0);
+    assert.equal(subgraphInfo(none)?.stale, true, "still reported");
+    assert.equal(await sg.token(`0x${"0".repeat(40)}`), null, "an unknown token is null");
+    await assert.rejects(
+      new Subgraph(sandbox.endpoint, { progress: false, minBlock: sandbox.headBlock + 1 })
+        .orders(),
+      StaleSubgraphError,
+    );
+  } finally {
+    await sandbox.close();
+  }
+});
