@@ -45,17 +45,18 @@ export async function searchAll(
       const body = await searchPage(context, { ...parameters, page, pageSize });
       const hits = listRecords(body, "hits");
       total ??= listTotal(body);
-      const first = hits[0]?.id ?? hits[0]?.slug;
-      if (first !== undefined && seen.has(String(first))) {
+      // Every hit seen before: the service ignored the page number. A page
+      // that only starts with a seen hit is an index that shifted while paging.
+      const key = (hit: RawResource) => String(hit.id ?? hit.slug);
+      if (hits.length > 0 && hits.every((hit) => seen.has(key(hit)))) {
         throw new ProtocolError(`Search paging repeated page ${page - 1} at page ${page}`, {
           hint: "The service ignored page[number]; report it to the operator",
         });
       }
       for (const hit of hits) {
         // A hit seen on an earlier page (the index changed while paging) is kept once.
-        const key = String(hit.id ?? hit.slug);
-        if (seen.has(key)) continue;
-        seen.add(key);
+        if (seen.has(key(hit))) continue;
+        seen.add(key(hit));
         records.push(hit);
       }
       task.update(records.length, { total, detail: `page ${page}` });
