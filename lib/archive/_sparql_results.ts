@@ -147,7 +147,10 @@ export async function parseXmlResults(text: string): Promise<Bindings | boolean>
   const parser =
     await (xmlParser ??= import("fast-xml-parser").then(({ XMLParser }) =>
       new XMLParser(XML_OPTIONS)
-    ));
+    ).catch((error) => {
+      xmlParser = undefined; // a failed load is tried again next time, not remembered
+      throw error;
+    }));
   let doc: XmlNode;
   try {
     doc = parser.parse(text) as XmlNode;

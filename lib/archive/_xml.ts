@@ -32,7 +32,10 @@ function xml() {
   return loaded ??= import("fast-xml-parser").then(({ XMLParser, XMLValidator }) => ({
     parser: new XMLParser(PARSER_OPTIONS),
     validate: (text: string) => XMLValidator.validate(text),
-  }));
+  })).catch((error) => {
+    loaded = undefined; // a failed load is tried again next time, not remembered
+    throw error;
+  });
 }
 
 const PARSER_OPTIONS = {

@@ -161,14 +161,17 @@ export async function upload(
   const stallMs = options.stallMs ?? 60_000;
   const stalled = new AbortController();
   let watchdog: ReturnType<typeof setTimeout> | undefined;
+  let settled = false; // the storage may answer before it has read every chunk
   const arm = () => {
     clearTimeout(watchdog);
+    if (settled) return;
     watchdog = setTimeout(() =>
       stalled.abort(
         new TimeoutError(`Upload of ${label} stalled: no progress for ${stallMs} ms`, {
           hint: "The storage stopped taking data; try again, or raise stallMs for a slow link",
         }),
       ), stallMs);
+    Deno.unrefTimer(watchdog);
   };
   const counted = (await open()).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -193,9 +196,11 @@ export async function upload(
       timeoutMs: 24 * 3600_000,
       signal: options.signal ? AbortSignal.any([options.signal, stalled.signal]) : stalled.signal,
     });
+    settled = true;
     clearTimeout(watchdog);
     task.finish();
   } catch (error) {
+    settled = true;
     clearTimeout(watchdog);
     if (stalled.signal.aborted) {
       task.fail();

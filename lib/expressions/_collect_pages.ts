@@ -10,7 +10,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
-import { HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
+import { BotChallengeError, HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
 import { FetchAhead } from "./_fetch_ahead.ts";
@@ -211,7 +211,8 @@ export async function collectPages(
 /** A deep page refused: say what was reached and how to get the rest. */
 function pagingError(error: unknown, label: string, offset: number): unknown {
   if (
-    !(error instanceof HttpError) || offset === 0 || error.status >= 500 || error.status === 429
+    !(error instanceof HttpError) || error instanceof BotChallengeError || offset === 0 ||
+    error.status >= 500 || error.status === 429
   ) {
     return error;
   }
