@@ -70,6 +70,9 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   let skipped = 0;
   let page = 0;
   let prefetched: ReturnType<typeof oaiRequest> | undefined;
+  // Cancels a page requested ahead when the caller stops early (break, throw).
+  const stop = new AbortController();
+  const signal = run.signal ? AbortSignal.any([run.signal, stop.signal]) : stop.signal;
   try {
     if (run.statePath && !run.saved?.inProgress) await save();
     for (;;) {
@@ -82,7 +85,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
       };
       let answer;
       try {
-        answer = await (prefetched ?? oaiRequest(ctx, args, run.signal));
+        answer = await (prefetched ?? oaiRequest(ctx, args, signal));
       } catch (error) {
         prefetched = undefined;
         if (!(error instanceof ProtocolError) || error.code !== "badResumptionToken" || !s.token) {
@@ -144,7 +147,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
       page++;
       if (next !== null) {
         // The next page is requested now, while the caller works on this one.
-        prefetched = oaiRequest(ctx, { verb, resumptionToken: next }, run.signal);
+        prefetched = oaiRequest(ctx, { verb, resumptionToken: next }, signal);
         prefetched.catch(() => {}); // handled where it is awaited
       }
       task.update(s.received, {
@@ -188,6 +191,8 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   } catch (error) {
     task.fail(error instanceof TidepoolError ? error.shortMessage : undefined);
     throw error;
+  } finally {
+    stop.abort();
   }
 }
 
