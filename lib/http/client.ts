@@ -490,30 +490,34 @@ function bufferedResponse(
   };
 }
 
-/** Passes a body through, calling `onIdle` when no chunk arrives for `ms`. */
+/**
+ * Passes a body through, calling `onIdle` when the server sends nothing for
+ * `ms` while a chunk is awaited. The clock runs only while the reader waits
+ * for data (pull-based, no read-ahead), so a slow reader is never mistaken
+ * for a stalled server.
+ */
 function watchIdle(
   body: ReadableStream<Uint8Array>,
   ms: number,
   onIdle: () => void,
 ): ReadableStream<Uint8Array> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(onIdle, ms);
-    Deno.unrefTimer(timer);
-  };
-  arm();
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        arm();
-        controller.enqueue(chunk);
-      },
-      flush() {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const timer = setTimeout(onIdle, ms);
+      Deno.unrefTimer(timer);
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } finally {
         clearTimeout(timer);
-      },
-    }),
-  );
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }
 
 /** Reads a body into memory, failing once it passes `limit` bytes. */

@@ -90,6 +90,8 @@ export function startFaultServer(): FaultServer {
           status: 503,
           headers: { "content-type": "text/html", "cf-mitigated": "challenge" },
         });
+      case "/two-megabytes":
+        return new Response(new Uint8Array(2 * 1024 * 1024));
       case "/huge":
         return new Response("x".repeat(HUGE_BYTES));
       case "/huge-chunked": {

@@ -322,3 +322,17 @@ Deno.test("a challenge sent as 503 is not retried", () =>
     );
     assert.equal(server.hits.get("/challenge-503"), 1);
   }));
+
+Deno.test("a slow reader of a streamed body is not taken for a stalled server", () =>
+  withServer(async (_server, http) => {
+    const stream = await http.stream({ path: "/two-megabytes", timeoutMs: 150 });
+    const reader = stream.body.getReader();
+    let bytes = 0;
+    for (let chunk = 0;; chunk++) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (chunk === 1) await new Promise((resolve) => setTimeout(resolve, 400)); // a slow disk
+    }
+    assert.equal(bytes, 2 * 1024 * 1024);
+  }));
