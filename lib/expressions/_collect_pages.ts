@@ -119,7 +119,7 @@ export async function collectPages(
   let totalChanged = false;
   const pacing = http.pacing;
   const ahead = new FetchAhead(
-    (offset, limit) => http.request({ path, query: { ...query, limit, offset } }),
+    (offset, limit, signal) => http.request({ path, query: { ...query, limit, offset }, signal }),
     pacing.minIntervalMs === 0 ? pacing.concurrency : 1,
   );
   try {
@@ -192,6 +192,8 @@ export async function collectPages(
   } catch (error) {
     task.fail(error instanceof Error ? error.message.split("\n")[0] : undefined);
     throw pagingError(error, label, offset);
+  } finally {
+    ahead.stop(); // pages requested past the end (maxRows, a short page) are not needed
   }
   const finalTotal = total ?? 0;
   const expected = Math.min(finalTotal, maxRows);

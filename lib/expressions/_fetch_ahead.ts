@@ -9,8 +9,12 @@
 
 import type { HttpResponse } from "../http/client.ts";
 
-/** Sends one page request. */
-export type PageRequest = (offset: number, limit: number) => Promise<HttpResponse>;
+/** Sends one page request; the signal cancels it when the page is dropped. */
+export type PageRequest = (
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+) => Promise<HttpResponse>;
 
 /**
  * Pages requested ahead, keyed by offset and limit. A page is only used
@@ -21,7 +25,7 @@ export type PageRequest = (offset: number, limit: number) => Promise<HttpRespons
 export class FetchAhead {
   readonly #request: PageRequest;
   readonly #window: number;
-  readonly #pending = new Map<string, Promise<HttpResponse>>();
+  readonly #pending = new Map<string, { page: Promise<HttpResponse>; cancel: AbortController }>();
 
   /**
    * @param request Sends one page request.
@@ -38,10 +42,16 @@ export class FetchAhead {
     const ready = this.#pending.get(key);
     if (ready) {
       this.#pending.delete(key);
-      return ready;
+      return ready.page;
     }
+    this.stop();
+    return this.#request(offset, limit, new AbortController().signal);
+  }
+
+  /** Cancels every page requested ahead and not taken (the loop went another way, or stopped). */
+  stop(): void {
+    for (const { cancel } of this.#pending.values()) cancel.abort();
     this.#pending.clear();
-    return this.#request(offset, limit);
   }
 
   /** Requests pages of `size` rows from `offset` up to `end`, up to the window. */
@@ -50,11 +60,12 @@ export class FetchAhead {
       const limit = Math.min(size, end - at);
       const key = `${at}:${limit}`;
       if (this.#pending.has(key)) continue;
-      const page = this.#request(at, limit);
+      const cancel = new AbortController();
+      const page = this.#request(at, limit, cancel.signal);
       // A page dropped unread must not surface as an unhandled rejection;
       // one that is read still throws where it is awaited.
       page.catch(() => {});
-      this.#pending.set(key, page);
+      this.#pending.set(key, { page, cancel });
     }
   }
 }
