@@ -51,6 +51,8 @@ export async function searchAssetsTable(
   const { minIntervalMs, concurrency } = http.pacing;
   const window = minIntervalMs === 0 ? concurrency : 1;
   const ahead = new Map<number, Promise<TypesenseResult[]>>();
+  // Cancels the pages requested ahead when the walk stops before reading them.
+  const stopAhead = new AbortController();
   let regular = false;
   const fetchPage = (page: number) => {
     const pending = ahead.get(page) ?? runQuery(http, { ...body, page, per_page: perPage });
@@ -60,7 +62,7 @@ export async function searchAssetsTable(
     const last = regular ? Math.min(maxPages, Math.ceil(found / perPage)) : 0;
     for (let next = page + 1; next <= last && ahead.size < window; next++) {
       if (ahead.has(next)) continue;
-      const request = runQuery(http, { ...body, page: next, per_page: perPage });
+      const request = runQuery(http, { ...body, page: next, per_page: perPage }, stopAhead.signal);
       request.catch(() => {}); // read later, or dropped when the walk stops
       ahead.set(next, request);
     }
@@ -133,6 +135,8 @@ export async function searchAssetsTable(
   } catch (error) {
     task.fail(error instanceof Error ? error.message.split("\n")[0] : String(error));
     throw error;
+  } finally {
+    stopAhead.abort(); // only pages not read are still pending
   }
   if (received - overlapping < found) {
     http.warn(

@@ -39,3 +39,46 @@ Deno.test("pages that overlap are not counted twice: the shortfall is said", asy
     await server.close();
   }
 });
+
+Deno.test("pages requested ahead are cancelled when the walk stops early", async () => {
+  // found 1,000 in pages of 2, but page 2 comes back empty: the walk stops there.
+  const signals = new Map<number, AbortSignal>();
+  const fakeFetch: typeof fetch = async (input, init) => {
+    const request = new Request(input, init);
+    const body = await request.json();
+    signals.set(body.page, init!.signal!);
+    if (body.page > 2) {
+      // Slow pages: still in flight when the walk stops.
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, 2_000);
+        init!.signal!.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(init!.signal!.reason);
+        });
+      });
+    }
+    const ids = body.page === 1 ? [1, 2] : [];
+    return Response.json([{
+      found: 1000,
+      out_of: 1000,
+      page: body.page,
+      request_params: { collection_name: "sandbox_ddo_v4.1.0", per_page: 2 },
+      hits: ids.map((n) => ({ document: ddo(n) })),
+    }]);
+  };
+  const node = new OceanNode("http://127.0.0.1:9", {
+    progress: false,
+    warn: () => {},
+    fetch: fakeFetch,
+    minIntervalMs: 0,
+    concurrency: 4,
+  });
+  const started = Date.now();
+  const table = await node.searchAssets({}, { pageSize: 2 });
+  assert.equal(table.numRows(), 2);
+  assert.ok(signals.size > 2, "pages were requested ahead");
+  for (const [page, signal] of signals) {
+    if (page > 2) assert.equal(signal.aborted, true, `page ${page} cancelled`);
+  }
+  assert.ok(Date.now() - started < 1_500);
+});
