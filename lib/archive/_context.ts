@@ -12,6 +12,7 @@ import {
   AuthError,
   BotChallengeError,
   HttpError,
+  httpErrorFields,
   NotFoundError,
   TidepoolError,
 } from "../http/errors.ts";
@@ -175,15 +176,7 @@ export function archiveError(error: unknown, withKey: boolean): unknown {
   // A bot challenge says nothing about the key: it passes as it is.
   if (!(error instanceof HttpError) || error instanceof BotChallengeError) return error;
   const said = error.serverMessage ?? error.body;
-  const fields = {
-    status: error.status,
-    method: error.method,
-    url: error.url,
-    body: error.body,
-    serverMessage: error.serverMessage,
-    details: said || undefined,
-    cause: error,
-  };
+  const fields = { ...httpErrorFields(error), details: said || undefined };
   const where = `${error.method} ${error.url}`;
   switch (error.status) {
     case 401:

@@ -12,6 +12,7 @@ import {
   AuthError,
   BotChallengeError,
   HttpError,
+  httpErrorFields,
   TidepoolError,
   TimeoutError,
 } from "../http/errors.ts";
@@ -65,14 +66,7 @@ export function isNetworkError(error: unknown): boolean {
 function writeError(error: unknown, what: WriteDescription): unknown {
   // A bot challenge says nothing about the key: it passes as it is.
   if (!(error instanceof HttpError) || error instanceof BotChallengeError) return error;
-  const fields = {
-    status: error.status,
-    method: error.method,
-    url: error.url,
-    body: error.body,
-    serverMessage: error.serverMessage,
-    cause: error,
-  };
+  const fields = httpErrorFields(error);
   const scope = what.scope ?? "write";
   const account = what.account ? ` on account ${what.account}` : "";
   switch (error.status) {

@@ -145,6 +145,32 @@ export class HttpError extends TidepoolError {
 }
 
 /**
+ * The fields of an HTTP error, to rethrow it as another kind or with a
+ * clearer message while keeping what the server said (and the original as
+ * the cause).
+ *
+ * @param error The error to restate.
+ * @returns Its status, method, URL, body and server message, and itself as the cause.
+ *
+ * @example Restating a 409
+ * ```ts
+ * const conflict = new HttpError("Request failed", { status: 409, method: "POST", url: "https://a.example/x" });
+ * const clearer = new HttpError("Duplicate slug: letter-1", httpErrorFields(conflict));
+ * console.log(clearer.status); // 409
+ * ```
+ */
+export function httpErrorFields(error: HttpError): HttpErrorOptions {
+  return {
+    status: error.status,
+    method: error.method,
+    url: error.url,
+    body: error.body,
+    serverMessage: error.serverMessage,
+    cause: error,
+  };
+}
+
+/**
  * The server answered 404: the thing asked for is not there, or not visible
  * to this caller.
  *

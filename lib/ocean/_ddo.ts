@@ -6,7 +6,13 @@
  */
 
 import type { HttpClient } from "../http/client.ts";
-import { NotFoundError, ProtocolError, TidepoolError, TimeoutError } from "../http/errors.ts";
+import {
+  httpErrorFields,
+  NotFoundError,
+  ProtocolError,
+  TidepoolError,
+  TimeoutError,
+} from "../http/errors.ts";
 import { sleep } from "../http/sleep.ts";
 import type { Ddo } from "./ddo.ts";
 import type { DdoState, DdoStateKey } from "./types.ts";
@@ -26,14 +32,10 @@ export async function fetchDdo(http: HttpClient, did: string, live = false): Pro
       throw new NotFoundError(
         `Asset is not indexed: ${did} (not yet, or never; the node answered 404)`,
         {
-          status: error.status,
-          method: error.method,
-          url: error.url,
-          body: error.body,
+          ...httpErrorFields(error),
           hint:
             `Call ddoState({ did: "${did}" }) to see whether the indexer saw it and why it rejected it, ` +
             "or waitForIndexed() right after publishing",
-          cause: error,
         },
       );
     }
@@ -76,14 +78,10 @@ export async function fetchDdoState(
     if (error instanceof NotFoundError) {
       const [[name, value]] = Object.entries(query);
       throw new NotFoundError(`The indexer has never seen this asset: ${name} ${value}`, {
-        status: error.status,
-        method: error.method,
-        url: error.url,
-        body: error.body,
+        ...httpErrorFields(error),
         hint:
           "Right after publishing, wait for the indexer (waitForIndexed); otherwise check the chain, the " +
           "transaction and that the decryptor recorded on chain answers",
-        cause: error,
       });
     }
     throw error;

@@ -6,7 +6,7 @@
  */
 
 import type { HttpClient } from "../../http/client.ts";
-import { HttpError, TidepoolError } from "../../http/errors.ts";
+import { HttpError, httpErrorFields, TidepoolError } from "../../http/errors.ts";
 import type { SignedFields } from "../sign_request.ts";
 import type { Signer } from "../signer.ts";
 import { fullJobId } from "./_jobs_list.ts";
@@ -66,13 +66,9 @@ export function resultRequest<T>(
           throw new HttpError(
             `Cannot read result ${index} of job ${job.jobId}: the node does not know the environment of ${jobId}: Invalid C2D Environment`,
             {
-              status: error.status,
-              method: error.method,
-              url: error.url,
-              body: error.body,
+              ...httpErrorFields(error),
               hint:
                 "The job id must be <cluster hash>-<jobId> with the cluster hash of the job's environment; pass the job as the node listed it",
-              cause: error,
             },
           );
         }

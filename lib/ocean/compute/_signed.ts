@@ -10,7 +10,13 @@
  */
 
 import type { HttpClient } from "../../http/client.ts";
-import { AuthError, BotChallengeError, HttpError, ProtocolError } from "../../http/errors.ts";
+import {
+  AuthError,
+  BotChallengeError,
+  HttpError,
+  httpErrorFields,
+  ProtocolError,
+} from "../../http/errors.ts";
 import { nextNonce } from "../_nonces.ts";
 import { type SignedCommand, type SignedFields, signRequest } from "../sign_request.ts";
 import type { Signer } from "../signer.ts";
@@ -110,14 +116,7 @@ async function explainRefusal(
 ): Promise<AuthError> {
   const { signer, action } = context;
   const said = error.serverMessage ?? error.body;
-  const base = {
-    status: error.status,
-    method: error.method,
-    url: error.url,
-    body: error.body,
-    serverMessage: error.serverMessage,
-    cause: error,
-  };
+  const base = httpErrorFields(error);
   if (error.status === 403) {
     return new AuthError(
       `Cannot ${action}: the node refused ${signer.address}: ${said || "403 Forbidden"}`,

@@ -1,5 +1,11 @@
 import type { HttpClient } from "../../http/client.ts";
-import { HttpError, ProtocolError, TidepoolError, TimeoutError } from "../../http/errors.ts";
+import {
+  HttpError,
+  httpErrorFields,
+  ProtocolError,
+  TidepoolError,
+  TimeoutError,
+} from "../../http/errors.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "./_address.ts";
 import { precheckFreeCompute } from "./_precheck.ts";
@@ -134,14 +140,7 @@ function startError(error: unknown): unknown {
   }
   if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) return error;
   const said = error.serverMessage ?? error.body;
-  const fields = {
-    status: error.status,
-    method: error.method,
-    url: error.url,
-    body: error.body,
-    serverMessage: said,
-    cause: error,
-  };
+  const fields = { ...httpErrorFields(error), serverMessage: said };
   if (error.status === 429) {
     return new HttpError(`Cannot start compute job: rate limited: ${said}`, {
       ...fields,
