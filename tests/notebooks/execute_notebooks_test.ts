@@ -67,6 +67,24 @@ Deno.test("the five notebook stories are present", () => {
   ]);
 });
 
+// Users cannot write `../lib/...`: notebooks import the way a user's own notebook will.
+Deno.test("notebooks import tidepool by package name, never by a path into the repository", () => {
+  for (const name of notebooks) {
+    const notebook: Notebook = JSON.parse(Deno.readTextFileSync(`${notebooksDir}/${name}`));
+    const sources = notebook.cells
+      .filter((cell) => cell.cell_type === "code")
+      .map((cell) => (Array.isArray(cell.source) ? cell.source.join("") : cell.source));
+    const specifiers = sources.flatMap((source) =>
+      [...source.matchAll(/\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) =>
+        m[1] ?? m[2]
+      )
+    );
+    assert.ok(specifiers.length > 0, `${name} imports nothing`);
+    const relative = specifiers.filter((specifier) => /^\.{1,2}\//.test(specifier));
+    assert.deepEqual(relative, [], `${name} imports by relative path`);
+  }
+});
+
 const text = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value.join("") : value ?? "";
 
