@@ -12,3 +12,6 @@ export { startOceanSandbox } from "./ocean/mod.ts";
 export { serveSubgraph } from "./subgraph/mod.ts";
 export { startExpressionSandbox } from "./expressions/mod.ts";
 export { startArchiveSandbox } from "./archive/mod.ts";
+export type { CacheOptions } from "../http/cache.ts";
+export type { LocalServer } from "./_serve.ts";
+export type { CacheMode } from "../http/cache.ts";

@@ -10,6 +10,7 @@
  * @module
  */
 
+// @ts-types="./_n3_writer.d.ts"
 import { DataFactory, Writer } from "n3";
 import type { SeedEntity, SeedResource } from "./seed.ts";
 

@@ -11,10 +11,15 @@ import type { SeedResource, SeedValue } from "./seed.ts";
 
 /** The fields a write may set on a resource. */
 export interface ResourcePatch {
+  /** New resource type. */
   type?: "item" | "collection";
+  /** New title. */
   title?: string;
+  /** Metadata fields to set, by property name. */
   metadata?: Record<string, SeedValue>;
+  /** Whether the resource is public. */
   is_public?: boolean;
+  /** New parent's slug, or null for none. */
   parent?: string | null;
 }
 

@@ -19,7 +19,9 @@ export interface Caller {
 
 /** One logged request (never the key itself). */
 export interface LoggedRequest {
+  /** HTTP method. */
   method: string;
+  /** Request URL, with any key removed. */
   url: string;
   /** Whether an Authorization header came with it. */
   authorized: boolean;

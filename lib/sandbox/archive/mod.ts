@@ -18,3 +18,11 @@ export {
   seedArchive,
   type SeedOptions,
 } from "./seed.ts";
+export type { HarvestingOptions } from "./_harvesting.ts";
+export type { ArchiveFaults, LoggedRequest } from "./_state.ts";
+export type { OaiProvider } from "./oai/oai_provider.ts";
+export type { ResourcePatch } from "./_mutations.ts";
+export type { SeedAccount, SeedAsset, SeedDatabase, SeedDomain, SeedResource } from "./seed.ts";
+export type { LocalServer } from "../_serve.ts";
+export type { OaiFaults } from "./oai/types.ts";
+export type { SeedEntity, SeedValue } from "./seed.ts";

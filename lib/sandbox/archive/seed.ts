@@ -14,24 +14,37 @@ export type SeedValue = string | number | (string | number)[];
 
 /** One resource as the sandbox stores it. */
 export interface SeedResource {
+  /** Numeric id, as a string. */
   id: string;
+  /** URL slug, unique in the database. */
   slug: string;
+  /** Item or collection. */
   type: "item" | "collection";
+  /** Title. */
   title: string;
+  /** Metadata, by property name (`dcterms:creator`, ...). */
   metadata: Record<string, SeedValue>;
+  /** Whether anonymous readers see it. */
   is_public: boolean;
   /** The parent's slug, or null. */
   parent: string | null;
+  /** Creation time, ISO 8601. */
   created: string;
+  /** Last modification time, ISO 8601. */
   updated: string;
 }
 
 /** One database (site). */
 export interface SeedDatabase {
+  /** Slug of the owning account. */
   account: string;
+  /** URL slug of the database. */
   slug: string;
+  /** Title of the site. */
   title: string;
+  /** Whether anonymous readers see it. */
   is_public: boolean;
+  /** Site settings, as `PATCH /api/{account}/{db}/settings` changes them. */
   settings: {
     service: "dl" | "text" | "records";
     provider: string;
@@ -45,34 +58,49 @@ export interface SeedDatabase {
      */
     search?: "external" | "federated";
   };
+  /** Resources of the database. */
   resources: SeedResource[];
 }
 
 /** One authority record. */
 export interface SeedEntity {
+  /** URL slug of the entity. */
   slug: string;
+  /** Place or person. */
   entityType: "place" | "person";
+  /** Preferred label, by language. */
   prefLabel: Record<string, string>;
+  /** Other labels. */
   altLabels: string[];
+  /** Equivalent IRIs in other authorities. */
   sameAs: string[];
+  /** WGS 84 coordinates, for places. */
   coordinates?: { lat: number; lon: number };
 }
 
 /** One account. */
 export interface SeedAccount {
+  /** URL slug of the account. */
   slug: string;
+  /** Display name. */
   title: string;
+  /** Authority records of the account. */
   entities: SeedEntity[];
 }
 
 /** One uploaded image. */
 export interface SeedAsset {
+  /** Slug of the owning account. */
   account: string;
+  /** Asset id. */
   id: string;
+  /** Whether anonymous readers see it. */
   is_public: boolean;
   /** `uploading` (URL issued), `queued` (finalized, converting), `ready` or `failed`. */
   status: "uploading" | "queued" | "ready" | "failed";
+  /** Width in pixels. */
   width: number;
+  /** Height in pixels. */
   height: number;
   /** Serve the info document in Image API 2 form (`@id`). */
   legacyV2?: boolean;
@@ -99,11 +127,15 @@ export interface SeedKey {
 
 /** A custom domain of a site. */
 export interface SeedDomain {
+  /** Host name. */
   host: string;
+  /** Slug of the owning account. */
   account: string;
+  /** Slug of the database it serves. */
   database: string;
   /** `subdomain` of the platform (active at once) or `external` (needs DNS records). */
   kind: "subdomain" | "external";
+  /** Active, or pending verification. */
   status: "active" | "pending";
   /** The DNS records an external domain must carry. */
   records: { type: "CNAME" | "TXT"; name: string; value: string }[];
@@ -111,8 +143,11 @@ export interface SeedDomain {
 
 /** Everything the sandbox serves. */
 export interface ArchiveSeed {
+  /** Accounts, with their API keys stored as hashes. */
   accounts: SeedAccount[];
+  /** Databases of every account, public and private. */
   databases: SeedDatabase[];
+  /** Uploaded and seeded image assets. */
   assets: SeedAsset[];
   /** Custom domains (none at first). */
   domains?: SeedDomain[];

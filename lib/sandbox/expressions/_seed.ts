@@ -11,19 +11,33 @@ import { SANDBOX_WORKS, type SandboxWork } from "./_works.ts";
 
 /** An expression as the sandbox stores it: the wire fields plus the gender. */
 export interface StoredExpression {
+  /** Expression id. */
   id: string;
+  /** Id of the work it comes from. */
   pid: string;
+  /** Title of the work. */
   title: string;
+  /** The expression as written. */
   surface: string;
+  /** The sentence around it. */
   context: string;
+  /** Emotion category. */
   emotion: string;
+  /** Body part named. */
   body_part: string;
+  /** Positive, negative or neutral. */
   valence: string;
+  /** Intensity label. */
   intensity: string;
+  /** Character the expression is about. */
   character: string;
+  /** Pages it appears on. */
   pages: number[];
+  /** Author of the work. */
   author?: string;
+  /** Year of publication. */
   year?: number;
+  /** Genre of the work. */
   genre?: string;
   /** Index-only field: filtered and faceted, not part of the Expression object. */
   gender: string;

@@ -11,7 +11,9 @@
 
 /** A character of a work and the gender the index gives it. */
 export interface SandboxCharacter {
+  /** The character's name. */
   name: string;
+  /** Gender the index gives the character. */
   gender: "male" | "female" | "unknown" | "mixed";
 }
 
@@ -22,12 +24,17 @@ export interface SandboxWork {
    * NOT a real identifier of that work.
    */
   pid: string;
+  /** Title of the work. */
   title: string;
+  /** Author's name. */
   author: string;
+  /** Year of first publication. */
   year: number;
+  /** Genre label. */
   genre: string;
   /** Nippon Decimal Classification; null where the catalogue lacks it. */
   ndc: string | null;
+  /** Characters the expressions are attributed to. */
   characters: SandboxCharacter[];
 }
 

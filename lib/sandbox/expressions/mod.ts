@@ -8,3 +8,4 @@
 export * from "./start_expression_sandbox.ts";
 export type { StoredExpression } from "./_seed.ts";
 export type { SandboxCharacter, SandboxWork } from "./_works.ts";
+export type { LocalServer } from "../_serve.ts";

@@ -14,8 +14,11 @@ import { json, type OceanState, text } from "./_state.ts";
 
 /** A file the sandbox holds. */
 export interface SandboxFile {
+  /** File name as the node reports it. */
   name: string;
+  /** MIME type sent with the file. */
   contentType: string;
+  /** The file's content. */
   bytes: Uint8Array;
 }
 

@@ -30,9 +30,13 @@ export interface ComputeFaults {
 
 /** An order transaction the download endpoint accepts. */
 export interface SandboxOrder {
+  /** Transaction id the consumer presents. */
   txId: string;
+  /** DID of the ordered asset. */
   did: string;
+  /** Id of the ordered service. */
   serviceId: string;
+  /** Address that placed the order. */
   consumer: string;
 }
 

@@ -12,7 +12,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 
 /** The sandbox node's own key: it signs validated DDOs, and its address may always decrypt. */
-export const SANDBOX_NODE_KEY = `0x${"5a".repeat(32)}` as const;
+export const SANDBOX_NODE_KEY: `0x${string}` = `0x${"5a".repeat(32)}`;
 const nodeAccount = privateKeyToAccount(SANDBOX_NODE_KEY);
 /** The sandbox node's own address. */
 export const SANDBOX_NODE_ADDRESS: string = nodeAccount.address;

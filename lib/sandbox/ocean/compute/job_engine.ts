@@ -3,38 +3,59 @@ import { runSummary } from "./_computation.ts";
 
 /** A result file the sandbox publishes. */
 export interface SandboxResult {
+  /** Name of the result file. */
   filename: string;
+  /** Result type, as the spec names it (`output`, `algorithmLog`, ...). */
   type: string;
+  /** The file's bytes. */
   content: Uint8Array;
 }
 
 /** One job inside the sandbox. */
 export interface SandboxJob {
+  /** Address that started the job. */
   owner: string;
+  /** The job's id (the short form, without the owner's hash prefix). */
   jobId: string;
+  /** Id of the environment the job runs in. */
   environment: string;
+  /** DID of the first dataset, or null for an algorithm-only job. */
   did: string | null;
+  /** When the job was created, in ms since the epoch. */
   createdMs: number;
+  /** Maximum run time, in seconds. */
   maxJobDuration: number;
+  /** Resources requested, by id. */
   resources: { id: string; amount: number }[];
+  /** Other addresses allowed to read the job. */
   additionalViewers: string[];
   /** The status codes the job goes through, one per step. */
   plan: number[];
+  /** Exit code the algorithm ends with. */
   exitCode: number;
+  /** Whether the job ends killed for memory. */
   oomKilled: boolean;
+  /** Result files, available once the job finishes. */
   results: SandboxResult[];
 }
 
 /** What a new job runs. */
 export interface JobInput {
+  /** Address that started the job. */
   owner: string;
+  /** Id of the environment the job runs in. */
   environment: string;
   /** Each dataset's DID, its files joined as one CSV, and the files themselves (for the configuration log). */
   datasets: { did: string; csv: string; files?: { name: string; bytes: Uint8Array }[] }[];
+  /** Container image of the algorithm. */
   algorithmImage: string;
+  /** Custom data passed to the algorithm. */
   algocustomdata?: Record<string, unknown>;
+  /** Resources requested, by id. */
   resources: { id: string; amount: number }[];
+  /** Maximum run time, in seconds. */
   maxJobDuration: number;
+  /** Other addresses allowed to read the job. */
   additionalViewers: string[];
   /** Result file names to use instead of the usual ones, by type (fault switch). */
   filenames?: Record<string, string>;

@@ -2,31 +2,53 @@ import { createHash } from "node:crypto";
 
 /** One resource of an environment (spec section 2, Resource). */
 export interface SandboxResource {
+  /** Identifier. */
   id: string;
+  /** Resource type (`cpu`, `ram`, `disk`, ...). */
   type: string;
+  /** Resource kind, for GPUs the model. */
   kind: string;
+  /** Total amount the environment has. */
   total: number;
+  /** Most one job may use. */
   max: number;
+  /** Least one job must ask for. */
   min: number;
+  /** Amount in use by running jobs. */
   inUse: number;
 }
 
 /** A compute environment as the sandbox serves it (spec section 2, values of section 8). */
 export interface SandboxEnvironment {
+  /** Identifier. */
   id: string;
+  /** Human-readable description. */
   description: string;
+  /** The node's consumer address for this environment. */
   consumerAddress: string;
+  /** Jobs running now. */
   runningJobs: number;
+  /** Free jobs running now (the spec's casing). */
   runningfreeJobs: number;
+  /** Jobs waiting to run. */
   queuedJobs: number;
+  /** Free jobs waiting to run. */
   queuedFreeJobs: number;
+  /** Whether jobs may reach the network. */
   enableNetwork: boolean;
+  /** Fees per chain; null in the trial environment. */
   fees: null;
+  /** Who may start paid jobs (empty: anyone). */
   access: { addresses: string[]; accessLists: null };
+  /** Resources of the environment. */
   resources: SandboxResource[];
+  /** Shortest job, in seconds. */
   minJobDuration: number;
+  /** Longest job, in seconds. */
   maxJobDuration: number;
+  /** How long results are kept, in seconds. */
   storageExpiry: number;
+  /** Limits for free jobs. */
   free: {
     access: { addresses: string[]; accessLists: null };
     minJobDuration: number;
