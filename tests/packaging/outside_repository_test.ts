@@ -1,0 +1,129 @@
+/**
+ * The README's "Use tidepool in your own project" recipe, followed to the letter in a
+ * temporary folder outside this repository: a Deno workspace whose members are a copy
+ * of this checkout and the user's own folder, which imports tidepool by package name.
+ * A script and a notebook from that folder run against the sandbox.
+ */
+
+import assert from "node:assert/strict";
+
+const repository = new URL("../../", import.meta.url).pathname;
+
+function run(command: string, args: string[], cwd: string) {
+  const { code, stdout, stderr } = new Deno.Command(command, {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).outputSync();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+function jupyterAvailable(): boolean {
+  try {
+    return run("jupyter", ["nbconvert", "--version"], repository).code === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Copies the files git knows (tracked, or new and not ignored): what a checkout holds. */
+async function copyCheckout(to: string): Promise<void> {
+  const listed = run(
+    "git",
+    ["ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+    repository,
+  );
+  assert.equal(listed.code, 0, listed.stderr);
+  for (const path of listed.stdout.split("\0").filter(Boolean)) {
+    const target = `${to}/${path}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    try {
+      await Deno.copyFile(`${repository}${path}`, target);
+    } catch (error) {
+      // A file deleted in the working tree but still tracked is not part of the checkout.
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
+
+const SCRIPT = `import { OceanNode } from "@tidepool/tidepool";
+import { startSandbox } from "@tidepool/tidepool/sandbox";
+
+await using sandbox = await startSandbox();
+const node = new OceanNode(sandbox.urls.ocean);
+const assets = await node.searchAssets({ type: "dataset" });
+console.log(\`datasets: \${assets.numRows()}\`);
+`;
+
+const NOTEBOOK = {
+  cells: [{
+    cell_type: "code",
+    execution_count: null,
+    metadata: {},
+    outputs: [],
+    source: [
+      'import { ExpressionSearch } from "@tidepool/tidepool";\n',
+      'import { display } from "@tidepool/tidepool/notebook";\n',
+      'import { startSandbox } from "@tidepool/tidepool/sandbox";\n',
+      "\n",
+      "const sandbox = await startSandbox();\n",
+      "const books = await new ExpressionSearch(sandbox.urls.expressions).books();\n",
+      "await display(books);\n",
+      "await sandbox.close();\n",
+    ],
+  }],
+  metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
+  nbformat: 4,
+  nbformat_minor: 5,
+};
+
+Deno.test("a workspace outside the repository imports tidepool by package name", async (t) => {
+  const root = await Deno.makeTempDir({ prefix: "tidepool-workspace-" });
+  try {
+    await copyCheckout(`${root}/tidepool`);
+    await Deno.mkdir(`${root}/analysis`);
+    await Deno.writeTextFile(
+      `${root}/deno.json`,
+      JSON.stringify({ workspace: ["./tidepool", "./analysis"] }, null, 2),
+    );
+    // tidepool's lock carries its pins (flechette 2.6.0 among them) into the workspace.
+    await Deno.copyFile(`${root}/tidepool/deno.lock`, `${root}/deno.lock`);
+    await Deno.writeTextFile(`${root}/analysis/deno.json`, "{}\n");
+    await Deno.writeTextFile(`${root}/analysis/count_datasets.ts`, SCRIPT);
+
+    await t.step("a script runs with deno run", () => {
+      const result = run("deno", ["run", "-A", "count_datasets.ts"], `${root}/analysis`);
+      assert.equal(result.code, 0, result.stderr.slice(-2000));
+      const count = Number(/datasets: (\d+)/.exec(result.stdout)?.[1]);
+      assert.ok(count > 0, `no datasets counted: ${result.stdout}`);
+    });
+
+    await t.step({
+      name: "a notebook runs in the Deno kernel",
+      ignore: !jupyterAvailable() && Deno.env.get("CI") !== "true",
+      fn: async () => {
+        await Deno.writeTextFile(`${root}/analysis/books.ipynb`, JSON.stringify(NOTEBOOK));
+        const result = run("jupyter", [
+          "nbconvert",
+          "--to",
+          "notebook",
+          "--execute",
+          "--inplace",
+          "--ExecutePreprocessor.kernel_name=deno",
+          "--ExecutePreprocessor.timeout=120",
+          "books.ipynb",
+        ], `${root}/analysis`);
+        assert.equal(result.code, 0, result.stderr.slice(-2000));
+        const executed = JSON.parse(await Deno.readTextFile(`${root}/analysis/books.ipynb`));
+        const outputs = executed.cells[0].outputs as { output_type: string; data?: object }[];
+        assert.deepEqual(outputs.filter((o) => o.output_type === "error"), []);
+        assert.ok(outputs.some((o) => o.data && "text/html" in o.data), "no table was displayed");
+      },
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
