@@ -127,3 +127,13 @@ Deno.test("a workspace outside the repository imports tidepool by package name",
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("README examples import tidepool by package name, never by a path", async () => {
+  const readme = await Deno.readTextFile(`${repository}README.md`);
+  const blocks = [...readme.matchAll(/```(?:ts|typescript)\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const specifiers = blocks.flatMap((block) =>
+    [...block.matchAll(/\bfrom\s+"([^"]+)"/g)].map((m) => m[1])
+  );
+  assert.ok(specifiers.some((specifier) => specifier === "@tidepool/tidepool"));
+  assert.deepEqual(specifiers.filter((specifier) => /^\.{1,2}\/|^tidepool\//.test(specifier)), []);
+});
