@@ -1,7 +1,8 @@
 /**
  * Readers of the SPARQL 1.1 result formats (JSON, XML, CSV, TSV) into one
- * shape: the variables and, per row, one term or undefined (unbound) per
- * variable; or the boolean of an ASK.
+ * shape, {@linkcode ResultColumns}: the variables and, per variable, the terms
+ * of every row in parallel arrays, with no object per term; or the boolean of
+ * an ASK.
  *
  * @module
  */
@@ -9,26 +10,15 @@
 import type { XMLParser } from "fast-xml-parser";
 import { ProtocolError } from "../http/errors.ts";
 import { XSD } from "./_triples.ts";
-
-/** One RDF term of a result. */
-export interface ResultTerm {
-  /** What the term is. */
-  type: "uri" | "literal" | "bnode" | "triple";
-  /** IRI, lexical form, or blank node label (without `_:`). */
-  value: string;
-  /** Datatype IRI of a typed literal. */
-  datatype?: string;
-  /** Language tag of a literal. */
-  lang?: string;
-}
-
-/** A SELECT answer: variables and rows aligned with them. */
-export interface Bindings {
-  /** The variables, from the head, in order. */
-  vars: string[];
-  /** One array per solution; undefined where a variable is unbound. */
-  rows: (ResultTerm | undefined)[][];
-}
+import {
+  BNODE,
+  emptyColumns,
+  IRI,
+  LITERAL,
+  type ResultColumns,
+  type TermColumn,
+  TRIPLE,
+} from "./_result_columns.ts";
 
 /** The formats this module reads. */
 export type ResultFormat = "json" | "xml" | "csv" | "tsv";
@@ -49,7 +39,7 @@ export function resultFormat(contentType: string): ResultFormat | undefined {
 export async function parseResults(
   text: string,
   format: ResultFormat,
-): Promise<Bindings | boolean> {
+): Promise<ResultColumns | boolean> {
   switch (format) {
     case "json":
       return parseJsonResults(text);
@@ -79,7 +69,7 @@ interface JsonTerm {
 }
 
 /** Reads SPARQL 1.1 Query Results JSON. */
-export function parseJsonResults(text: string): Bindings | boolean {
+export function parseJsonResults(text: string): ResultColumns | boolean {
   let doc: { head?: { vars?: string[] }; boolean?: boolean; results?: { bindings?: unknown[] } };
   try {
     doc = JSON.parse(text);
@@ -88,35 +78,49 @@ export function parseJsonResults(text: string): Bindings | boolean {
   }
   if (typeof doc.boolean === "boolean") return doc.boolean;
   const vars = doc.head?.vars;
-  const bindings = doc.results?.bindings;
+  const bindings = doc.results?.bindings as (Record<string, JsonTerm | undefined> | null)[];
   if (!Array.isArray(vars) || !Array.isArray(bindings)) {
     throw malformed("JSON", "no head.vars or results.bindings");
   }
-  const rows = new Array(bindings.length);
-  const width = vars.length;
+  const result = emptyColumns(vars, bindings.length);
+  const columnOf: Record<string, TermColumn> = Object.create(null);
+  vars.forEach((name, v) => columnOf[name] = result.columns[v]);
+  // Row by row over each binding's own keys: OPTIONAL variables leave most keys
+  // absent in wide results, and for-in visits only those present (4-6x faster
+  // than looking every variable up in objects of many shapes).
   for (let r = 0; r < bindings.length; r++) {
-    const binding = bindings[r] as Record<string, JsonTerm | undefined>;
-    const row = new Array(width);
-    for (let v = 0; v < width; v++) {
-      const term = binding[vars[v]];
-      row[v] = term === undefined ? undefined : jsonTerm(term);
+    const binding = bindings[r];
+    for (const name in binding) {
+      const column = columnOf[name];
+      const term = binding[name];
+      if (column !== undefined && term !== undefined && term !== null) {
+        readJsonTerm(term, column, r);
+      }
     }
-    rows[r] = row;
   }
-  return { vars, rows };
+  return result;
 }
 
-function jsonTerm(term: JsonTerm): ResultTerm {
-  const type = term.type === "typed-literal" ? "literal" : term.type;
-  if (type === "literal") {
+function readJsonTerm(term: JsonTerm, column: TermColumn, row: number): void {
+  const type = term.type;
+  if (type === "literal" || type === "typed-literal") {
+    column.kinds[row] = LITERAL;
+    column.values[row] = term.value;
     const lang = term["xml:lang"];
-    return lang
-      ? { type: "literal", value: term.value, lang }
-      : { type: "literal", value: term.value, datatype: term.datatype };
+    if (lang) column.langs[row] = lang;
+    else column.datatypes[row] = term.datatype;
+  } else if (type === "uri") {
+    column.kinds[row] = IRI;
+    column.values[row] = term.value;
+  } else if (type === "bnode") {
+    column.kinds[row] = BNODE;
+    column.values[row] = term.value;
+  } else if (type === "triple") {
+    column.kinds[row] = TRIPLE;
+    column.values[row] = JSON.stringify(term.value);
+  } else {
+    throw malformed("JSON", `unknown term type ${JSON.stringify(type)}`);
   }
-  if (type === "uri" || type === "bnode") return { type, value: term.value };
-  if (type === "triple") return { type: "triple", value: JSON.stringify(term.value) };
-  throw malformed("JSON", `unknown term type ${JSON.stringify(term.type)}`);
 }
 
 // ---- XML (application/sparql-results+xml) ----------------------------------
@@ -142,7 +146,7 @@ type XmlNode = Record<string, unknown>;
  * Reads SPARQL Query Results XML. A DOCTYPE is refused: result documents
  * never need one, and refusing it rules out entity expansion attacks.
  */
-export async function parseXmlResults(text: string): Promise<Bindings | boolean> {
+export async function parseXmlResults(text: string): Promise<ResultColumns | boolean> {
   if (/<!DOCTYPE/i.test(text)) throw malformed("XML", "the document has a DOCTYPE");
   const parser =
     await (xmlParser ??= import("fast-xml-parser").then(({ XMLParser }) =>
@@ -167,35 +171,38 @@ export async function parseXmlResults(text: string): Promise<Bindings | boolean>
   const vars = ((head.variable ?? []) as XmlNode[]).map((v) => String(v["@_name"]));
   const index = new Map(vars.map((name, i) => [name, i]));
   const results = ((sparql.results as XmlNode | undefined)?.result ?? []) as XmlNode[];
-  const rows = results.map((result) => {
-    const row: (ResultTerm | undefined)[] = new Array(vars.length).fill(undefined);
-    for (const binding of (result.binding ?? []) as XmlNode[]) {
+  const out = emptyColumns(vars, results.length);
+  for (let r = 0; r < results.length; r++) {
+    for (const binding of (results[r].binding ?? []) as XmlNode[]) {
       const at = index.get(String(binding["@_name"]));
-      if (at !== undefined) row[at] = xmlTerm(binding);
+      if (at !== undefined) readXmlTerm(binding, out.columns[at], r);
     }
-    return row;
-  });
-  return { vars, rows };
+  }
+  return out;
 }
 
-function xmlTerm(binding: XmlNode): ResultTerm {
-  if (binding.uri !== undefined) return { type: "uri", value: textOf(binding.uri).trim() };
-  if (binding.bnode !== undefined) return { type: "bnode", value: textOf(binding.bnode).trim() };
-  if (binding.literal !== undefined) {
+function readXmlTerm(binding: XmlNode, column: TermColumn, row: number): void {
+  if (binding.uri !== undefined) {
+    column.kinds[row] = IRI;
+    column.values[row] = textOf(binding.uri).trim();
+  } else if (binding.bnode !== undefined) {
+    column.kinds[row] = BNODE;
+    column.values[row] = textOf(binding.bnode).trim();
+  } else if (binding.literal !== undefined) {
     const literal = binding.literal;
     const attributes = (typeof literal === "object" && literal !== null ? literal : {}) as XmlNode;
     const lang = attributes["@_lang"] ?? attributes["@_xml:lang"];
     const datatype = attributes["@_datatype"];
-    return lang !== undefined ? { type: "literal", value: textOf(literal), lang: String(lang) } : {
-      type: "literal",
-      value: textOf(literal),
-      datatype: datatype === undefined ? undefined : String(datatype),
-    };
+    column.kinds[row] = LITERAL;
+    column.values[row] = textOf(literal);
+    if (lang !== undefined) column.langs[row] = String(lang);
+    else if (datatype !== undefined) column.datatypes[row] = String(datatype);
+  } else if (binding.triple !== undefined) {
+    column.kinds[row] = TRIPLE;
+    column.values[row] = JSON.stringify(binding.triple);
+  } else {
+    throw malformed("XML", "a binding without uri, bnode or literal");
   }
-  if (binding.triple !== undefined) {
-    return { type: "triple", value: JSON.stringify(binding.triple) };
-  }
-  throw malformed("XML", "a binding without uri, bnode or literal");
 }
 
 function textOf(node: unknown): string {
@@ -211,19 +218,21 @@ function textOf(node: unknown): string {
  * value is a plain literal string, and an empty cell is unbound (CSV cannot
  * tell an empty string from an unbound value).
  */
-export function parseCsvResults(text: string): Bindings {
+export function parseCsvResults(text: string): ResultColumns {
   const records = csvRecords(text);
   if (records.length === 0) throw malformed("CSV", "no header line");
   const vars = records[0];
-  const rows = records.slice(1).map((cells) =>
-    vars.map((_, i) => {
-      const cell = cells[i];
-      return cell === undefined || cell === ""
-        ? undefined
-        : { type: "literal" as const, value: cell };
-    })
-  );
-  return { vars, rows };
+  const out = emptyColumns(vars, records.length - 1);
+  for (let r = 1; r < records.length; r++) {
+    const cells = records[r];
+    for (let v = 0; v < vars.length; v++) {
+      const cell = cells[v];
+      if (cell === undefined || cell === "") continue;
+      out.columns[v].kinds[r - 1] = LITERAL;
+      out.columns[v].values[r - 1] = cell;
+    }
+  }
+  return out;
 }
 
 /** RFC 4180 records: quoted fields with doubled quotes, CRLF or LF lines. */
@@ -270,47 +279,55 @@ function csvRecords(text: string): string[][] {
 // ---- TSV (text/tab-separated-values) ----------------------------------------
 
 /** Reads SPARQL 1.1 TSV results: terms in Turtle syntax, empty cells unbound. */
-export function parseTsvResults(text: string): Bindings {
+export function parseTsvResults(text: string): ResultColumns {
   const lines = text.split(/\r?\n/);
   if (lines.at(-1) === "") lines.pop();
   if (lines.length === 0) throw malformed("TSV", "no header line");
   const vars = lines[0].split("\t").map((name) => name.replace(/^[?$]/, ""));
-  const rows = lines.slice(1).map((line) => {
-    const cells = line.split("\t");
-    return vars.map((_, i) => {
-      const cell = cells[i];
-      return cell === undefined || cell === "" ? undefined : tsvTerm(cell);
-    });
-  });
-  return { vars, rows };
+  const out = emptyColumns(vars, lines.length - 1);
+  for (let r = 1; r < lines.length; r++) {
+    const cells = lines[r].split("\t");
+    for (let v = 0; v < vars.length; v++) {
+      const cell = cells[v];
+      if (cell !== undefined && cell !== "") readTsvTerm(cell, out.columns[v], r - 1);
+    }
+  }
+  return out;
 }
 
-function tsvTerm(cell: string): ResultTerm {
+function readTsvTerm(cell: string, column: TermColumn, row: number): void {
   if (cell.startsWith("<") && cell.endsWith(">")) {
-    return { type: "uri", value: unescapeString(cell.slice(1, -1)) };
+    column.kinds[row] = IRI;
+    column.values[row] = unescapeString(cell.slice(1, -1));
+    return;
   }
-  if (cell.startsWith("_:")) return { type: "bnode", value: cell.slice(2) };
+  if (cell.startsWith("_:")) {
+    column.kinds[row] = BNODE;
+    column.values[row] = cell.slice(2);
+    return;
+  }
+  column.kinds[row] = LITERAL;
   if (cell.startsWith('"')) {
     const end = closingQuote(cell);
-    const value = unescapeString(cell.slice(1, end));
+    column.values[row] = unescapeString(cell.slice(1, end));
     const rest = cell.slice(end + 1);
-    if (rest.startsWith("@")) return { type: "literal", value, lang: rest.slice(1) };
-    if (rest.startsWith("^^<") && rest.endsWith(">")) {
-      return { type: "literal", value, datatype: rest.slice(3, -1) };
+    if (rest.startsWith("@")) column.langs[row] = rest.slice(1);
+    else if (rest.startsWith("^^<") && rest.endsWith(">")) {
+      column.datatypes[row] = rest.slice(3, -1);
     }
-    return { type: "literal", value };
+    return;
   }
-  if (/^[+-]?\d+$/.test(cell)) return { type: "literal", value: cell, datatype: `${XSD}integer` };
-  if (/^[+-]?\d*\.\d+$/.test(cell)) {
-    return { type: "literal", value: cell, datatype: `${XSD}decimal` };
-  }
-  if (/^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/.test(cell)) {
-    return { type: "literal", value: cell, datatype: `${XSD}double` };
-  }
-  if (cell === "true" || cell === "false") {
-    return { type: "literal", value: cell, datatype: `${XSD}boolean` };
-  }
-  return { type: "literal", value: cell };
+  column.values[row] = cell;
+  column.datatypes[row] = bareLiteralDatatype(cell);
+}
+
+/** The datatype Turtle gives a bare number or boolean. */
+function bareLiteralDatatype(cell: string): string | undefined {
+  if (/^[+-]?\d+$/.test(cell)) return `${XSD}integer`;
+  if (/^[+-]?\d*\.\d+$/.test(cell)) return `${XSD}decimal`;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/.test(cell)) return `${XSD}double`;
+  if (cell === "true" || cell === "false") return `${XSD}boolean`;
+  return undefined;
 }
 
 function closingQuote(cell: string): number {

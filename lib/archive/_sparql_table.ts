@@ -17,10 +17,9 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TableBuilder } from "../table/build_table.ts";
+import { tableFromColumns, type TypedColumn } from "../table/build_table.ts";
 import type { ColumnType } from "../table/convert.ts";
-import { type ColumnSpec, defineSchema } from "../table/schema.ts";
-import type { Bindings, ResultTerm } from "./_sparql_results.ts";
+import { BNODE, LITERAL, type ResultColumns, type TermColumn } from "./_result_columns.ts";
 import { RDF, XSD } from "./_triples.ts";
 
 /** Companion columns of a SELECT table. */
@@ -55,9 +54,8 @@ const DATE_TYPES = new Set(["date", "dateTime", "dateTimeStamp"].map((name) => X
 const BOOLEAN_TYPE = `${XSD}boolean`;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function family(term: ResultTerm): Family {
-  if (term.type !== "literal" || term.datatype === undefined) return "string";
-  const datatype = term.datatype;
+function datatypeFamily(datatype: string | undefined): Family {
+  if (datatype === undefined) return "string";
   if (INTEGER_TYPES.has(datatype)) return "integer";
   if (NUMBER_TYPES.has(datatype)) return "number";
   if (datatype === BOOLEAN_TYPE) return "boolean";
@@ -66,15 +64,29 @@ function family(term: ResultTerm): Family {
 }
 
 /** The type of one column from the families of its bound values. */
-function columnFamily(rows: Bindings["rows"], column: number): Family | "bigint" {
+function columnFamily(column: TermColumn, length: number): Family | "bigint" {
+  const { kinds, values, datatypes } = column;
   let found: Family | undefined;
   let big = false;
-  for (let r = 0; r < rows.length; r++) {
-    const term = rows[r][column];
-    if (term === undefined) continue;
-    const next = family(term);
-    if (next === "integer" && !big && term.value.replace(/^[+-]/, "").length >= 16) {
-      const value = BigInt(term.value.trim());
+  // Results repeat one datatype down a column: remember the last one read, so
+  // most terms cost a string comparison instead of a set lookup.
+  let lastDatatype: string | undefined;
+  let lastFamily: Family = "string";
+  for (let r = 0; r < length; r++) {
+    const kind = kinds[r];
+    if (kind === 0) continue;
+    let next: Family;
+    if (kind !== LITERAL) next = "string";
+    else {
+      const datatype = datatypes[r];
+      if (datatype !== lastDatatype || r === 0) {
+        lastDatatype = datatype;
+        lastFamily = datatypeFamily(datatype);
+      }
+      next = lastFamily;
+    }
+    if (next === "integer" && !big && values[r]!.length >= 16) {
+      const value = BigInt(values[r]!.trim());
       big = value > MAX_SAFE || value < -MAX_SAFE;
     }
     if (found === undefined || found === next) found = next;
@@ -87,15 +99,6 @@ function columnFamily(rows: Bindings["rows"], column: number): Family | "bigint"
   return found ?? "string";
 }
 
-const READERS: Record<Family | "bigint", (term: ResultTerm) => unknown> = {
-  string: (term) => (term.type === "bnode" ? `_:${term.value}` : term.value),
-  integer: (term) => Number(term.value),
-  bigint: (term) => BigInt(term.value.trim().replace(/^\+/, "")),
-  number: (term) => readNumber(term.value),
-  boolean: (term) => term.value.trim() === "true" || term.value.trim() === "1",
-  date: (term) => readDate(term.value),
-};
-
 const COLUMN_TYPES: Record<Family | "bigint", ColumnType> = {
   string: "string",
   integer: "number",
@@ -105,15 +108,81 @@ const COLUMN_TYPES: Record<Family | "bigint", ColumnType> = {
   date: "date",
 };
 
+/** Converts a column's lexical values to its family, null where unbound. */
+function convertColumn(column: TermColumn, length: number, family: Family | "bigint"): unknown[] {
+  const { kinds, values } = column;
+  const out: unknown[] = new Array(length);
+  switch (family) {
+    case "string":
+      for (let r = 0; r < length; r++) {
+        const kind = kinds[r];
+        out[r] = kind === 0 ? null : kind === BNODE ? `_:${values[r]}` : values[r];
+      }
+      break;
+    case "integer":
+      for (let r = 0; r < length; r++) out[r] = kinds[r] === 0 ? null : Number(values[r]);
+      break;
+    case "number":
+      for (let r = 0; r < length; r++) out[r] = kinds[r] === 0 ? null : readNumber(values[r]!);
+      break;
+    case "bigint":
+      for (let r = 0; r < length; r++) {
+        out[r] = kinds[r] === 0 ? null : BigInt(values[r]!.trim().replace(/^\+/, ""));
+      }
+      break;
+    case "boolean":
+      for (let r = 0; r < length; r++) {
+        const text = values[r]?.trim();
+        out[r] = kinds[r] === 0 ? null : text === "true" || text === "1";
+      }
+      break;
+    case "date":
+      for (let r = 0; r < length; r++) out[r] = kinds[r] === 0 ? null : readDate(values[r]!);
+      break;
+  }
+  return out;
+}
+
 function readNumber(lexical: string): number {
+  const value = Number(lexical);
+  if (!Number.isNaN(value)) return value;
   const text = lexical.trim();
   if (text === "INF" || text === "+INF") return Infinity;
   if (text === "-INF") return -Infinity;
-  return Number(text);
+  return NaN;
 }
 
-/** xsd:date and xsd:dateTime; a value without a time zone is read as UTC. */
+const Z = 90; // "Z"
+const COLON = 58; // ":"
+const PLUS = 43; // "+"
+const MINUS = 45; // "-"
+const T = 84; // "T"
+
+/**
+ * xsd:date and xsd:dateTime; a value without a time zone is read as UTC. The
+ * common forms (`2024-05-01T10:00:00Z`, with an offset, without a zone, a
+ * plain date) are told apart by their characters; the rest take the general path.
+ */
 function readDate(lexical: string): Date | null {
+  const length = lexical.length;
+  if (length >= 19 && lexical.charCodeAt(10) === T && lexical.charCodeAt(4) === MINUS) {
+    const last = lexical.charCodeAt(length - 1);
+    const sign = lexical.charCodeAt(length - 6);
+    const zoned = last === Z ||
+      ((sign === PLUS || sign === MINUS) && lexical.charCodeAt(length - 3) === COLON);
+    if (zoned || (last >= 48 && last <= 57)) {
+      const time = Date.parse(zoned ? lexical : `${lexical}Z`);
+      return Number.isNaN(time) ? null : new Date(time);
+    }
+  }
+  if (length === 10 && lexical.charCodeAt(4) === MINUS && lexical.charCodeAt(7) === MINUS) {
+    const time = Date.parse(`${lexical}T00:00:00Z`);
+    return Number.isNaN(time) ? null : new Date(time);
+  }
+  return readDateGeneral(lexical);
+}
+
+function readDateGeneral(lexical: string): Date | null {
   const text = lexical.trim();
   const zoned = /(Z|[+-]\d\d:\d\d)$/.test(text);
   const iso = /^-?\d{4,}-\d\d-\d\d$/.test(text) || zoned ? text : `${text}Z`;
@@ -123,46 +192,34 @@ function readDate(lexical: string): Date | null {
 }
 
 /**
- * Bindings to a table whose columns follow the variables.
- *
- * The schema is made per answer, since the columns are the query's
- * variables; it is still declared as data through `defineSchema`.
+ * Result columns to a table whose columns follow the variables, each typed
+ * from the datatypes of its bound values, then the companion columns asked for.
  */
-export function bindingsTable(bindings: Bindings, options: CompanionOptions = {}): ColumnTable {
-  const { vars, rows } = bindings;
-  const columns: ColumnSpec<unknown[]>[] = [];
-  const cells: ((row: (ResultTerm | undefined)[]) => unknown)[] = [];
-  vars.forEach((name, i) => {
-    const kind = columnFamily(rows, i);
-    const read = READERS[kind];
-    cells.push((row) => (row[i] === undefined ? null : read(row[i]!)));
-    columns.push({ name, type: COLUMN_TYPES[kind], description: `?${name}` });
+export function bindingsTable(result: ResultColumns, options: CompanionOptions = {}): ColumnTable {
+  const { vars, length } = result;
+  const columns: TypedColumn[] = vars.map((name, v) => {
+    const family = columnFamily(result.columns[v], length);
+    return {
+      name,
+      type: COLUMN_TYPES[family],
+      values: convertColumn(result.columns[v], length, family),
+    };
   });
   const names = new Set(vars);
-  vars.forEach((name, i) => {
+  vars.forEach((name, v) => {
+    const column = result.columns[v];
     if (options.lang) {
-      cells.push((row) => row[i]?.lang ?? null);
-      columns.push({ name: companion(`${name}_lang`, names), type: "string" });
+      const values = new Array(length);
+      for (let r = 0; r < length; r++) values[r] = column.langs[r] ?? null;
+      columns.push({ name: companion(`${name}_lang`, names), type: "string", values });
     }
     if (options.datatype) {
-      cells.push((row) => literalDatatype(row[i]));
-      columns.push({ name: companion(`${name}_datatype`, names), type: "string" });
+      const values = new Array(length);
+      for (let r = 0; r < length; r++) values[r] = literalDatatype(column, r);
+      columns.push({ name: companion(`${name}_datatype`, names), type: "string", values });
     }
   });
-  const schema = defineSchema<unknown[]>(
-    columns.map((column, c) => ({ ...column, get: (row: unknown[]) => row[c] })),
-  );
-  const width = cells.length;
-  const records = new Array(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const out = new Array(width);
-    const row = rows[r];
-    for (let c = 0; c < width; c++) out[c] = cells[c](row);
-    records[r] = out;
-  }
-  const builder = new TableBuilder(schema);
-  builder.add(records);
-  return builder.build();
+  return tableFromColumns(columns);
 }
 
 function companion(name: string, taken: Set<string>): string {
@@ -172,8 +229,8 @@ function companion(name: string, taken: Set<string>): string {
   return candidate;
 }
 
-function literalDatatype(term: ResultTerm | undefined): string | null {
-  if (!term || term.type !== "literal") return null;
-  if (term.lang) return `${RDF}langString`;
-  return term.datatype ?? `${XSD}string`;
+function literalDatatype(column: TermColumn, row: number): string | null {
+  if (column.kinds[row] !== LITERAL) return null;
+  if (column.langs[row]) return `${RDF}langString`;
+  return column.datatypes[row] ?? `${XSD}string`;
 }

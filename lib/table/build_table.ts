@@ -157,6 +157,53 @@ function joinChunks(chunks: unknown[][], total: number): unknown[] {
   return out;
 }
 
+/** One finished column for {@linkcode tableFromColumns}. */
+export interface TypedColumn {
+  /** Column name. */
+  name: string;
+  /** Declared type; every value must be of it or null. */
+  type: ColumnType;
+  /** The values, one per row. */
+  values: unknown[];
+}
+
+/**
+ * Makes a table from columns already converted to their types, for readers that
+ * decide a column's type from its values (SPARQL results) and so build columns
+ * directly rather than through a schema. The types are recorded as declared.
+ *
+ * @param columns The columns, all of the same length.
+ * @returns The table, its types readable with {@linkcode columnTypes}.
+ *
+ * @example Two typed columns
+ * ```ts
+ * import { columnTypes, tableFromColumns } from "./build_table.ts";
+ *
+ * const table = tableFromColumns([
+ *   { name: "id", type: "string", values: ["a", "b"] },
+ *   { name: "count", type: "number", values: [1, null] },
+ * ]);
+ * console.log(columnTypes(table)); // { id: "string", count: "number" }
+ * ```
+ */
+export function tableFromColumns(columns: readonly TypedColumn[]): ColumnTable {
+  const data: Record<string, unknown[]> = {};
+  const types: Record<string, ColumnType> = {};
+  const length = columns[0]?.values.length ?? 0;
+  for (const column of columns) {
+    if (column.values.length !== length) {
+      throw new RangeError(
+        `Column ${column.name} has ${column.values.length} values where the others have ${length}`,
+      );
+    }
+    data[column.name] = column.values;
+    types[column.name] = column.type;
+  }
+  const table = arqueroTable(data);
+  tableTypes.set(table, types);
+  return table;
+}
+
 /**
  * Builds a table from records in one call.
  *
