@@ -7,7 +7,6 @@
  * @module
  */
 
-import type { XMLParser } from "fast-xml-parser";
 import { ProtocolError } from "../http/errors.ts";
 import { XSD } from "./_triples.ts";
 import {
@@ -19,6 +18,9 @@ import {
   type TermColumn,
   TRIPLE,
 } from "./_result_columns.ts";
+import { parseXmlResults } from "./_sparql_xml.ts";
+
+export { parseXmlResults };
 
 /** The formats this module reads. */
 export type ResultFormat = "json" | "xml" | "csv" | "tsv";
@@ -121,94 +123,6 @@ function readJsonTerm(term: JsonTerm, column: TermColumn, row: number): void {
   } else {
     throw malformed("JSON", `unknown term type ${JSON.stringify(type)}`);
   }
-}
-
-// ---- XML (application/sparql-results+xml) ----------------------------------
-
-/** fast-xml-parser, loaded on first use: importing tidepool should not pay for it. */
-let xmlParser: Promise<XMLParser> | undefined;
-
-const XML_OPTIONS = {
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name: string) => name === "variable" || name === "result" || name === "binding",
-};
-
-type XmlNode = Record<string, unknown>;
-
-/**
- * Reads SPARQL Query Results XML. A DOCTYPE is refused: result documents
- * never need one, and refusing it rules out entity expansion attacks.
- */
-export async function parseXmlResults(text: string): Promise<ResultColumns | boolean> {
-  if (/<!DOCTYPE/i.test(text)) throw malformed("XML", "the document has a DOCTYPE");
-  const parser =
-    await (xmlParser ??= import("fast-xml-parser").then(({ XMLParser }) =>
-      new XMLParser(XML_OPTIONS)
-    ).catch((error) => {
-      xmlParser = undefined; // a failed load is tried again next time, not remembered
-      throw error;
-    }));
-  let doc: XmlNode;
-  try {
-    doc = parser.parse(text) as XmlNode;
-  } catch (error) {
-    throw malformed("XML", "the body is not XML", error);
-  }
-  const sparql = doc.sparql as XmlNode | undefined;
-  if (!sparql) throw malformed("XML", "no sparql element");
-  if (sparql.boolean !== undefined) {
-    const value = textOf(sparql.boolean).trim();
-    return value === "true" || value === "1";
-  }
-  const head = (sparql.head ?? {}) as XmlNode;
-  const vars = ((head.variable ?? []) as XmlNode[]).map((v) => String(v["@_name"]));
-  const index = new Map(vars.map((name, i) => [name, i]));
-  const results = ((sparql.results as XmlNode | undefined)?.result ?? []) as XmlNode[];
-  const out = emptyColumns(vars, results.length);
-  for (let r = 0; r < results.length; r++) {
-    for (const binding of (results[r].binding ?? []) as XmlNode[]) {
-      const at = index.get(String(binding["@_name"]));
-      if (at !== undefined) readXmlTerm(binding, out.columns[at], r);
-    }
-  }
-  return out;
-}
-
-function readXmlTerm(binding: XmlNode, column: TermColumn, row: number): void {
-  if (binding.uri !== undefined) {
-    column.kinds[row] = IRI;
-    column.values[row] = textOf(binding.uri).trim();
-  } else if (binding.bnode !== undefined) {
-    column.kinds[row] = BNODE;
-    column.values[row] = textOf(binding.bnode).trim();
-  } else if (binding.literal !== undefined) {
-    const literal = binding.literal;
-    const attributes = (typeof literal === "object" && literal !== null ? literal : {}) as XmlNode;
-    const lang = attributes["@_lang"] ?? attributes["@_xml:lang"];
-    const datatype = attributes["@_datatype"];
-    column.kinds[row] = LITERAL;
-    column.values[row] = textOf(literal);
-    if (lang !== undefined) column.langs[row] = String(lang);
-    else if (datatype !== undefined) column.datatypes[row] = String(datatype);
-  } else if (binding.triple !== undefined) {
-    column.kinds[row] = TRIPLE;
-    column.values[row] = JSON.stringify(binding.triple);
-  } else {
-    throw malformed("XML", "a binding without uri, bnode or literal");
-  }
-}
-
-function textOf(node: unknown): string {
-  if (node === null || node === undefined) return "";
-  if (typeof node === "object") return String((node as XmlNode)["#text"] ?? "");
-  return String(node);
 }
 
 // ---- CSV (text/csv) ---------------------------------------------------------

@@ -1,0 +1,269 @@
+/**
+ * Reads SPARQL Query Results XML with a streaming parser (saxes) straight into
+ * {@linkcode ResultColumns}: no document tree is built, and a document that is
+ * not well-formed (a truncated body, an unclosed tag, an undeclared entity) is
+ * an error, never a shorter table. Character references and the predefined
+ * entities are decoded; a DOCTYPE is refused, which rules out entity expansion.
+ *
+ * @module
+ */
+
+import type { SaxesParser, SaxesTagPlain } from "saxes";
+import { ProtocolError } from "../http/errors.ts";
+import {
+  BNODE,
+  emptyColumns,
+  IRI,
+  LITERAL,
+  type ResultColumns,
+  type TermColumn,
+  TRIPLE,
+} from "./_result_columns.ts";
+
+type Parser = SaxesParser<{ xmlns: false; position: true }>;
+
+/** saxes, loaded on first use: importing tidepool should not pay for it. */
+let saxes: Promise<typeof import("saxes")> | undefined;
+
+function loadSaxes(): Promise<typeof import("saxes")> {
+  return saxes ??= import("saxes").catch((error) => {
+    saxes = undefined; // a failed load is tried again next time, not remembered
+    throw error;
+  });
+}
+
+/** The term being read inside a `<binding>` or a quoted triple. */
+interface TermInProgress {
+  kind: "uri" | "bnode" | "literal";
+  text: string;
+  lang?: string;
+  datatype?: string;
+}
+
+/** A quoted triple being read: its parts in JSON-results form. */
+interface TripleInProgress {
+  parts: Record<string, unknown>;
+  part?: string;
+}
+
+function malformed(detail: string, cause?: unknown): ProtocolError {
+  return new ProtocolError(`Cannot read the SPARQL XML results: ${detail}`, {
+    hint: "The endpoint sent a malformed result document; try another format with { format }",
+    cause,
+  });
+}
+
+/** The name without its namespace prefix: servers may write `<res:result>`. */
+function localName(name: string): string {
+  const colon = name.indexOf(":");
+  return colon < 0 ? name : name.slice(colon + 1);
+}
+
+/** Reads SPARQL 1.1 Query Results XML: the columns of a SELECT, or an ASK's boolean. */
+export async function parseXmlResults(text: string): Promise<ResultColumns | boolean> {
+  const { SaxesParser } = await loadSaxes();
+  const parser: Parser = new SaxesParser({ xmlns: false, position: true });
+  const reader = new ResultsReader();
+  parser.on("doctype", () => {
+    throw malformed("the document has a DOCTYPE");
+  });
+  parser.on("opentag", (tag) => reader.open(tag));
+  parser.on("closetag", (tag) => reader.close(tag));
+  parser.on("text", (chunk) => reader.text(chunk));
+  parser.on("cdata", (chunk) => reader.text(chunk));
+  try {
+    parser.write(text).close();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    throw malformed(`the body is not well-formed XML (${where((error as Error).message)})`, error);
+  }
+  return reader.result();
+}
+
+/** saxes says "89:445: disallowed character."; a reader wants words. */
+function where(message: string): string {
+  return message.replace(/^(\d+):(\d+): /, "line $1, column $2: ").replace(/\.$/, "");
+}
+
+/** Keeps the state of one document as saxes reports its tags. */
+class ResultsReader {
+  #sawRoot = false;
+  #inHead = false;
+  #vars: string[] = [];
+  #columns: ResultColumns | undefined;
+  #columnOf: Record<string, TermColumn> = Object.create(null);
+  #capacity = 0;
+  #row = -1;
+  #column: TermColumn | undefined;
+  #boundInBinding = false;
+  #inBinding = false;
+  #term: TermInProgress | undefined;
+  #triples: TripleInProgress[] = [];
+  #boolean: string | undefined;
+
+  open(tag: SaxesTagPlain): void {
+    const name = localName(tag.name);
+    if (!this.#sawRoot) {
+      if (name !== "sparql") throw malformed(`the root element is <${tag.name}>, not <sparql>`);
+      this.#sawRoot = true;
+      return;
+    }
+    if (this.#inBinding) return this.#openInBinding(name, tag);
+    switch (name) {
+      case "head":
+        this.#inHead = true;
+        return;
+      case "variable":
+        if (this.#inHead) this.#vars.push(String(tag.attributes.name ?? ""));
+        return;
+      case "results":
+        this.#startRows();
+        return;
+      case "result":
+        this.#nextRow();
+        return;
+      case "binding":
+        if (this.#row < 0) throw malformed("a <binding> outside a <result>");
+        this.#inBinding = true;
+        this.#boundInBinding = false;
+        this.#column = this.#columnOf[String(tag.attributes.name ?? "")];
+        return;
+      case "boolean":
+        this.#boolean = "";
+        return;
+    }
+  }
+
+  #openInBinding(name: string, tag: SaxesTagPlain): void {
+    const triple = this.#triples.at(-1);
+    if (triple !== undefined && triple.part === undefined) {
+      if (name === "subject" || name === "predicate" || name === "object") triple.part = name;
+      return;
+    }
+    if (name === "triple") {
+      this.#triples.push({ parts: {} });
+      return;
+    }
+    if (name === "uri" || name === "bnode" || name === "literal") {
+      const attributes = tag.attributes;
+      this.#term = { kind: name, text: "" };
+      if (name === "literal") {
+        const lang = attributes["xml:lang"] ?? attributes.lang;
+        if (lang !== undefined) this.#term.lang = lang;
+        else if (attributes.datatype !== undefined) this.#term.datatype = attributes.datatype;
+      }
+    }
+  }
+
+  text(chunk: string): void {
+    if (this.#term !== undefined) this.#term.text += chunk;
+    else if (this.#boolean !== undefined) this.#boolean += chunk;
+  }
+
+  close(tag: SaxesTagPlain): void {
+    const name = localName(tag.name);
+    if (this.#inBinding) return this.#closeInBinding(name);
+    if (name === "head") this.#inHead = false;
+    else if (name === "results" && this.#columns === undefined) this.#startRows();
+  }
+
+  #closeInBinding(name: string): void {
+    const triple = this.#triples.at(-1);
+    if (name === "binding") {
+      if (!this.#boundInBinding) throw malformed("a binding without uri, bnode or literal");
+      this.#inBinding = false;
+      return;
+    }
+    if (this.#term !== undefined && name === this.#term.kind) {
+      const term = this.#term;
+      this.#term = undefined;
+      if (triple !== undefined && triple.part !== undefined) {
+        triple.parts[triple.part] = jsonTerm(term);
+      } else this.#bind(term);
+      return;
+    }
+    if (triple === undefined) return;
+    if (name === triple.part) triple.part = undefined;
+    else if (name === "triple") {
+      this.#triples.pop();
+      const outer = this.#triples.at(-1);
+      if (outer?.part !== undefined) {
+        outer.parts[outer.part] = { type: "triple", value: triple.parts };
+      } else this.#bindTriple(triple.parts);
+    }
+  }
+
+  #bind(term: TermInProgress): void {
+    this.#boundInBinding = true;
+    const column = this.#column;
+    if (column === undefined) return; // a variable the head did not declare
+    const row = this.#row;
+    if (term.kind === "literal") {
+      column.kinds[row] = LITERAL;
+      column.values[row] = term.text;
+      if (term.lang !== undefined) column.langs[row] = term.lang;
+      else if (term.datatype !== undefined) column.datatypes[row] = term.datatype;
+    } else {
+      column.kinds[row] = term.kind === "uri" ? IRI : BNODE;
+      column.values[row] = term.text.trim();
+    }
+  }
+
+  #bindTriple(parts: Record<string, unknown>): void {
+    this.#boundInBinding = true;
+    if (this.#column === undefined) return;
+    this.#column.kinds[this.#row] = TRIPLE;
+    this.#column.values[this.#row] = JSON.stringify(parts);
+  }
+
+  #startRows(): void {
+    if (this.#columns !== undefined) return;
+    this.#columns = emptyColumns(this.#vars, 0);
+    this.#columns.vars.forEach((name, v) => this.#columnOf[name] = this.#columns!.columns[v]);
+  }
+
+  #nextRow(): void {
+    if (this.#columns === undefined) throw malformed("a <result> outside <results>");
+    this.#row++;
+    if (this.#row >= this.#capacity) {
+      // Doubling keeps the copies of the kind arrays linear in the row count.
+      this.#capacity = Math.max(64, this.#capacity * 2);
+      for (const column of this.#columns.columns) {
+        const kinds = new Uint8Array(this.#capacity);
+        kinds.set(column.kinds);
+        column.kinds = kinds;
+      }
+    }
+  }
+
+  result(): ResultColumns | boolean {
+    if (this.#boolean !== undefined) {
+      const value = this.#boolean.trim();
+      if (value === "true" || value === "1") return true;
+      if (value === "false" || value === "0") return false;
+      throw malformed(`the boolean is ${JSON.stringify(value)}, not true or false`);
+    }
+    if (this.#columns === undefined) this.#startRows();
+    const columns = this.#columns!;
+    const length = this.#row + 1;
+    columns.length = length;
+    for (const column of columns.columns) {
+      column.kinds = column.kinds.subarray(0, length);
+      column.values.length = length;
+      column.datatypes.length = length;
+      column.langs.length = length;
+    }
+    return columns;
+  }
+}
+
+/** A term of a quoted triple, in the JSON results form. */
+function jsonTerm(term: TermInProgress): Record<string, string> {
+  if (term.kind === "literal") {
+    const literal: Record<string, string> = { type: "literal", value: term.text };
+    if (term.lang !== undefined) literal["xml:lang"] = term.lang;
+    else if (term.datatype !== undefined) literal.datatype = term.datatype;
+    return literal;
+  }
+  return { type: term.kind, value: term.text.trim() };
+}
