@@ -1,17 +1,18 @@
 /**
- * Safe XML parsing for the harvesting protocols (OAI-PMH, ResourceSync).
+ * The one XML entry point of tidepool: OAI-PMH, SPARQL results XML,
+ * ResourceSync and Sitemaps are all read through {@linkcode parseXml}.
  *
- * Everything a server sends is untrusted: a DOCTYPE that declares entities
- * is refused before parsing (so a billion-laughs body is an error at once,
- * never a hang), only the five predefined entities and numeric character
- * references are decoded, nesting and size are bounded, and a body that is
- * not well formed gives a clear error with its line and column instead of
- * the silently partial object fast-xml-parser returns for broken input.
+ * Everything a server sends is untrusted. The text goes through saxes, a
+ * parser that checks XML 1.0 well-formedness as it reads, so a truncated or
+ * broken body is an error (never a shorter document); character references
+ * and the five predefined entities are decoded, any other entity is refused
+ * (undeclared, or declared in a DOCTYPE: an entity-expansion attack such as
+ * billion laughs looks like that), and size and nesting are bounded.
  *
  * @module
  */
 
-import type { XMLParser } from "fast-xml-parser";
+import type { SaxesParser, SaxesTagPlain } from "saxes";
 import { ProtocolError } from "../http/errors.ts";
 
 /** A parsed element: child elements by qualified name, `@_name` attributes, `#text`. */
@@ -20,50 +21,56 @@ export type XmlNode = { [name: string]: unknown };
 /** Largest XML text parsed, in characters (the HTTP layer caps bytes before this). */
 export const MAX_XML_CHARS = 128 * 1024 * 1024;
 
-/** The five entities XML predefines; no other named entity is decoded. */
-const PREDEFINED_ENTITIES = { amp: "&", apos: "'", gt: ">", lt: "<", quot: '"' };
+/** Deepest element nesting accepted; real protocol documents stay far below it. */
+export const MAX_XML_DEPTH = 64;
 
-/** fast-xml-parser, loaded on first use: importing tidepool should not pay for it. */
-let loaded:
-  | Promise<{ parser: XMLParser; validate: typeof import("fast-xml-parser").XMLValidator.validate }>
-  | undefined;
+/** How to build the objects. */
+export interface ParseXmlOptions {
+  /**
+   * Trim the text of elements (default true). SPARQL literals keep their
+   * whitespace, so the SPARQL reader passes false.
+   */
+  trim?: boolean;
+}
 
-function xml() {
-  return loaded ??= import("fast-xml-parser").then(({ XMLParser, XMLValidator }) => ({
-    parser: new XMLParser(PARSER_OPTIONS),
-    validate: (text: string) => XMLValidator.validate(text),
-  })).catch((error) => {
+/** saxes, loaded on first use: importing tidepool should not pay for it. */
+let loaded: Promise<typeof import("saxes")> | undefined;
+
+function saxes() {
+  return loaded ??= import("saxes").catch((error) => {
     loaded = undefined; // a failed load is tried again next time, not remembered
     throw error;
   });
 }
 
-const PARSER_OPTIONS = {
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  textNodeName: "#text",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  removeNSPrefix: false,
-  // An object here means: these named entities only, plus numeric references.
-  // (the typings say boolean; the parser reads an object as that table).
-  htmlEntities: PREDEFINED_ENTITIES as unknown as boolean,
-  processEntities: { enabled: true, maxEntityCount: 1, maxExpandedLength: 1_000_000 },
-  maxNestedTags: 64,
-};
+/** An element being read: its object, its text so far, whether it has children. */
+interface Frame {
+  name: string;
+  node: XmlNode;
+  text: string;
+  hasChildren: boolean;
+}
 
 /**
- * Parses untrusted XML into nested objects.
+ * Parses untrusted XML into nested objects: an element with neither
+ * attributes nor children is its text (a string); any other element is an
+ * object with `@_`-prefixed attributes, child elements by qualified name
+ * (an array when repeated) and its own text under `#text` when not blank.
  *
  * @param text The XML text.
  * @param what What the document is, for error messages (`OAI-PMH ListRecords response`).
  * @param source Where it came from (a URL), for error messages.
+ * @param options Whether to trim text.
  * @returns The document as an object keyed by root element name.
  * @throws {ProtocolError} With code `invalidXml` when the body is not safe, well-formed XML.
  */
-export async function parseXml(text: string, what: string, source = ""): Promise<XmlNode> {
-  const { parser, validate } = await xml();
+export async function parseXml(
+  text: string,
+  what: string,
+  source = "",
+  options: ParseXmlOptions = {},
+): Promise<XmlNode> {
+  const { SaxesParser } = await saxes();
   const where = source ? ` from ${source}` : "";
   const fail = (reason: string) =>
     new ProtocolError(`Cannot parse the ${what}${where}: ${reason}`, {
@@ -75,30 +82,65 @@ export async function parseXml(text: string, what: string, source = ""): Promise
   if (text.length > MAX_XML_CHARS) {
     throw fail(`the body has ${text.length} characters, more than the limit of ${MAX_XML_CHARS}`);
   }
-  const prolog = prologOf(text);
-  if (/<!DOCTYPE/i.test(prolog) && /<!ENTITY/i.test(prolog)) {
-    throw fail(
-      "the body declares entities in a DOCTYPE, which tidepool never expands (an entity-expansion attack such as billion laughs looks like this)",
-    );
-  }
-  const valid = validate(text);
-  if (valid !== true) {
-    const { msg, line, col } = valid.err;
-    throw fail(
-      `the body is not well-formed XML: ${msg.replace(/\s+/g, " ")} (line ${line}, column ${col})`,
-    );
-  }
+  const trim = options.trim ?? true;
+  const parser: SaxesParser<{ xmlns: false; position: true }> = new SaxesParser({
+    xmlns: false,
+    position: true,
+  });
+  const root: XmlNode = {};
+  const stack: Frame[] = [{ name: "", node: root, text: "", hasChildren: false }];
+  let refusal: string | undefined;
+  parser.on("doctype", (doctype) => {
+    if (/<!ENTITY/i.test(doctype)) {
+      refusal =
+        "the body declares entities in a DOCTYPE, which tidepool never expands (an entity-expansion attack such as billion laughs looks like this)";
+      throw new Error(refusal);
+    }
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => {
+    if (stack.length > MAX_XML_DEPTH) {
+      refusal = `elements are nested deeper than ${MAX_XML_DEPTH} levels`;
+      throw new Error(refusal);
+    }
+    const node: XmlNode = {};
+    for (const name in tag.attributes) node[`@_${name}`] = tag.attributes[name];
+    stack[stack.length - 1].hasChildren = true;
+    stack.push({ name: tag.name, node, text: "", hasChildren: false });
+  });
+  const onText = (chunk: string) => {
+    stack[stack.length - 1].text += chunk;
+  };
+  parser.on("text", onText);
+  parser.on("cdata", onText);
+  parser.on("closetag", () => {
+    const frame = stack.pop()!;
+    const own = trim ? frame.text.trim() : frame.text;
+    let value: unknown = frame.node;
+    if (!frame.hasChildren && Object.keys(frame.node).length === 0) value = own;
+    else if (own !== "" && (!frame.hasChildren || own.trim() !== "")) frame.node["#text"] = own;
+    const parent = stack[stack.length - 1].node;
+    const previous = parent[frame.name];
+    if (previous === undefined) parent[frame.name] = value;
+    else if (Array.isArray(previous)) previous.push(value);
+    else parent[frame.name] = [previous, value];
+  });
   try {
-    return parser.parse(text) as XmlNode;
+    // A byte order mark is an encoding signature, not document text.
+    parser.write(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    parser.close();
   } catch (error) {
-    throw fail(error instanceof Error ? error.message : String(error));
+    if (refusal) throw fail(refusal);
+    const message = (error instanceof Error ? error.message : String(error))
+      .replace(/\s+/g, " ").replace(/\.$/, "");
+    // saxes says `line:column: reason`
+    const at = /^(\d+):(\d+): (.*)$/.exec(message);
+    throw fail(
+      `the body is not well-formed XML: ${
+        at ? `${at[3]} (line ${at[1]}, column ${at[2]})` : message
+      }`,
+    );
   }
-}
-
-/** The text before the root element: declaration, comments, DOCTYPE. */
-function prologOf(text: string): string {
-  const match = /<[A-Za-z_]/.exec(text);
-  return match ? text.slice(0, match.index) : text;
+  return root;
 }
 
 /** The local part of a qualified name (`dc:title` → `title`). */
@@ -114,7 +156,7 @@ export function children(node: unknown, name: string): unknown[] {
   let value = record[name];
   if (value === undefined) {
     for (const key in record) {
-      if (key.endsWith(`:${name}`)) {
+      if (key.endsWith(`:${name}`) && !key.startsWith("@_")) {
         value = record[key];
         break;
       }
