@@ -26,7 +26,10 @@ export function isDay(text: string): boolean {
  */
 export function parseUtc(text: string | undefined): Date | null {
   if (!text) return null;
-  const trimmed = text.trim();
+  let trimmed = text.trim();
+  // Some repositories (Harvard LibraryCloud) send ISO 8601's basic form, 20210311.
+  const basic = /^(\d{4})(\d{2})(\d{2})$/.exec(trimmed);
+  if (basic) trimmed = `${basic[1]}-${basic[2]}-${basic[3]}`;
   const zoned = isDay(trimmed) || /(Z|[+-]\d{2}:?\d{2})$/i.test(trimmed) ? trimmed : `${trimmed}Z`;
   const time = Date.parse(zoned);
   return Number.isNaN(time) ? null : new Date(time);

@@ -104,12 +104,19 @@ export class OaiPmh {
     const oaiIdentifier = children(node, "description")
       .map((d) => child(d, "oai-identifier"))
       .find((d) => d !== undefined);
+    const earliest = text("earliestDatestamp");
+    if (earliest && !parseUtc(earliest)) {
+      // OAI-PMH 2.0 §4.2 requires a UTC datestamp; say so rather than guess a date.
+      this.#ctx.http.warn(
+        `The repository's earliestDatestamp is not a date: ${earliest} (kept as text; from and until are not checked against it)`,
+      );
+    }
     return {
       repositoryName: text("repositoryName"),
       baseURL: text("baseURL"),
       protocolVersion: text("protocolVersion"),
       adminEmail: children(node, "adminEmail").map((e) => (textOf(e) ?? "").trim()),
-      earliestDatestamp: text("earliestDatestamp"),
+      earliestDatestamp: earliest,
       deletedRecord: text("deletedRecord"),
       granularity: text("granularity") || DAY,
       compression: children(node, "compression").map((e) => (textOf(e) ?? "").trim()),

@@ -18,13 +18,19 @@ export interface OaiRecord {
   /** Whether the header has `status="deleted"`. */
   deleted: boolean;
   /**
-   * The metadata flattened into fields: for `oai_dc`, `dc:title`, `dc:creator`
-   * and the other Dublin Core elements; for `jps` and other formats the
-   * qualified element names as written (`schema:name`), nested descriptions
-   * joined with a dot (`jps:sourceInfo.schema:provider`), `rdf:about` for the
-   * described resource. Every field is an array of strings (repeated
-   * elements, in document order); attributes such as `xml:lang` are dropped,
-   * `rdf:resource` links are read as values.
+   * The metadata flattened into fields, so that no element's text is lost:
+   * for `oai_dc`, `dc:title`, `dc:creator` and the other Dublin Core
+   * elements; for other formats the element path, each segment its local
+   * name qualified with its namespace's prefix where the namespace changes
+   * (`mods:titleInfo.title`, `jps:sourceInfo.schema:provider`; well-known
+   * namespaces get the same prefix whether written with one or as a default
+   * namespace), MARCXML by tag and subfield code (`marc:245$a`),
+   * `rdf:about` for the described resource and `about.` before the fields of
+   * the record's `about` containers. A field whose name would equal a header
+   * column (`identifier`, `datestamp`, ...) is named `metadata:<name>`.
+   * Every field is an array of strings (repeated elements, in document
+   * order); attributes such as `xml:lang` are dropped, `rdf:resource` links
+   * are read as values.
    */
   metadata: Record<string, string[]>;
 }
