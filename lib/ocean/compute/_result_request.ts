@@ -10,7 +10,7 @@ import { HttpError, httpErrorFields, TidepoolError } from "../../http/errors.ts"
 import type { SignedFields } from "../sign_request.ts";
 import type { Signer } from "../signer.ts";
 import { fullJobId } from "./_jobs_list.ts";
-import { signedCall } from "./_signed.ts";
+import { signedCall } from "../_signed_call.ts";
 import { jobPhase, statusLabel } from "./job_statuses.ts";
 import type { ComputeJob } from "./types.ts";
 

@@ -91,22 +91,22 @@ export async function downloadResults(
   const saved: SavedResult[] = [];
   try {
     for (const { result, index } of wanted) {
-      const file = await resultRequest(http, signer, job, index, async (request) => {
-        // http.stream checks the status before handing over a byte of the body.
-        const stream = await http.stream({
+      // http.stream checks the status before handing over a byte of the body;
+      // the signing lane is left once the node answered, and the body saved after.
+      const stream = await resultRequest(http, signer, job, index, (request) =>
+        http.stream({
           ...request,
           idempotent: false,
           sensitive: true,
           signal: options.signal,
-        });
-        return await saveStream(stream.body, {
-          dir: options.dir,
-          filename: result.filename,
-          fallback: `result-${index}`,
-          expectedBytes: Number(result.filesize) || 0,
-          what: `result ${index} (${result.type}) of job ${job.jobId}`,
-        });
-      }, options.signal);
+        }), options.signal);
+      const file = await saveStream(stream.body, {
+        dir: options.dir,
+        filename: result.filename,
+        fallback: `result-${index}`,
+        expectedBytes: Number(result.filesize) || 0,
+        what: `result ${index} (${result.type}) of job ${job.jobId}`,
+      });
       saved.push({
         index,
         type: String(result.type),

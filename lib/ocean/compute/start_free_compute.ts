@@ -9,7 +9,7 @@ import {
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "./_address.ts";
 import { precheckFreeCompute } from "./_precheck.ts";
-import { signedCall } from "./_signed.ts";
+import { signedCall } from "../_signed_call.ts";
 import type {
   ComputeAssetRef,
   ComputeEnvironmentLimits,

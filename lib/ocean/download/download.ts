@@ -1,7 +1,7 @@
 import type { HttpClient } from "../../http/client.ts";
 import { TidepoolError } from "../../http/errors.ts";
 import { checksummedSigner } from "../compute/_address.ts";
-import { signedCall } from "../compute/_signed.ts";
+import { signedCall } from "../_signed_call.ts";
 import type { Signer } from "../signer.ts";
 import { saveStream } from "./_save_stream.ts";
 
@@ -87,10 +87,11 @@ export async function download(
     };
   }
   const what = `file ${fileIndex} of ${parameters.did}`;
-  return await signedCall(
+  // The lane is left once the node answered; the body is saved after.
+  const stream = await signedCall(
     { http, signer, command: "download", action: `download ${what}`, signal: parameters.signal },
-    async (fields) => {
-      const stream = await http.stream({
+    (fields) =>
+      http.stream({
         path: "/api/services/download",
         query: {
           documentId: parameters.did,
@@ -103,41 +104,38 @@ export async function download(
         idempotent: false,
         sensitive: true,
         signal: parameters.signal,
-      });
-      const disposition = /filename="?([^";]+)"?/i.exec(
-        stream.headers.get("content-disposition") ?? "",
-      );
-      const saved = await saveStream(stream.body, {
-        dir: parameters.dir,
-        filename: disposition?.[1],
-        fallback: `file-${fileIndex}`,
-        expectedBytes: expected?.bytes,
-        what,
-        verify: expected
-          ? ({ bytes, sha256 }) => {
-            if (Number.isFinite(expected!.bytes) && bytes !== expected!.bytes) {
-              throw new TidepoolError(
-                `Download of ${what} has ${bytes} bytes, fileInfo says ${expected!.bytes}`,
-                {
-                  hint:
-                    "Nothing was saved; try again, or ask the publisher whether the file changed",
-                },
-              );
-            }
-            if (expected!.sha256 && sha256 !== expected!.sha256) {
-              throw new TidepoolError(
-                `Download of ${what} does not match the SHA-256 of fileInfo`,
-                {
-                  details: `got ${sha256}, expected ${expected!.sha256}`,
-                  hint:
-                    "Nothing was saved; try again, or ask the publisher whether the file changed",
-                },
-              );
-            }
-          }
-          : undefined,
-      });
-      return { path: saved.path, bytes: saved.bytes, sha256: saved.sha256 };
-    },
+      }),
   );
+  const disposition = /filename="?([^";]+)"?/i.exec(
+    stream.headers.get("content-disposition") ?? "",
+  );
+  const saved = await saveStream(stream.body, {
+    dir: parameters.dir,
+    filename: disposition?.[1],
+    fallback: `file-${fileIndex}`,
+    expectedBytes: expected?.bytes,
+    what,
+    verify: expected
+      ? ({ bytes, sha256 }) => {
+        if (Number.isFinite(expected!.bytes) && bytes !== expected!.bytes) {
+          throw new TidepoolError(
+            `Download of ${what} has ${bytes} bytes, fileInfo says ${expected!.bytes}`,
+            {
+              hint: "Nothing was saved; try again, or ask the publisher whether the file changed",
+            },
+          );
+        }
+        if (expected!.sha256 && sha256 !== expected!.sha256) {
+          throw new TidepoolError(
+            `Download of ${what} does not match the SHA-256 of fileInfo`,
+            {
+              details: `got ${sha256}, expected ${expected!.sha256}`,
+              hint: "Nothing was saved; try again, or ask the publisher whether the file changed",
+            },
+          );
+        }
+      }
+      : undefined,
+  });
+  return { path: saved.path, bytes: saved.bytes, sha256: saved.sha256 };
 }

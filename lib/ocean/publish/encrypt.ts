@@ -1,7 +1,7 @@
 import type { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../http/errors.ts";
 import { checksummedSigner } from "../compute/_address.ts";
-import { signedCall } from "../compute/_signed.ts";
+import { signedCall } from "../_signed_call.ts";
 import type { Signer } from "../signer.ts";
 
 /** What {@linkcode encrypt} accepts: bytes, text, or any JSON value (sent as its JSON text). */

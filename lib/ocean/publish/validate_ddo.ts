@@ -1,7 +1,7 @@
 import type { HttpClient } from "../../http/client.ts";
 import { HttpError } from "../../http/errors.ts";
 import { checksummedSigner } from "../compute/_address.ts";
-import { signedCall } from "../compute/_signed.ts";
+import { signedCall } from "../_signed_call.ts";
 import type { Ddo } from "../ddo.ts";
 import type { Signer } from "../signer.ts";
 

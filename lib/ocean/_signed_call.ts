@@ -1,6 +1,7 @@
 /**
  * A signed call to the node: a fresh nonce above the stored one, the
- * signature, and the one retry spec section 5 allows for. On a 401
+ * signature, and the one retry spec section 5 allows for, all inside the
+ * wallet's signing lane so parallel calls reach the node in nonce order. On a 401
  * `consumer address and nonce signature mismatch` the stored nonce is read
  * again and that one request is signed and sent once more; any other refusal
  * becomes an `AuthError` that says whether the key, the address or the
@@ -9,18 +10,19 @@
  * @module
  */
 
-import type { HttpClient } from "../../http/client.ts";
+import type { HttpClient } from "../http/client.ts";
 import {
   AuthError,
   BotChallengeError,
   HttpError,
   httpErrorFields,
   ProtocolError,
-} from "../../http/errors.ts";
-import { nextNonce } from "../_nonces.ts";
-import { type SignedCommand, type SignedFields, signRequest } from "../sign_request.ts";
-import type { Signer } from "../signer.ts";
+} from "../http/errors.ts";
+import { nextNonce } from "./_nonces.ts";
+import { type SignedCommand, type SignedFields, signRequest } from "./sign_request.ts";
+import type { Signer } from "./signer.ts";
 import { keccak_256 } from "@noble/hashes/sha3";
+import { inSigningLane } from "./_signing_lane.ts";
 
 const MISMATCH = /nonce signature mismatch/i;
 
@@ -71,13 +73,25 @@ export interface SignedCallContext {
 }
 
 /**
- * Signs and sends one request, retrying it once after a nonce mismatch.
+ * Signs and sends one request, retrying it once after a nonce mismatch (a
+ * nonce raised by another client). Calls of one wallet at one node go one at
+ * a time, in the order they were made; `send` should resolve once the node
+ * has answered (a streamed body can be read after this returns).
  *
  * @param context The client, the signer, the command and the action.
  * @param send Sends the request with the signed fields.
  * @returns What `send` returned.
  */
-export async function signedCall<T>(
+export function signedCall<T>(
+  context: SignedCallContext,
+  send: (fields: SignedFields) => Promise<T>,
+): Promise<T> {
+  const { http, signer, signal } = context;
+  return inSigningLane(http.baseUrl, signer.address, () => signAndSend(context, send), signal);
+}
+
+/** The body of a signed call, run inside the lane. */
+async function signAndSend<T>(
   context: SignedCallContext,
   send: (fields: SignedFields) => Promise<T>,
 ): Promise<T> {
