@@ -15,6 +15,7 @@
 import { checksumAddress } from "./_address.ts";
 import { TidepoolError } from "../http/errors.ts";
 import type { Ddo } from "./ddo.ts";
+import { ddoBody, nftOf, utc } from "./_ddo_forms.ts";
 import type { TypesenseQuery } from "./types.ts";
 import { checkAddress } from "./_validate.ts";
 
@@ -175,11 +176,11 @@ export function clientCheck(
   const states = list(filter.nftState);
   const hideUnlisted = !options.includeUnlisted && !states?.includes(5);
   return (ddo) => {
-    const state = ddo.indexedMetadata?.nft?.state ?? ddo.nft?.state;
+    const state = nftOf(ddo)?.state;
     // A node that ignored the filter must still not show unlisted assets.
     if (hideUnlisted && state === 5) return false;
     if (after === undefined && before === undefined) return true;
-    const created = Date.parse(ddo.metadata?.created ?? "");
+    const created = Date.parse(String(utc(ddoBody(ddo).metadata?.created) ?? ""));
     if (Number.isNaN(created)) return false;
     if (after !== undefined && created < after) return false;
     if (before !== undefined && created >= before) return false;

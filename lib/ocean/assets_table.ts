@@ -2,26 +2,23 @@
  * DDOs to the assets table: one row per asset, the same columns for 0 rows or
  * 100,000, whatever DDO version the node serves (4.1.0 keeps the indexer's
  * fields under `indexedMetadata`; 4.0.0 had `nft`, `event` and `datatokens`
- * at the top level).
+ * at the top level; 5.0.0 holds the asset under `credentialSubject`).
  *
  * @module
  */
 
 import type { ColumnTable } from "arquero";
 import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
-import { type Ddo, type DdoEvent, type DdoNft, NFT_STATE_LABELS } from "./ddo.ts";
-
-function nftOf(ddo: Ddo): DdoNft | undefined {
-  return ddo.indexedMetadata?.nft ?? ddo.nft;
-}
-
-function eventOf(ddo: Ddo): DdoEvent | undefined {
-  const event = ddo.indexedMetadata?.event;
-  return event && Object.keys(event).length > 0 ? event : ddo.event ?? event;
-}
+import { type Ddo, NFT_STATE_LABELS } from "./ddo.ts";
+import { ddoBody, eventOf, licenseName, nftOf, textValue, utc } from "./_ddo_forms.ts";
 
 function servicesOf(ddo: Ddo) {
-  return Array.isArray(ddo.services) ? ddo.services : [];
+  const services = ddoBody(ddo).services;
+  return Array.isArray(services) ? services : [];
+}
+
+function metadataOf(ddo: Ddo) {
+  return ddoBody(ddo).metadata;
 }
 
 function firstCompute(ddo: Ddo) {
@@ -33,18 +30,9 @@ function given(value: unknown): unknown {
   return value === "" ? null : value;
 }
 
-/**
- * Date-times the indexer writes without a zone (`2022-06-07T23:18:26`) are
- * UTC; without this they would be read in the local zone of the machine.
- */
-function utc(value: unknown): unknown {
-  return typeof value === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value)
-    ? `${value}Z`
-    : value;
-}
-
 function datatokenAddresses(ddo: Ddo): string[] {
-  const listed = ddo.datatokens ?? (ddo.indexedMetadata?.datatokens as Ddo["datatokens"]);
+  const body = ddoBody(ddo);
+  const listed = body.datatokens ?? (body.indexedMetadata?.datatokens as Ddo["datatokens"]);
   if (Array.isArray(listed) && listed.length > 0) return listed.map((token) => token.address);
   return servicesOf(ddo)
     .map((service) => service.datatokenAddress)
@@ -56,40 +44,55 @@ function datatokenAddresses(ddo: Ddo): string[] {
  * `Date` (UTC), integers are numbers; a field the DDO does not have is null.
  */
 export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema([
-  { name: "did", type: "string", path: "id", description: "The DID (`id`)" },
-  { name: "name", type: "string", path: "metadata.name", description: "Title" },
+  {
+    name: "did",
+    type: "string",
+    get: (ddo) => ddo.id ?? ddoBody(ddo).id,
+    description: "The DID (`id`)",
+  },
+  { name: "name", type: "string", get: (ddo) => metadataOf(ddo)?.name, description: "Title" },
   {
     name: "type",
     type: "string",
-    path: "metadata.type",
+    get: (ddo) => metadataOf(ddo)?.type,
     description: "`dataset` or `algorithm`",
   },
-  { name: "description", type: "string", path: "metadata.description", description: "Description" },
-  { name: "author", type: "string", path: "metadata.author", description: "Author" },
-  { name: "license", type: "string", path: "metadata.license", description: "License" },
+  {
+    name: "description",
+    type: "string",
+    get: (ddo) => textValue(metadataOf(ddo)?.description),
+    description: "Description (5.0: the text of its `@value`)",
+  },
+  { name: "author", type: "string", get: (ddo) => metadataOf(ddo)?.author, description: "Author" },
+  {
+    name: "license",
+    type: "string",
+    get: (ddo) => licenseName(metadataOf(ddo)?.license),
+    description: "License (5.0: its `name`)",
+  },
   {
     name: "tags",
     type: "array",
-    get: (ddo) => ddo.metadata?.tags ?? [],
+    get: (ddo) => metadataOf(ddo)?.tags ?? [],
     description: "Tags (empty array when none)",
   },
   {
     name: "created",
     type: "date",
-    get: (ddo) => utc(ddo.metadata?.created),
+    get: (ddo) => utc(metadataOf(ddo)?.created),
     description: "Creation date",
   },
   {
     name: "updated",
     type: "date",
-    get: (ddo) => utc(ddo.metadata?.updated),
+    get: (ddo) => utc(metadataOf(ddo)?.updated),
     description: "Last update",
   },
-  { name: "chainId", type: "integer", description: "Chain id" },
+  { name: "chainId", type: "integer", get: (ddo) => ddoBody(ddo).chainId, description: "Chain id" },
   {
     name: "nftAddress",
     type: "string",
-    get: (ddo) => given(ddo.nftAddress) ?? given(nftOf(ddo)?.address),
+    get: (ddo) => given(ddoBody(ddo).nftAddress) ?? given(nftOf(ddo)?.address),
     description: "Data NFT address",
   },
   {
@@ -156,14 +159,14 @@ export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema([
   {
     name: "algorithmLanguage",
     type: "string",
-    path: "metadata.algorithm.language",
+    get: (ddo) => metadataOf(ddo)?.algorithm?.language,
     description: "Algorithms: language",
   },
   {
     name: "algorithmImage",
     type: "string",
     get: (ddo) => {
-      const container = ddo.metadata?.algorithm?.container;
+      const container = metadataOf(ddo)?.algorithm?.container;
       if (!container?.image) return null;
       return container.tag ? `${container.image}:${container.tag}` : container.image;
     },
@@ -181,7 +184,11 @@ export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema([
     get: (ddo) => utc(eventOf(ddo)?.datetime),
     description: "Date of that block (UTC)",
   },
-  { name: "version", type: "string", description: "DDO version" },
+  {
+    name: "version",
+    type: "string",
+    description: "DDO version, which tells the form: `5.0.0` is read from `credentialSubject`",
+  },
   {
     name: "trustedAlgorithms",
     type: "array",

@@ -1,5 +1,5 @@
 /**
- * Types of an Ocean asset description (DDO, version 4.1.0) as the node serves it,
+ * Types of an Ocean asset description (DDO, versions 4.x and 5.0) as the node serves it,
  * with the fields of spec section 2. Fields the spec does not show are kept as
  * `unknown` records so nothing a node sends is lost, and older (4.0.0) DDOs that
  * carry `nft`, `event`, `stats` at the top level instead of under `indexedMetadata`
@@ -156,7 +156,7 @@ export interface Ddo {
   "@context"?: string[];
   /** The DID, `did:<method-tag>:<64 lowercase hex>`. */
   id: string;
-  /** DDO version, `4.1.0` on current nodes. */
+  /** DDO version: `4.1.0` to `4.7.0`, or `5.0.0` (then the asset is under `credentialSubject`). */
   version: string;
   /** Chain id of the network the asset is published on. */
   chainId: number;
@@ -174,6 +174,66 @@ export interface Ddo {
   nft?: DdoNft;
   /** Older (4.0.0) DDOs: event at the top level. */
   event?: DdoEvent;
+  /**
+   * DDO 5.0.0 (ddo.js, a verifiable credential): the asset itself, with the
+   * fields a 4.x DDO has at the top level (the top level keeps `id`, `version`
+   * and the credential's own fields).
+   */
+  credentialSubject?: DdoCredentialSubject;
+  /** Any other field the node sends, kept as it came. */
+  [key: string]: unknown;
+}
+
+/** A JSON-LD value object: text with its language (DDO 5.0 `description`). */
+export interface LanguageValue {
+  /** The text. */
+  "@value": string;
+  /** Its language, `en`. */
+  "@language"?: string;
+  /** Its direction, `ltr` or `rtl`. */
+  "@direction"?: string;
+}
+
+/** `credentialSubject.metadata` of a DDO 5.0.0. */
+export interface DdoV5Metadata {
+  /** `dataset` or `algorithm`. */
+  type: "dataset" | "algorithm";
+  /** Title. */
+  name: string;
+  /** Description with its language (a plain string is tolerated). */
+  description: LanguageValue | string;
+  /** Author as the publisher wrote it. */
+  author: string;
+  /** License by name (a plain string is tolerated). */
+  license: { name: string; [key: string]: unknown } | string;
+  /** Free tags. */
+  tags?: string[];
+  /** Creation date-time, ISO 8601. */
+  created: string;
+  /** Last update date-time, ISO 8601. */
+  updated: string;
+  /** Algorithm description, algorithms only. */
+  algorithm?: AlgorithmMetadata;
+  /** Any other field the node sends, kept as it came. */
+  [key: string]: unknown;
+}
+
+/** `credentialSubject` of a DDO 5.0.0: the asset as a 4.x DDO holds it at the top level. */
+export interface DdoCredentialSubject {
+  /** The DID. */
+  id: string;
+  /** Chain id of the network the asset is published on. */
+  chainId: number;
+  /** Data NFT address. */
+  nftAddress: string;
+  /** Publisher's description. */
+  metadata: DdoV5Metadata;
+  /** Services (access, compute). */
+  services: DdoService[];
+  /** Datatokens, one per service. */
+  datatokens?: DdoDatatoken[];
+  /** Indexer additions. */
+  indexedMetadata?: IndexedMetadata;
   /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }

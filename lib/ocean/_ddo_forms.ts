@@ -1,0 +1,68 @@
+/**
+ * The forms a DDO comes in, read the same way. 4.0.0 has `nft`, `event` and
+ * `datatokens` at the top level; 4.1.0 to 4.7.0 keep the indexer's fields
+ * under `indexedMetadata`; 5.0.0 (ddo.js) is a verifiable credential whose
+ * asset sits under `credentialSubject`, with `description` a JSON-LD value
+ * object (`{"@value", "@language"}`) and `license` an object (`{name}`).
+ *
+ * @module
+ */
+
+import type { Ddo, DdoEvent, DdoNft } from "./ddo.ts";
+
+/** The part of a DDO that describes the asset: `credentialSubject` in 5.0, the DDO before. */
+export function ddoBody(ddo: Ddo): Ddo {
+  const subject = ddo.credentialSubject;
+  return subject && typeof subject === "object" && !Array.isArray(subject)
+    ? subject as unknown as Ddo
+    : ddo;
+}
+
+/** The data NFT as the indexer saw it, wherever the form keeps it. */
+export function nftOf(ddo: Ddo): DdoNft | undefined {
+  const body = ddoBody(ddo);
+  return body.indexedMetadata?.nft ?? body.nft;
+}
+
+/** The chain event the indexer stored the DDO from, wherever the form keeps it. */
+export function eventOf(ddo: Ddo): DdoEvent | undefined {
+  const body = ddoBody(ddo);
+  const event = body.indexedMetadata?.event;
+  return event && Object.keys(event).length > 0 ? event : body.event ?? event;
+}
+
+/**
+ * A text field as a string: a string as it is, a JSON-LD value object
+ * (`{"@value": "...", "@language": "en"}`) by its value, a list of value
+ * objects (one per language) by its first; anything else is null.
+ */
+export function textValue(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.length > 0 ? textValue(value[0]) : null;
+  if (value && typeof value === "object") {
+    const inner = (value as Record<string, unknown>)["@value"];
+    return typeof inner === "string" ? inner : null;
+  }
+  return null;
+}
+
+/** A license as a string: a name or URL as it is, 5.0's `{name}` by its name. */
+export function licenseName(value: unknown): string | null {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    return textValue((value as Record<string, unknown>).name);
+  }
+  return textValue(value);
+}
+
+/**
+ * A date-time string the indexers write loosely, made one `Date.parse`
+ * reads as meant: without a zone (`2022-06-07T23:18:26`, microseconds
+ * included) it is UTC, not the machine's zone; an offset followed by a
+ * stray `Z` (`2000-10-31T01:30:00.000-05:00Z`, Aquarius) keeps the offset.
+ */
+export function utc(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value)) return `${value}Z`;
+  const stray = /^(\d{4}-\d\d-\d\dT[\d:.]+[+-]\d\d:\d\d)Z$/.exec(value);
+  return stray ? stray[1] : value;
+}
