@@ -1,0 +1,62 @@
+/**
+ * Pages requested before the walk asks for them, keyed by cursor. A page is
+ * only used when the walk asks for exactly that cursor; when it goes another
+ * way, what was requested ahead is cancelled, so what is read never depends
+ * on the guess.
+ *
+ * @module
+ */
+
+interface Pending<P> {
+  page: Promise<P>;
+  cancel: AbortController;
+}
+
+/** The pages in flight ahead of the walk. */
+export class ReadAhead<C, P> {
+  readonly #fetch: (cursor: C, signal: AbortSignal) => Promise<P>;
+  readonly #signal: AbortSignal;
+  readonly #pending = new Map<string, Pending<P>>();
+
+  /**
+   * @param fetch Sends one page request.
+   * @param signal Cancels every request (the walk's signal).
+   */
+  constructor(fetch: (cursor: C, signal: AbortSignal) => Promise<P>, signal: AbortSignal) {
+    this.#fetch = fetch;
+    this.#signal = signal;
+  }
+
+  /** How many pages are in flight ahead. */
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /** The page of a cursor: the one requested ahead, or a new request (the others are dropped). */
+  take(key: string, cursor: C): Promise<P> {
+    const ready = this.#pending.get(key);
+    if (ready) {
+      this.#pending.delete(key);
+      return ready.page;
+    }
+    this.clear();
+    return this.#fetch(cursor, this.#signal);
+  }
+
+  /** Requests a page ahead unless it is already in flight. */
+  request(key: string, cursor: C): void {
+    if (this.#pending.has(key)) return;
+    const cancel = new AbortController();
+    const page = this.#fetch(cursor, AbortSignal.any([this.#signal, cancel.signal]));
+    // A page dropped unread must not surface as an unhandled rejection; a
+    // page that is read still throws where it is awaited.
+    page.catch(() => {});
+    this.#pending.set(key, { page, cancel });
+  }
+
+  /** Cancels every page in flight ahead. */
+  clear(): void {
+    for (const { cancel } of this.#pending.values()) cancel.abort();
+    this.#pending.clear();
+  }
+}

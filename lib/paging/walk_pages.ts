@@ -1,0 +1,226 @@
+/**
+ * The one page loop of tidepool. An adapter declares its cursor kind, how to
+ * fetch a page and how to read it; the walk reads ahead within the client's
+ * pacing, cancels what is no longer needed, detects repeated pages and
+ * cursor cycles, enforces the caps, restarts when the adapter can recover,
+ * reports progress and says when rows fall short of the reported total.
+ *
+ * @module
+ */
+
+import type { ProgressTask } from "../http/progress.ts";
+import { TidepoolError } from "../http/errors.ts";
+import { PagingCapError, PagingError } from "./errors.ts";
+import { ReadAhead } from "./_read_ahead.ts";
+import type { Pager, PagingOptions, WalkPage, WalkState } from "./types.ts";
+
+/** What the walk reports to: an `HttpClient` serves. */
+export interface WalkReporter {
+  /** Starts a progress task. */
+  progress(label: string, options?: { unit?: string; total?: number }): ProgressTask;
+  /** Shows a warning. */
+  warn(message: string): void;
+}
+
+const DEFAULT_MAX_PAGES = 100_000;
+const DEFAULT_MAX_ROWS = 10_000_000;
+const DEFAULT_MAX_RESTARTS = 5;
+
+/**
+ * Walks every page of a paged read, handing on each page's rows.
+ *
+ * Read-ahead: a page whose cursor is known before the one in hand is read
+ * (offset or page number with a known total) is requested while that one
+ * is awaited, up to `readAhead` pages. A cursor the page itself names is
+ * requested one macrotask after the page is handed on, so a caller that
+ * stops at once (a `break`) sends nothing more, and one that works on the
+ * page overlaps with the next request. Stopping, failing or aborting
+ * cancels every page in flight.
+ *
+ * @param pager The adapter's cursor kind, fetch and reader.
+ * @param reporter Where progress and warnings go (the adapter's HttpClient).
+ * @param options The per-call signal and caps.
+ * @returns The pages, in order.
+ *
+ * @example Three pages of a made-up numbered list
+ * ```ts
+ * import { pageNumberCursor } from "./cursors.ts";
+ * const rows = Array.from({ length: 25 }, (_, i) => i);
+ * const pager = {
+ *   label: "numbers",
+ *   cursor: pageNumberCursor(10),
+ *   fetch: (page: number) => Promise.resolve(rows.slice((page - 1) * 10, page * 10)),
+ *   read: (page: number[]) => ({ rows: page, total: 25 }),
+ * };
+ * const reporter = { progress: () => ({ update() {}, finish() {}, fail() {} }), warn() {} };
+ * let count = 0;
+ * for await (const page of walkPages(pager, reporter)) count += page.rows.length;
+ * console.log(count); // 25
+ * ```
+ */
+export async function* walkPages<C, P, R>(
+  pager: Pager<C, P, R>,
+  reporter: WalkReporter,
+  options: PagingOptions = {},
+): AsyncGenerator<WalkPage<R>, WalkState> {
+  const maxPages = cap(options.maxPages, DEFAULT_MAX_PAGES, "maxPages", pager.label);
+  const maxRows = cap(options.maxRows, DEFAULT_MAX_ROWS, "maxRows", pager.label);
+  const maxRestarts = pager.maxRestarts ?? DEFAULT_MAX_RESTARTS;
+  const window = Math.max(1, Math.floor(pager.readAhead ?? 1));
+  const kind = pager.cursor;
+  const counted = pager.count ?? "rows";
+  // Stops the pages in flight when the walk ends in any way (done, break, throw).
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const ahead = new ReadAhead<C, P>((cursor, s) => pager.fetch(cursor, s), signal);
+  const state: WalkState = { pages: 0, rows: 0, received: 0, restarts: 0 };
+  const task = reporter.progress(pager.label, { unit: pager.unit ?? "rows" });
+  let cursors = new Set<string>();
+  let prints = new Map<string, number>();
+  let fruitless = 0; // restarts in a row without a new row
+  let stopped: string | undefined;
+  let deferred: ReturnType<typeof setTimeout> | undefined;
+  /** Requests the cursors after `from` that can be told now, up to the window. */
+  const plan = (from: C | null, withFrom: boolean) => {
+    let cursor = from;
+    if (cursor !== null && !withFrom) cursor = kind.predict?.(cursor, state) ?? null;
+    while (cursor !== null && ahead.size < window && state.pages < maxPages) {
+      const key = kind.key(cursor);
+      if (cursors.has(key)) return; // a cycle: reported when the walk gets there
+      ahead.request(key, cursor);
+      cursor = kind.predict?.(cursor, state) ?? null;
+    }
+  };
+  let cursor: C | null = kind.first;
+  try {
+    while (cursor !== null) {
+      clearTimeout(deferred);
+      options.signal?.throwIfAborted();
+      if (state.pages >= maxPages) {
+        throw new PagingCapError(pager.label, "maxPages", maxPages, pager.call);
+      }
+      const key = kind.key(cursor);
+      if (cursors.has(key)) {
+        throw new PagingError(
+          `${pager.label} named the ${kind.name} ${
+            short(key)
+          } a second time: the pages go round in a cycle`,
+          "cursorCycle",
+          { hint: "The service loops; report it to its operator, and narrow the query meanwhile" },
+        );
+      }
+      cursors.add(key);
+      let page: P;
+      try {
+        const pending = ahead.take(key, cursor);
+        plan(cursor, false);
+        page = await abortable(pending, signal);
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        const restart: C | null = pager.recover ? await pager.recover(error, cursor, state) : null;
+        if (restart === null) throw error;
+        if (++fruitless > maxRestarts) {
+          throw new PagingError(
+            `${pager.label} gave up after ${maxRestarts} restarts in a row without a new row`,
+            "restartLimit",
+            {
+              details: error instanceof TidepoolError ? error.shortMessage : String(error),
+              hint: "The service keeps failing at the same place; try again later or report it",
+              cause: error,
+            },
+          );
+        }
+        state.restarts++;
+        ahead.clear();
+        cursors = new Set();
+        prints = new Map();
+        cursor = restart;
+        continue;
+      }
+      state.pages++;
+      const read = pager.read(page, cursor, state);
+      if (read.rows.length > 0) fruitless = 0;
+      const print = read.fingerprint;
+      if (print) {
+        const earlier = prints.get(print);
+        if (earlier !== undefined) {
+          const said = `page ${state.pages} repeated page ${earlier}`;
+          if (pager.onRepeat !== "stop") {
+            throw new PagingError(
+              `${pager.label} stopped: ${said} (the service ignored the ${kind.name})`,
+              "repeatedPage",
+              { hint: "The service does not page as asked; report it to its operator" },
+            );
+          }
+          stopped = `${said} (the service ignores paging)`;
+          break;
+        }
+        prints.set(print, state.pages);
+      }
+      state.received += read.received ?? read.rows.length;
+      state.total ??= read.total;
+      state.rows += read.rows.length;
+      if (state.rows > maxRows) {
+        throw new PagingCapError(pager.label, "maxRows", maxRows, pager.call);
+      }
+      const next: C | null = read.done ? null : kind.advance(cursor, read, state);
+      task.update(state[counted], { total: state.total, detail: `page ${state.pages}` });
+      if (next !== null) {
+        // Requested after the caller has had a turn with this page.
+        const from = next;
+        deferred = setTimeout(() => plan(from, true), 0);
+      }
+      yield { rows: read.rows, page: state.pages, last: next === null, state: { ...state } };
+      cursor = next;
+    }
+    const warning = pager.shortfall
+      ? pager.shortfall(state, stopped)
+      : defaultShortfall(pager.label, state, counted, stopped);
+    if (warning) reporter.warn(warning);
+    task.finish(`${state.pages} pages`);
+    return state;
+  } catch (error) {
+    task.fail(error instanceof TidepoolError ? error.shortMessage : undefined);
+    throw error;
+  } finally {
+    clearTimeout(deferred);
+    stop.abort();
+    ahead.clear();
+  }
+}
+
+function defaultShortfall(
+  label: string,
+  state: WalkState,
+  counted: "rows" | "received",
+  stopped: string | undefined,
+): string | undefined {
+  const got = state[counted];
+  if (state.total === undefined || got >= state.total) return undefined;
+  return `${label}: the service reported ${state.total} but ${got} arrived` +
+    (stopped ? ` (${stopped})` : "") + "; the table holds what arrived";
+}
+
+function cap(value: number | undefined, fallback: number, name: string, label: string): number {
+  if (value === undefined) return fallback;
+  if (!(value >= 1)) {
+    throw new TidepoolError(`Cannot read ${label}: ${name} must be 1 or more`, {
+      hint: `Pass ${name} as a whole number, or Infinity for no cap`,
+    });
+  }
+  return value;
+}
+
+function short(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Rejects as soon as the signal aborts, even if the request ignores it. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
