@@ -5,12 +5,15 @@
  */
 
 import type { ColumnTable } from "arquero";
+import { pageNumberCursor } from "../paging/cursors.ts";
+import type { PagingOptions } from "../paging/types.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 import type { RawResource } from "./types.ts";
 
-/** Filters of {@linkcode resources}. */
-export interface ResourcesParameters {
+/** Filters of {@linkcode resources}, and the per-call signal and caps. */
+export interface ResourcesParameters extends PagingOptions {
   /** Only resources of this type, e.g. `collection`. */
   type?: string;
   /** Only children of this resource (slug or UUID). */
@@ -23,10 +26,11 @@ export interface ResourcesParameters {
 
 /**
  * Lists every resource, all pages, with progress; the reported total is
- * checked against what arrived.
+ * checked against what arrived. A server that ignores `page[number]` ends
+ * in a `PagingError` at the first repeated page, not in an endless loop.
  *
  * @param context The archive's shared state.
- * @param parameters Type, parent and page size.
+ * @param parameters Type, parent, page size, signal and caps.
  * @returns The table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
  *
  * @example The collections of a database
@@ -39,36 +43,33 @@ export async function resources(
   parameters: ResourcesParameters = {},
 ): Promise<ColumnTable> {
   const { account, db } = requireTarget(context, "resources");
+  const { type, parent, auth, signal, maxPages, maxRows } = parameters;
   const pageSize = parameters.pageSize ?? 100;
   const records: RawResource[] = [];
-  const task = context.http.progress("archive resources", { unit: "rows" });
-  let total: number | undefined;
-  try {
-    for (let page = 1;; page++) {
-      const response = await send(context, {
+  const pages = walkPages({
+    label: "archive resources",
+    call: "archive.resources()",
+    cursor: pageNumberCursor(pageSize),
+    fetch: (page, signal) =>
+      send(context, {
         path: `/${segment(account)}/${segment(db)}/api/resources`,
-        query: {
-          type: parameters.type,
-          parent: parameters.parent,
-          "page[number]": page,
-          "page[size]": pageSize,
-        },
-        auth: parameters.auth,
-      });
-      const body = response.json<unknown>();
+        query: { type, parent, "page[number]": page, "page[size]": pageSize },
+        auth,
+        signal,
+      }).then((response) => response.json<unknown>()),
+    read(body) {
       const rows = listRecords(body);
-      total ??= listTotal(body);
-      records.push(...rows);
-      task.update(records.length, { total, detail: `page ${page}` });
-      if (rows.length < pageSize || (total !== undefined && records.length >= total)) break;
-    }
-    task.finish();
-  } catch (error) {
-    task.fail();
-    throw error;
-  }
-  if (total !== undefined && total !== records.length) {
-    context.http.warn(`Resource list reported ${total} resources but ${records.length} arrived`);
-  }
+      return {
+        rows,
+        total: listTotal(body),
+        fingerprint: rows.map((row) => String(row.id ?? row.slug)).join("\n"),
+      };
+    },
+    shortfall: ({ total, rows }) =>
+      total !== undefined && total !== rows
+        ? `Resource list reported ${total} resources but ${rows} arrived`
+        : undefined,
+  }, context.http, { signal, maxPages, maxRows });
+  for await (const page of pages) records.push(...page.rows);
   return resourceTable(records);
 }

@@ -6,13 +6,13 @@
  * @module
  */
 
-import { TidepoolError, type TidepoolErrorOptions } from "../http/errors.ts";
+import { ProtocolError, TidepoolError, type TidepoolErrorOptions } from "../http/errors.ts";
 
 /** Why a walk stopped: `repeatedPage`, `cursorCycle`, `restartLimit`. */
 export type PagingErrorCode = "repeatedPage" | "cursorCycle" | "restartLimit";
 
 /**
- * The service made a paged read impossible to finish: it repeated a page,
+ * A protocol error of paging: the service made a paged read impossible to finish: it repeated a page,
  * named a cursor it had named before, or kept failing after restarts.
  *
  * @example Telling a repeated page apart
@@ -21,11 +21,11 @@ export type PagingErrorCode = "repeatedPage" | "cursorCycle" | "restartLimit";
  * console.log(error.code); // "repeatedPage"
  * ```
  */
-export class PagingError extends TidepoolError {
+export class PagingError extends ProtocolError {
   /** The error kind, `"PagingError"`. */
   override name = "PagingError";
   /** What went wrong. */
-  readonly code: PagingErrorCode;
+  declare readonly code: PagingErrorCode;
 
   /**
    * Creates the error.
@@ -35,8 +35,7 @@ export class PagingError extends TidepoolError {
    * @param options Details, hint and cause.
    */
   constructor(message: string, code: PagingErrorCode, options: TidepoolErrorOptions = {}) {
-    super(message, options);
-    this.code = code;
+    super(message, { ...options, code });
   }
 }
 
