@@ -46,30 +46,34 @@ export async function resources(
   const { type, parent, auth, signal, maxPages, maxRows } = parameters;
   const pageSize = parameters.pageSize ?? 100;
   const records: RawResource[] = [];
-  const pages = walkPages({
-    label: "archive resources",
-    call: "archive.resources()",
-    cursor: pageNumberCursor(pageSize),
-    fetch: (page, signal) =>
-      send(context, {
-        path: `/${segment(account)}/${segment(db)}/api/resources`,
-        query: { type, parent, "page[number]": page, "page[size]": pageSize },
-        auth,
-        signal,
-      }).then((response) => response.json<unknown>()),
-    read(body) {
-      const rows = listRecords(body);
-      return {
-        rows,
-        total: listTotal(body),
-        fingerprint: rows.map((row) => String(row.id ?? row.slug)).join("\n"),
-      };
+  const pages = walkPages(
+    {
+      label: "archive resources",
+      call: "archive.resources()",
+      cursor: pageNumberCursor(pageSize),
+      fetch: (page, signal) =>
+        send(context, {
+          path: `/${segment(account)}/${segment(db)}/api/resources`,
+          query: { type, parent, "page[number]": page, "page[size]": pageSize },
+          auth,
+          signal,
+        }).then((response) => response.json<unknown>()),
+      read(body) {
+        const rows = listRecords(body);
+        return {
+          rows,
+          total: listTotal(body),
+          fingerprint: rows.map((row) => String(row.id ?? row.slug)).join("\n"),
+        };
+      },
+      shortfall: ({ total, rows }) =>
+        total !== undefined && total !== rows
+          ? `Resource list reported ${total} resources but ${rows} arrived`
+          : undefined,
     },
-    shortfall: ({ total, rows }) =>
-      total !== undefined && total !== rows
-        ? `Resource list reported ${total} resources but ${rows} arrived`
-        : undefined,
-  }, context.http, { signal, maxPages, maxRows });
+    context.http,
+    { signal, maxPages, maxRows },
+  );
   for await (const page of pages) records.push(...page.rows);
   return resourceTable(records);
 }

@@ -74,10 +74,12 @@ export interface Pager<C, P, R> {
   /** Reads one page (called once per page, in order). */
   read(page: P, cursor: C, state: WalkState): PageRead<R, C>;
   /**
-   * After a failed page: a cursor to start again from (for example a
-   * window restarted after an expired token), or null to fail.
+   * After a failed page: whether the walk can start again (for example a
+   * window restarted after an expired token). Asked only below the restart limit.
    */
-  recover?(error: unknown, cursor: C, state: WalkState): C | null | Promise<C | null>;
+  restartOn?(error: unknown, cursor: C): boolean;
+  /** The cursor to start again from, after any bookkeeping (a warning, a saved state). */
+  restart?(cursor: C, state: WalkState): C | Promise<C>;
   /** Restarts in a row without a new row before giving up; default 5. */
   maxRestarts?: number;
   /** A repeated page: `error` (default) throws, `stop` ends the walk (a shortfall is then warned). */

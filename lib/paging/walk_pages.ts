@@ -117,8 +117,7 @@ export async function* walkPages<C, P, R>(
         page = await abortable(pending, signal);
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
-        const restart: C | null = pager.recover ? await pager.recover(error, cursor, state) : null;
-        if (restart === null) throw error;
+        if (!pager.restart || !pager.restartOn?.(error, cursor)) throw error;
         if (++fruitless > maxRestarts) {
           throw new PagingError(
             `${pager.label} gave up after ${maxRestarts} restarts in a row without a new row`,
@@ -130,6 +129,7 @@ export async function* walkPages<C, P, R>(
             },
           );
         }
+        const restart = await pager.restart(cursor, state);
         state.restarts++;
         ahead.clear();
         cursors = new Set();

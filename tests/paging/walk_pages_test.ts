@@ -268,7 +268,8 @@ Deno.test("paging: a recoverable error restarts, and restarts without a new row 
       }
       return service.page(0, signal);
     },
-    recover: () => "",
+    restartOn: () => true,
+    restart: () => "",
     maxRestarts: 4,
   };
   const seen = new Set<number>();

@@ -1,17 +1,20 @@
 /**
- * The harvest loop: follows resumption tokens to the end, saves the
- * position after every page the caller has taken, restarts the window when
- * a token expires, drops records already delivered, shows progress and
+ * A harvest on the paging engine: the resumption token is its cursor; this
+ * file saves the position after every page the caller has taken, restarts
+ * the window when a token expires, drops records already delivered and
  * checks the announced list size.
  *
  * @module
  */
 
-import { ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { ProtocolError } from "../../http/errors.ts";
+import { namedCursor } from "../../paging/cursors.ts";
+import type { PagingOptions } from "../../paging/types.ts";
+import { walkPages } from "../../paging/walk_pages.ts";
 import { attribute, child, children, textOf } from "../_xml.ts";
 import { isDay } from "./_dates.ts";
 import { readHeader, readRecord } from "./_records.ts";
-import { type OaiContext, oaiRequest } from "./_response.ts";
+import { type OaiAnswer, type OaiContext, oaiRequest } from "./_response.ts";
 import { type HarvestState, saveState } from "./_state.ts";
 import type { HarvestPage, OaiRecord } from "./types.ts";
 
@@ -28,14 +31,14 @@ export interface HarvestRun {
   statePath?: string;
   /** The saved state: continued when in progress, its high-water mark kept otherwise. */
   saved?: HarvestState;
-  signal?: AbortSignal;
+  /** The per-call signal and caps. */
+  paging?: PagingOptions;
 }
 
-/** Consecutive token expiries without a new record before giving up. */
-const MAX_RESTARTS = 5;
-
 /**
- * Yields the pages of a harvest.
+ * Yields the pages of a harvest. The paging engine follows the tokens,
+ * reads the next page ahead while the caller works on this one, and gives
+ * up after five restarts in a row that brought no new record.
  *
  * @param run What to harvest and where to keep the position.
  * @returns An async generator of pages; the position is saved when the next page is asked for.
@@ -62,52 +65,41 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   };
   const save = () => run.statePath ? saveState(run.statePath, s) : Promise.resolve();
   const label = `OAI-PMH ${verb} ${metadataPrefix}${run.set ? ` set ${run.set}` : ""}`;
-  const task = ctx.http.progress(label, { unit: "records" });
   const seen = new Map<string, number>();
   let maxMs = s.maxDatestamp ? Date.parse(s.maxDatestamp) : -Infinity;
   let completeListSize: number | undefined;
-  let restarts = 0;
   let skipped = 0;
-  let page = 0;
-  let prefetched: ReturnType<typeof oaiRequest> | undefined;
-  // Cancels a page requested ahead when the caller stops early (break, throw).
-  const stop = new AbortController();
-  const signal = run.signal ? AbortSignal.any([run.signal, stop.signal]) : stop.signal;
-  try {
-    if (run.statePath && !run.saved?.inProgress) await save();
-    for (;;) {
-      const args = s.token ? { verb, resumptionToken: s.token } : {
-        verb,
-        metadataPrefix,
-        set: s.set ?? undefined,
-        from: s.from ?? undefined,
-        until: s.until ?? undefined,
-      };
-      let answer;
-      try {
-        answer = await (prefetched ?? oaiRequest(ctx, args, signal));
-      } catch (error) {
-        prefetched = undefined;
-        if (!(error instanceof ProtocolError) || error.code !== "badResumptionToken" || !s.token) {
-          throw error;
-        }
-        if (++restarts > MAX_RESTARTS) throw error;
-        restartWindow(s);
-        ctx.http.warn(
-          `The resumption token expired mid-harvest; restarting the window from ${
-            s.from ?? "the beginning"
-          } (records already received are not repeated)`,
-        );
-        await save();
-        continue;
-      }
-      prefetched = undefined;
-      const node = answer.verbNode;
-      const records: OaiRecord[] = [];
-      let arrived = 0;
-      if (node) {
-        const items = verb === "ListRecords" ? children(node, "record") : children(node, "header");
-        arrived = items.length;
+  // What the page being handed on said besides its records.
+  let about: Pick<HarvestPage, "cursor" | "responseDate"> = {};
+  const pages = walkPages<string | undefined, OaiAnswer, OaiRecord>(
+    {
+      label,
+      unit: "records",
+      call: "harvest()",
+      count: "received",
+      // No page fingerprint: repositories repeat records across pages (the
+      // sickle fixtures do), so a token named twice is the repeat guard.
+      cursor: namedCursor<string | undefined>(
+        "resumptionToken",
+        s.token ?? undefined,
+        (t) => t ?? "",
+      ),
+      fetch: (token, signal) =>
+        oaiRequest(
+          ctx,
+          token ? { verb, resumptionToken: token } : {
+            verb,
+            metadataPrefix,
+            set: s.set ?? undefined,
+            from: s.from ?? undefined,
+            until: s.until ?? undefined,
+          },
+          signal,
+        ),
+      read(answer) {
+        const node = answer.verbNode;
+        const items = !node ? [] : children(node, verb === "ListRecords" ? "record" : "header");
+        const records: OaiRecord[] = [];
         for (const item of items) {
           const record = verb === "ListRecords"
             ? readRecord(item, metadataPrefix)
@@ -127,73 +119,67 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
           seen.set(record.identifier, ms);
           records.push(record);
         }
-      }
-      if (arrived > 0 || records.length > 0) restarts = 0;
-      const tokenNode = node ? child(node, "resumptionToken") : undefined;
-      const next = (textOf(tokenNode) ?? "").trim() || null;
-      const size = Number(attribute(tokenNode, "completeListSize"));
-      if (Number.isFinite(size) && attribute(tokenNode, "completeListSize") !== undefined) {
-        completeListSize = size;
-      }
-      const cursorText = attribute(tokenNode, "cursor");
-      if (next !== null && next === s.token) {
-        throw new ProtocolError(
-          `OAI-PMH ${verb} returned the same resumptionToken twice: ${next}`,
-          { code: "repeatedToken", hint: "The repository loops; report it to its operator" },
+        const tokenNode = node ? child(node, "resumptionToken") : undefined;
+        const next = (textOf(tokenNode) ?? "").trim() || null;
+        const size = attribute(tokenNode, "completeListSize");
+        if (size !== undefined && Number.isFinite(Number(size))) completeListSize = Number(size);
+        const cursorText = attribute(tokenNode, "cursor");
+        about = {
+          cursor: cursorText === undefined ? undefined : Number(cursorText),
+          responseDate: answer.responseDate,
+        };
+        s.received += items.length;
+        s.token = next;
+        return {
+          rows: records,
+          received: items.length,
+          total: completeListSize,
+          next,
+        };
+      },
+      restartOn: (error, token) =>
+        error instanceof ProtocolError && error.code === "badResumptionToken" && !!token,
+      async restart() {
+        restartWindow(s);
+        ctx.http.warn(
+          `The resumption token expired mid-harvest; restarting the window from ${
+            s.from ?? "the beginning"
+          } (records already received are not repeated)`,
         );
-      }
-      s.received += arrived;
-      s.token = next;
-      page++;
-      if (next !== null) {
-        // The next page is requested now, while the caller works on this one.
-        prefetched = oaiRequest(ctx, { verb, resumptionToken: next }, signal);
-        prefetched.catch(() => {}); // handled where it is awaited
-      }
-      task.update(s.received, {
-        total: completeListSize,
-        detail: `page ${page}${skipped ? `, ${skipped} without identifier skipped` : ""}`,
-      });
-      yield {
-        records,
-        page,
-        completeListSize,
-        cursor: cursorText === undefined ? undefined : Number(cursorText),
-        responseDate: answer.responseDate,
-        last: next === null,
-      };
-      s.delivered += records.length;
-      if (next === null) break;
-      await save();
-    }
-    if (skipped > 0) {
-      ctx.http.warn(`${label}: skipped ${skipped} records whose header has no identifier`);
-    }
-    if (!s.restarted && completeListSize !== undefined && s.received < completeListSize) {
-      ctx.http.warn(
-        `${label}: the repository announced ${completeListSize} records (completeListSize) but ${s.received} arrived`,
-      );
-    }
-    s.inProgress = false;
-    if (s.maxDatestamp && (!s.highWater || Date.parse(s.maxDatestamp) > Date.parse(s.highWater))) {
-      s.highWater = s.maxDatestamp;
-    }
-    s.completedAt = new Date().toISOString();
-    Object.assign(s, {
-      token: null,
-      received: 0,
-      delivered: 0,
-      restarted: false,
-      maxDatestamp: null,
-    });
-    await save();
-    task.finish();
-  } catch (error) {
-    task.fail(error instanceof TidepoolError ? error.shortMessage : undefined);
-    throw error;
-  } finally {
-    stop.abort();
+        await save();
+        return undefined;
+      },
+      // A restarted window counts records twice; only an unbroken one is checked.
+      shortfall: () =>
+        !s.restarted && completeListSize !== undefined && s.received < completeListSize
+          ? `${label}: the repository announced ${completeListSize} records (completeListSize) but ${s.received} arrived`
+          : undefined,
+    },
+    ctx.http,
+    run.paging,
+  );
+  if (run.statePath && !run.saved?.inProgress) await save();
+  for await (const page of pages) {
+    yield { records: [...page.rows], page: page.page, completeListSize, ...about, last: page.last };
+    s.delivered += page.rows.length;
+    if (!page.last) await save();
   }
+  if (skipped > 0) {
+    ctx.http.warn(`${label}: skipped ${skipped} records whose header has no identifier`);
+  }
+  s.inProgress = false;
+  if (s.maxDatestamp && (!s.highWater || Date.parse(s.maxDatestamp) > Date.parse(s.highWater))) {
+    s.highWater = s.maxDatestamp;
+  }
+  s.completedAt = new Date().toISOString();
+  Object.assign(s, {
+    token: null,
+    received: 0,
+    delivered: 0,
+    restarted: false,
+    maxDatestamp: null,
+  });
+  await save();
 }
 
 /**

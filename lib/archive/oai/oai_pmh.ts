@@ -9,6 +9,9 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { namedCursor } from "../../paging/cursors.ts";
+import type { PagingOptions } from "../../paging/types.ts";
+import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
 import { child, children, textOf, type XmlNode } from "../_xml.ts";
@@ -146,33 +149,43 @@ export class OaiPmh {
   /**
    * Every set of the repository (every page).
    *
+   * @param options The per-call signal and caps.
    * @returns A table with `setSpec`, `setName`, `setDescription`.
    */
-  async listSets(): Promise<ColumnTable> {
+  async listSets(options: PagingOptions = {}): Promise<ColumnTable> {
     const rows: Record<string, unknown>[] = [];
-    let token: string | undefined;
-    do {
-      const args = token ? { verb: "ListSets", resumptionToken: token } : { verb: "ListSets" };
-      const { verbNode } = await oaiRequest(this.#ctx, args);
-      for (const set of children(verbNode, "set")) {
-        const description = child(set, "setDescription");
-        rows.push({
-          setSpec: textOf(child(set, "setSpec"))?.trim(),
-          setName: textOf(child(set, "setName"))?.trim(),
-          setDescription: description === undefined ? null : deepText(description),
-        });
-      }
-      const next = (textOf(child(verbNode, "resumptionToken")) ?? "").trim();
-      if (next && next === token) {
-        throw new ProtocolError(
-          `OAI-PMH ListSets returned the same resumptionToken twice: ${next}`,
-          {
-            code: "repeatedToken",
-          },
-        );
-      }
-      token = next || undefined;
-    } while (token);
+    const pages = walkPages(
+      {
+        label: "OAI-PMH ListSets",
+        unit: "sets",
+        call: "listSets()",
+        cursor: namedCursor<string | undefined>("resumptionToken", undefined, (t) => t ?? ""),
+        fetch: (token, signal) =>
+          oaiRequest(
+            this.#ctx,
+            token ? { verb: "ListSets", resumptionToken: token } : { verb: "ListSets" },
+            signal,
+          ),
+        read: ({ verbNode }) => {
+          const sets = children(verbNode, "set").map((set) => {
+            const description = child(set, "setDescription");
+            return {
+              setSpec: textOf(child(set, "setSpec"))?.trim(),
+              setName: textOf(child(set, "setName"))?.trim(),
+              setDescription: description === undefined ? null : deepText(description),
+            };
+          });
+          const next = (textOf(child(verbNode, "resumptionToken")) ?? "").trim();
+          return {
+            rows: sets,
+            next: next || null,
+          };
+        },
+      },
+      this.#ctx.http,
+      options,
+    );
+    for await (const page of pages) rows.push(...page.rows);
     return buildTable(setSchema, rows);
   }
 
@@ -273,6 +286,7 @@ export class OaiPmh {
     if (saved && options.state) {
       checkIdentity(options.state, saved, { endpoint, verb, metadataPrefix, set });
     }
+    const { signal, maxPages, maxRows } = options;
     const base = {
       ctx: this.#ctx,
       endpoint,
@@ -281,6 +295,7 @@ export class OaiPmh {
       set,
       statePath: options.state,
       saved,
+      paging: { signal, maxPages, maxRows },
     };
     if (saved?.inProgress) return { ...base, from: saved.from, until: saved.until };
     const needsGranularity =

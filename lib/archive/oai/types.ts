@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { PagingOptions } from "../../paging/types.ts";
+
 /** One harvested record (a header, and the flattened metadata when present). */
 export interface OaiRecord {
   /** The OAI identifier. */
@@ -35,8 +37,8 @@ export interface OaiRecord {
   metadata: Record<string, string[]>;
 }
 
-/** What a harvest asks for. */
-export interface HarvestOptions {
+/** What a harvest asks for, and its per-call signal and caps. */
+export interface HarvestOptions extends PagingOptions {
   /** The metadata format; default `oai_dc`. */
   metadataPrefix?: string;
   /** Only records of this set (for the archive platform: a resource type). */

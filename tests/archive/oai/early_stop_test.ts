@@ -2,19 +2,17 @@ import assert from "node:assert/strict";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
 
-Deno.test("stopping a streamed harvest early cancels the page requested ahead", async () => {
-  // A slow repository: every answer after the first waits 300 ms.
-  const sandbox = startOaiSandbox({ pageSize: 50 });
-  let aborted = 0;
-  let timers = 0;
+/** A slow repository: every page after the first waits 300 ms, and counts how it ended. */
+function slowRepository() {
+  const counts = { sent: 0, aborted: 0 };
   const slowFetch: typeof fetch = async (input, init) => {
     const url = new URL(new Request(input).url);
     if (url.searchParams.has("resumptionToken")) {
+      counts.sent++;
       await new Promise((resolve, reject) => {
-        timers++;
         const timer = setTimeout(resolve, 300);
         init?.signal?.addEventListener("abort", () => {
-          aborted++;
+          counts.aborted++;
           clearTimeout(timer);
           reject(init.signal!.reason);
         });
@@ -22,6 +20,12 @@ Deno.test("stopping a streamed harvest early cancels the page requested ahead", 
     }
     return fetch(input, init);
   };
+  return { counts, slowFetch };
+}
+
+Deno.test("a break out of harvestRecords() right away sends no page ahead", async () => {
+  const sandbox = startOaiSandbox({ pageSize: 50 });
+  const { counts, slowFetch } = slowRepository();
   try {
     const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
       progress: false,
@@ -32,10 +36,31 @@ Deno.test("stopping a streamed harvest early cancels the page requested ahead", 
       assert.equal(page.page, 1);
       break;
     }
-    assert.ok(Date.now() - started < 250, "did not wait for the page requested ahead");
+    assert.ok(Date.now() - started < 250, "did not wait for a page ahead");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(counts.sent, 0, "page 2 was not requested");
+    assert.equal(sandbox.providers["acme/letters"].hits.get("ListRecords"), 1);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("a caller working on a page gets the next one read ahead, cancelled on break", async () => {
+  const sandbox = startOaiSandbox({ pageSize: 50 });
+  const { counts, slowFetch } = slowRepository();
+  try {
+    const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
+      progress: false,
+      fetch: slowFetch,
+    });
+    for await (const page of oai.harvestRecords({ metadataPrefix: "oai_dc" })) {
+      assert.equal(page.page, 1);
+      await new Promise((resolve) => setTimeout(resolve, 30)); // the caller's own work
+      assert.equal(counts.sent, 1, "page 2 went out while the caller worked");
+      break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(timers, 1, "page 2 was requested ahead");
-    assert.equal(aborted, 1, "and cancelled when the loop stopped");
+    assert.equal(counts.aborted, 1, "and was cancelled when the loop stopped");
   } finally {
     await sandbox.close();
   }
