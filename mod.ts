@@ -38,6 +38,8 @@ export type {
   ProgressTask,
 } from "./lib/http/progress.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
+export { PagingCapError, PagingError, type PagingErrorCode } from "./lib/paging/errors.ts";
+export type { PagedReadOptions } from "./lib/paging/types.ts";
 export {
   OCEAN_START_BLOCK,
   StaleSubgraphError,

@@ -13,6 +13,7 @@ export { DATABASE_SCHEMA, type DatabasesParameters, type RawDatabase } from "./d
 export { FACET_SCHEMA, type SearchParameters, type SearchResult } from "./search.ts";
 export type { SearchAllParameters } from "./search_all.ts";
 export type { ResourcesParameters } from "./resources.ts";
+export type { PagedReadOptions } from "../paging/types.ts";
 export { RESOURCE_SCHEMA } from "./_resource_table.ts";
 export { type Triple, TRIPLE_SCHEMA } from "./_triples.ts";
 export type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";

@@ -6,14 +6,14 @@
 
 import type { ColumnTable } from "arquero";
 import { pageNumberCursor } from "../paging/cursors.ts";
-import type { PagingOptions } from "../paging/types.ts";
+import type { PagedReadOptions } from "../paging/types.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 import type { RawResource } from "./types.ts";
 
 /** Filters of {@linkcode resources}, and the per-call signal and caps. */
-export interface ResourcesParameters extends PagingOptions {
+export interface ResourcesParameters extends PagedReadOptions {
   /** Only resources of this type, e.g. `collection`. */
   type?: string;
   /** Only children of this resource (slug or UUID). */

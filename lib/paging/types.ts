@@ -96,7 +96,7 @@ export interface Pager<C, P, R> {
 }
 
 /** Per-call options of every paged read. */
-export interface PagingOptions {
+export interface PagedReadOptions {
   /** Cancels the read: the request in flight and those read ahead. */
   signal?: AbortSignal;
   /** Most pages read before the read fails; default 100,000. */

@@ -12,7 +12,7 @@ import type { ProgressTask } from "../http/progress.ts";
 import { TidepoolError } from "../http/errors.ts";
 import { PagingCapError, PagingError } from "./errors.ts";
 import { ReadAhead } from "./_read_ahead.ts";
-import type { Pager, PagingOptions, WalkPage, WalkState } from "./types.ts";
+import type { PagedReadOptions, Pager, WalkPage, WalkState } from "./types.ts";
 
 /** What the walk reports to: an `HttpClient` serves. */
 export interface WalkReporter {
@@ -61,7 +61,7 @@ const DEFAULT_MAX_RESTARTS = 5;
 export async function* walkPages<C, P, R>(
   pager: Pager<C, P, R>,
   reporter: WalkReporter,
-  options: PagingOptions = {},
+  options: PagedReadOptions = {},
 ): AsyncGenerator<WalkPage<R>, WalkState> {
   const maxPages = cap(options.maxPages, DEFAULT_MAX_PAGES, "maxPages", pager.label);
   const maxRows = cap(options.maxRows, DEFAULT_MAX_ROWS, "maxRows", pager.label);

@@ -4,11 +4,11 @@ import {
   namedCursor,
   type OffsetCursor,
   offsetCursor,
+  type PagedReadOptions,
   pageNumberCursor,
   type Pager,
   PagingCapError,
   PagingError,
-  type PagingOptions,
   walkPages,
 } from "../../lib/paging/mod.ts";
 
@@ -117,7 +117,7 @@ const silent = { progress: () => ({ update() {}, finish() {}, fail() {} }), warn
 
 async function collect(
   pager: Pager<unknown, Answer, number>,
-  options: PagingOptions = {},
+  options: PagedReadOptions = {},
   warnings: string[] = [],
 ): Promise<number[]> {
   const rows: number[] = [];

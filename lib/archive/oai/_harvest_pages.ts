@@ -9,7 +9,7 @@
 
 import { ProtocolError } from "../../http/errors.ts";
 import { namedCursor } from "../../paging/cursors.ts";
-import type { PagingOptions } from "../../paging/types.ts";
+import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
 import { attribute, child, children, textOf } from "../_xml.ts";
 import { isDay } from "./_dates.ts";
@@ -32,7 +32,7 @@ export interface HarvestRun {
   /** The saved state: continued when in progress, its high-water mark kept otherwise. */
   saved?: HarvestState;
   /** The per-call signal and caps. */
-  paging?: PagingOptions;
+  paging?: PagedReadOptions;
 }
 
 /**

@@ -6,3 +6,4 @@
 
 export * from "./oai_pmh.ts";
 export * from "./types.ts";
+export type { PagedReadOptions } from "../../paging/types.ts";

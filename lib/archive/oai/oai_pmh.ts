@@ -10,7 +10,7 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../http/errors.ts";
 import { namedCursor } from "../../paging/cursors.ts";
-import type { PagingOptions } from "../../paging/types.ts";
+import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
@@ -152,7 +152,7 @@ export class OaiPmh {
    * @param options The per-call signal and caps.
    * @returns A table with `setSpec`, `setName`, `setDescription`.
    */
-  async listSets(options: PagingOptions = {}): Promise<ColumnTable> {
+  async listSets(options: PagedReadOptions = {}): Promise<ColumnTable> {
     const rows: Record<string, unknown>[] = [];
     const pages = walkPages(
       {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PagingOptions } from "../../paging/types.ts";
+import type { PagedReadOptions } from "../../paging/types.ts";
 
 /** One harvested record (a header, and the flattened metadata when present). */
 export interface OaiRecord {
@@ -38,7 +38,7 @@ export interface OaiRecord {
 }
 
 /** What a harvest asks for, and its per-call signal and caps. */
-export interface HarvestOptions extends PagingOptions {
+export interface HarvestOptions extends PagedReadOptions {
   /** The metadata format; default `oai_dc`. */
   metadataPrefix?: string;
   /** Only records of this set (for the archive platform: a resource type). */
