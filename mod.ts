@@ -221,3 +221,7 @@ export type {
   TableBuilderOptions,
   TableSchema,
 } from "./lib/table/mod.ts";
+export { saveTable } from "./lib/notebook/save_table.ts";
+export { readTable } from "./lib/notebook/read_table.ts";
+export { query, readParquetSql } from "./lib/dataset/mod.ts";
+export type { QueryOptions } from "./lib/dataset/mod.ts";

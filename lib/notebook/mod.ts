@@ -17,3 +17,4 @@ export { errorBundle, type MediaBundle, mediaBundle, withSvgNamespaces } from ".
 export { tableHtml, type TableViewOptions } from "./table_html.ts";
 export { tableText } from "./table_text.ts";
 export { saveTable } from "./save_table.ts";
+export { readTable } from "./read_table.ts";

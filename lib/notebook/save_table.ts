@@ -1,12 +1,15 @@
 import { type ColumnTable, toArrowIPC, toCSV, toJSON } from "arquero";
 import { TidepoolError } from "../http/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
+import { tableToParquet } from "../dataset/parquet.ts";
 
 /**
  * Saves a table by the file's extension: `.csv` (UTF-8, arrays and objects
  * as JSON text, dates as ISO 8601), `.arrow` or `.feather` (Arrow IPC, types
- * kept), or `.json` (Arquero's column JSON). The file appears under its
- * final name only when complete.
+ * kept), `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays
+ * as Parquet lists, objects as JSON text, every type read back by
+ * `readTable`), or `.json` (Arquero's column JSON). The file
+ * appears under its final name only when complete.
  *
  * @param path Where to write; the folder must exist.
  * @param table The table.
@@ -26,11 +29,13 @@ export async function saveTable(path: string, table: ColumnTable): Promise<numbe
     bytes = new TextEncoder().encode(toCSV(jsonCells(table)));
   } else if (extension === "arrow" || extension === "feather") {
     bytes = toArrowIPC(jsonCells(table, ["object"]), { format: "file" });
+  } else if (extension === "parquet") {
+    bytes = await tableToParquet(table);
   } else if (extension === "json") {
     bytes = new TextEncoder().encode(toJSON(table));
   } else {
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
-      hint: "Use a .csv, .arrow, .feather or .json file name",
+      hint: "Use a .csv, .arrow, .feather, .parquet or .json file name",
     });
   }
   const temporary = `${path}.${crypto.randomUUID()}.part`;

@@ -1,0 +1,11 @@
+/**
+ * Tables past memory: Parquet files and hive-partitioned Parquet datasets
+ * written with parquet-wasm, queried with DuckDB. Both load on first use, so
+ * importing this module costs neither.
+ *
+ * @module
+ */
+
+export { columnsToParquet, tableFromParquet, tableToParquet } from "./parquet.ts";
+export type { TypedColumn } from "../table/build_table.ts";
+export { query, type QueryOptions, readParquetSql, sqlIdentifier, sqlString } from "./query.ts";
