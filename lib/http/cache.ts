@@ -18,6 +18,7 @@
 
 import { CacheMissError } from "./errors.ts";
 import { redact } from "./redact.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /** The cache modes; see the module documentation. */
 export type CacheMode = "off" | "record" | "replay" | "refresh";
@@ -137,9 +138,7 @@ export class ResponseCache {
     };
     const folder = path.slice(0, path.lastIndexOf("/"));
     await Deno.mkdir(folder, { recursive: true });
-    const temporary = `${path}.${crypto.randomUUID()}.part`;
-    await Deno.writeTextFile(temporary, JSON.stringify(file));
-    await Deno.rename(temporary, path);
+    await writeFileAtomic(path, JSON.stringify(file));
   }
 
   async #path(method: string, url: string, body: string | undefined) {

@@ -2,6 +2,7 @@ import { type ColumnTable, toArrowIPC, toCSV, toJSON } from "arquero";
 import { TidepoolError } from "../http/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /**
  * Saves a table by the file's extension: `.csv` (UTF-8, arrays and objects
@@ -38,9 +39,7 @@ export async function saveTable(path: string, table: ColumnTable): Promise<numbe
       hint: "Use a .csv, .arrow, .feather, .parquet or .json file name",
     });
   }
-  const temporary = `${path}.${crypto.randomUUID()}.part`;
-  await Deno.writeFile(temporary, bytes);
-  await Deno.rename(temporary, path);
+  await writeFileAtomic(path, bytes);
   return bytes.byteLength;
 }
 

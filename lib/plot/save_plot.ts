@@ -7,6 +7,7 @@
 import { TidepoolError } from "../http/errors.ts";
 import { PlotFigure } from "./plot_figure.ts";
 import { renderPng } from "./_render_png.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /** Options of {@linkcode savePlot}. */
 export interface SavePlotOptions {
@@ -56,13 +57,6 @@ export async function savePlot(
       hint: "Use a .svg or .png file name",
     });
   }
-  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.partial`;
-  await Deno.writeFile(temporary, bytes);
-  try {
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
+  await writeFileAtomic(path, bytes);
   return path;
 }

@@ -9,6 +9,7 @@
 import { TidepoolError } from "../../http/errors.ts";
 import { parseUtc } from "./_dates.ts";
 import type { OaiRecord } from "./types.ts";
+import { writeFileAtomic } from "../../fs/write_file_atomic.ts";
 
 /** What identifies a harvest: the same endpoint, verb, format and set. */
 export interface HarvestIdentity {
@@ -67,9 +68,7 @@ export async function loadState(path: string): Promise<HarvestState | undefined>
 
 /** Writes a state file atomically. */
 export async function saveState(path: string, state: HarvestState): Promise<void> {
-  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(temporary, JSON.stringify(state, null, 1));
-  await Deno.rename(temporary, path);
+  await writeFileAtomic(path, JSON.stringify(state, null, 1));
 }
 
 /** Checks that a saved state belongs to the harvest asked for. */

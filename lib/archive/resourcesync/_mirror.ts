@@ -12,6 +12,7 @@ import { parseUtc } from "../oai/_dates.ts";
 import { entrySchema } from "./_schema.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorOptions, MirrorResult } from "./types.ts";
+import { writeFileAtomic } from "../../fs/write_file_atomic.ts";
 
 interface MirrorState {
   version: 1;
@@ -43,9 +44,9 @@ export async function runMirror(
     const previous = state ? await readLocs(locsPath) : undefined;
     const current = new Set(entries.map((e) => e.loc));
     const removed = previous ? [...previous].filter((loc) => !current.has(loc)) : [];
-    await writeAtomic(locsPath, [...current].join("\n"));
+    await writeFileAtomic(locsPath, [...current].join("\n"));
     const since = at ?? latest(entries) ?? started;
-    await writeAtomic(
+    await writeFileAtomic(
       options.state,
       JSON.stringify({ version: 1, since, lastFullList: started } satisfies MirrorState),
     );
@@ -71,7 +72,7 @@ export async function runMirror(
   if (added.length) {
     await Deno.writeTextFile(locsPath, `\n${[...new Set(added)].join("\n")}`, { append: true });
   }
-  await writeAtomic(options.state, JSON.stringify({ ...state, since } satisfies MirrorState));
+  await writeFileAtomic(options.state, JSON.stringify({ ...state, since } satisfies MirrorState));
   return {
     kind: "changes",
     table: buildTable(entrySchema, entries),
@@ -113,10 +114,4 @@ async function readLocs(path: string): Promise<Set<string>> {
     if (error instanceof Deno.errors.NotFound) return new Set();
     throw error;
   }
-}
-
-async function writeAtomic(path: string, text: string) {
-  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  await Deno.writeTextFile(temporary, text);
-  await Deno.rename(temporary, path);
 }

@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import { basename, join, resolve } from "node:path";
 import { TidepoolError } from "../../http/errors.ts";
+import { temporaryPath } from "../../fs/write_file_atomic.ts";
 
 /** A saved file. */
 export interface SavedFile {
@@ -121,7 +122,7 @@ export async function saveStream(
 ): Promise<SavedFile> {
   const { dir, what } = options;
   await Deno.mkdir(dir, { recursive: true });
-  const temp = join(dir, `.tidepool-${crypto.randomUUID()}.part`);
+  const temp = temporaryPath(join(dir, ".tidepool"));
   const hash = createHash("sha256");
   let bytes = 0;
   let file: Deno.FsFile | undefined;

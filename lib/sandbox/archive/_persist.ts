@@ -9,6 +9,7 @@
 
 import type { ArchiveState } from "./_state.ts";
 import type { ArchiveSeed, SeedKey } from "./seed.ts";
+import { writeFileAtomic } from "../../fs/write_file_atomic.ts";
 
 /** What a snapshot holds. */
 export interface Snapshot {
@@ -31,6 +32,5 @@ export async function saveSnapshot(state: ArchiveState): Promise<void> {
   const path = state.storage.snapshot;
   if (!path) return;
   const snapshot: Snapshot = { seed: state.seed, keys: state.keys };
-  await Deno.writeTextFile(`${path}.part`, JSON.stringify(snapshot));
-  await Deno.rename(`${path}.part`, path);
+  await writeFileAtomic(path, JSON.stringify(snapshot));
 }

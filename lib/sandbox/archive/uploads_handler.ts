@@ -22,6 +22,7 @@ import {
   json,
 } from "./_state.ts";
 import type { SeedAsset } from "./seed.ts";
+import { temporaryPath } from "../../fs/write_file_atomic.ts";
 
 /** Presigned signatures by asset id (never in the snapshot: they expire with the process). */
 const signatures = new WeakMap<ArchiveState, Map<string, string>>();
@@ -104,7 +105,8 @@ export async function storageHandler(
     return errorResponse(403, "SignatureDoesNotMatch");
   }
   const file = `${state.storage.uploads}/${asset.id}`;
-  const out = await Deno.open(`${file}.part`, { write: true, create: true, truncate: true });
+  const temporary = temporaryPath(file);
+  const out = await Deno.open(temporary, { write: true, createNew: true });
   let size = 0;
   let tooLarge = false;
   try {
@@ -121,10 +123,10 @@ export async function storageHandler(
     out.close();
   }
   if (tooLarge) {
-    await Deno.remove(`${file}.part`);
+    await Deno.remove(temporary);
     return errorResponse(413, `Upload too large: more than ${state.maxUploadBytes} bytes`);
   }
-  await Deno.rename(`${file}.part`, file);
+  await Deno.rename(temporary, file);
   asset.file = asset.id;
   asset.size = size;
   await saveSnapshot(state);

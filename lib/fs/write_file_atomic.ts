@@ -1,0 +1,52 @@
+/**
+ * The one way tidepool writes a file a reader may open at any moment: the
+ * bytes go to a temporary name beside the target, then a rename gives them
+ * the final name. A reader sees the old file or the whole new one, never a
+ * half-written one, and a failed write leaves no temporary file behind.
+ *
+ * @module
+ */
+
+/**
+ * A fresh temporary name beside `path` (same folder, so a rename is atomic):
+ * `<path>.<random>.part`.
+ *
+ * @param path The final path.
+ * @returns The temporary path.
+ *
+ * @example A temporary name for a cache file
+ * ```ts
+ * console.log(temporaryPath("cache/a.json")); // cache/a.json.1f2e3d4c.part
+ * ```
+ */
+export function temporaryPath(path: string): string {
+  return `${path}.${crypto.randomUUID().slice(0, 8)}.part`;
+}
+
+/**
+ * Writes `data` to `path` atomically: to {@linkcode temporaryPath} first,
+ * then renamed over `path`. On failure the temporary file is removed and the
+ * error passes on.
+ *
+ * @param path The final path (its folder must exist).
+ * @param data The bytes, or text written as UTF-8.
+ *
+ * @example Saving a state file
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomic(`${dir}/state.json`, JSON.stringify({ page: 3 }));
+ * console.log(await Deno.readTextFile(`${dir}/state.json`));
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const temporary = temporaryPath(path);
+  try {
+    if (typeof data === "string") await Deno.writeTextFile(temporary, data);
+    else await Deno.writeFile(temporary, data);
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
