@@ -7,7 +7,7 @@
 
 import { TidepoolError, TimeoutError } from "../http/errors.ts";
 import { registerSecret } from "../http/redact.ts";
-import { sleep } from "../http/sleep.ts";
+import { type PollOptions, pollUntil } from "../http/poll_until.ts";
 import { type ArchiveContext, archiveError, requireTarget, segment, send } from "./_context.ts";
 import { sendWrite } from "./_write.ts";
 
@@ -27,25 +27,24 @@ export interface UploadedAsset {
   isPublic: boolean;
 }
 
-/** Options of {@linkcode upload}. */
-export interface UploadOptions {
+/**
+ * Options of {@linkcode upload}, with the poll options every wait shares:
+ * `timeoutMs` bounds the wait for the conversion (default 10 minutes),
+ * `pollMs` is the time between polls (default 1,000), `signal` cancels the
+ * upload, the pause and the poll in flight.
+ */
+export interface UploadOptions extends PollOptions {
   /** `ptif` sends the image through the tiling pipeline; default `ptif`. */
   derivative?: "ptif" | null;
   /** Whether the image is public; default false. */
   isPublic?: boolean;
   /** The content type; default from the file name (png, jpg, jpeg, tif, tiff). */
   contentType?: string;
-  /** How long to wait for the conversion, in ms; default 10 minutes. */
-  timeoutMs?: number;
-  /** Time between polls, in ms; default 1000. */
-  pollMs?: number;
   /**
    * How long the transfer may go without progress, in ms, before it is cut;
    * default 60,000. A large file on a slow link takes as long as it takes.
    */
   stallMs?: number;
-  /** Cancels the upload and the polling. */
-  signal?: AbortSignal;
 }
 
 /** The raw poll answer. */
@@ -142,6 +141,7 @@ export async function upload(
       content_type: contentType,
       filename: name || undefined,
     },
+    signal: options.signal,
   }, { action: `upload ${label}`, account, size })).json<
     { id: string; upload_url: string; headers?: Record<string, string> }
   >();
@@ -224,6 +224,7 @@ export async function upload(
   await sendWrite(context, {
     method: "POST",
     path: `/api/${segment(account)}/uploads/${segment(issued.id)}/finalize`,
+    signal: options.signal,
   }, { action: `finalize upload ${issued.id}`, account });
   return await poll(context, account, issued.id, options);
 }
@@ -235,22 +236,21 @@ async function poll(
   options: UploadOptions,
 ): Promise<UploadedAsset> {
   const timeoutMs = options.timeoutMs ?? 600_000;
-  const started = Date.now();
   const task = context.http.progress(`Converting ${id}`, { unit: "polls" });
   let polls = 0;
-  while (true) {
-    const raw = (await send(context, {
-      path: `/api/${segment(account)}/uploads/${segment(id)}`,
-      auth: true,
-      cacheable: false,
-    })).json<RawAsset>();
-    task.update(++polls, { detail: raw.status });
-    if (raw.status === "ready") {
-      task.finish();
-      return toAsset(raw);
-    }
-    if (!PENDING.has(raw.status)) {
-      task.fail();
+  let status = "";
+  try {
+    const asset = await pollUntil(async (signal) => {
+      const raw = (await send(context, {
+        path: `/api/${segment(account)}/uploads/${segment(id)}`,
+        auth: true,
+        cacheable: false,
+        signal,
+      })).json<RawAsset>();
+      status = raw.status;
+      task.update(++polls, { detail: raw.status });
+      if (raw.status === "ready") return { value: toAsset(raw) };
+      if (PENDING.has(raw.status)) return undefined;
       throw new TidepoolError(
         raw.status === "failed"
           ? `Upload ${id} failed in conversion`
@@ -262,14 +262,20 @@ async function poll(
             : "The platform answered a status tidepool does not know; check the asset in the dashboard",
         },
       );
-    }
-    if (Date.now() - started > timeoutMs) {
-      task.fail();
-      throw new TimeoutError(
-        `Upload ${id} is not ready after ${timeoutMs} ms: its status is ${raw.status}`,
-        { hint: "Conversion can be slow for large images; poll later with a longer timeoutMs" },
-      );
-    }
-    await sleep(options.pollMs ?? 1000, options.signal);
+    }, {
+      pollMs: options.pollMs ?? 1000,
+      timeoutMs,
+      signal: options.signal,
+      timedOut: () =>
+        new TimeoutError(
+          `Upload ${id} is not ready after ${timeoutMs} ms: its status is ${status}`,
+          { hint: "Conversion can be slow for large images; poll later with a longer timeoutMs" },
+        ),
+    });
+    task.finish();
+    return asset;
+  } catch (error) {
+    task.fail();
+    throw error;
   }
 }

@@ -13,18 +13,24 @@ import {
   TidepoolError,
   TimeoutError,
 } from "../http/errors.ts";
-import { sleep } from "../http/sleep.ts";
+import { type PollOptions, pollUntil } from "../http/poll_until.ts";
 import type { Ddo } from "./ddo.ts";
 import type { DdoState, DdoStateKey } from "./types.ts";
 import { checkAddress, checkDid } from "./_validate.ts";
 
 /** Reads one DDO; a 404 says the asset is not indexed and points to ddoState. */
-export async function fetchDdo(http: HttpClient, did: string, live = false): Promise<Ddo> {
+export async function fetchDdo(
+  http: HttpClient,
+  did: string,
+  live = false,
+  signal?: AbortSignal,
+): Promise<Ddo> {
   checkDid(did);
   try {
     const response = await http.request({
       path: `/api/aquarius/assets/ddo/${encodeURIComponent(did)}`,
       cacheable: !live,
+      signal,
     });
     return response.json<Ddo>();
   } catch (error) {
@@ -69,11 +75,17 @@ export async function fetchDdoState(
   http: HttpClient,
   key: DdoStateKey,
   live = false,
+  signal?: AbortSignal,
 ): Promise<DdoState> {
   const query = stateQuery(key);
   let response;
   try {
-    response = await http.request({ path: "/api/aquarius/state/ddo", query, cacheable: !live });
+    response = await http.request({
+      path: "/api/aquarius/state/ddo",
+      query,
+      cacheable: !live,
+      signal,
+    });
   } catch (error) {
     if (error instanceof NotFoundError) {
       const [[name, value]] = Object.entries(query);
@@ -97,15 +109,12 @@ export async function fetchDdoState(
   return { ...state, error } as DdoState;
 }
 
-/** Options of `waitForIndexed`. */
-export interface WaitForIndexedOptions {
-  /** Give up after this long. Default 300,000 (5 minutes). */
-  timeoutMs?: number;
-  /** Pause between polls. Default 2,000. */
-  intervalMs?: number;
-  /** Cancels the wait. */
-  signal?: AbortSignal;
-}
+/**
+ * Options of `waitForIndexed`: the poll options every wait shares. `pollMs`
+ * defaults to 2,000, `timeoutMs` to 300,000 (5 minutes); `signal` cancels
+ * the pause and the poll in flight.
+ */
+export type WaitForIndexedOptions = PollOptions;
 
 /** Polls the indexing state until the DDO is served, the indexer rejects it, or time runs out. */
 export async function waitIndexed(
@@ -119,56 +128,73 @@ export async function waitIndexed(
   stateQuery(key);
   const shown = "did" in key ? key.did : `transaction ${key.txId}`;
   const timeoutMs = options.timeoutMs ?? 300_000;
-  const intervalMs = options.intervalMs ?? 2_000;
-  const started = Date.now();
   const task = http.progress(`waitForIndexed ${shown}`, { unit: "polls" });
   let last = "not seen by the indexer";
-  for (let polls = 1;; polls++) {
-    try {
-      // A poll must see the node change: never answered from the cache.
-      const state = await fetchDdoState(http, key, true);
-      if (state.valid) {
-        try {
-          const ddo = await fetchDdo(http, state.did || state.id, true);
-          task.finish("indexed");
-          return ddo;
-        } catch (error) {
-          if (!(error instanceof NotFoundError)) throw error;
-          last = "state valid, DDO not served yet";
-        }
-      } else if (state.error) {
-        task.fail("rejected by the indexer");
-        throw new TidepoolError(`The indexer rejected the asset: ${shown}: ${state.error}`, {
-          details: state.error,
-          hint: state.error.includes("hash does not match")
-            ? "The DDO was published unencrypted with a wrong metadata hash; republish it encrypted with a fixed client"
-            : "Fix the DDO and publish it again; the node will not index it as it is",
-        });
-      } else {
-        last = "seen, not valid yet";
+  let polls = 0;
+  let failure: string | undefined;
+  try {
+    const ddo = await pollUntil(async (signal) => {
+      const found = await pollIndexed(http, key, shown, signal);
+      if (found instanceof TidepoolError) {
+        failure = "rejected by the indexer";
+        throw found;
       }
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) {
-        if (!(error instanceof TidepoolError && error.shortMessage.startsWith("The indexer"))) {
-          task.fail(error instanceof Error ? error.message.split("\n")[0] : String(error));
-        }
-        throw error;
-      }
-      last = "not seen by the indexer";
-    }
-    const elapsed = Date.now() - started;
-    task.update(polls, { detail: last });
-    if (elapsed + intervalMs > timeoutMs) {
-      task.fail("timed out");
-      throw new TimeoutError(
-        `Asset not indexed after ${timeoutMs} ms: ${shown} (last state: ${last})`,
-        {
-          hint:
-            "The indexer may be behind or may never index it (an unreachable decryptor); raise timeoutMs, " +
-            "or check ddoState later",
-        },
-      );
-    }
-    await sleep(intervalMs, options.signal);
+      if (typeof found !== "string") return { value: found };
+      last = found;
+      task.update(++polls, { detail: last });
+      return undefined;
+    }, {
+      pollMs: options.pollMs ?? 2_000,
+      timeoutMs,
+      signal: options.signal,
+      timedOut: () => {
+        failure = "timed out";
+        return new TimeoutError(
+          `Asset not indexed after ${timeoutMs} ms: ${shown} (last state: ${last})`,
+          {
+            hint:
+              "The indexer may be behind or may never index it (an unreachable decryptor); raise timeoutMs, " +
+              "or check ddoState later",
+          },
+        );
+      },
+    });
+    task.finish("indexed");
+    return ddo;
+  } catch (error) {
+    task.fail(failure ?? (error instanceof Error ? error.message.split("\n")[0] : String(error)));
+    throw error;
+  }
+}
+
+/** One poll: the DDO once served, the indexer's rejection, or else how far it got. */
+async function pollIndexed(
+  http: HttpClient,
+  key: DdoStateKey,
+  shown: string,
+  signal?: AbortSignal,
+): Promise<Ddo | string | TidepoolError> {
+  let state: DdoState;
+  try {
+    // A poll must see the node change: never answered from the cache.
+    state = await fetchDdoState(http, key, true, signal);
+  } catch (error) {
+    if (error instanceof NotFoundError) return "not seen by the indexer";
+    throw error;
+  }
+  if (!state.valid && state.error) {
+    return new TidepoolError(`The indexer rejected the asset: ${shown}: ${state.error}`, {
+      details: state.error,
+      hint: state.error.includes("hash does not match")
+        ? "The DDO was published unencrypted with a wrong metadata hash; republish it encrypted with a fixed client"
+        : "Fix the DDO and publish it again; the node will not index it as it is",
+    });
+  }
+  if (!state.valid) return "seen, not valid yet";
+  try {
+    return await fetchDdo(http, state.did || state.id, true, signal);
+  } catch (error) {
+    if (error instanceof NotFoundError) return "state valid, DDO not served yet";
+    throw error;
   }
 }

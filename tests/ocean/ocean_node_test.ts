@@ -225,13 +225,13 @@ Deno.test("waitForIndexed polls until indexed, and throws the indexer's rejectio
     const pending = freshDdo(sandbox.ddos[0], "cd");
     sandbox.publish(pending, { pollsBeforeSeen: 3 });
     await assert.rejects(() => node.ddo(pending.id), NotFoundError);
-    const ddo = await node.waitForIndexed(pending.id, { intervalMs: 5, timeoutMs: 5_000 });
+    const ddo = await node.waitForIndexed(pending.id, { pollMs: 5, timeoutMs: 5_000 });
     assert.equal(ddo.id, pending.id);
 
     const byTx = freshDdo(sandbox.ddos[1], "ef");
     sandbox.publish(byTx, { pollsBeforeSeen: 1 });
     const found = await node.waitForIndexed({ txId: byTx.indexedMetadata!.event!.tx! }, {
-      intervalMs: 5,
+      pollMs: 5,
     });
     assert.equal(found.id, byTx.id);
 
@@ -241,12 +241,12 @@ Deno.test("waitForIndexed polls until indexed, and throws the indexer's rejectio
       rejectWith: "Unencrypted DDO hash does not match metadata hash.",
     });
     await assert.rejects(
-      () => node.waitForIndexed(bad.id, { intervalMs: 5 }),
+      () => node.waitForIndexed(bad.id, { pollMs: 5 }),
       /rejected the asset: .*Unencrypted DDO hash does not match metadata hash\./,
     );
 
     await assert.rejects(
-      () => node.waitForIndexed(`did:op:${"9".repeat(64)}`, { intervalMs: 10, timeoutMs: 60 }),
+      () => node.waitForIndexed(`did:op:${"9".repeat(64)}`, { pollMs: 10, timeoutMs: 60 }),
       (error: unknown) =>
         error instanceof TimeoutError && /not seen by the indexer/.test(error.message),
     );

@@ -13,7 +13,7 @@ Deno.test("waitForIndexed sees the node change even with the cache in record mod
     });
     const ddo = { ...sandbox.ddos[0], id: `did:op:${"7".repeat(64)}` };
     sandbox.publish(ddo, { pollsBeforeSeen: 2 });
-    const indexed = await node.waitForIndexed(ddo.id, { timeoutMs: 5_000, intervalMs: 20 });
+    const indexed = await node.waitForIndexed(ddo.id, { timeoutMs: 5_000, pollMs: 20 });
     assert.equal(indexed.id, ddo.id);
   } finally {
     await sandbox.close();

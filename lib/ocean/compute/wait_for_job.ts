@@ -1,6 +1,6 @@
 import type { HttpClient } from "../../http/client.ts";
 import { TidepoolError, TimeoutError } from "../../http/errors.ts";
-import { sleep } from "../../http/sleep.ts";
+import { type PollOptions, pollUntil } from "../../http/poll_until.ts";
 import type { Signer } from "../signer.ts";
 import { consumerAddress } from "./_address.ts";
 import { listJobs } from "./_jobs_list.ts";
@@ -20,15 +20,12 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 /** Polls in a row that may not list a just-started job before it counts as unknown. */
 const MISSING_POLLS = 3;
 
-/** Options of {@linkcode waitForJob}. */
-export interface WaitForJobOptions {
-  /** Time between polls; default 5,000 ms (a 429 hint from the node is honoured on top). */
-  pollMs?: number;
-  /** Give up after this long; default 30 minutes. */
-  timeoutMs?: number;
-  /** Cancels the wait. */
-  signal?: AbortSignal;
-}
+/**
+ * Options of {@linkcode waitForJob}: the poll options every wait shares.
+ * `pollMs` defaults to 5,000 (a 429 hint from the node is honoured on top),
+ * `timeoutMs` to 30 minutes; `signal` cancels the pause and the poll in flight.
+ */
+export type WaitForJobOptions = PollOptions;
 
 /**
  * Polls a compute job until it finishes (70, or 71 settling: results are
@@ -57,16 +54,14 @@ export async function waitForJob(
   options: WaitForJobOptions = {},
 ): Promise<ComputeJob> {
   const address = consumerAddress(consumer);
-  const pollMs = Math.max(0, options.pollMs ?? DEFAULT_POLL_MS);
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const started = Date.now();
   const progress = http.progress(`waitForJob ${jobId}`, { unit: "polls" });
   let polls = 0;
   let missing = 0;
   let last: ComputeJob | undefined;
   try {
-    for (;;) {
-      const list = await listJobs(http, address, { jobId, signal: options.signal });
+    return await pollUntil(async (signal) => {
+      const list = await listJobs(http, address, { jobId, signal });
       polls++;
       const job = list.find((j) => j.jobId === jobId || j.jobId.endsWith(`-${jobId}`));
       if (!job) {
@@ -78,33 +73,34 @@ export async function waitForJob(
           });
         }
         progress.update(polls, { detail: "not listed yet" });
-      } else {
-        missing = 0;
-        last = job;
-        const phase = jobPhase(Number(job.status));
-        const detail = `${job.status} ${job.statusText || statusLabel(Number(job.status))}`;
-        progress.update(polls, { detail });
-        if (phase === "finished") {
-          progress.finish(detail);
-          return job;
-        }
-        if (phase === "failed") throw new JobFailedError(job);
+        return undefined;
       }
-      const elapsed = Date.now() - started;
-      if (elapsed >= timeoutMs) {
+      missing = 0;
+      last = job;
+      const phase = jobPhase(Number(job.status));
+      const detail = `${job.status} ${job.statusText || statusLabel(Number(job.status))}`;
+      progress.update(polls, { detail });
+      if (phase === "failed") throw new JobFailedError(job);
+      if (phase !== "finished") return undefined;
+      progress.finish(detail);
+      return { value: job };
+    }, {
+      pollMs: options.pollMs ?? DEFAULT_POLL_MS,
+      timeoutMs,
+      signal: options.signal,
+      timedOut: () => {
         const state = last
           ? `status ${last.status} ${last.statusText || statusLabel(Number(last.status))}`
           : "not listed";
-        throw new TimeoutError(
+        return new TimeoutError(
           `Compute job ${jobId} did not finish within ${timeoutMs} ms: ${state}`,
           {
             hint:
               "The job keeps running on the node; wait again with a larger timeoutMs, or list it with jobs()",
           },
         );
-      }
-      await sleep(Math.min(pollMs, timeoutMs - elapsed), options.signal);
-    }
+      },
+    });
   } catch (error) {
     progress.fail(error instanceof Error ? error.name : "failed");
     throw error;
