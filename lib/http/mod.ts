@@ -15,3 +15,4 @@ export * from "./progress.ts";
 export { redact, registerSecret } from "./redact.ts";
 export type { RetryOptions } from "./retry.ts";
 export { sleep } from "./sleep.ts";
+export * from "./poll_until.ts";
