@@ -53,3 +53,85 @@ export function emptyColumns(vars: string[], length: number): ResultColumns {
     })),
   };
 }
+
+/**
+ * Fills {@linkcode ResultColumns} row by row when the row count is not known
+ * ahead, as streaming readers need. Columns are made on first sight of their
+ * variable, so a document may bind variables before its head lists them;
+ * {@linkcode ColumnsBuilder.finish} keeps the head's variables, in its order.
+ */
+export class ColumnsBuilder {
+  #byName = new Map<string, TermColumn>();
+  #capacity = 0;
+  #rows = 0;
+
+  /** Rows started so far. */
+  get rows(): number {
+    return this.#rows;
+  }
+
+  /** Starts a row and returns its index. */
+  nextRow(): number {
+    const row = this.#rows++;
+    if (row >= this.#capacity) {
+      // Doubling keeps the copies of the kind arrays linear in the row count.
+      this.#capacity = Math.max(64, this.#capacity * 2);
+      for (const column of this.#byName.values()) {
+        const kinds = new Uint8Array(this.#capacity);
+        kinds.set(column.kinds);
+        column.kinds = kinds;
+      }
+    }
+    return row;
+  }
+
+  /** The column of a variable, made on first use. */
+  column(name: string): TermColumn {
+    let column = this.#byName.get(name);
+    if (column === undefined) {
+      column = { kinds: new Uint8Array(this.#capacity), values: [], datatypes: [], langs: [] };
+      this.#byName.set(name, column);
+    }
+    return column;
+  }
+
+  /** Binds a term in `row` of `column`. */
+  set(
+    column: TermColumn,
+    row: number,
+    kind: number,
+    value: string,
+    datatype?: string,
+    lang?: string,
+  ): void {
+    column.kinds[row] = kind;
+    put(column.values, row, value);
+    if (lang !== undefined) put(column.langs, row, lang);
+    else if (datatype !== undefined) put(column.datatypes, row, datatype);
+  }
+
+  /** The columns of `vars`, in that order; variables the head does not list are dropped. */
+  finish(vars: string[]): ResultColumns {
+    const length = this.#rows;
+    const columns = vars.map((name) => {
+      const column = this.#byName.get(name);
+      if (column === undefined) return emptyColumns([name], length).columns[0];
+      column.kinds = column.kinds.subarray(0, length);
+      for (const values of [column.values, column.datatypes, column.langs]) {
+        while (values.length < length) values.push(undefined);
+      }
+      return column;
+    });
+    return { vars, length, columns };
+  }
+}
+
+/**
+ * Writes `value` at `row`, padding with undefined: writing far past the end
+ * of a V8 array (a sparse OPTIONAL column) would turn it into a slow
+ * dictionary, while appending keeps it packed.
+ */
+function put(values: (string | undefined)[], row: number, value: string): void {
+  while (values.length < row) values.push(undefined);
+  values[row] = value;
+}

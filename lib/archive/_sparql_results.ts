@@ -16,11 +16,11 @@ import {
   LITERAL,
   type ResultColumns,
   type TermColumn,
-  TRIPLE,
 } from "./_result_columns.ts";
+import { parseJsonResults } from "./_sparql_json.ts";
 import { parseXmlResults } from "./_sparql_xml.ts";
 
-export { parseXmlResults };
+export { parseJsonResults, parseXmlResults };
 
 /** The formats this module reads. */
 export type ResultFormat = "json" | "xml" | "csv" | "tsv";
@@ -59,70 +59,6 @@ function malformed(format: string, detail: string, cause?: unknown): ProtocolErr
     hint: "The endpoint sent a malformed result document; try another format with { format }",
     cause,
   });
-}
-
-// ---- JSON (application/sparql-results+json) --------------------------------
-
-interface JsonTerm {
-  type: string;
-  value: string;
-  datatype?: string;
-  "xml:lang"?: string;
-}
-
-/** Reads SPARQL 1.1 Query Results JSON. */
-export function parseJsonResults(text: string): ResultColumns | boolean {
-  let doc: { head?: { vars?: string[] }; boolean?: boolean; results?: { bindings?: unknown[] } };
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw malformed("JSON", "the body is not JSON", error);
-  }
-  if (typeof doc.boolean === "boolean") return doc.boolean;
-  const vars = doc.head?.vars;
-  const bindings = doc.results?.bindings as (Record<string, JsonTerm | undefined> | null)[];
-  if (!Array.isArray(vars) || !Array.isArray(bindings)) {
-    throw malformed("JSON", "no head.vars or results.bindings");
-  }
-  const result = emptyColumns(vars, bindings.length);
-  const columnOf: Record<string, TermColumn> = Object.create(null);
-  vars.forEach((name, v) => columnOf[name] = result.columns[v]);
-  // Row by row over each binding's own keys: OPTIONAL variables leave most keys
-  // absent in wide results, and for-in visits only those present (4-6x faster
-  // than looking every variable up in objects of many shapes).
-  for (let r = 0; r < bindings.length; r++) {
-    const binding = bindings[r];
-    for (const name in binding) {
-      const column = columnOf[name];
-      const term = binding[name];
-      if (column !== undefined && term !== undefined && term !== null) {
-        readJsonTerm(term, column, r);
-      }
-    }
-  }
-  return result;
-}
-
-function readJsonTerm(term: JsonTerm, column: TermColumn, row: number): void {
-  const type = term.type;
-  if (type === "literal" || type === "typed-literal") {
-    column.kinds[row] = LITERAL;
-    column.values[row] = term.value;
-    const lang = term["xml:lang"];
-    if (lang) column.langs[row] = lang;
-    else column.datatypes[row] = term.datatype;
-  } else if (type === "uri") {
-    column.kinds[row] = IRI;
-    column.values[row] = term.value;
-  } else if (type === "bnode") {
-    column.kinds[row] = BNODE;
-    column.values[row] = term.value;
-  } else if (type === "triple") {
-    column.kinds[row] = TRIPLE;
-    column.values[row] = JSON.stringify(term.value);
-  } else {
-    throw malformed("JSON", `unknown term type ${JSON.stringify(type)}`);
-  }
 }
 
 // ---- CSV (text/csv) ---------------------------------------------------------

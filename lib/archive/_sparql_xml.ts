@@ -12,7 +12,7 @@ import type { SaxesTagPlain } from "saxes";
 import { ProtocolError } from "../http/errors.ts";
 import {
   BNODE,
-  emptyColumns,
+  ColumnsBuilder,
   IRI,
   LITERAL,
   type ResultColumns,
@@ -90,9 +90,7 @@ class ResultsReader {
   #sawRoot = false;
   #inHead = false;
   #vars: string[] = [];
-  #columns: ResultColumns | undefined;
-  #columnOf: Record<string, TermColumn> = Object.create(null);
-  #capacity = 0;
+  #rows: ColumnsBuilder | undefined;
   #row = -1;
   #column: TermColumn | undefined;
   #boundInBinding = false;
@@ -117,16 +115,17 @@ class ResultsReader {
         if (this.#inHead) this.#vars.push(String(tag.attributes.name ?? ""));
         return;
       case "results":
-        this.#startRows();
+        this.#rows ??= new ColumnsBuilder();
         return;
       case "result":
-        this.#nextRow();
+        if (this.#rows === undefined) throw malformed("a <result> outside <results>");
+        this.#row = this.#rows.nextRow();
         return;
       case "binding":
         if (this.#row < 0) throw malformed("a <binding> outside a <result>");
         this.#inBinding = true;
         this.#boundInBinding = false;
-        this.#column = this.#columnOf[String(tag.attributes.name ?? "")];
+        this.#column = this.#rows!.column(String(tag.attributes.name ?? ""));
         return;
       case "boolean":
         this.#boolean = "";
@@ -164,7 +163,6 @@ class ResultsReader {
     const name = localName(tag.name);
     if (this.#inBinding) return this.#closeInBinding(name);
     if (name === "head") this.#inHead = false;
-    else if (name === "results" && this.#columns === undefined) this.#startRows();
   }
 
   #closeInBinding(name: string): void {
@@ -195,45 +193,17 @@ class ResultsReader {
 
   #bind(term: TermInProgress): void {
     this.#boundInBinding = true;
-    const column = this.#column;
-    if (column === undefined) return; // a variable the head did not declare
-    const row = this.#row;
+    const column = this.#column!;
     if (term.kind === "literal") {
-      column.kinds[row] = LITERAL;
-      put(column.values, row, term.text);
-      if (term.lang !== undefined) put(column.langs, row, term.lang);
-      else if (term.datatype !== undefined) put(column.datatypes, row, term.datatype);
+      this.#rows!.set(column, this.#row, LITERAL, term.text, term.datatype, term.lang);
     } else {
-      column.kinds[row] = term.kind === "uri" ? IRI : BNODE;
-      put(column.values, row, term.text.trim());
+      this.#rows!.set(column, this.#row, term.kind === "uri" ? IRI : BNODE, term.text.trim());
     }
   }
 
   #bindTriple(parts: Record<string, unknown>): void {
     this.#boundInBinding = true;
-    if (this.#column === undefined) return;
-    this.#column.kinds[this.#row] = TRIPLE;
-    put(this.#column.values, this.#row, JSON.stringify(parts));
-  }
-
-  #startRows(): void {
-    if (this.#columns !== undefined) return;
-    this.#columns = emptyColumns(this.#vars, 0);
-    this.#columns.vars.forEach((name, v) => this.#columnOf[name] = this.#columns!.columns[v]);
-  }
-
-  #nextRow(): void {
-    if (this.#columns === undefined) throw malformed("a <result> outside <results>");
-    this.#row++;
-    if (this.#row >= this.#capacity) {
-      // Doubling keeps the copies of the kind arrays linear in the row count.
-      const capacity = this.#capacity = Math.max(64, this.#capacity * 2);
-      for (const column of this.#columns.columns) {
-        const kinds = new Uint8Array(capacity);
-        kinds.set(column.kinds);
-        column.kinds = kinds;
-      }
-    }
+    this.#rows!.set(this.#column!, this.#row, TRIPLE, JSON.stringify(parts));
   }
 
   result(): ResultColumns | boolean {
@@ -243,28 +213,8 @@ class ResultsReader {
       if (value === "false" || value === "0") return false;
       throw malformed(`the boolean is ${JSON.stringify(value)}, not true or false`);
     }
-    if (this.#columns === undefined) this.#startRows();
-    const columns = this.#columns!;
-    const length = this.#row + 1;
-    columns.length = length;
-    for (const column of columns.columns) {
-      column.kinds = column.kinds.subarray(0, length);
-      for (const values of [column.values, column.datatypes, column.langs]) {
-        while (values.length < length) values.push(undefined);
-      }
-    }
-    return columns;
+    return (this.#rows ?? new ColumnsBuilder()).finish(this.#vars);
   }
-}
-
-/**
- * Writes `value` at `row`, padding with undefined: writing far past the end
- * of a V8 array (a sparse OPTIONAL column) would turn it into a slow
- * dictionary, while appending keeps it packed.
- */
-function put(values: (string | undefined)[], row: number, value: string): void {
-  while (values.length < row) values.push(undefined);
-  values[row] = value;
 }
 
 /** A term of a quoted triple, in the JSON results form. */
