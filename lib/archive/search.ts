@@ -30,6 +30,8 @@ export interface SearchParameters {
   expandEntities?: boolean;
   /** Send the API key, to search private data of the key's account. */
   auth?: boolean;
+  /** Cancels the request. */
+  signal?: AbortSignal;
 }
 
 /** What {@linkcode search} returns. */
@@ -114,6 +116,7 @@ export async function searchPage(
     path: `/${segment(account)}/${segment(db)}/api/search`,
     query: searchQuery(parameters),
     auth: parameters.auth,
+    signal: parameters.signal,
   });
   const body = response.json<unknown>();
   if (!body || typeof body !== "object" || Array.isArray(body)) {

@@ -5,24 +5,26 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { ProtocolError } from "../http/errors.ts";
+import { pageNumberCursor } from "../paging/cursors.ts";
+import type { PagedReadOptions } from "../paging/types.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import type { ArchiveContext } from "./_context.ts";
 import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 import type { RawResource } from "./types.ts";
 import { searchPage, type SearchParameters } from "./search.ts";
 
-/** Parameters of {@linkcode searchAll}: those of a search without the page number. */
-export type SearchAllParameters = Omit<SearchParameters, "page" | "facet">;
-
-/** Largest number of pages read before giving up on a service that never ends. */
-const MAX_PAGES = 100_000;
+/** Parameters of {@linkcode searchAll}: those of a search without the page number, plus the caps. */
+export type SearchAllParameters = Omit<SearchParameters, "page" | "facet"> & PagedReadOptions;
 
 /**
  * Reads every page of a search, with progress, and checks the total the
  * service reported against the hits that arrived (a shortfall is warned).
+ * A hit seen on an earlier page (the index changed while paging) is kept
+ * once; a page repeated whole (the service ignored the page number) ends in
+ * a `PagingError`.
  *
  * @param context The archive's shared state.
- * @param parameters Query, filters, sort and page size (default 100).
+ * @param parameters Query, filters, sort, page size (default 100), signal and caps.
  * @returns The hits table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
  *
  * @example Every letter in the archive
@@ -35,42 +37,36 @@ export async function searchAll(
   context: ArchiveContext,
   parameters: SearchAllParameters = {},
 ): Promise<ColumnTable> {
+  const { maxPages, maxRows, signal, ...search } = parameters;
   const pageSize = parameters.pageSize ?? 100;
   const records: RawResource[] = [];
   const seen = new Set<string>();
-  const task = context.http.progress("archive search", { unit: "rows" });
-  let total: number | undefined;
-  try {
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const body = await searchPage(context, { ...parameters, page, pageSize });
-      const hits = listRecords(body, "hits");
-      total ??= listTotal(body);
-      // Every hit seen before: the service ignored the page number. A page
-      // that only starts with a seen hit is an index that shifted while paging.
-      const key = (hit: RawResource) => String(hit.id ?? hit.slug);
-      if (hits.length > 0 && hits.every((hit) => seen.has(key(hit)))) {
-        throw new ProtocolError(`Search paging repeated page ${page - 1} at page ${page}`, {
-          hint: "The service ignored page[number]; report it to the operator",
-        });
-      }
-      for (const hit of hits) {
-        // A hit seen on an earlier page (the index changed while paging) is kept once.
-        if (seen.has(key(hit))) continue;
-        seen.add(key(hit));
-        records.push(hit);
-      }
-      task.update(records.length, { total, detail: `page ${page}` });
-      if (hits.length < pageSize || (total !== undefined && records.length >= total)) break;
-    }
-    task.finish();
-  } catch (error) {
-    task.fail();
-    throw error;
-  }
-  if (total !== undefined && records.length !== total) {
-    context.http.warn(
-      `Search reported ${total} hits but ${records.length} arrived; the index may have changed during paging`,
-    );
-  }
+  const key = (hit: RawResource) => String(hit.id ?? hit.slug);
+  const pages = walkPages(
+    {
+      label: "archive search",
+      call: "archive.searchAll()",
+      cursor: pageNumberCursor(pageSize),
+      fetch: (page, signal) => searchPage(context, { ...search, page, pageSize, signal }),
+      read(body) {
+        const hits = listRecords(body, "hits");
+        // A hit seen on an earlier page (the index shifted while paging) is kept once.
+        const fresh = hits.filter((hit) => !seen.has(key(hit)) && !!seen.add(key(hit)));
+        return {
+          rows: fresh,
+          received: hits.length,
+          total: listTotal(body),
+          fingerprint: hits.map(key).join("\n"),
+        };
+      },
+      shortfall: ({ total, rows }) =>
+        total !== undefined && rows !== total
+          ? `Search reported ${total} hits but ${rows} arrived; the index may have changed during paging`
+          : undefined,
+    },
+    context.http,
+    { signal, maxPages, maxRows },
+  );
+  for await (const page of pages) records.push(...page.rows);
   return resourceTable(records);
 }

@@ -15,11 +15,15 @@ export interface OffsetCursor {
   limit: number;
 }
 
-/** The end of a numbered walk: a short or empty page, or the reported total reached. */
+/**
+ * The end of a numbered walk: a short or empty page, or as many rows kept as
+ * the reported total (kept, not received: repeats across shifted pages do
+ * not count towards the total).
+ */
 function ended(page: PageRead<unknown, unknown>, state: WalkState, asked: number): boolean {
   const arrived = page.received ?? page.rows.length;
   return arrived === 0 || arrived < asked ||
-    (state.total !== undefined && state.received >= state.total);
+    (state.total !== undefined && state.rows >= state.total);
 }
 
 /**

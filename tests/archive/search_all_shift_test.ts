@@ -40,3 +40,17 @@ Deno.test("searchAll refuses a service that ignores the page number", async () =
     await server.close();
   }
 });
+
+Deno.test("searchAll reads on while repeated hits keep the unique count below the total", async () => {
+  // Two inserts while paging: pages 2 and 3 each start with the hit before.
+  const server = searchServer({ 1: ["a", "b"], 2: ["b", "c"], 3: ["c", "d"], 4: ["e"] }, 5);
+  try {
+    const warnings: string[] = [];
+    const archive = new Archive(server.url, { ...quiet, warn: (m) => warnings.push(m) });
+    const table = await archive.searchAll({ q: "x", pageSize: 2 });
+    assert.deepEqual(table.array("slug"), ["a", "b", "c", "d", "e"]);
+    assert.deepEqual(warnings, []);
+  } finally {
+    await server.close();
+  }
+});
