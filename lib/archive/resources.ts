@@ -58,12 +58,12 @@ export async function resources(
           auth,
           signal,
         }).then((response) => response.json<unknown>()),
+      fingerprint: (body) => listRecords(body).map((row) => String(row.id ?? row.slug)).join("\n"),
       read(body) {
         const rows = listRecords(body);
         return {
           rows,
           total: listTotal(body),
-          fingerprint: rows.map((row) => String(row.id ?? row.slug)).join("\n"),
         };
       },
       shortfall: ({ total, rows }) =>

@@ -48,6 +48,7 @@ export async function searchAll(
       call: "archive.searchAll()",
       cursor: pageNumberCursor(pageSize),
       fetch: (page, signal) => searchPage(context, { ...search, page, pageSize, signal }),
+      fingerprint: (body) => listRecords(body, "hits").map(key).join("\n"),
       read(body) {
         const hits = listRecords(body, "hits");
         // A hit seen on an earlier page (the index shifted while paging) is kept once.
@@ -56,7 +57,6 @@ export async function searchAll(
           rows: fresh,
           received: hits.length,
           total: listTotal(body),
-          fingerprint: hits.map(key).join("\n"),
         };
       },
       shortfall: ({ total, rows }) =>

@@ -11,6 +11,8 @@
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../http/client.ts";
 import { ProtocolError } from "../http/errors.ts";
+import { pageNumberCursor } from "../paging/cursors.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { ASSET_COLUMNS } from "./assets_table.ts";
 import type { Ddo } from "./ddo.ts";
@@ -36,120 +38,110 @@ export async function searchAssetsTable(
   const perPage = Math.max(1, Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE));
   const builder = new TableBuilder(ASSET_COLUMNS);
   const seen = new Set<string>();
-  const task = http.progress("searchAssets", { unit: "rows" });
   let found = 0;
-  let received = 0;
   let duplicates = 0;
   let overlapping = 0;
-  let previous = "";
-  let maxPages = Infinity;
+  let budget = Infinity;
   let stopped: string | undefined;
-  // Pages are numbered and `found` is known after the first, so the next
-  // ones are requested while one is read (several at once with pacing off;
-  // the pacer still decides when each starts). A page is only requested
-  // ahead if the walk needs it when every page is full.
-  const { minIntervalMs, concurrency } = http.pacing;
-  const window = minIntervalMs === 0 ? concurrency : 1;
-  const ahead = new Map<number, Promise<TypesenseResult[]>>();
-  // Cancels the pages requested ahead when the walk stops before reading them.
-  const stopAhead = new AbortController();
+  // Only a node that filled the first page as asked is trusted to page
+  // regularly: its later pages are requested ahead (several at once with
+  // pacing off; the pacer still decides when each starts). One forcing its
+  // own page size is walked one page at a time.
   let regular = false;
-  const fetchPage = (page: number) => {
-    const pending = ahead.get(page) ?? runQuery(http, { ...body, page, per_page: perPage });
-    ahead.delete(page);
-    // Only a node that filled the first page as asked is trusted to page
-    // regularly: one forcing its own page size is walked one page at a time.
-    const last = regular ? Math.min(maxPages, Math.ceil(found / perPage)) : 0;
-    for (let next = page + 1; next <= last && ahead.size < window; next++) {
-      if (ahead.has(next)) continue;
-      const request = runQuery(http, { ...body, page: next, per_page: perPage }, stopAhead.signal);
-      request.catch(() => {}); // read later, or dropped when the walk stops
-      ahead.set(next, request);
-    }
-    return pending;
-  };
-  try {
-    for (let page = 1;; page++) {
-      const results = await fetchPage(page);
-      if (results.length === 0) {
+  const numbered = pageNumberCursor(perPage);
+  const { minIntervalMs, concurrency } = http.pacing;
+  const pages = walkPages<number, TypesenseResult[], Ddo>(
+    {
+      label: "searchAssets",
+      call: "node.searchAssets()",
+      readAhead: minIntervalMs === 0 ? concurrency : 1,
+      count: "received",
+      onRepeat: "stop",
+      cursor: {
+        ...numbered,
+        // A short page is not the end: the node may force a smaller page size.
+        advance: (page, read) => read.done ? null : page + 1,
+        predict: (page) =>
+          regular && page < Math.min(budget, Math.ceil(found / perPage)) ? page + 1 : null,
+      },
+      fetch: (page, signal) => runQuery(http, { ...body, page, per_page: perPage }, signal),
+      fingerprint: (results) =>
+        results.flatMap((result) => result.hits.map((hit) => String(hit?.document?.id))).join("\n"),
+      read(results, page, state) {
+        if (results.length === 0) {
+          if (page === 1) {
+            throw new ProtocolError(
+              "No collection answered the metadata query: the node returned an empty array, not a result with found 0",
+              {
+                details: `filter_by: ${body.filter_by || "(none)"}; q: ${body.q}`,
+                hint:
+                  "The search engine most likely rejected the filter (a field that is not in the index, " +
+                  "or a syntax error in raw); check the field names, or try node.query() with the same body",
+              },
+            );
+          }
+          stopped = `page ${page} answered an empty array (no collection answered)`;
+          return { rows: [], done: true };
+        }
+        const documents: Ddo[] = [];
+        for (const result of results) {
+          for (const hit of result.hits) if (hit?.document) documents.push(hit.document);
+        }
         if (page === 1) {
-          throw new ProtocolError(
-            "No collection answered the metadata query: the node returned an empty array, not a result with found 0",
-            {
-              details: `filter_by: ${body.filter_by || "(none)"}; q: ${body.q}`,
-              hint:
-                "The search engine most likely rejected the filter (a field that is not in the index, " +
-                "or a syntax error in raw); check the field names, or try node.query() with the same body",
-            },
-          );
+          found = results.reduce((sum, result) => sum + (Number(result.found) || 0), 0);
+          // Enough pages for every document even if the node sends fewer per page.
+          budget = Math.ceil(found / Math.max(1, Math.min(perPage, documents.length || perPage))) +
+            1;
+          regular = documents.length === Math.min(perPage, found);
         }
-        stopped = `page ${page} answered an empty array (no collection answered)`;
-        break;
-      }
-      if (page === 1) {
-        found = results.reduce((sum, result) => sum + (Number(result.found) || 0), 0);
-        task.update(0, { total: found });
-        // Enough pages for every document even if the node sends fewer per page.
-        const firstCount = results.reduce((sum, result) => sum + result.hits.length, 0);
-        maxPages = Math.ceil(found / Math.max(1, Math.min(perPage, firstCount || perPage))) + 1;
-        regular = firstCount === Math.min(perPage, found);
-      }
-      const documents: Ddo[] = [];
-      for (const result of results) {
-        for (const hit of result.hits) if (hit?.document) documents.push(hit.document);
-      }
-      const key = documents.map((ddo) => ddo.id).join(",");
-      if (documents.length > 0 && key === previous) {
-        stopped = `page ${page} repeated page ${page - 1} (the node ignores paging)`;
-        break;
-      }
-      previous = key;
-      received += documents.length;
-      const rows: Ddo[] = [];
-      const onThisPage = new Set<string>();
-      for (const ddo of documents) {
-        const did = typeof ddo.id === "string" ? ddo.id : JSON.stringify(ddo.id);
-        if (seen.has(did)) {
-          duplicates++;
-          // Seen on an earlier page: the pages overlap, so a document may have
-          // slipped past; it does not count towards `found`.
-          if (!onThisPage.has(did)) overlapping++;
-          continue;
+        const rows: Ddo[] = [];
+        const onThisPage = new Set<string>();
+        for (const ddo of documents) {
+          const did = typeof ddo.id === "string" ? ddo.id : JSON.stringify(ddo.id);
+          if (seen.has(did)) {
+            duplicates++;
+            // Seen on an earlier page: the pages overlap, so a document may have
+            // slipped past; it does not count towards `found`.
+            if (!onThisPage.has(did)) overlapping++;
+            continue;
+          }
+          seen.add(did);
+          onThisPage.add(did);
+          if (keep(ddo)) rows.push(ddo);
         }
-        seen.add(did);
-        onThisPage.add(did);
-        if (keep(ddo)) rows.push(ddo);
-      }
-      builder.add(rows);
-      task.update(received, { detail: `page ${page}` });
-      if (received - overlapping >= found) break;
-      if (documents.length === 0) {
-        stopped = `page ${page} came back empty`;
-        break;
-      }
-      if (page >= maxPages) {
-        stopped = `the walk reached ${page} pages, more than ${found} documents need`;
-        break;
-      }
-    }
-  } catch (error) {
-    task.fail(error instanceof Error ? error.message.split("\n")[0] : String(error));
-    throw error;
-  } finally {
-    stopAhead.abort(); // only pages not read are still pending
-  }
-  if (received - overlapping < found) {
-    http.warn(
-      `searchAssets received ${
-        received - overlapping
-      } of the ${found} documents the node reported as found` +
-        (overlapping ? ` (${overlapping} came again on later pages)` : "") +
-        (stopped ? `: ${stopped}` : "") +
-        `. The table holds what was received; narrow the filter (type, tags, owner) so every match fits in the pages the node serves`,
-    );
-  }
-  task.finish(
-    duplicates > 0 ? `${builder.rowCount} rows, ${duplicates} duplicates dropped` : undefined,
+        const received = state.received + documents.length;
+        let done = received - overlapping >= found;
+        if (!done && documents.length === 0) {
+          stopped = `page ${page} came back empty`;
+          done = true;
+        } else if (!done && page >= budget) {
+          stopped = `the walk reached ${page} pages, more than ${found} documents need`;
+          done = true;
+        }
+        return {
+          rows,
+          received: documents.length,
+          total: found,
+          done,
+        };
+      },
+      summary: ({ pages }) =>
+        duplicates > 0
+          ? `${builder.rowCount} rows, ${duplicates} duplicates dropped`
+          : `${pages} pages`,
+      shortfall: (state, repeated) => {
+        const arrived = state.received - overlapping;
+        if (arrived >= found) return undefined;
+        const why = repeated ?? stopped;
+        return `searchAssets received ${arrived} of the ${found} documents the node reported as found` +
+          (overlapping ? ` (${overlapping} came again on later pages)` : "") +
+          (why ? `: ${why}` : "") +
+          `. The table holds what was received; narrow the filter (type, tags, owner) so every match fits in the pages the node serves`;
+      },
+    },
+    http,
+    { signal: options.signal, maxPages: options.maxPages, maxRows: options.maxRows },
   );
+  for await (const page of pages) builder.add(page.rows);
   return builder.build();
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import type { PagedReadOptions } from "../paging/types.ts";
 import { checksumAddress } from "./_address.ts";
 import { TidepoolError } from "../http/errors.ts";
 import type { Ddo } from "./ddo.ts";
@@ -45,8 +46,8 @@ export interface AssetFilter {
   raw?: string;
 }
 
-/** Options of `searchAssets`. */
-export interface SearchAssetsOptions {
+/** Options of `searchAssets`, with the per-call signal and caps. */
+export interface SearchAssetsOptions extends PagedReadOptions {
   /** Show unlisted assets (NFT state 5) too. Default false. */
   includeUnlisted?: boolean;
   /** Hits per page asked for; the engine caps it at 250. Default 250. */

@@ -32,3 +32,4 @@ export type {
   InitializeReturnType,
   ProviderFee,
 } from "./download/initialize.ts";
+export type { PagedReadOptions } from "../paging/types.ts";

@@ -28,11 +28,6 @@ export interface PageRead<R, C> {
   received?: number;
   /** The total the service reported, if this page says it. */
   total?: number;
-  /**
-   * What identifies the page's content (for example its row ids joined):
-   * the same non-empty fingerprint twice means the service repeated a page.
-   */
-  fingerprint?: string;
   /** The next cursor the page names (token, link, value); null: this is the last page. */
   next?: C | null;
   /** The adapter knows the walk ends here (an empty page, a stop it recognises). */
@@ -71,6 +66,12 @@ export interface Pager<C, P, R> {
   cursor: CursorKind<C>;
   /** Sends one page request; the signal cancels it. */
   fetch(cursor: C, signal: AbortSignal): Promise<P>;
+  /**
+   * What identifies a page's content (for example its row ids joined),
+   * taken before the page is read: the same non-empty fingerprint twice
+   * means the service repeated a page, and the repeat is not read.
+   */
+  fingerprint?(page: P): string;
   /** Reads one page (called once per page, in order). */
   read(page: P, cursor: C, state: WalkState): PageRead<R, C>;
   /**
@@ -93,6 +94,8 @@ export interface Pager<C, P, R> {
    * fewer rows arrived than the total the service reported.
    */
   shortfall?(state: WalkState, stopped: string | undefined): string | undefined;
+  /** The note progress ends with; default the number of pages. */
+  summary?(state: WalkState): string;
 }
 
 /** Per-call options of every paged read. */

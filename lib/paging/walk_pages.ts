@@ -138,9 +138,7 @@ export async function* walkPages<C, P, R>(
         continue;
       }
       state.pages++;
-      const read = pager.read(page, cursor, state);
-      if (read.rows.length > 0) fruitless = 0;
-      const print = read.fingerprint;
+      const print = pager.fingerprint?.(page);
       if (print) {
         const earlier = prints.get(print);
         if (earlier !== undefined) {
@@ -157,6 +155,8 @@ export async function* walkPages<C, P, R>(
         }
         prints.set(print, state.pages);
       }
+      const read = pager.read(page, cursor, state);
+      if (read.rows.length > 0) fruitless = 0;
       state.received += read.received ?? read.rows.length;
       state.total ??= read.total;
       state.rows += read.rows.length;
@@ -177,7 +177,7 @@ export async function* walkPages<C, P, R>(
       ? pager.shortfall(state, stopped)
       : defaultShortfall(pager.label, state, counted, stopped);
     if (warning) reporter.warn(warning);
-    task.finish(`${state.pages} pages`);
+    task.finish(pager.summary?.(state) ?? `${state.pages} pages`);
     return state;
   } catch (error) {
     task.fail(error instanceof TidepoolError ? error.shortMessage : undefined);

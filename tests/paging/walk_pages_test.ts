@@ -77,10 +77,15 @@ function pagerFor(kind: Kind, service: Service, readAhead = 1): Pager<unknown, A
   const read = (answer: Answer) => ({
     rows: answer.rows,
     total: answer.total,
-    fingerprint: answer.rows.join(","),
     next: answer.next ?? null,
   });
-  const base = { label: `numbers by ${kind}`, read, readAhead, call: "numbers()" };
+  const base = {
+    label: `numbers by ${kind}`,
+    read,
+    readAhead,
+    call: "numbers()",
+    fingerprint: (answer: Answer) => answer.rows.join(","),
+  };
   if (kind === "offset") {
     return {
       ...base,
