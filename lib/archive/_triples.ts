@@ -1,7 +1,7 @@
 /**
  * The triples table (linked data, CONSTRUCT and DESCRIBE answers) and the
  * readers that fill it: Turtle, N-Triples and N-Quads with the `n3` parser,
- * JSON-LD with the reader in `_jsonld.ts`.
+ * JSON-LD with jsonld.js (`_jsonld.ts`).
  *
  * @module
  */
@@ -10,7 +10,7 @@ import type { ColumnTable } from "arquero";
 import { ProtocolError } from "../http/errors.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
-import { jsonLdToTriples } from "./_jsonld.ts";
+import { type JsonLdOptions, jsonLdToTriples } from "./_jsonld.ts";
 
 /** One triple, with terms written as strings. */
 export interface Triple {
@@ -105,11 +105,15 @@ function termText(term: RdfJsTerm): string {
   return term.termType === "BlankNode" ? `_:${term.value}` : term.value;
 }
 
-/** Reads an RDF body by its content type: JSON-LD, or a Turtle-family syntax. */
+/**
+ * Reads an RDF body by its content type: JSON-LD (remote contexts loaded
+ * with `options.http`), or a Turtle-family syntax.
+ */
 export async function parseRdf(
   text: string,
   contentType: string,
   baseIRI?: string,
+  options: Pick<JsonLdOptions, "http" | "strict"> = {},
 ): Promise<Triple[]> {
   const type = contentType.split(";")[0].trim().toLowerCase();
   if (type === "application/ld+json" || type === "application/json") {
@@ -122,7 +126,7 @@ export async function parseRdf(
         cause: error,
       });
     }
-    return jsonLdToTriples(doc, { base: baseIRI });
+    return await jsonLdToTriples(doc, { ...options, base: baseIRI });
   }
   const format = type === "application/n-triples"
     ? "N-Triples"

@@ -11,8 +11,9 @@ import { fetchLinkedData, type LinkedDataFormat } from "./linked_data.ts";
 
 /**
  * Fetches a resource as linked data and parses it into triples: Turtle with
- * the `n3` parser, JSON-LD with tidepool's own reader (see `_jsonld.ts` for
- * what it reads). The same export in JSON-LD and Turtle gives the same triples.
+ * the `n3` parser, JSON-LD with jsonld.js (remote contexts such as
+ * `https://schema.org` are read: well-known ones offline, others fetched
+ * through the client). The same export in JSON-LD and Turtle gives the same triples.
  *
  * @param context The archive's shared state.
  * @param id The slug or UUID.
@@ -33,5 +34,7 @@ export async function linkedDataTable(
   const response = await fetchLinkedData(context, id, format);
   const turtle = format === "ttl" || format === "rico-ttl";
   const contentType = turtle ? "text/turtle" : "application/ld+json";
-  return triplesTable(await parseRdf(response.text(), contentType, response.url));
+  return triplesTable(
+    await parseRdf(response.text(), contentType, response.url, { http: context.http }),
+  );
 }

@@ -85,7 +85,13 @@ export async function runSparql(
     tail: "/sparql",
   });
   const contentType = response.headers.get("content-type") ?? "";
-  if (graph) return triplesTable(await parseRdf(response.text(), contentType || "text/turtle"));
+  if (graph) {
+    const text = response.text();
+    const triples = await parseRdf(text, contentType || "text/turtle", response.url, {
+      http: context.http,
+    });
+    return triplesTable(triples);
+  }
   const format = resultFormat(contentType) ?? options.format;
   if (!format) {
     throw new ProtocolError(`SPARQL endpoint answered an unreadable type: ${contentType}`, {
