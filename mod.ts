@@ -223,5 +223,16 @@ export type {
 } from "./lib/table/mod.ts";
 export { saveTable } from "./lib/notebook/save_table.ts";
 export { readTable } from "./lib/notebook/read_table.ts";
-export { query, readParquetSql } from "./lib/dataset/mod.ts";
-export type { QueryOptions } from "./lib/dataset/mod.ts";
+export { DatasetWriter, query, readParquetSql, writeDataset } from "./lib/dataset/mod.ts";
+export type {
+  DatasetPartition,
+  DatasetSummary,
+  DatasetWriterOptions,
+  QueryOptions,
+} from "./lib/dataset/mod.ts";
+export { HARVEST_STATE_FILE, harvestDataset } from "./lib/archive/oai/mod.ts";
+export type {
+  HarvestDatasetOptions,
+  HarvestPartitioning,
+  HarvestSource,
+} from "./lib/archive/oai/mod.ts";

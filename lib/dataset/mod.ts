@@ -9,3 +9,10 @@
 export { columnsToParquet, tableFromParquet, tableToParquet } from "./parquet.ts";
 export type { TypedColumn } from "../table/build_table.ts";
 export { query, type QueryOptions, readParquetSql, sqlIdentifier, sqlString } from "./query.ts";
+export {
+  type DatasetPartition,
+  type DatasetSummary,
+  DatasetWriter,
+  type DatasetWriterOptions,
+  writeDataset,
+} from "./dataset_writer.ts";

@@ -66,6 +66,7 @@ export function tableToParquet(table: ColumnTable): Promise<Uint8Array> {
  * (int64 as bigint, timestamps as dates, lists as arrays, structs as objects).
  *
  * @param bytes The bytes of a Parquet file.
+ * @param options Which columns to read; default all.
  * @returns The table, its types readable with {@linkcode columnTypes}.
  *
  * @example Round trip
@@ -75,8 +76,11 @@ export function tableToParquet(table: ColumnTable): Promise<Uint8Array> {
  * console.log(table.get("tags", 0)); // ["a", "b"]
  * ```
  */
-export async function tableFromParquet(bytes: Uint8Array): Promise<ColumnTable> {
+export async function tableFromParquet(
+  bytes: Uint8Array,
+  options: { columns?: string[] } = {},
+): Promise<ColumnTable> {
   const wasm = await parquetWasm();
-  const arrowTable = wasm.readParquet(bytes);
+  const arrowTable = wasm.readParquet(bytes, options.columns ? { columns: options.columns } : {});
   return tableFromColumns(arrowIPCToColumns(arrowTable.intoIPCStream()));
 }

@@ -7,3 +7,4 @@
 export * from "./oai_pmh.ts";
 export * from "./types.ts";
 export type { PagedReadOptions } from "../../paging/types.ts";
+export * from "./harvest_dataset.ts";

@@ -1,0 +1,141 @@
+/**
+ * The files of a dataset: hive-style folder names, atomic writes, the
+ * checkpoint that lists committed files, and row keys.
+ *
+ * @module
+ */
+
+import { TidepoolError } from "../http/errors.ts";
+
+/** The checkpoint's name; `_` and `.` files are skipped by Spark, Trino and DuckDB globs. */
+export const CHECKPOINT_FILE = "_tidepool_checkpoint.json";
+
+/** What a dataset has committed. */
+export interface Checkpoint {
+  version: 1;
+  /** Rows in the committed files. */
+  rows: number;
+  /** Committed Parquet files, relative to the dataset folder, in write order. */
+  files: string[];
+  /** The producer's state file as it was at the last flush, or null. */
+  state: string | null;
+}
+
+/** The value Hive, Spark and DuckDB read as a null partition value. */
+const NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__";
+
+/** Escapes a partition value as Spark does (percent-encoding), which DuckDB and Trino decode. */
+function escapePartValue(value: string): string {
+  return value.replace(
+    /[^A-Za-z0-9._ -]/gu,
+    (char) =>
+      Array.from(
+        new TextEncoder().encode(char),
+        (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+      ).join(""),
+  );
+}
+
+/**
+ * The relative folder of a row: `name=value/` per level, `""` without levels.
+ *
+ * @param levels Partition names and the row's values.
+ * @returns The folder, ending with a slash when not empty.
+ */
+export function partitionFolder(
+  levels: readonly (readonly [string, string | null | undefined])[],
+): string {
+  let folder = "";
+  for (const [name, value] of levels) {
+    const part = value === null || value === undefined || value === ""
+      ? NULL_PARTITION
+      : escapePartValue(value);
+    folder += `${escapePartValue(name)}=${part}/`;
+  }
+  return folder;
+}
+
+/** One string for a row's key values (dates by time, bigints by digits). */
+export function keyOf(values: readonly unknown[]): string {
+  return values.map((value) =>
+    value instanceof Date
+      ? `d${value.getTime()}`
+      : value === null || value === undefined
+      ? "n"
+      : typeof value === "string"
+      ? `s${value}`
+      : `${typeof value.valueOf()}${String(value)}`
+  ).join("\u0001");
+}
+
+/** Writes a file under a temporary dot name in the same folder, then renames it. */
+export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+  const slash = path.lastIndexOf("/");
+  const temporary = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${
+    crypto.randomUUID().slice(0, 8)
+  }.tmp`;
+  await Deno.writeFile(temporary, bytes);
+  await Deno.rename(temporary, path);
+}
+
+/** Reads the checkpoint of a dataset folder; undefined when there is none. */
+export async function readCheckpoint(dir: string): Promise<Checkpoint | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(`${dir}/${CHECKPOINT_FILE}`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  try {
+    const checkpoint = JSON.parse(text) as Checkpoint;
+    if (checkpoint.version !== 1) throw new Error(`unknown version ${checkpoint.version}`);
+    return checkpoint;
+  } catch (error) {
+    throw new TidepoolError(`Cannot read the dataset checkpoint in ${dir}`, {
+      details: error instanceof Error ? error.message : String(error),
+      detailsLabel: "The file said",
+      hint: "Write the dataset to a new folder, or delete this one to start over",
+    });
+  }
+}
+
+/** Writes the checkpoint atomically. */
+export function writeCheckpoint(dir: string, checkpoint: Checkpoint): Promise<void> {
+  return writeAtomically(
+    `${dir}/${CHECKPOINT_FILE}`,
+    new TextEncoder().encode(JSON.stringify(checkpoint)),
+  );
+}
+
+/** The name of every data file a writer makes: `part-<flush>-<run>.parquet`. */
+const PART_FILE = /^part-\d{6}-[0-9a-f]{8}\.parquet$/;
+
+/**
+ * Removes data files the checkpoint does not list (written after the last
+ * checkpoint by an interrupted run) and left-over temporary files. Refuses a
+ * folder holding Parquet files some other program wrote, rather than delete them.
+ *
+ * @param dir The dataset folder.
+ * @param committed The files the checkpoint lists.
+ */
+export async function removeUncommitted(dir: string, committed: ReadonlySet<string>) {
+  async function visit(relative: string) {
+    for await (const entry of Deno.readDir(`${dir}/${relative}`)) {
+      const path = `${relative}${entry.name}`;
+      if (entry.isDirectory) await visit(`${path}/`);
+      else if (entry.name.startsWith(".") && entry.name.endsWith(".tmp")) {
+        await Deno.remove(`${dir}/${path}`);
+      } else if (entry.name.endsWith(".parquet") && !committed.has(path)) {
+        if (!PART_FILE.test(entry.name)) {
+          throw new TidepoolError(
+            `Cannot write a dataset into ${dir}: it holds Parquet files tidepool did not write (${path})`,
+            { hint: "Give the dataset a folder of its own" },
+          );
+        }
+        await Deno.remove(`${dir}/${path}`);
+      }
+    }
+  }
+  await visit("");
+}

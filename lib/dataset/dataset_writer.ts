@@ -1,0 +1,288 @@
+/**
+ * A partitioned Parquet dataset written as records stream in: hive-style
+ * `name=value` folders, one file per partition at each flush, never the
+ * whole result in memory; resumable, with a checkpoint that keeps the
+ * producer's state file in step with what is on disk.
+ *
+ * @module
+ */
+
+import { TidepoolError } from "../http/errors.ts";
+import { type DynamicColumns, TableBuilder } from "../table/build_table.ts";
+import type { TableSchema } from "../table/schema.ts";
+import { tableFromParquet, tableToParquet } from "./parquet.ts";
+import {
+  type Checkpoint,
+  keyOf,
+  partitionFolder,
+  readCheckpoint,
+  removeUncommitted,
+  writeAtomically,
+  writeCheckpoint,
+} from "./_dataset_files.ts";
+
+/** One partition level: a folder `name=value` per value. */
+export interface DatasetPartition<R> {
+  /** The partition column name, as readers (DuckDB, Spark, Trino) will show it. */
+  name: string;
+  /** The record's value; null or empty goes to `__HIVE_DEFAULT_PARTITION__`. */
+  value: (record: R) => string | null | undefined;
+}
+
+/** Options of a {@linkcode DatasetWriter}. */
+export interface DatasetWriterOptions<R> {
+  /** The columns of every file. */
+  schema: TableSchema<R>;
+  /** Extra columns discovered from the records (files may then differ in columns). */
+  dynamic?: DynamicColumns<R>;
+  /** Partition levels, outermost first; default none (files directly in the folder). */
+  partitionBy?: readonly DatasetPartition<R>[];
+  /**
+   * Rows held in memory before they are written, across partitions; each
+   * flush writes one file (one row group) per partition. Default 50,000.
+   */
+  flushRows?: number;
+  /**
+   * Columns whose values together identify a row: a row whose key is already
+   * in the dataset is not written again (an interrupted run that is resumed
+   * repeats what it had not confirmed). The keys are held in memory.
+   */
+  key?: readonly string[];
+  /**
+   * A file the producer keeps its position in (an OAI-PMH harvest state):
+   * copied into the dataset's checkpoint at every flush and put back when
+   * the writer opens, so the producer resumes from what is on disk rather
+   * than from what it had handed on. The dataset owns this file.
+   */
+  stateFile?: string;
+}
+
+/** What a writer has written. */
+export interface DatasetSummary {
+  /** The dataset folder. */
+  dir: string;
+  /** Rows in the dataset, earlier runs included. */
+  rows: number;
+  /** Rows this run wrote. */
+  written: number;
+  /** Rows this run dropped as already in the dataset. */
+  duplicates: number;
+  /** The dataset's Parquet files, relative to the folder. */
+  files: string[];
+}
+
+/**
+ * Writes records into a partitioned Parquet dataset. Open it with
+ * {@linkcode DatasetWriter.open}, `write` pages as they arrive, `close` at
+ * the end. Files appear under their final names only when complete; the
+ * checkpoint `_tidepool_checkpoint.json` lists them, and a writer that opens
+ * an interrupted dataset removes files the checkpoint does not list.
+ *
+ * @example Pages into a dataset partitioned by month
+ * ```ts
+ * import { defineSchema } from "../table/schema.ts";
+ * const dir = await Deno.makeTempDir();
+ * const schema = defineSchema([
+ *   { name: "id", type: "string" },
+ *   { name: "when", type: "date" },
+ * ]);
+ * const writer = await DatasetWriter.open(dir, {
+ *   schema,
+ *   partitionBy: [{ name: "month", value: (r) => String(r.when).slice(0, 7) }],
+ * });
+ * await writer.write([{ id: "a", when: "2026-01-02" }, { id: "b", when: "2026-02-03" }]);
+ * const summary = await writer.close();
+ * console.log(summary.rows, summary.files.length); // 2 2
+ * ```
+ */
+export class DatasetWriter<R = Record<string, unknown>> {
+  readonly #dir: string;
+  readonly #options: DatasetWriterOptions<R>;
+  readonly #checkpoint: Checkpoint;
+  readonly #keys?: Set<string>;
+  readonly #keyReaders?: ((record: R) => unknown)[];
+  readonly #buffers = new Map<string, TableBuilder<R>>();
+  readonly #flushRows: number;
+  #buffered = 0;
+  #written = 0;
+  #duplicates = 0;
+  #closed = false;
+
+  private constructor(
+    dir: string,
+    options: DatasetWriterOptions<R>,
+    checkpoint: Checkpoint,
+    keys?: Set<string>,
+  ) {
+    this.#dir = dir;
+    this.#options = options;
+    this.#checkpoint = checkpoint;
+    this.#keys = keys;
+    this.#flushRows = Math.max(1, options.flushRows ?? 50_000);
+    if (options.key) {
+      this.#keyReaders = options.key.map((name) => {
+        const index = options.schema.names.indexOf(name);
+        if (index < 0) {
+          throw new TidepoolError(`Cannot key the dataset on ${name}: it is not a schema column`, {
+            hint: `Use columns of the schema: ${options.schema.names.join(", ")}`,
+          });
+        }
+        return options.schema.readers[index];
+      });
+    }
+  }
+
+  /**
+   * Opens a dataset folder for writing, creating it if needed. An existing
+   * dataset is continued: files the checkpoint does not list are removed,
+   * the state file is put back as checkpointed, and with `key` the keys of
+   * the rows already written are read.
+   *
+   * @param dir The dataset folder.
+   * @param options Schema, partitions, flush size, key and state file.
+   * @returns A writer.
+   */
+  static async open<R>(
+    dir: string,
+    options: DatasetWriterOptions<R>,
+  ): Promise<DatasetWriter<R>> {
+    await Deno.mkdir(dir, { recursive: true });
+    const checkpoint = await readCheckpoint(dir) ?? { version: 1, rows: 0, files: [], state: null };
+    await removeUncommitted(dir, new Set(checkpoint.files));
+    if (options.stateFile) {
+      if (checkpoint.state === null) await Deno.remove(options.stateFile).catch(ignoreNotFound);
+      else await writeAtomically(options.stateFile, new TextEncoder().encode(checkpoint.state));
+    }
+    let keys: Set<string> | undefined;
+    if (options.key) {
+      keys = new Set();
+      for (const file of checkpoint.files) await readKeys(`${dir}/${file}`, options.key, keys);
+    }
+    return new DatasetWriter(dir, options, checkpoint, keys);
+  }
+
+  /** Rows waiting in memory for the next flush. */
+  get buffered(): number {
+    return this.#buffered;
+  }
+
+  /**
+   * Adds records; when the rows held reach `flushRows`, every partition is
+   * written and the checkpoint updated.
+   *
+   * @param records A page of records.
+   */
+  async write(records: Iterable<R>): Promise<void> {
+    if (this.#closed) throw new TidepoolError("Cannot write to a closed dataset writer");
+    const { partitionBy = [], schema, dynamic } = this.#options;
+    const byFolder = new Map<string, R[]>();
+    for (const record of records) {
+      if (this.#keys && this.#keyReaders) {
+        const key = keyOf(this.#keyReaders.map((read) => read(record)));
+        if (this.#keys.has(key)) {
+          this.#duplicates++;
+          continue;
+        }
+        this.#keys.add(key);
+      }
+      const folder = partitionFolder(partitionBy.map((p) => [p.name, p.value(record)]));
+      const rows = byFolder.get(folder);
+      if (rows) rows.push(record);
+      else byFolder.set(folder, [record]);
+    }
+    for (const [folder, rows] of byFolder) {
+      let buffer = this.#buffers.get(folder);
+      if (!buffer) {
+        buffer = new TableBuilder(schema, { dynamic });
+        this.#buffers.set(folder, buffer);
+      }
+      buffer.add(rows);
+      this.#buffered += rows.length;
+    }
+    if (this.#buffered >= this.#flushRows) await this.flush();
+  }
+
+  /** Writes every partition's rows held in memory, then the checkpoint. */
+  async flush(): Promise<void> {
+    const sequence = String(this.#checkpoint.files.length).padStart(6, "0");
+    const run = crypto.randomUUID().slice(0, 8);
+    for (const [folder, buffer] of this.#buffers) {
+      if (buffer.rowCount === 0) continue;
+      const relative = `${folder}part-${sequence}-${run}.parquet`;
+      await Deno.mkdir(`${this.#dir}/${folder}`, { recursive: true });
+      await writeAtomically(`${this.#dir}/${relative}`, await tableToParquet(buffer.build()));
+      this.#checkpoint.files.push(relative);
+      this.#checkpoint.rows += buffer.rowCount;
+      this.#written += buffer.rowCount;
+    }
+    this.#buffers.clear();
+    this.#buffered = 0;
+    if (this.#options.stateFile) {
+      this.#checkpoint.state = await Deno.readTextFile(this.#options.stateFile).catch(() => null);
+    }
+    await writeCheckpoint(this.#dir, this.#checkpoint);
+  }
+
+  /**
+   * Writes what is left and closes the writer.
+   *
+   * @returns What the dataset holds and what this run wrote.
+   */
+  async close(): Promise<DatasetSummary> {
+    if (!this.#closed) await this.flush();
+    this.#closed = true;
+    return {
+      dir: this.#dir,
+      rows: this.#checkpoint.rows,
+      written: this.#written,
+      duplicates: this.#duplicates,
+      files: [...this.#checkpoint.files],
+    };
+  }
+}
+
+/**
+ * Writes a stream of pages into a partitioned Parquet dataset and closes it:
+ * the consumer of any tidepool page iterator (an OAI-PMH `harvestRecords`, ...).
+ *
+ * @param pages Pages of records, as any async iterable yields them.
+ * @param dir The dataset folder.
+ * @param options Schema, partitions, flush size, key and state file.
+ * @returns What the dataset holds and what this run wrote.
+ *
+ * @example Two pages into a dataset
+ * ```ts
+ * import { defineSchema } from "../table/schema.ts";
+ * async function* pages() {
+ *   yield [{ id: "a" }];
+ *   yield [{ id: "b" }];
+ * }
+ * const dir = await Deno.makeTempDir();
+ * const summary = await writeDataset(pages(), dir, {
+ *   schema: defineSchema([{ name: "id", type: "string" }]),
+ * });
+ * console.log(summary.rows); // 2
+ * ```
+ */
+export async function writeDataset<R>(
+  pages: AsyncIterable<Iterable<R>>,
+  dir: string,
+  options: DatasetWriterOptions<R>,
+): Promise<DatasetSummary> {
+  const writer = await DatasetWriter.open(dir, options);
+  for await (const page of pages) await writer.write(page);
+  return writer.close();
+}
+
+/** Adds the keys of one file's rows to the set, reading only the key columns. */
+async function readKeys(path: string, columns: readonly string[], keys: Set<string>) {
+  const table = await tableFromParquet(await Deno.readFile(path), { columns: [...columns] });
+  const arrays = columns.map((name) => table.array(name) as ArrayLike<unknown>);
+  for (let row = 0; row < table.numRows(); row++) {
+    keys.add(keyOf(arrays.map((values) => values[row])));
+  }
+}
+
+function ignoreNotFound(error: unknown) {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
+}
