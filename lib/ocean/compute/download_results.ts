@@ -3,7 +3,7 @@ import type { HttpClient } from "../../http/client.ts";
 import { buildTable, defineSchema, type TableSchema } from "../../table/mod.ts";
 import { saveStream } from "../download/_save_stream.ts";
 import type { Signer } from "../signer.ts";
-import { checksummedSigner } from "./_address.ts";
+import { checksummedSigner } from "../_address.ts";
 import { checkJobForResults, resultRequest } from "./_result_request.ts";
 import type { ComputeJob, ComputeResultType } from "./types.ts";
 

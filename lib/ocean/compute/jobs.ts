@@ -3,7 +3,7 @@ import type { HttpClient } from "../../http/client.ts";
 import { toDate } from "../../table/convert.ts";
 import { buildTable, defineSchema, type TableSchema } from "../../table/mod.ts";
 import type { Signer } from "../signer.ts";
-import { consumerAddress } from "./_address.ts";
+import { consumerAddress } from "../_address.ts";
 import { fullJobId, listJobs } from "./_jobs_list.ts";
 import { jobPhase, statusLabel } from "./job_statuses.ts";
 import type { ComputeJob } from "./types.ts";

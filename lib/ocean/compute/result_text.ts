@@ -1,7 +1,7 @@
 import type { HttpClient } from "../../http/client.ts";
 import { TidepoolError } from "../../http/errors.ts";
 import type { Signer } from "../signer.ts";
-import { checksummedSigner } from "./_address.ts";
+import { checksummedSigner } from "../_address.ts";
 import { checkJobForResults, resultRequest } from "./_result_request.ts";
 import type { ComputeJob } from "./types.ts";
 

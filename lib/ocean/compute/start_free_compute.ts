@@ -7,7 +7,7 @@ import {
   TimeoutError,
 } from "../../http/errors.ts";
 import type { Signer } from "../signer.ts";
-import { checksummedSigner } from "./_address.ts";
+import { checksummedSigner } from "../_address.ts";
 import { precheckFreeCompute } from "./_precheck.ts";
 import { signedCall } from "../_signed_call.ts";
 import type {

@@ -2,7 +2,7 @@ import type { HttpClient } from "../../http/client.ts";
 import { TidepoolError, TimeoutError } from "../../http/errors.ts";
 import { type PollOptions, pollUntil } from "../../http/poll_until.ts";
 import type { Signer } from "../signer.ts";
-import { consumerAddress } from "./_address.ts";
+import { consumerAddress } from "../_address.ts";
 import { listJobs } from "./_jobs_list.ts";
 import { JobFailedError } from "./job_failed_error.ts";
 import { jobPhase, statusLabel } from "./job_statuses.ts";

@@ -1,6 +1,6 @@
 import type { HttpClient } from "../../http/client.ts";
 import { TidepoolError } from "../../http/errors.ts";
-import { checksummedSigner } from "../compute/_address.ts";
+import { checksummedSigner } from "../_address.ts";
 import { signedCall } from "../_signed_call.ts";
 import type { Signer } from "../signer.ts";
 import { saveStream } from "./_save_stream.ts";

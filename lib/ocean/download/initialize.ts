@@ -1,6 +1,6 @@
 import type { HttpClient } from "../../http/client.ts";
 import { ProtocolError } from "../../http/errors.ts";
-import { checksumAddress } from "../compute/_address.ts";
+import { checksumAddress } from "../_address.ts";
 
 /** The provider fee of an initialize answer; fields beyond these are kept as received. */
 export interface ProviderFee {

@@ -1,6 +1,6 @@
 import type { HttpClient } from "../../http/client.ts";
 import { HttpError } from "../../http/errors.ts";
-import { checksummedSigner } from "../compute/_address.ts";
+import { checksummedSigner } from "../_address.ts";
 import { signedCall } from "../_signed_call.ts";
 import type { Ddo } from "../ddo.ts";
 import type { Signer } from "../signer.ts";
