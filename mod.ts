@@ -16,6 +16,7 @@ export {
   BotChallengeError,
   CacheMissError,
   HttpError,
+  NetworkError,
   NotFoundError,
   ProtocolError,
   ResponseTooLargeError,

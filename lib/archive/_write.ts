@@ -13,7 +13,7 @@ import {
   BotChallengeError,
   HttpError,
   httpErrorFields,
-  TidepoolError,
+  NetworkError,
   TimeoutError,
 } from "../http/errors.ts";
 import { type ArchiveContext, type ArchiveRequest, send } from "./_context.ts";
@@ -58,9 +58,7 @@ export async function sendWrite(
 
 /** Whether an error means the request may or may not have reached the server. */
 export function isNetworkError(error: unknown): boolean {
-  return error instanceof TimeoutError ||
-    (error instanceof TidepoolError && !(error instanceof HttpError) &&
-      error.message.startsWith("Network error"));
+  return error instanceof TimeoutError || error instanceof NetworkError;
 }
 
 function writeError(error: unknown, what: WriteDescription): unknown {
@@ -92,9 +90,7 @@ function writeError(error: unknown, what: WriteDescription): unknown {
         { ...fields, hint: "Send a smaller file, or split the import into several parts" },
       );
     default:
-      if (error.message.includes(": ")) {
-        error.message = `Cannot ${what.action}: ${error.message}`;
-      }
+      error.message = `Cannot ${what.action}: ${error.message}`;
       return error;
   }
 }

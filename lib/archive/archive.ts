@@ -44,6 +44,7 @@ import { importCsv, type ImportResult } from "./import_csv.ts";
 import { upload, type UploadedAsset, type UploadOptions } from "./upload.ts";
 import { setAssetPublic } from "./set_asset_public.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
+import { kernelProgress } from "../notebook/progress_display.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -110,7 +111,7 @@ export class Archive {
       registerSecret(apiKey);
       registerSecret(apiKey.slice(dot + 1));
     }
-    const http = new HttpClient(baseUrl, clientOptions);
+    const http = new HttpClient(baseUrl, clientOptions, { progress: kernelProgress() });
     this.url = http.baseUrl;
     this.account = account;
     this.db = db;

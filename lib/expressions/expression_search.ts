@@ -35,6 +35,7 @@ import type {
   SearchResult,
   WireExpression,
 } from "./types.ts";
+import { kernelProgress } from "../notebook/progress_display.ts";
 
 /**
  * Polite default pacing: the spec asks clients to leave intervals between
@@ -77,7 +78,10 @@ export class ExpressionSearch {
    */
   constructor(url: string, options: ExpressionSearchOptions = {}) {
     const { pageSize, ...clientOptions } = options;
-    this.http = new HttpClient(url, clientOptions, EXPRESSION_SEARCH_PACING);
+    this.http = new HttpClient(url, clientOptions, {
+      ...EXPRESSION_SEARCH_PACING,
+      progress: kernelProgress(),
+    });
     this.#pageSize = pageSize;
   }
 

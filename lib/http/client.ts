@@ -7,7 +7,13 @@
  */
 
 import { ResponseCache } from "./cache.ts";
-import { CacheMissError, ResponseTooLargeError, TidepoolError, TimeoutError } from "./errors.ts";
+import {
+  CacheMissError,
+  NetworkError,
+  ResponseTooLargeError,
+  TidepoolError,
+  TimeoutError,
+} from "./errors.ts";
 import type { ClientDefaults, ClientOptions } from "./options.ts";
 import { HostPacer } from "./pacer.ts";
 import { type ProgressSink, progressSink, type ProgressTask, startProgress } from "./progress.ts";
@@ -173,7 +179,7 @@ export class HttpClient {
       minIntervalMs: options.minIntervalMs ?? defaults.minIntervalMs ?? 0,
       concurrency: options.concurrency ?? defaults.concurrency ?? 6,
     };
-    this.#progress = progressSink(options.progress);
+    this.#progress = progressSink(options.progress, defaults.progress);
     this.#warn = options.warn ??
       ((message) => console.warn(`tidepool: ${message}`));
   }
@@ -430,7 +436,7 @@ export class HttpClient {
         } else if (error instanceof TidepoolError) {
           throw error;
         } else {
-          failure = new TidepoolError(
+          failure = new NetworkError(
             `Network error: ${method} ${printable}`,
             {
               details: error instanceof Error ? error.message : String(error),

@@ -256,6 +256,21 @@ export class TimeoutError extends TidepoolError {
 }
 
 /**
+ * The request got no answer: the connection failed, was refused or was cut
+ * before a status arrived. A write may or may not have reached the server.
+ *
+ * @example Telling a lost connection from a refusal
+ * ```ts
+ * const error = new NetworkError("Network error: GET https://node.example/");
+ * console.log(error instanceof TidepoolError, error.name); // true NetworkError
+ * ```
+ */
+export class NetworkError extends TidepoolError {
+  /** The error kind, `"NetworkError"`, as shown in messages and stack traces. */
+  override name = "NetworkError";
+}
+
+/**
  * The server answered with success but the body carries an error: GraphQL
  * `errors` with HTTP 200, an OAI-PMH `error` element, a body that does not
  * parse.

@@ -1,14 +1,15 @@
 /**
  * Progress of long work (paged fetches, polling, uploads). One small
- * interface, three sinks chosen automatically: a display that updates in
- * place inside the Deno Jupyter kernel, a redrawing line on stderr when it is
- * a terminal, and silence otherwise.
+ * interface; the sink is chosen automatically: the one a client passes in
+ * for where it runs (the notebook display inside the Deno Jupyter kernel,
+ * from `lib/notebook`), else a redrawing line on stderr when it is a
+ * terminal, and silence otherwise. This module renders nothing for notebooks
+ * itself.
  *
  * @module
  */
 
 import { redact } from "./redact.ts";
-import { escapeHtml } from "../notebook/_format_cell.ts";
 
 /** One report of a task's progress. */
 export interface ProgressEvent {
@@ -126,61 +127,15 @@ export function terminalProgress(throttleMs = 100): ProgressSink {
   };
 }
 
-/** The part of the kernel's `Deno.jupyter` namespace that progress displays use. */
-export interface JupyterNamespace {
-  /** Shows a MIME bundle, or updates the display with the same `display_id`. */
-  display(
-    bundle: Record<string, string>,
-    options: { raw: boolean; update?: boolean; display_id?: string },
-  ): Promise<void> | void;
-}
-
-/** The kernel's `Deno.jupyter`, or undefined outside the kernel. */
-export function jupyterNamespace(): JupyterNamespace | undefined {
-  // Outside `deno jupyter` the getter throws instead of answering undefined.
-  try {
-    return (Deno as unknown as { jupyter?: JupyterNamespace }).jupyter;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * A sink that shows one display per task inside the Deno Jupyter kernel and
- * updates it in place, throttled; the final state is always drawn, so an
- * executed notebook keeps it.
+ * The sink for where the code runs: the one passed in (the notebook display
+ * in the kernel), a terminal line, or nothing.
+ *
+ * @param preferred The sink to use when there is one for this environment.
+ * @returns The sink.
  */
-export function jupyterProgress(throttleMs = 250): ProgressSink {
-  const shown = new Map<string, number>();
-  return (event) => {
-    const jupyter = jupyterNamespace();
-    if (!jupyter) return;
-    const now = Date.now();
-    const final = event.state !== "running";
-    const last = shown.get(event.id);
-    if (!final && last !== undefined && now - last < throttleMs) return;
-    shown.set(event.id, now);
-    if (final) shown.delete(event.id);
-    const text = formatProgress(event);
-    const fraction = event.total ? Math.min(1, event.done / event.total) : undefined;
-    const colour = event.state === "failed" ? "#c0392b" : "#2e86c1";
-    const bar = fraction === undefined
-      ? ""
-      : `<progress value="${
-        fraction.toFixed(3)
-      }" max="1" style="width:16em;accent-color:${colour}"></progress> `;
-    const html = `<div style="font-family:monospace">${bar}${escapeHtml(text)}</div>`;
-    void jupyter.display({ "text/plain": text, "text/html": html }, {
-      raw: true,
-      display_id: event.id,
-      update: last !== undefined,
-    });
-  };
-}
-
-/** The sink for where the code runs: the kernel, a terminal, or nothing. */
-export function autoProgress(): ProgressSink {
-  if (jupyterNamespace()) return jupyterProgress();
+export function autoProgress(preferred?: ProgressSink): ProgressSink {
+  if (preferred) return preferred;
   try {
     if (Deno.stderr.isTerminal()) return terminalProgress();
   } catch {
@@ -189,9 +144,18 @@ export function autoProgress(): ProgressSink {
   return silentProgress;
 }
 
-/** Resolves a `progress` option into a sink. */
-export function progressSink(option: ProgressOption | undefined): ProgressSink {
+/**
+ * Resolves a `progress` option into a sink.
+ *
+ * @param option The client option.
+ * @param preferred The sink for this environment, used when the option leaves the choice open.
+ * @returns The sink.
+ */
+export function progressSink(
+  option: ProgressOption | undefined,
+  preferred?: ProgressSink,
+): ProgressSink {
   if (typeof option === "function") return option;
   if (option === false) return silentProgress;
-  return autoProgress();
+  return autoProgress(preferred);
 }

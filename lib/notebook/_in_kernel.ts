@@ -6,7 +6,7 @@
  * @module
  */
 
-import { jupyterNamespace } from "../http/progress.ts";
+import { jupyterNamespace } from "./progress_display.ts";
 import { installRichDisplay } from "./install_rich_display.ts";
 
 if (jupyterNamespace()) installRichDisplay();

@@ -1,4 +1,4 @@
-import { jupyterNamespace } from "../http/progress.ts";
+import { jupyterNamespace } from "./progress_display.ts";
 import { mediaBundle } from "./media_bundle.ts";
 import type { TableViewOptions } from "./table_html.ts";
 

@@ -1,6 +1,6 @@
 import { ColumnTable } from "arquero";
 import { TidepoolError } from "../http/errors.ts";
-import { jupyterNamespace } from "../http/progress.ts";
+import { jupyterNamespace } from "./progress_display.ts";
 import { errorBundle, type MediaBundle, mediaBundle } from "./media_bundle.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");

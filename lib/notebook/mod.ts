@@ -18,3 +18,9 @@ export { tableHtml, type TableViewOptions } from "./table_html.ts";
 export { tableText } from "./table_text.ts";
 export { saveTable } from "./save_table.ts";
 export { readTable } from "./read_table.ts";
+export {
+  type JupyterNamespace,
+  jupyterNamespace,
+  jupyterProgress,
+  kernelProgress,
+} from "./progress_display.ts";

@@ -60,6 +60,7 @@ import {
   type ValidateDdoOptions,
   type ValidateDdoResult,
 } from "./publish/mod.ts";
+import { kernelProgress } from "../notebook/progress_display.ts";
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -85,7 +86,7 @@ export class OceanNode {
    * @param options The shared client options.
    */
   constructor(url: string, options: ClientOptions = {}) {
-    this.http = new HttpClient(url, options, { concurrency: 4 });
+    this.http = new HttpClient(url, options, { concurrency: 4, progress: kernelProgress() });
   }
 
   /**

@@ -21,6 +21,7 @@ import { paginate, type PaginateOptions } from "./paginate.ts";
 import type { SubgraphMeta } from "./subgraph_info.ts";
 import { fetchToken, type TokenRecord } from "./token.ts";
 import { fetchTokens, type TokensOptions } from "./tokens.ts";
+import { kernelProgress } from "../notebook/progress_display.ts";
 
 export { OCEAN_START_BLOCK };
 
@@ -61,7 +62,7 @@ export class Subgraph {
    * @param options Client options, `minBlock` and `startBlock`.
    */
   constructor(url: string, options: SubgraphOptions = {}) {
-    const http = new HttpClient(url, options);
+    const http = new HttpClient(url, options, { progress: kernelProgress() });
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
     this.#context = {

@@ -8,25 +8,8 @@ import { attribute, child, children, localName, textOf, type XmlNode } from "../
 import { parseUtc } from "./_dates.ts";
 import { MARC_NAMESPACE, type NamespaceScope, resolveName, scopeOf } from "./_namespaces.ts";
 import type { OaiRecord } from "./types.ts";
+import { DC_ELEMENTS } from "./dublin_core.ts";
 
-/** The fifteen Dublin Core elements, the fixed columns of an `oai_dc` table. */
-export const DC_ELEMENTS: readonly string[] = [
-  "title",
-  "creator",
-  "subject",
-  "description",
-  "publisher",
-  "contributor",
-  "date",
-  "type",
-  "format",
-  "identifier",
-  "source",
-  "language",
-  "relation",
-  "coverage",
-  "rights",
-];
 const DC_SET = new Set(DC_ELEMENTS);
 
 /**

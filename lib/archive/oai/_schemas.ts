@@ -5,7 +5,7 @@
  */
 
 import { defineSchema } from "../../table/schema.ts";
-import { DC_ELEMENTS } from "./_records.ts";
+import { DC_ELEMENTS } from "./dublin_core.ts";
 import type { OaiRecord } from "./types.ts";
 
 const HEADER_COLUMNS = [

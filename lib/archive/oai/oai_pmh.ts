@@ -28,6 +28,7 @@ import type {
   OaiPmhOptions,
   OaiRecord,
 } from "./types.ts";
+import { kernelProgress } from "../../notebook/progress_display.ts";
 
 const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
 
@@ -70,7 +71,7 @@ export class OaiPmh {
         });
       }
       this.#ctx = {
-        http: new HttpClient(url.origin, opts),
+        http: new HttpClient(url.origin, opts, { progress: kernelProgress() }),
         path: url.pathname,
         allowOtherHosts: opts.allowOtherHosts ?? false,
       };

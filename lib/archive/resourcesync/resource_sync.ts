@@ -21,6 +21,7 @@ import type {
   ResourceSyncDiscovery,
   ResourceSyncOptions,
 } from "./types.ts";
+import { kernelProgress } from "../../notebook/progress_display.ts";
 
 const NOT_OFFERED_HINT =
   "Sites backed by an external search engine or federated search have no modification timestamps and do not offer ResourceSync; harvest them with OAI-PMH or search instead";
@@ -52,7 +53,9 @@ export class ResourceSync {
     options: string | (ResourceSyncOptions & ClientOptions) = {},
   ) {
     const opts = typeof options === "string" ? { capabilityList: options } : options;
-    this.#http = typeof endpoint === "string" ? new HttpClient(endpoint, opts) : endpoint;
+    this.#http = typeof endpoint === "string"
+      ? new HttpClient(endpoint, opts, { progress: kernelProgress() })
+      : endpoint;
     this.#options = opts;
   }
 

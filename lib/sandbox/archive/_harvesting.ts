@@ -16,7 +16,7 @@ import {
 import { dataUri } from "./_mapping.ts";
 import type { ArchiveState, DatabaseIndex } from "./_state.ts";
 import type { SeedResource, SeedValue } from "./seed.ts";
-import { DC_ELEMENTS } from "../../archive/oai/_records.ts";
+import { DC_ELEMENTS } from "../../archive/oai/dublin_core.ts";
 
 /** The 15 Dublin Core elements, as the harvesting client reads them. */
 const DC = new Set(DC_ELEMENTS);
