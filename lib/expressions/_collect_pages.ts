@@ -1,5 +1,5 @@
 /**
- * The page loop behind `searchAll` and `byBook`: offset paging at the
+ * The paged read behind `searchAll` and `byBook`, on the paging engine: offset paging at the
  * largest page size the service accepts, paced by lib/http, with progress
  * from `total`, de-duplicated by `id` in first-seen order, stopping exactly
  * at `total` (or `maxRows`), and saying so when the service delivers fewer
@@ -13,7 +13,7 @@ import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
 import { BotChallengeError, HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
-import { FetchAhead } from "./_fetch_ahead.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import type { WireExpression } from "./types.ts";
 
 /** Page sizes tried, largest first, when none is configured or remembered. */
@@ -39,6 +39,8 @@ export interface CollectOptions {
   memo: Map<string, number>;
   /** Throws when a page breaks a promise of the query (e.g. ignored filters). */
   checkPage?: (hits: WireExpression[]) => void;
+  /** Cancels the read. */
+  signal?: AbortSignal;
 }
 
 /** The rows and the counts of a paged read. */
@@ -90,7 +92,14 @@ export function statedMaximum(text: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Reads every page of a paged endpoint into one table. */
+/** An offset page; `probe` marks a request whose page size may still be refused. */
+interface ExpressionCursor {
+  offset: number;
+  limit: number;
+  probe: boolean;
+}
+
+/** Reads every page of a paged endpoint into one table, through the paging engine. */
 export async function collectPages(
   http: HttpClient,
   options: CollectOptions,
@@ -110,104 +119,121 @@ export async function collectPages(
   }
   const candidates = size === undefined ? [...CANDIDATES, options.defaultSize] : [];
   const builder = new TableBuilder(EXPRESSION_COLUMNS);
+  if (maxRows === 0) return { table: builder.build(), total: 0, rows: 0, pages: 0 };
   const seen = new Set<string>();
-  const task = http.progress(label, { unit: "rows" });
   let total: number | undefined;
   let offset = 0;
-  let pages = 0;
   let duplicates = 0;
   let totalChanged = false;
+  /** The page at `at`, sized as the walk now knows; null when nothing more is wanted. */
+  const pageAt = (at: number): ExpressionCursor | null => {
+    const target = total === undefined ? maxRows : Math.min(total, maxRows);
+    if (seen.size >= target || (total !== undefined && at >= total)) return null;
+    const want = total === undefined ? Infinity : total - at;
+    const probe = size === undefined;
+    const pageLimit = probe ? candidates[0] : size!;
+    const limit = Math.max(1, Math.min(pageLimit, want, maxRows - seen.size + duplicates));
+    return { offset: at, limit, probe };
+  };
   const pacing = http.pacing;
-  const ahead = new FetchAhead(
-    (offset, limit, signal) => http.request({ path, query: { ...query, limit, offset }, signal }),
-    pacing.minIntervalMs === 0 ? pacing.concurrency : 1,
+  const pages = walkPages<ExpressionCursor, HttpResponse, WireExpression>(
+    {
+      label,
+      call: label === "byBook" ? "byBook()" : "searchAll()",
+      readAhead: pacing.minIntervalMs === 0 ? pacing.concurrency : 1,
+      cursor: {
+        name: "offset",
+        first: pageAt(0)!,
+        key: (c) => `${c.offset}:${c.limit}`,
+        advance: (_cursor, read) => read.next ?? null,
+        // Offset pages with a known size and total are independent: the next
+        // ones are requested while this one is read (the pacer still spaces them).
+        predict(c) {
+          if (c.probe || size === undefined || total === undefined) return null;
+          const end = Math.min(total, maxRows);
+          const at = c.offset + c.limit;
+          return at < end ? { offset: at, limit: Math.min(size, end - at), probe: false } : null;
+        },
+      },
+      fetch: (c, signal) =>
+        http.request({
+          path,
+          query: { ...query, limit: c.limit, offset: c.offset },
+          acceptStatus: c.probe && candidates.length > 1 ? TOO_LARGE : undefined,
+          signal,
+        }),
+      read(response, c) {
+        if (response.status >= 400) {
+          // The probe was refused: use the maximum the service names, or step down.
+          const stated = statedMaximum(response.text());
+          candidates.shift();
+          if (stated !== undefined && stated > 0 && stated < c.limit) size = stated;
+          return { rows: [], next: pageAt(offset) };
+        }
+        const page = readPage(response);
+        options.checkPage?.(page.hits);
+        if (total === undefined) total = page.total;
+        else if (page.total !== total && !totalChanged) {
+          totalChanged = true;
+          http.warn(
+            `${label}: the total changed from ${total} to ${page.total} while paging; the index changed, so rows may be missing or repeated`,
+          );
+        }
+        if (c.probe) {
+          // Fewer rows than asked with more to come: the service capped the limit
+          // silently, and what it sent is its maximum. A full page, or the rest of
+          // the results, means the limit was honoured; it is only remembered once
+          // it was tried at full size.
+          const rest = page.total - offset;
+          const n = page.hits.length;
+          if (n > 0 && n < c.limit && n < rest) size = n;
+          else if (c.limit === candidates[0]) size = c.limit;
+        }
+        if (size !== undefined && options.pageSize === undefined) memo.set(path, size);
+        const fresh: WireExpression[] = [];
+        for (const hit of page.hits) {
+          if (seen.size >= Math.min(total, maxRows)) break;
+          const id = hit?.id;
+          if (typeof id !== "string" || seen.has(id)) {
+            duplicates++;
+            continue;
+          }
+          seen.add(id);
+          fresh.push(hit);
+        }
+        // An empty page: the service has nothing more.
+        if (page.hits.length === 0) return { rows: fresh, total, next: null };
+        offset += page.hits.length;
+        return { rows: fresh, received: page.hits.length, total, next: pageAt(offset) };
+      },
+      shortfall: () => {
+        const finalTotal = total ?? 0;
+        if (seen.size >= Math.min(finalTotal, maxRows)) return undefined;
+        return `${label}: the service reported ${finalTotal} expressions but delivered ${seen.size} unique rows` +
+          (duplicates
+            ? ` (${duplicates} repeated rows skipped; the order shifted between pages, so pass a sort)`
+            : "") +
+          "; the table holds what arrived";
+      },
+      summary: ({ pages }) => `${pages} requests`,
+    },
+    http,
+    { signal: options.signal },
   );
+  let state;
   try {
     for (;;) {
-      const target = total === undefined ? maxRows : Math.min(total, maxRows);
-      if (seen.size >= target || (total !== undefined && offset >= total)) break;
-      const want = total === undefined ? Infinity : total - offset;
-      const probing = size === undefined;
-      const pageLimit = probing ? candidates[0] : size!;
-      const limit = Math.max(1, Math.min(pageLimit, want, maxRows - seen.size + duplicates));
-      let response: HttpResponse;
-      if (probing || total === undefined) {
-        response = await http.request({
-          path,
-          query: { ...query, limit, offset },
-          acceptStatus: probing && candidates.length > 1 ? TOO_LARGE : undefined,
-        });
-      } else {
-        // Offset pages with a known total are independent: keep the next ones
-        // requested while this one is read (the pacer still spaces them).
-        response = await ahead.take(offset, limit);
-        ahead.plan(offset + limit, Math.min(total, maxRows), size!);
+      const step = await pages.next();
+      if (step.done) {
+        state = step.value;
+        break;
       }
-      pages++;
-      if (response.status >= 400) {
-        // The probe was refused: use the maximum the service names, or step down.
-        const stated = statedMaximum(response.text());
-        candidates.shift();
-        if (stated !== undefined && stated > 0 && stated < pageLimit) {
-          size = stated;
-        }
-        continue;
-      }
-      const page = readPage(response);
-      options.checkPage?.(page.hits);
-      if (total === undefined) total = page.total;
-      else if (page.total !== total && !totalChanged) {
-        totalChanged = true;
-        http.warn(
-          `${label}: the total changed from ${total} to ${page.total} while paging; the index changed, so rows may be missing or repeated`,
-        );
-      }
-      if (probing) {
-        // Fewer rows than asked with more to come: the service capped the limit
-        // silently, and what it sent is its maximum. A full page, or the rest of
-        // the results, means the limit was honoured; it is only remembered once
-        // it was tried at full size.
-        const rest = page.total - offset;
-        const n = page.hits.length;
-        if (n > 0 && n < limit && n < rest) size = n;
-        else if (limit === pageLimit) size = pageLimit;
-      }
-      if (size !== undefined && options.pageSize === undefined) memo.set(path, size);
-      const fresh: WireExpression[] = [];
-      for (const hit of page.hits) {
-        if (seen.size >= Math.min(total, maxRows)) break;
-        const id = hit?.id;
-        if (typeof id !== "string" || seen.has(id)) {
-          duplicates++;
-          continue;
-        }
-        seen.add(id);
-        fresh.push(hit);
-      }
-      builder.add(fresh);
-      task.update(seen.size, { total: Math.min(total, maxRows), detail: `page ${pages}` });
-      if (page.hits.length === 0) break; // the service has nothing more
-      offset += page.hits.length;
+      builder.add(step.value.rows);
     }
   } catch (error) {
-    task.fail(error instanceof Error ? error.message.split("\n")[0] : undefined);
     throw pagingError(error, label, offset);
-  } finally {
-    ahead.stop(); // pages requested past the end (maxRows, a short page) are not needed
   }
-  const finalTotal = total ?? 0;
-  const expected = Math.min(finalTotal, maxRows);
-  if (seen.size < expected) {
-    http.warn(
-      `${label}: the service reported ${finalTotal} expressions but delivered ${seen.size} unique rows` +
-        (duplicates
-          ? ` (${duplicates} repeated rows skipped; the order shifted between pages, so pass a sort)`
-          : "") +
-        "; the table holds what arrived",
-    );
-  }
-  task.finish(`${pages} requests`);
-  return { table: builder.build(), total: finalTotal, rows: seen.size, pages };
+  return { table: builder.build(), total: total ?? 0, rows: seen.size, pages: state.pages };
 }
 
 /** A deep page refused: say what was reached and how to get the rest. */

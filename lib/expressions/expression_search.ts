@@ -153,6 +153,7 @@ export class ExpressionSearch {
       defaultSize: 20,
       pageSize: options.pageSize ?? this.#pageSize,
       maxRows: options.maxRows,
+      signal: options.signal,
       memo: this.#pageSizes,
       checkPage: (hits) => this.#checkIntensity(filters, hits),
     });
@@ -221,6 +222,7 @@ export class ExpressionSearch {
       defaultSize: 10,
       pageSize: options.pageSize ?? this.#pageSize,
       maxRows: options.maxRows,
+      signal: options.signal,
       memo: this.#pageSizes,
     });
     return result.table;

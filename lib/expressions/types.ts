@@ -153,6 +153,8 @@ export interface PagingOptions {
    * the error), then remembered by the client.
    */
   pageSize?: number;
+  /** Cancels the read: the request in flight and those requested ahead. */
+  signal?: AbortSignal;
 }
 
 /** Options of `searchAll`. */

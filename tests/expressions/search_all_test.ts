@@ -113,3 +113,34 @@ for (const header of [true, false]) {
     }, { sandbox: { rateLimit: { requests: 3, windowMs: 1000, retryAfterHeader: header } } });
   });
 }
+
+Deno.test("searchAll: a per-call signal cancels the page in flight and those read ahead", async () => {
+  const signals: AbortSignal[] = [];
+  const slowFetch: typeof fetch = async (input, init) => {
+    const offset = Number(
+      new URL(String(input instanceof Request ? input.url : input)).searchParams.get("offset"),
+    );
+    if (offset > 0) {
+      signals.push(init!.signal!);
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, 5_000);
+        init!.signal!.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(init!.signal!.reason);
+        }, { once: true });
+      });
+    }
+    return fetch(input, init);
+  };
+  await withSandbox(async ({ client }) => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("stopped by the user")), 200);
+    const started = Date.now();
+    const error = await client.searchAll({}, { pageSize: 100, signal: controller.signal })
+      .catch((e) => e);
+    assert.equal(error.message, "stopped by the user");
+    assert.ok(Date.now() - started < 1_500, "stopped within one request's time");
+    assert.ok(signals.length >= 2, `${signals.length} pages were read ahead`);
+    assert.ok(signals.every((s) => s.aborted), "every page in flight was cancelled");
+  }, { client: { fetch: slowFetch } });
+});
