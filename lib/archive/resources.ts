@@ -50,6 +50,7 @@ export async function resources(
     {
       label: "archive resources",
       call: "archive.resources()",
+      eager: true,
       cursor: pageNumberCursor(pageSize),
       fetch: (page, signal) =>
         send(context, {

@@ -46,6 +46,7 @@ export async function searchAll(
     {
       label: "archive search",
       call: "archive.searchAll()",
+      eager: true,
       cursor: pageNumberCursor(pageSize),
       fetch: (page, signal) => searchPage(context, { ...search, page, pageSize, signal }),
       fingerprint: (body) => listRecords(body, "hits").map(key).join("\n"),

@@ -141,6 +141,7 @@ export async function collectPages(
       label,
       call: label === "byBook" ? "byBook()" : "searchAll()",
       readAhead: pacing.minIntervalMs === 0 ? pacing.concurrency : 1,
+      eager: true,
       cursor: {
         name: "offset",
         first: pageAt(0)!,

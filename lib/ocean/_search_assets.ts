@@ -54,6 +54,7 @@ export async function searchAssetsTable(
     {
       label: "searchAssets",
       call: "node.searchAssets()",
+      eager: true,
       readAhead: minIntervalMs === 0 ? concurrency : 1,
       count: "received",
       onRepeat: "stop",

@@ -87,6 +87,13 @@ export interface Pager<C, P, R> {
   onRepeat?: "error" | "stop";
   /** Pages requested ahead of the one read; default 1. */
   readAhead?: number;
+  /**
+   * Request the page a page names at once, before handing the page on
+   * (the adapter itself consumes the walk, building a table). Default
+   * false: it goes out after the caller's turn, so a caller that stops
+   * at once sends nothing more.
+   */
+  eager?: boolean;
   /** What progress counts and the shortfall check compares: kept `rows` (default) or `received`. */
   count?: "rows" | "received";
   /**

@@ -34,7 +34,8 @@ const DEFAULT_MAX_RESTARTS = 5;
  * is awaited, up to `readAhead` pages. A cursor the page itself names is
  * requested one macrotask after the page is handed on, so a caller that
  * stops at once (a `break`) sends nothing more, and one that works on the
- * page overlaps with the next request. Stopping, failing or aborting
+ * page overlaps with the next request; with `eager` (the adapter builds a
+ * table itself) it is requested before the page is handed on. Stopping, failing or aborting
  * cancels every page in flight.
  *
  * @param pager The adapter's cursor kind, fetch and reader.
@@ -166,9 +167,11 @@ export async function* walkPages<C, P, R>(
       const next: C | null = read.done ? null : kind.advance(cursor, read, state);
       task.update(state[counted], { total: state.total, detail: `page ${state.pages}` });
       if (next !== null) {
-        // Requested after the caller has had a turn with this page.
         const from = next;
-        deferred = setTimeout(() => plan(from, true), 0);
+        // Requested after the caller has had a turn with this page, unless
+        // the caller is the adapter itself.
+        if (pager.eager) plan(from, true);
+        else deferred = setTimeout(() => plan(from, true), 0);
       }
       yield { rows: read.rows, page: state.pages, last: next === null, state: { ...state } };
       cursor = next;

@@ -18,5 +18,9 @@ export interface SubgraphContext {
   /** When set, a stale answer is an error instead of a warning. */
   minBlock?: number;
   /** Sends one query and returns its data. */
-  send(document: string, variables?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  send(
+    document: string,
+    variables?: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>>;
 }

@@ -16,3 +16,4 @@ export type { TokenRecord } from "./token.ts";
 export { nftUpdateSchema, type NftUpdatesOptions } from "./nft_updates.ts";
 export { globalStatisticsSchema } from "./global_statistics.ts";
 export type { OpcRecord } from "./opc.ts";
+export type { PagedReadOptions } from "../paging/types.ts";

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { PagedReadOptions } from "../paging/types.ts";
 import type { ColumnTable } from "arquero";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
@@ -11,7 +12,7 @@ import { address, unixSeconds } from "./_inputs.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
 
 /** Filters of {@linkcode fetchNftUpdates}. Addresses may be in any letter case. */
-export interface NftUpdatesOptions {
+export interface NftUpdatesOptions extends PagedReadOptions {
   /** Updates of this data NFT. */
   nft?: string;
   /** Updates of NFTs owned by this address. */
@@ -80,6 +81,9 @@ export function fetchNftUpdates(
     orderBy: "timestamp",
     block: options.block,
     minBlock: options.minBlock,
+    signal: options.signal,
+    maxPages: options.maxPages,
+    maxRows: options.maxRows,
     schema: nftUpdateSchema,
     label: "nftUpdates",
   });

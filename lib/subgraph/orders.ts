@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { PagedReadOptions } from "../paging/types.ts";
 import type { ColumnTable } from "arquero";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
@@ -12,7 +13,7 @@ import { address, addresses, count, parseMaybeJson, unixSeconds } from "./_input
 import { paginate, type SubgraphRow } from "./paginate.ts";
 
 /** Filters of {@linkcode fetchOrders}. Addresses may be in any letter case. */
-export interface OrdersOptions {
+export interface OrdersOptions extends PagedReadOptions {
   /** Orders consumed by this address. */
   consumer?: string;
   /** Orders paid by this address. */
@@ -144,6 +145,9 @@ export function fetchOrders(
     orderDirection: options.orderDirection,
     block: options.block,
     minBlock: options.minBlock,
+    signal: options.signal,
+    maxPages: options.maxPages,
+    maxRows: options.maxRows,
     schema: orderSchema,
     label: "orders",
   });

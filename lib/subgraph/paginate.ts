@@ -11,7 +11,9 @@ import { TableBuilder } from "../table/build_table.ts";
 import type { ColumnType } from "../table/convert.ts";
 import { parsePath, typeNameOf } from "./_document.ts";
 import type { SubgraphContext } from "./_context.ts";
-import { pageLoop, type PageLoopState } from "./_paginate.ts";
+import { subgraphPager } from "./_paginate.ts";
+import type { PagedReadOptions } from "../paging/types.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
 import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
@@ -22,8 +24,8 @@ export type { WhereFilter };
 /** A row as the subgraph sends it (nested objects, not yet flattened). */
 export type SubgraphRow = Record<string, unknown>;
 
-/** Options of {@linkcode paginate}. */
-export interface PaginateOptions {
+/** Options of {@linkcode paginate}, with the per-call signal and caps. */
+export interface PaginateOptions extends PagedReadOptions {
   /** The collection field, e.g. `orders`, `tokens`, `nftUpdates`. */
   entity: string;
   /**
@@ -100,45 +102,44 @@ export async function paginate(
   const schema = options.schema ?? fieldSchema(options.fields);
   const builder = new TableBuilder(schema);
   const label = options.label ?? options.entity;
-  const task = context.http.progress(label, { unit: "rows" });
   const minBlock = options.minBlock ?? context.minBlock;
   let reasons: string[] = [];
-  let state: PageLoopState;
-  try {
-    state = await pageLoop(
-      (document, variables) => context.send(document, variables),
-      {
-        entity: options.entity,
-        typeName: options.typeName ?? typeNameOf(options.entity),
-        fields: options.fields,
-        where: normaliseWhere(options.where),
-        orderBy: options.orderBy ?? "id",
-        orderDirection: options.orderDirection ?? "asc",
-        block: options.block,
-        pageSize: options.pageSize,
-      },
-      {
-        onFirstPage(first, empty) {
-          reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock });
-          if (reasons.length && minBlock !== undefined) {
-            throw new StaleSubgraphError({ block: first.meta?.block ?? -1, minBlock, reasons });
-          }
-          if (empty) reasons.push(emptyAnswerReason(first.meta));
-        },
-        onPage(rows, current) {
-          builder.add(rows);
-          task.update(current.rows, { detail: `page ${current.pages}, block ${current.block}` });
-        },
-      },
-    );
-  } catch (error) {
-    task.fail(error instanceof Error ? error.name : undefined);
-    throw error;
+  const { pager, state } = subgraphPager(
+    (document, variables, signal) => context.send(document, variables, signal),
+    {
+      entity: options.entity,
+      typeName: options.typeName ?? typeNameOf(options.entity),
+      fields: options.fields,
+      where: normaliseWhere(options.where),
+      orderBy: options.orderBy ?? "id",
+      orderDirection: options.orderDirection ?? "asc",
+      block: options.block,
+      pageSize: options.pageSize,
+    },
+    label,
+    (first, empty) => {
+      reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock });
+      if (reasons.length && minBlock !== undefined) {
+        throw new StaleSubgraphError({ block: first.meta?.block ?? -1, minBlock, reasons });
+      }
+      if (empty) reasons.push(emptyAnswerReason(first.meta));
+    },
+  );
+  pager.summary = ({ pages }) => `${pages} pages, block ${state.block}`;
+  const { signal, maxPages, maxRows } = options;
+  const pages = walkPages(pager, context.http, { signal, maxPages, maxRows });
+  let walked = { pages: 0, rows: 0 };
+  for (;;) {
+    const step = await pages.next();
+    if (step.done) {
+      walked = step.value;
+      break;
+    }
+    builder.add(step.value.rows);
   }
-  task.finish(`${state.pages} pages, block ${state.block}`);
   if (reasons.length) {
     context.http.warn(
-      `Subgraph answer for ${label} (${state.rows} rows) may be stale: ${reasons.join("; ")}. ` +
+      `Subgraph answer for ${label} (${walked.rows} rows) may be stale: ${reasons.join("; ")}. ` +
         `Check subgraphInfo(table).stale, or set minBlock to make this an error`,
     );
   }
@@ -147,8 +148,8 @@ export async function paginate(
     meta: state.meta,
     stale: reasons.length > 0,
     reasons,
-    pages: state.pages,
-    rows: state.rows,
+    pages: walked.pages,
+    rows: walked.rows,
   };
   return attachSubgraphInfo(builder.build(), info);
 }

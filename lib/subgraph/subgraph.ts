@@ -70,7 +70,7 @@ export class Subgraph {
       url: endpoint,
       startBlock: options.startBlock ?? OCEAN_START_BLOCK,
       minBlock: options.minBlock,
-      send: (document, variables) => runQuery(http, endpoint, document, variables),
+      send: (document, variables, signal) => runQuery(http, endpoint, document, variables, signal),
     };
   }
 

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { PagedReadOptions } from "../paging/types.ts";
 import type { ColumnTable } from "arquero";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
@@ -77,7 +78,7 @@ export function ids(value: unknown): string[] {
 }
 
 /** Options of {@linkcode fetchTokens}. */
-export interface TokensOptions {
+export interface TokensOptions extends PagedReadOptions {
   /** Pin to this block; default the subgraph's head. */
   block?: number;
   /** Throw instead of warning when the subgraph is stale or below this block. */
@@ -110,6 +111,9 @@ export function fetchTokens(
     orderBy: "id",
     block: options.block,
     minBlock: options.minBlock,
+    signal: options.signal,
+    maxPages: options.maxPages,
+    maxRows: options.maxRows,
     schema: tokenSchema,
     label: "tokens",
   });

@@ -33,6 +33,8 @@ export interface HarvestRun {
   saved?: HarvestState;
   /** The per-call signal and caps. */
   paging?: PagedReadOptions;
+  /** The harvest builds a table itself: the next page is requested before a page is handed on. */
+  eager?: boolean;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
       label,
       unit: "records",
       call: "harvest()",
+      eager: run.eager,
       count: "received",
       // No page fingerprint: repositories repeat records across pages (the
       // sickle fixtures do), so a token named twice is the repeat guard.

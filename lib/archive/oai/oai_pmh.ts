@@ -160,6 +160,7 @@ export class OaiPmh {
         label: "OAI-PMH ListSets",
         unit: "sets",
         call: "listSets()",
+        eager: true,
         cursor: namedCursor<string | undefined>("resumptionToken", undefined, (t) => t ?? ""),
         fetch: (token, signal) =>
           oaiRequest(
@@ -226,7 +227,7 @@ export class OaiPmh {
    * @returns The records as a table.
    */
   async harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
-    const run = await this.#resolve(options);
+    const run = { ...await this.#resolve(options), eager: true };
     const schema = run.verb === "ListIdentifiers"
       ? headerSchema
       : run.metadataPrefix === "oai_dc"
