@@ -82,3 +82,26 @@ Deno.test("no error is classified by matching its message text", () => {
   );
   assert.deepEqual(found, []);
 });
+
+/** The files below lib/ whose text matches, as paths relative to the root. */
+function filesMatching(pattern: RegExp): string[] {
+  return sourceFiles(LIB).filter((file) => pattern.test(Deno.readTextFileSync(file)))
+    .map((file) => relative(ROOT, file)).sort();
+}
+
+Deno.test("one atomic file write: renames happen in the helper and the two streaming writers only", () => {
+  assert.deepEqual(filesMatching(/Deno\.rename\(/), [
+    "lib/fs/write_file_atomic.ts",
+    "lib/ocean/download/_save_stream.ts", // links first, so an existing name is never replaced
+    "lib/sandbox/archive/uploads_handler.ts", // streams a PUT body to the temporary name
+  ]);
+});
+
+Deno.test("one polling helper: only lib/http pauses (pacing, retries, pollUntil)", () => {
+  assert.deepEqual(filesMatching(/\bsleep\(/), [
+    "lib/http/client.ts",
+    "lib/http/pacer.ts",
+    "lib/http/poll_until.ts",
+    "lib/http/sleep.ts",
+  ]);
+});

@@ -6,6 +6,7 @@
  */
 
 import { TidepoolError } from "../http/errors.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /** The checkpoint's name; `_` and `.` files are skipped by Spark, Trino and DuckDB globs. */
 export const CHECKPOINT_FILE = "_tidepool_checkpoint.json";
@@ -68,16 +69,6 @@ export function keyOf(values: readonly unknown[]): string {
   ).join("\u0001");
 }
 
-/** Writes a file under a temporary dot name in the same folder, then renames it. */
-export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
-  const slash = path.lastIndexOf("/");
-  const temporary = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${
-    crypto.randomUUID().slice(0, 8)
-  }.tmp`;
-  await Deno.writeFile(temporary, bytes);
-  await Deno.rename(temporary, path);
-}
-
 /** Reads the checkpoint of a dataset folder; undefined when there is none. */
 export async function readCheckpoint(dir: string): Promise<Checkpoint | undefined> {
   let text: string;
@@ -102,10 +93,7 @@ export async function readCheckpoint(dir: string): Promise<Checkpoint | undefine
 
 /** Writes the checkpoint atomically. */
 export function writeCheckpoint(dir: string, checkpoint: Checkpoint): Promise<void> {
-  return writeAtomically(
-    `${dir}/${CHECKPOINT_FILE}`,
-    new TextEncoder().encode(JSON.stringify(checkpoint)),
-  );
+  return writeFileAtomic(`${dir}/${CHECKPOINT_FILE}`, JSON.stringify(checkpoint));
 }
 
 /** The name of every data file a writer makes: `part-<flush>-<run>.parquet`. */
@@ -124,7 +112,7 @@ export async function removeUncommitted(dir: string, committed: ReadonlySet<stri
     for await (const entry of Deno.readDir(`${dir}/${relative}`)) {
       const path = `${relative}${entry.name}`;
       if (entry.isDirectory) await visit(`${path}/`);
-      else if (entry.name.startsWith(".") && entry.name.endsWith(".tmp")) {
+      else if (entry.name.startsWith(".") && entry.name.endsWith(".part")) {
         await Deno.remove(`${dir}/${path}`);
       } else if (entry.name.endsWith(".parquet") && !committed.has(path)) {
         if (!PART_FILE.test(entry.name)) {

@@ -8,6 +8,7 @@
  */
 
 import { TidepoolError } from "../http/errors.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { type DynamicColumns, TableBuilder } from "../table/build_table.ts";
 import type { TableSchema } from "../table/schema.ts";
 import { tableFromParquet, tableToParquet } from "./parquet.ts";
@@ -17,7 +18,6 @@ import {
   partitionFolder,
   readCheckpoint,
   removeUncommitted,
-  writeAtomically,
   writeCheckpoint,
 } from "./_dataset_files.ts";
 
@@ -151,7 +151,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     await removeUncommitted(dir, new Set(checkpoint.files));
     if (options.stateFile) {
       if (checkpoint.state === null) await Deno.remove(options.stateFile).catch(ignoreNotFound);
-      else await writeAtomically(options.stateFile, new TextEncoder().encode(checkpoint.state));
+      else await writeFileAtomic(options.stateFile, checkpoint.state);
     }
     let keys: Set<string> | undefined;
     if (options.key) {
@@ -210,7 +210,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
       if (buffer.rowCount === 0) continue;
       const relative = `${folder}part-${sequence}-${run}.parquet`;
       await Deno.mkdir(`${this.#dir}/${folder}`, { recursive: true });
-      await writeAtomically(`${this.#dir}/${relative}`, await tableToParquet(buffer.build()));
+      await writeFileAtomic(`${this.#dir}/${relative}`, await tableToParquet(buffer.build()));
       this.#checkpoint.files.push(relative);
       this.#checkpoint.rows += buffer.rowCount;
       this.#written += buffer.rowCount;

@@ -9,18 +9,22 @@
 
 /**
  * A fresh temporary name beside `path` (same folder, so a rename is atomic):
- * `<path>.<random>.part`.
+ * `.<name>.<random>.part`. The leading dot hides it from folder readers
+ * (DuckDB, Spark and Hive skip dot files) and from `*.csv`-style globs.
  *
  * @param path The final path.
  * @returns The temporary path.
  *
  * @example A temporary name for a cache file
  * ```ts
- * console.log(temporaryPath("cache/a.json")); // cache/a.json.1f2e3d4c.part
+ * console.log(temporaryPath("cache/a.json")); // cache/.a.json.1f2e3d4c.part
  * ```
  */
 export function temporaryPath(path: string): string {
-  return `${path}.${crypto.randomUUID().slice(0, 8)}.part`;
+  const slash = path.lastIndexOf("/");
+  const folder = path.slice(0, slash + 1);
+  const name = path.slice(slash + 1);
+  return `${folder}.${name}.${crypto.randomUUID().slice(0, 8)}.part`;
 }
 
 /**

@@ -28,9 +28,10 @@ Deno.test("a failed rename removes the temporary file and keeps what was there",
   }
 });
 
-Deno.test("temporary names sit beside the target, end in .part and differ each time", () => {
+Deno.test("temporary names sit beside the target, hidden, end in .part and differ each time", () => {
   const a = temporaryPath("/data/x.json");
   const b = temporaryPath("/data/x.json");
-  assert.match(a, /^\/data\/x\.json\.[0-9a-f]{8}\.part$/);
+  assert.match(a, /^\/data\/\.x\.json\.[0-9a-f]{8}\.part$/);
   assert.notEqual(a, b);
+  assert.match(temporaryPath("x.json"), /^\.x\.json\.[0-9a-f]{8}\.part$/);
 });

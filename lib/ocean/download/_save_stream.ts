@@ -122,7 +122,7 @@ export async function saveStream(
 ): Promise<SavedFile> {
   const { dir, what } = options;
   await Deno.mkdir(dir, { recursive: true });
-  const temp = temporaryPath(join(dir, ".tidepool"));
+  const temp = temporaryPath(join(dir, "tidepool"));
   const hash = createHash("sha256");
   let bytes = 0;
   let file: Deno.FsFile | undefined;
