@@ -10,7 +10,7 @@ export * from "./subgraph.ts";
 export * from "./subgraph_info.ts";
 export * from "./stale_subgraph_error.ts";
 export type { PaginateOptions, SubgraphRow, WhereFilter } from "./paginate.ts";
-export { orderSchema, type OrdersOptions } from "./orders.ts";
+export { type OrderField, orderSchema, type OrdersOptions } from "./orders.ts";
 export { tokenSchema, type TokensOptions } from "./tokens.ts";
 export type { TokenRecord } from "./token.ts";
 export { nftUpdateSchema, type NftUpdatesOptions } from "./nft_updates.ts";

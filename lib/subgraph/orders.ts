@@ -7,7 +7,8 @@
 
 import type { PagedReadOptions } from "../paging/types.ts";
 import type { ColumnTable } from "arquero";
-import { defineSchema, type TableSchema } from "../table/schema.ts";
+import { TidepoolError } from "../http/errors.ts";
+import { type ColumnSpec, defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { address, addresses, count, parseMaybeJson, unixSeconds } from "./_inputs.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
@@ -32,79 +33,213 @@ export interface OrdersOptions extends PagedReadOptions {
   block?: number;
   /** Throw instead of warning when the subgraph is stale or below this block. */
   minBlock?: number;
+  /**
+   * The columns to read (names of {@linkcode orderSchema}); default all.
+   * Fewer fields make a lighter query; `id` is always read.
+   */
+  fields?: readonly OrderField[];
 }
 
-/** The fields read for each order. */
-export const ORDER_FIELDS: readonly string[] = [
-  "id",
-  "tx",
-  "createdTimestamp",
-  "consumer.id",
-  "payer.id",
-  "datatoken.id",
-  "datatoken.address",
-  "datatoken.symbol",
-  "consumerMarketToken.address",
-  "consumerMarketToken.symbol",
-  "serviceIndex",
-  "providerFee",
-  "reuses(first: 1000).id",
+/** One column of the order table and the subgraph fields it reads. */
+interface OrderColumn {
+  spec: ColumnSpec<SubgraphRow>;
+  select: readonly string[];
+}
+
+/** A BigDecimal read as a number: see {@linkcode orderSchema} for the precision. */
+const decimal = (name: string, field: string, description: string): OrderColumn => ({
+  spec: { name, type: "number", path: field, description },
+  select: [field],
+});
+
+/** A reference to a User (an address) or a Token (its address and symbol). */
+const user = (name: string, description: string): OrderColumn => ({
+  spec: { name, type: "string", path: `${name}.id`, description },
+  select: [`${name}.id`],
+});
+const token = (name: string, description: string): OrderColumn[] => [
+  {
+    spec: { name, type: "string", path: `${name}.address`, description },
+    select: [`${name}.address`],
+  },
+  {
+    spec: {
+      name: `${name}Symbol`,
+      type: "string",
+      path: `${name}.symbol`,
+      description: "Symbol of that token",
+    },
+    select: [`${name}.symbol`],
+  },
 ];
 
-/** The columns of the order table. */
-export const orderSchema: TableSchema<SubgraphRow> = defineSchema([
-  { name: "id", type: "string", description: "Order id: transaction hash, datatoken and payer" },
-  { name: "tx", type: "string", description: "Transaction hash of the order" },
+/**
+ * The order table's columns in the order of ocean-subgraph's `Order` entity
+ * (schema.graphql of oceanprotocol/ocean-subgraph); its two misspelt fields
+ * (`publishingMarketAmmount`, `consumerMarketAmmount`) are read into
+ * correctly spelt columns.
+ */
+const ORDER_COLUMNS: readonly OrderColumn[] = [
   {
-    name: "createdAt",
-    type: "date",
-    path: "createdTimestamp",
-    description: "Block time of the order",
-  },
-  { name: "consumer", type: "string", path: "consumer.id", description: "Consumer address" },
-  { name: "payer", type: "string", path: "payer.id", description: "Address that paid" },
-  {
-    name: "datatoken",
-    type: "string",
-    get: (row) => readNested(row, "datatoken", "address") ?? readNested(row, "datatoken", "id"),
-    description: "Datatoken address",
+    spec: {
+      name: "id",
+      type: "string",
+      description: "Order id: transaction hash, datatoken and payer",
+    },
+    select: ["id"],
   },
   {
-    name: "datatokenSymbol",
-    type: "string",
-    path: "datatoken.symbol",
-    description: "Datatoken symbol",
+    spec: { name: "tx", type: "string", description: "Transaction hash of the order" },
+    select: ["tx"],
   },
   {
-    name: "consumerMarketToken",
-    type: "string",
-    path: "consumerMarketToken.address",
-    description: "Token of the consume-market fee, null when none",
+    spec: {
+      name: "createdAt",
+      type: "date",
+      path: "createdTimestamp",
+      description: "Block time of the order",
+    },
+    select: ["createdTimestamp"],
   },
   {
-    name: "consumerMarketTokenSymbol",
-    type: "string",
-    path: "consumerMarketToken.symbol",
-    description: "Symbol of that token",
+    spec: { name: "block", type: "integer", description: "Block number of the order" },
+    select: ["block"],
   },
   {
-    name: "serviceIndex",
-    type: "integer",
-    description: "Index of the ordered service in the DDO",
+    spec: {
+      name: "eventIndex",
+      type: "integer",
+      description: "Index of the order event in its transaction",
+    },
+    select: ["eventIndex"],
+  },
+  user("consumer", "Consumer address"),
+  user("payer", "Address that paid"),
+  {
+    spec: {
+      name: "datatoken",
+      type: "string",
+      get: (row) => readNested(row, "datatoken", "address") ?? readNested(row, "datatoken", "id"),
+      description: "Datatoken address",
+    },
+    select: ["datatoken.id", "datatoken.address"],
   },
   {
-    name: "providerFee",
-    type: "object",
-    get: (row) => parseMaybeJson(row.providerFee),
-    description: "Provider fee: an object when the subgraph stored JSON, else its text, or null",
+    spec: {
+      name: "datatokenSymbol",
+      type: "string",
+      path: "datatoken.symbol",
+      description: "Datatoken symbol",
+    },
+    select: ["datatoken.symbol"],
+  },
+  decimal("amount", "amount", "Datatokens spent on the order (BigDecimal)"),
+  {
+    spec: {
+      name: "serviceIndex",
+      type: "integer",
+      description: "Index of the ordered service in the DDO",
+    },
+    select: ["serviceIndex"],
+  },
+  user("nftOwner", "Owner of the data NFT when the order was made"),
+  user("publishingMarket", "Address of the publishing market, null when none"),
+  ...token("publishingMarketToken", "Token of the publish-market fee, null when none"),
+  decimal("publishingMarketAmount", "publishingMarketAmmount", "Publish-market fee (BigDecimal)"),
+  user("consumerMarket", "Address of the consume market, null when none"),
+  ...token("consumerMarketToken", "Token of the consume-market fee, null when none"),
+  decimal("consumerMarketAmount", "consumerMarketAmmount", "Consume-market fee (BigDecimal)"),
+  {
+    spec: {
+      name: "providerFee",
+      type: "object",
+      get: (row) => parseMaybeJson(row.providerFee),
+      description: "Provider fee: an object when the subgraph stored JSON, else its text, or null",
+    },
+    select: ["providerFee"],
   },
   {
-    name: "reuses",
-    type: "integer",
-    get: (row) => count(row.reuses),
-    description: "Times the order was reused (counted up to 1,000)",
+    spec: {
+      name: "providerFeeValidUntil",
+      type: "date",
+      // 0 is the contracts' "no expiry", not 1970.
+      get: (row) => row.providerFeeValidUntil === "0" ? null : row.providerFeeValidUntil,
+      description: "Until when the provider fee is valid (Unix time), null when it never expires",
+    },
+    select: ["providerFeeValidUntil"],
   },
-]);
+  ...token("lastPriceToken", "Token the datatoken was last priced in"),
+  decimal(
+    "lastPriceValue",
+    "lastPriceValue",
+    "Last price of the datatoken in that token (BigDecimal)",
+  ),
+  decimal(
+    "estimatedUSDValue",
+    "estimatedUSDValue",
+    "Order value in US dollars as the subgraph estimated it (BigDecimal)",
+  ),
+  decimal("gasUsed", "gasUsed", "Gas the order transaction used (BigDecimal)"),
+  {
+    spec: { name: "gasPrice", type: "bigint", description: "Gas price in wei (BigInt, exact)" },
+    select: ["gasPrice"],
+  },
+  {
+    spec: {
+      name: "reuses",
+      type: "integer",
+      get: (row) => count(row.reuses),
+      description: "Times the order was reused (counted up to 1,000)",
+    },
+    select: ["reuses(first: 1000).id"],
+  },
+];
+
+/** The names of the order table's columns, for the `fields` option. */
+export type OrderField =
+  | "id"
+  | "tx"
+  | "createdAt"
+  | "block"
+  | "eventIndex"
+  | "consumer"
+  | "payer"
+  | "datatoken"
+  | "datatokenSymbol"
+  | "amount"
+  | "serviceIndex"
+  | "nftOwner"
+  | "publishingMarket"
+  | "publishingMarketToken"
+  | "publishingMarketTokenSymbol"
+  | "publishingMarketAmount"
+  | "consumerMarket"
+  | "consumerMarketToken"
+  | "consumerMarketTokenSymbol"
+  | "consumerMarketAmount"
+  | "providerFee"
+  | "providerFeeValidUntil"
+  | "lastPriceToken"
+  | "lastPriceTokenSymbol"
+  | "lastPriceValue"
+  | "estimatedUSDValue"
+  | "gasUsed"
+  | "gasPrice"
+  | "reuses";
+
+/**
+ * The columns of the order table: every field of ocean-subgraph's `Order`.
+ *
+ * BigDecimal fields (`amount`, the market fees, `lastPriceValue`,
+ * `estimatedUSDValue`, `gasUsed`) are numbers (IEEE 754 doubles): exact to
+ * 15 significant digits, so an 18-decimal token amount keeps its first 15
+ * digits and a sum of them is good to about 1e-15 relative. That is one
+ * choice, made for analysis (sums, means, plots); `gasPrice`, a BigInt, is
+ * an exact bigint.
+ */
+export const orderSchema: TableSchema<SubgraphRow> = defineSchema(
+  ORDER_COLUMNS.map((column) => column.spec),
+);
 
 function readNested(row: SubgraphRow, key: string, field: string): unknown {
   const value = row[key];
@@ -123,7 +258,7 @@ function readNested(row: SubgraphRow, key: string, field: string): unknown {
  * const orders = await sg.orders({ consumer: "0xAbC...", since: "2026-01-01" });
  * ```
  */
-export function fetchOrders(
+export async function fetchOrders(
   context: SubgraphContext,
   options: OrdersOptions = {},
 ): Promise<ColumnTable> {
@@ -136,10 +271,11 @@ export function fetchOrders(
   };
   if (datatokens?.length === 1) where.datatoken = datatokens[0];
   else if (datatokens) where.datatoken_in = datatokens;
-  return paginate(context, {
+  const columns = chosenColumns(options.fields);
+  return await paginate(context, {
     entity: "orders",
     typeName: "Order",
-    fields: ORDER_FIELDS,
+    fields: [...new Set(columns.flatMap((column) => column.select))],
     where,
     orderBy: options.orderBy ?? "createdTimestamp",
     orderDirection: options.orderDirection,
@@ -148,7 +284,21 @@ export function fetchOrders(
     signal: options.signal,
     maxPages: options.maxPages,
     maxRows: options.maxRows,
-    schema: orderSchema,
+    schema: options.fields ? defineSchema(columns.map((column) => column.spec)) : orderSchema,
     label: "orders",
   });
+}
+
+/** The columns named by the `fields` option (with `id`), in table order. */
+function chosenColumns(fields: readonly string[] | undefined): readonly OrderColumn[] {
+  if (fields === undefined) return ORDER_COLUMNS;
+  const known = new Set(ORDER_COLUMNS.map((column) => column.spec.name));
+  const unknown = fields.filter((name) => !known.has(name));
+  if (unknown.length > 0 || !Array.isArray(fields)) {
+    throw new TidepoolError(`Unknown order fields: ${unknown.join(", ") || String(fields)}`, {
+      hint: `Choose among ${[...known].join(", ")}`,
+    });
+  }
+  const wanted = new Set(["id", ...fields]);
+  return ORDER_COLUMNS.filter((column) => wanted.has(column.spec.name));
 }

@@ -56,18 +56,36 @@ Deno.test("filter values travel as variables: quotes and braces cannot change th
 Deno.test("order table: documented columns and types, provider fee parsed, reuses counted", () =>
   withSandbox(async ({ sandbox, sg }) => {
     const table = await sg.orders({ orderBy: "id" });
+    // The columns of ocean-subgraph's Order (tests/subgraph/order_record_test.ts checks each).
     assert.deepEqual(table.columnNames(), [
       "id",
       "tx",
       "createdAt",
+      "block",
+      "eventIndex",
       "consumer",
       "payer",
       "datatoken",
       "datatokenSymbol",
+      "amount",
+      "serviceIndex",
+      "nftOwner",
+      "publishingMarket",
+      "publishingMarketToken",
+      "publishingMarketTokenSymbol",
+      "publishingMarketAmount",
+      "consumerMarket",
       "consumerMarketToken",
       "consumerMarketTokenSymbol",
-      "serviceIndex",
+      "consumerMarketAmount",
       "providerFee",
+      "providerFeeValidUntil",
+      "lastPriceToken",
+      "lastPriceTokenSymbol",
+      "lastPriceValue",
+      "estimatedUSDValue",
+      "gasUsed",
+      "gasPrice",
       "reuses",
     ]);
     assert.equal(columnTypes(table).createdAt, "date");

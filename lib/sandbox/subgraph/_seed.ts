@@ -183,6 +183,8 @@ export function seedSubgraph(options: SubgraphSeedOptions = {}): Record<string, 
     }
   }
   const orders = seedOrders(random, options.orders ?? 12_000, datatokens, ocean, user);
+  // The fields added later draw from their own sequence, so the earlier ones stay as they were.
+  addOrderDetails(new SeededRandom((options.seed ?? 20260926) + 1), orders, ocean, markets, user);
   const reuses = orders.flatMap((order) => order.reuses as Row[]);
   const stats: Row = {
     id: "1",
@@ -289,4 +291,45 @@ function seedOrders(
   for (const token of datatokens) token.orderCount = String((token.orders as Row[]).length);
   ocean.orderCount = "0";
   return orders;
+}
+
+/** An OCEAN price in US dollars, for the subgraph's estimated USD values. */
+const OCEAN_USD = 0.5;
+
+/**
+ * The fields of ocean-subgraph's Order beyond the interface document's:
+ * owner, markets and their fees, the provider fee's expiry, event index,
+ * last price, estimated USD value and gas, consistent with the order's
+ * datatoken (its NFT owner, publish-market fee and exchange price).
+ */
+function addOrderDetails(
+  random: SeededRandom,
+  orders: Row[],
+  ocean: Row,
+  markets: string[],
+  user: (id: string) => Row,
+) {
+  for (const order of orders) {
+    const token = order.datatoken as Row;
+    const exchange = (token.fixedRateExchanges as Row[])[0];
+    const publishFee = token.publishMarketFeeAmount as string;
+    const price = exchange ? String(exchange.price) : "0";
+    const fee = /"validUntil":(\d+)/.exec(String(order.providerFee ?? ""));
+    const consumeFee = order.consumerMarketToken ? random.pick(["0", "0.5", "1.25"]) : null;
+    Object.assign(order, {
+      nftOwner: (token.nft as Row).owner,
+      publishingMarket: user(token.publishMarketFeeAddress as string),
+      publishingMarketToken: publishFee === "0" ? null : ocean,
+      publishingMarketAmmount: publishFee,
+      providerFeeValidUntil: fee ? fee[1] : null,
+      consumerMarket: consumeFee === null ? null : user(random.pick(markets)),
+      consumerMarketAmmount: consumeFee,
+      eventIndex: random.int(0, 12),
+      lastPriceToken: exchange ? ocean : null,
+      lastPriceValue: price,
+      estimatedUSDValue: String(Number(price) * OCEAN_USD),
+      gasUsed: String(random.int(150_000, 420_000)),
+      gasPrice: String(BigInt(random.int(1, 150)) * 1_000_000_000n + BigInt(random.int(0, 999))),
+    });
+  }
 }
