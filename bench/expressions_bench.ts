@@ -11,25 +11,56 @@ import * as aq from "arquero";
 import { ExpressionSearch } from "../lib/expressions/mod.ts";
 import { startExpressionSandbox } from "../lib/sandbox/expressions/mod.ts";
 import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
+import { inPool } from "./_pool.ts";
 
 const ROWS = 20_000;
 const PAGE = 100;
+
+async function page(url: string, offset: number): Promise<{ hits: unknown[]; total: number }> {
+  const answer = await fetch(`${url}/api/expressions?limit=${PAGE}&offset=${offset}`);
+  return JSON.parse(await answer.text());
+}
 
 /** The pages one after another, as a script would fetch them. */
 async function pages(url: string, keep: (hits: unknown[]) => void): Promise<void> {
   let total = Infinity;
   for (let offset = 0; offset < total; offset += PAGE) {
-    const answer = await fetch(`${url}/api/expressions?limit=${PAGE}&offset=${offset}`);
-    const body = JSON.parse(await answer.text());
+    const body = await page(url, offset);
     total = body.total;
     keep(body.hits);
   }
 }
 
+/** The same pages, `concurrency` in flight after the first, as searchAll pipelines them. */
+async function pipelinedPages(
+  url: string,
+  concurrency: number,
+  keep: (hits: unknown[]) => void,
+): Promise<void> {
+  const first = await page(url, 0);
+  keep(first.hits);
+  const offsets = Array.from(
+    { length: Math.ceil(first.total / PAGE) - 1 },
+    (_, i) => (i + 1) * PAGE,
+  );
+  await inPool(offsets, concurrency, async (offset) => keep((await page(url, offset)).hits));
+}
+
 const contenders: Contender[] = [
   {
-    name: "floor: fetch + JSON.parse",
+    name: "floor: fetch + JSON.parse, 4 pages in flight",
     kind: "floor",
+    note: "the same pages and concurrency as the first tidepool row",
+    run: async (url) => {
+      let n = 0;
+      await pipelinedPages(url, 4, (hits) => n += hits.length);
+      return n;
+    },
+  },
+  {
+    name: "fetch + JSON.parse, one page at a time",
+    kind: "part",
+    note: "the floor of the concurrency-1 row",
     run: async (url) => {
       let n = 0;
       await pages(url, (hits) => n += hits.length);
