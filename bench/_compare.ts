@@ -61,6 +61,8 @@ export interface BenchSummary {
   warmRuns: number;
   summaries: Summary[];
   notes?: string[];
+  /** What the ms column measures, where it is not a warm run or an import. */
+  msLabel?: string;
 }
 
 /** The kernel's record of this process's peak resident memory, in bytes. */
@@ -199,7 +201,9 @@ export function print(summary: BenchSummary): void {
     const parts = [
       s.command
         ? ""
-        : `${s.coldMs === undefined ? "import" : "warm"} ${s.ms.toFixed(0).padStart(6)} ms`,
+        : `${summary.msLabel ?? (s.coldMs === undefined ? "import" : "warm")} ${
+          s.ms.toFixed(0).padStart(6)
+        } ms`,
       s.command || s.coldMs === undefined ? "" : `cold ${s.coldMs.toFixed(0).padStart(6)} ms`,
       `process ${s.processMs!.toFixed(0).padStart(6)} ms`,
       s.peakMiB ? `peak ${s.peakMiB.toFixed(0).padStart(4)} MiB` : "",

@@ -145,6 +145,7 @@ const summary: BenchSummary = {
     "a new process: import, first request against the sandbox, table rendered as HTML and text (warm ms = runtime origin to rendered table; process ms = spawn to exit)",
   rounds,
   warmRuns: 0,
+  msLabel: "to table",
   summaries,
   notes: [
     `Slowest adapter: ${slowest.name}, ${slowest.processMs!.toFixed(0)} ms spawn to exit, ${

@@ -106,7 +106,9 @@ async function results(list: BenchSummary[], minutes: number): Promise<string> {
     );
     const floor = bench.summaries.find((s) => s.kind === "floor")?.ms;
     lines.push(
-      "| contender | warm ms | cold ms | process ms | peak MiB | rows | x floor | alternative / tidepool |",
+      `| contender | ${
+        bench.msLabel ?? "warm"
+      } ms | cold ms | process ms | peak MiB | rows | x floor | alternative / tidepool |`,
       "|---|---:|---:|---:|---:|---:|---:|---:|",
     );
     for (const s of bench.summaries) {
