@@ -11,9 +11,9 @@ export * from "./ddo.ts";
 export * from "./types.ts";
 export * from "./signer.ts";
 export * from "./sign_request.ts";
-export * from "./publish/mod.ts";
-// The compute and download functions take the node's HttpClient; users reach
-// them as OceanNode methods. Their errors, status table, columns and types:
+// The compute, download and publish functions take the node's HttpClient;
+// users reach them as OceanNode methods, documented there. Their errors,
+// status table, columns and types:
 export * from "./compute/types.ts";
 export * from "./compute/job_statuses.ts";
 export * from "./compute/job_failed_error.ts";
@@ -26,6 +26,8 @@ export {
   type SavedResult,
 } from "./compute/download_results.ts";
 export type { ResultTextOptions } from "./compute/result_text.ts";
+export type { EncryptInput, EncryptOptions } from "./publish/encrypt.ts";
+export type { ValidateDdoOptions, ValidateDdoResult } from "./publish/validate_ddo.ts";
 export type { DownloadParameters, DownloadReturnType } from "./download/download.ts";
 export type {
   InitializeParameters,

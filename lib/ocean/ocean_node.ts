@@ -311,19 +311,29 @@ export class OceanNode {
   }
 
   /**
-   * Starts a free compute job after checking, against the node's
-   * environments, everything that can be checked locally (environment,
-   * allowlist, resources, duration); every violation is reported in one
-   * error before anything is sent. The signed request is sent once and
-   * never retried, since a retry could start a second job.
+   * Starts a free compute job (`POST /api/services/freeCompute`, signed
+   * `freeStartCompute`). Before anything is sent, the request is checked
+   * against the node's environments: the environment exists and offers free
+   * jobs, the signer is on its free allowlist, each resource and the
+   * duration are within the free limits; every violation is reported in one
+   * error. The request is sent once and never retried, since a retry could
+   * start a second job; only a nonce mismatch (nothing started) is re-signed
+   * once.
    *
    * @param parameters The signer, environment, algorithm, datasets and limits;
    *   `chainId` picks the environments (default: the node's first chain).
-   * @returns The started jobs (usually one).
+   * @returns The started jobs (usually one), as the node answered.
    *
    * @example A free job
    * ```ts ignore
-   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets });
+   * const [env] = await node.computeEnvironments(11155111);
+   * const [job] = await node.startFreeCompute({
+   *   signer, environment: env.id,
+   *   algorithm: { documentId: algoDid, serviceId: algoService },
+   *   datasets: [{ documentId: dataDid, serviceId: dataService }],
+   *   resources: [{ id: "cpu", amount: 1 }], maxJobDuration: 60,
+   * });
+   * console.log(job.jobId);
    * ```
    */
   async startFreeCompute(
@@ -334,18 +344,20 @@ export class OceanNode {
   }
 
   /**
-   * The compute jobs of a consumer as a table (`jobId, fullJobId, environment,
-   * did, owner, status, statusText, statusLabel, isFinished, isFailed,
+   * The compute jobs of a consumer as a table (`GET /api/services/compute`,
+   * no signature needed). Columns: `jobId, fullJobId, environment, did,
+   * owner, status, statusText, statusLabel, isFinished, isFailed,
    * dateCreated, dateFinished, algoStart, algoStop, maxJobDuration, exitCode,
-   * oomKilled, resultCount`).
+   * oomKilled, resultCount`; dates are `Date`.
    *
-   * @param consumer The consumer address or signer.
+   * @param consumer The address (or signer) whose jobs to list; sent checksummed.
    * @param options One job id, a signal.
    * @returns One row per job.
    *
-   * @example Listing jobs
+   * @example Listing the jobs of a wallet
    * ```ts ignore
    * const table = await node.jobs(signer.address);
+   * console.log(table.select("jobId", "statusLabel").objects());
    * ```
    */
   jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
@@ -353,18 +365,23 @@ export class OceanNode {
   }
 
   /**
-   * Polls a job until it finishes (71, settling, counts as finished), with
-   * progress showing the status text; throws `JobFailedError` on a failure
-   * code and `TimeoutError` past the limit.
+   * Polls a compute job until it finishes (70, or 71 settling: results are
+   * available), with progress that shows the status text. The poll interval
+   * stays under the node's rate limit, and a 429 `Try again in N seconds.`
+   * is waited out by the HTTP layer. Aborting `signal` cancels the pause and
+   * the poll in flight.
    *
-   * @param consumer The consumer address or signer.
+   * @param consumer The job owner's address (or signer).
    * @param jobId The short job id.
-   * @param options Poll interval (default 5 s), time limit, signal.
-   * @returns The finished job.
+   * @param options `pollMs` (default 5,000), `timeoutMs` (default 30 minutes), `signal`.
+   * @returns The finished job as the node lists it.
+   * @throws {JobFailedError} When the job ends with a failure code.
+   * @throws {TimeoutError} When the job has not finished within the limit.
    *
    * @example Waiting for a job
    * ```ts ignore
-   * const done = await node.waitForJob(signer.address, job.jobId);
+   * const done = await node.waitForJob(signer.address, job.jobId, { timeoutMs: 600_000 });
+   * console.log(done.results?.map((r) => r.filename));
    * ```
    */
   waitForJob(
@@ -376,17 +393,22 @@ export class OceanNode {
   }
 
   /**
-   * Downloads every result of a finished job (or those of the given types)
-   * into a folder, each under its sanitised name, written to a temporary
-   * file and renamed when complete.
+   * Downloads the result files of a finished (or failed) job
+   * (`GET /api/services/computeResult`, signed `getComputeResult` afresh for
+   * each file). Each body is streamed to a temporary file in `dir` and
+   * renamed when complete, under the node's file name made safe: nothing is
+   * written outside `dir`, nothing is overwritten, and a 200 with an empty
+   * body where bytes were promised is an error.
    *
-   * @param job The finished job.
-   * @param options The signer, the folder, the result types.
-   * @returns A table `index, type, filename, path, bytes, sha256`.
+   * @param job The job as `waitForJob` or the job list returned it.
+   * @param options The signer, the folder, the result types, a signal.
+   * @returns A table of the saved files: `index, type, filename, path, bytes, sha256`.
    *
-   * @example Saving the results
+   * @example Saving every result
    * ```ts ignore
+   * const done = await node.waitForJob(signer.address, job.jobId);
    * const files = await node.downloadResults(done, { signer, dir: "results" });
+   * console.log(files.objects());
    * ```
    */
   downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
@@ -394,16 +416,18 @@ export class OceanNode {
   }
 
   /**
-   * One small result (a log, a JSON summary) as text.
+   * Reads one small result (a log, a JSON summary) as text, for a notebook
+   * cell. Larger files belong on disk: use `downloadResults`.
    *
-   * @param job The job.
+   * @param job The job as the job list returned it (also `JobFailedError.job`).
    * @param index The position of the result in `job.results`.
-   * @param options The signer and a size cap.
-   * @returns The text.
+   * @param options The signer, a size cap (default 1 MiB), a signal.
+   * @returns The result's text.
    *
-   * @example Reading the algorithm log
+   * @example Reading the algorithm log of a failed job
    * ```ts ignore
-   * const log = await node.resultText(done, 2, { signer });
+   * const index = error.job.results.findIndex((r) => r.type === "algorithmLog");
+   * console.log(await node.resultText(error.job, index, { signer }));
    * ```
    */
   resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
@@ -411,15 +435,16 @@ export class OceanNode {
   }
 
   /**
-   * The provider fee and datatoken to order before downloading a
-   * download-type asset.
+   * Asks the node for the provider fee and datatoken of a download-type
+   * service, to order before downloading (step 1 of file access; unsigned).
+   * The answer is returned as received.
    *
    * @param parameters The DID, service id, consumer and fee validity.
-   * @returns What the node answered.
+   * @returns The provider fee object, as the node answered.
    *
    * @example Before ordering
    * ```ts ignore
-   * const fee = await node.initialize({ did, serviceId, consumer: signer.address });
+   * const { providerFee, datatoken } = await node.initialize({ did, serviceId, consumer: signer.address });
    * ```
    */
   initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
@@ -427,15 +452,19 @@ export class OceanNode {
   }
 
   /**
-   * Downloads an ordered file into a folder, signed, the status checked
-   * before a byte is written (a 401 body is an error, not a file).
+   * Downloads a file of an ordered download-type asset
+   * (`GET /api/services/download`, signed `download`). The status is checked
+   * before anything is saved (a 401 text body is an `AuthError` and no file
+   * appears), the body is streamed to a temporary file and renamed when
+   * complete, and with `verify` its size and SHA-256 are checked against the
+   * node's fileInfo first.
    *
    * @param parameters The DID, service id, order transaction, signer and folder.
    * @returns Where the file was saved, its size and SHA-256.
    *
    * @example Downloading an ordered file
    * ```ts ignore
-   * const file = await node.download({ did, serviceId, txId, signer, dir: "data" });
+   * const file = await node.download({ did, serviceId, txId, signer, dir: "data", verify: true });
    * ```
    */
   download(parameters: DownloadParameters): Promise<DownloadReturnType> {
@@ -443,12 +472,12 @@ export class OceanNode {
   }
 
   /**
-   * Encrypts data with the node's key (a file list, a whole DDO); only this
-   * node can decrypt it. Signed (`encrypt`), sent once.
+   * Encrypts data with the node's key (a file list, or a whole DDO before
+   * publishing); only this node can decrypt it. Signed (`encrypt`), sent once.
    *
-   * @param data Bytes, text or a JSON value.
+   * @param data Bytes, text or a JSON value (sent as its JSON text).
    * @param options The signer.
-   * @returns The node's `0x`-prefixed hex string.
+   * @returns The node's `0x`-prefixed lowercase hex string.
    *
    * @example Sealing a file list
    * ```ts ignore
@@ -460,16 +489,18 @@ export class OceanNode {
   }
 
   /**
-   * Asks the node to check a DDO; with a signer the node also signs it.
-   * Validation errors come back as data, `{ valid: false, errors }`.
+   * Asks the node to check a DDO before publishing; with a signer the node
+   * also signs it. Validation errors come back as data,
+   * `{ valid: false, errors }`, not exceptions; other failures throw.
    *
    * @param ddo The DDO.
    * @param options A signer for the node's signature.
-   * @returns The verdict.
+   * @returns The verdict, with the node's signature or its messages.
    *
    * @example Checking before publishing
    * ```ts ignore
    * const verdict = await node.validateDdo(ddo, { signer });
+   * if (!verdict.valid) console.log(verdict.errors);
    * ```
    */
   validateDdo(

@@ -23,7 +23,7 @@ export interface SavedResult {
   sha256: string;
 }
 
-/** The columns of the {@linkcode downloadResults} table. */
+/** The columns of the {@linkcode OceanNode.downloadResults} table. */
 export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult> = defineSchema([
   { name: "index", type: "integer", description: "Position in the job's results" },
   {
@@ -41,7 +41,7 @@ export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult> = defineSchema([
   { name: "sha256", type: "string", description: "SHA-256 of the saved file" },
 ]);
 
-/** Options of {@linkcode downloadResults}. */
+/** Options of {@linkcode OceanNode.downloadResults}. */
 export interface DownloadResultsOptions {
   /** The job owner's (or an additional viewer's) signer. */
   signer: Signer;
@@ -53,27 +53,7 @@ export interface DownloadResultsOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Downloads the result files of a finished (or failed) job
- * (`GET /api/services/computeResult`, signed `getComputeResult` afresh for
- * each file). Each body is streamed to a temporary file in `dir` and renamed
- * when complete, under the node's file name made safe: nothing is written
- * outside `dir`, nothing is overwritten, and a 200 with an empty body where
- * bytes were promised is an error. Columns: `index, type, filename, path,
- * bytes, sha256`.
- *
- * @param http The node's HTTP client.
- * @param job The job as `waitForJob` or the job list returned it.
- * @param options The signer, the folder and the result types.
- * @returns A table of the saved files.
- *
- * @example Saving every result
- * ```ts ignore
- * const done = await waitForJob(node.http, signer.address, job.jobId);
- * const files = await downloadResults(node.http, done, { signer, dir: "results" });
- * console.log(files.objects());
- * ```
- */
+/** The body of {@linkcode OceanNode.downloadResults}, on the node's HTTP client; documented there. */
 export async function downloadResults(
   http: HttpClient,
   job: ComputeJob,

@@ -14,7 +14,7 @@ function nodeTime(value: unknown): Date | null {
   return toDate(value);
 }
 
-/** The columns of the {@linkcode jobs} table. */
+/** The columns of the {@linkcode OceanNode.jobs} table. */
 export const JOB_COLUMNS: TableSchema<ComputeJob> = defineSchema([
   { name: "jobId", type: "string", description: "Short job id, as the job list gives it" },
   {
@@ -81,7 +81,7 @@ export const JOB_COLUMNS: TableSchema<ComputeJob> = defineSchema([
   },
 ]);
 
-/** Options of {@linkcode jobs}. */
+/** Options of {@linkcode OceanNode.jobs}. */
 export interface JobsOptions {
   /** Only this job (short id). */
   jobId?: string;
@@ -89,24 +89,7 @@ export interface JobsOptions {
   signal?: AbortSignal;
 }
 
-/**
- * The compute jobs of an address as a table (`GET /api/services/compute`,
- * no signature needed). Columns: `jobId, fullJobId, environment, did,
- * owner, status, statusText, statusLabel, isFinished, isFailed, dateCreated,
- * dateFinished, algoStart, algoStop, maxJobDuration, exitCode, oomKilled,
- * resultCount`; dates are `Date`.
- *
- * @param http The node's HTTP client.
- * @param consumer The address (or signer) whose jobs to list; sent checksummed.
- * @param options One job only.
- * @returns The table, one row per job.
- *
- * @example Listing the jobs of a wallet
- * ```ts ignore
- * const table = await jobs(node.http, signer.address);
- * console.log(table.select("jobId", "statusLabel").objects());
- * ```
- */
+/** The body of {@linkcode OceanNode.jobs}, on the node's HTTP client; documented there. */
 export async function jobs(
   http: HttpClient,
   consumer: string | Signer,

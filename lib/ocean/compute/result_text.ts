@@ -5,7 +5,7 @@ import { checksummedSigner } from "../_address.ts";
 import { checkJobForResults, resultRequest } from "./_result_request.ts";
 import type { ComputeJob } from "./types.ts";
 
-/** Options of {@linkcode resultText}. */
+/** Options of {@linkcode OceanNode.resultText}. */
 export interface ResultTextOptions {
   /** The job owner's (or an additional viewer's) signer. */
   signer: Signer;
@@ -15,22 +15,7 @@ export interface ResultTextOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Reads one small result (a log) as text, for a notebook cell. Larger files
- * belong on disk: use `downloadResults`.
- *
- * @param http The node's HTTP client.
- * @param job The job as the job list returned it (also `JobFailedError.job`).
- * @param index The position of the result in `job.results`.
- * @param options The signer and the size cap.
- * @returns The result's text.
- *
- * @example Reading the algorithm log of a failed job
- * ```ts ignore
- * const index = error.job.results.findIndex((r) => r.type === "algorithmLog");
- * console.log(await resultText(node.http, error.job, index, { signer }));
- * ```
- */
+/** The body of {@linkcode OceanNode.resultText}, on the node's HTTP client; documented there. */
 export async function resultText(
   http: HttpClient,
   job: ComputeJob,

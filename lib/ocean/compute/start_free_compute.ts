@@ -17,7 +17,7 @@ import type {
   ResourceRequest,
 } from "./types.ts";
 
-/** Parameters of {@linkcode startFreeCompute}. */
+/** Parameters of {@linkcode OceanNode.startFreeCompute}. */
 export interface StartFreeComputeParameters {
   /** The wallet that signs; it must be on the environment's free allowlist. */
   signer: Signer;
@@ -41,35 +41,10 @@ export interface StartFreeComputeParameters {
   signal?: AbortSignal;
 }
 
-/** What {@linkcode startFreeCompute} returns: the jobs the node started (usually one). */
+/** What {@linkcode OceanNode.startFreeCompute} returns: the jobs the node started (usually one). */
 export type StartFreeComputeReturnType = ComputeJob[];
 
-/**
- * Starts a free compute job (`POST /api/services/freeCompute`, signed
- * `freeStartCompute`). Before anything is sent, the request is checked
- * against the environments: the environment exists and offers free jobs, the
- * signer is on its free allowlist, each resource and the duration are within
- * the free limits; every violation is reported in one error. The request is
- * sent once and never retried automatically, since a retry could start a
- * second job; only a nonce mismatch (nothing started) is re-signed once.
- *
- * @param http The node's HTTP client.
- * @param parameters The signer, environment, algorithm, datasets and limits.
- * @param environments The node's compute environments (`computeEnvironments`).
- * @returns The started jobs, as the node answered.
- *
- * @example Starting a free job
- * ```ts ignore
- * const environments = await node.computeEnvironments();
- * const [job] = await startFreeCompute(node.http, {
- *   signer, environment: environments[0].id,
- *   algorithm: { documentId: algoDid, serviceId: algoService },
- *   datasets: [{ documentId: dataDid, serviceId: dataService }],
- *   resources: [{ id: "cpu", amount: 1 }], maxJobDuration: 60,
- * }, environments);
- * console.log(job.jobId);
- * ```
- */
+/** The body of {@linkcode OceanNode.startFreeCompute}, on the node's HTTP client, with the environments already read; documented there. */
 export async function startFreeCompute(
   http: HttpClient,
   parameters: StartFreeComputeParameters,

@@ -110,7 +110,7 @@ export interface EnvironmentAccess {
 
 /**
  * The part of a compute environment (`GET /api/services/computeEnvironments`)
- * the pre-checks of {@linkcode startFreeCompute} read. The catalogue's full
+ * the pre-checks of {@linkcode OceanNode.startFreeCompute} read. The catalogue's full
  * `ComputeEnvironment` type fits it.
  */
 export interface ComputeEnvironmentLimits {

@@ -21,32 +21,13 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 const MISSING_POLLS = 3;
 
 /**
- * Options of {@linkcode waitForJob}: the poll options every wait shares.
+ * Options of {@linkcode OceanNode.waitForJob}: the poll options every wait shares.
  * `pollMs` defaults to 5,000 (a 429 hint from the node is honoured on top),
  * `timeoutMs` to 30 minutes; `signal` cancels the pause and the poll in flight.
  */
 export type WaitForJobOptions = PollOptions;
 
-/**
- * Polls a compute job until it finishes (70, or 71 settling: results are
- * available), with progress that shows the status text. The poll interval
- * stays under the node's rate limit, and a 429 `Try again in N seconds.` is
- * waited out by the HTTP layer.
- *
- * @param http The node's HTTP client.
- * @param consumer The job owner's address (or signer).
- * @param jobId The short job id.
- * @param options Poll interval, time limit and signal.
- * @returns The finished job as the node lists it.
- * @throws {JobFailedError} When the job ends with a failure code.
- * @throws {TimeoutError} When the job has not finished within the limit.
- *
- * @example Waiting for a job
- * ```ts ignore
- * const done = await waitForJob(node.http, signer.address, job.jobId, { timeoutMs: 600_000 });
- * console.log(done.results?.map((r) => r.filename));
- * ```
- */
+/** The body of {@linkcode OceanNode.waitForJob}, on the node's HTTP client; documented there. */
 export async function waitForJob(
   http: HttpClient,
   consumer: string | Signer,

@@ -5,7 +5,7 @@ import { signedCall } from "../_signed_call.ts";
 import type { Signer } from "../signer.ts";
 import { saveStream } from "./_save_stream.ts";
 
-/** Parameters of {@linkcode download}. */
+/** Parameters of {@linkcode OceanNode.download}. */
 export interface DownloadParameters {
   /** The asset's DID. */
   did: string;
@@ -37,23 +37,7 @@ export interface DownloadReturnType {
   sha256: string;
 }
 
-/**
- * Downloads a file of an ordered download-type asset
- * (`GET /api/services/download`, signed `download`). The status is checked
- * before anything is saved (a 401 text body is an `AuthError` and no file
- * appears), the body is streamed to a temporary file and renamed when
- * complete, and with `verify` its size and SHA-256 are checked against the
- * node's fileInfo first.
- *
- * @param http The node's HTTP client.
- * @param parameters The asset, the order, the signer and the folder.
- * @returns Where the file went, its size and its hash.
- *
- * @example Downloading after an order
- * ```ts ignore
- * const file = await download(node.http, { did, serviceId, txId, signer, dir: "data", verify: true });
- * ```
- */
+/** The body of {@linkcode OceanNode.download}, on the node's HTTP client; documented there. */
 export async function download(
   http: HttpClient,
   parameters: DownloadParameters,

@@ -32,7 +32,7 @@ export interface InitializeReturnType {
   [key: string]: unknown;
 }
 
-/** Parameters of {@linkcode initialize}. */
+/** Parameters of {@linkcode OceanNode.initialize}. */
 export interface InitializeParameters {
   /** The asset's DID. */
   did: string;
@@ -46,19 +46,7 @@ export interface InitializeParameters {
   signal?: AbortSignal;
 }
 
-/**
- * Asks the node for the provider fee of a download-type service (step 1 of
- * file access; unsigned). The answer is returned as received.
- *
- * @param http The node's HTTP client.
- * @param parameters The asset, the service and the consumer.
- * @returns The provider fee object.
- *
- * @example Reading the provider fee
- * ```ts ignore
- * const { providerFee, datatoken } = await initialize(node.http, { did, serviceId, consumer });
- * ```
- */
+/** The body of {@linkcode OceanNode.initialize}, on the node's HTTP client; documented there. */
 export async function initialize(
   http: HttpClient,
   parameters: InitializeParameters,

@@ -4,10 +4,10 @@ import { checksummedSigner } from "../_address.ts";
 import { signedCall } from "../_signed_call.ts";
 import type { Signer } from "../signer.ts";
 
-/** What {@linkcode encrypt} accepts: bytes, text, or any JSON value (sent as its JSON text). */
+/** What {@linkcode OceanNode.encrypt} accepts: bytes, text, or any JSON value (sent as its JSON text). */
 export type EncryptInput = Uint8Array | string | unknown;
 
-/** Options of {@linkcode encrypt}. */
+/** Options of {@linkcode OceanNode.encrypt}. */
 export interface EncryptOptions {
   /** The publisher's signer (the request is signed with `encrypt`). */
   signer: Signer;
@@ -15,20 +15,7 @@ export interface EncryptOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Encrypts data with the node's key (a file list, or a whole DDO before
- * publishing). Only the encrypting node can decrypt it. Signed, sent once.
- *
- * @param http The node's client.
- * @param data Bytes, text, or a JSON value.
- * @param options The signer.
- * @returns The node's `0x`-prefixed lowercase hex string.
- *
- * @example Encrypting a file list
- * ```ts ignore
- * const sealed = await node.encrypt([{ type: "url", url: "https://data.example/a.csv", method: "GET" }], { signer });
- * ```
- */
+/** The body of {@linkcode OceanNode.encrypt}, on the node's HTTP client; documented there. */
 export async function encrypt(
   http: HttpClient,
   data: EncryptInput,

@@ -5,7 +5,7 @@ import { signedCall } from "../_signed_call.ts";
 import type { Ddo } from "../ddo.ts";
 import type { Signer } from "../signer.ts";
 
-/** What {@linkcode validateDdo} returns. */
+/** What {@linkcode OceanNode.validateDdo} returns. */
 export type ValidateDdoResult =
   | {
     /** The node accepted the DDO. */
@@ -20,7 +20,7 @@ export type ValidateDdoResult =
     errors: string[];
   };
 
-/** Options of {@linkcode validateDdo}. */
+/** Options of {@linkcode OceanNode.validateDdo}. */
 export interface ValidateDdoOptions {
   /** With a signer the node also signs the DDO (`validateDDO`); without one it only checks. */
   signer?: Signer;
@@ -28,21 +28,7 @@ export interface ValidateDdoOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Asks the node to check a DDO before publishing. Validation errors are
- * data (`{ valid: false, errors }`), not exceptions; other failures throw.
- *
- * @param http The node's client.
- * @param ddo The DDO to check.
- * @param options A signer to get the node's signature too.
- * @returns Whether it is valid, with the node's signature or its messages.
- *
- * @example Checking a DDO
- * ```ts ignore
- * const result = await node.validateDdo(ddo);
- * if (!result.valid) console.log(result.errors);
- * ```
- */
+/** The body of {@linkcode OceanNode.validateDdo}, on the node's HTTP client; documented there. */
 export async function validateDdo(
   http: HttpClient,
   ddo: Ddo | Record<string, unknown>,
