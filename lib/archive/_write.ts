@@ -94,3 +94,16 @@ function writeError(error: unknown, what: WriteDescription): unknown {
       return error;
   }
 }
+
+/**
+ * The JSON of a write's answer, or undefined when the body is empty or not
+ * JSON: the spec shows no answer body for most writes, so none is required.
+ */
+export function answerJson(response: HttpResponse): unknown {
+  const text = response.text();
+  try {
+    return text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -4,8 +4,9 @@
  * @module
  */
 
-import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
-import { isNetworkError, sendWrite } from "./_write.ts";
+import { type ArchiveContext, requireTarget, segment } from "./_context.ts";
+import { answerJson, isNetworkError, sendWrite } from "./_write.ts";
+import { findInCatalogue } from "./_catalogue.ts";
 
 /** A database as the write endpoints answer it. */
 export interface DatabaseRecord {
@@ -21,23 +22,40 @@ export interface DatabaseRecord {
   settings: Record<string, unknown>;
 }
 
-/** The raw database answer. */
-export interface RawDatabase {
+/** What is known of a database before its answer is read: the request's own values. */
+export interface KnownDatabase {
   account: string;
   slug: string;
-  title: string;
-  is_public: boolean;
-  settings: Record<string, unknown>;
+  title?: string;
+  settings?: Record<string, unknown>;
 }
 
-/** Turns the raw answer into a {@linkcode DatabaseRecord}. */
-export function toDatabase(raw: RawDatabase): DatabaseRecord {
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Turns a write's answer (or a catalogue entry) into a {@linkcode DatabaseRecord}.
+ * The answer's shape is not shown: it may be the database, `{database}`, or
+ * empty; what it leaves out is taken from what was sent.
+ */
+export function toDatabase(raw: unknown, known: KnownDatabase): DatabaseRecord {
+  const body = isRecord(raw) && isRecord(raw.database) ? raw.database : raw;
+  const record = isRecord(body) ? body : {};
+  const settings = {
+    ...known.settings,
+    ...(isRecord(record.settings) ? record.settings : {}),
+  };
+  if (record.service !== undefined && settings.service === undefined) {
+    settings.service = record.service;
+  }
+  const isPublic = record.is_public ?? record.isPublic;
   return {
-    account: raw.account,
-    slug: raw.slug,
-    title: raw.title,
-    isPublic: raw.is_public,
-    settings: raw.settings,
+    account: typeof record.account === "string" ? record.account : known.account,
+    slug: typeof record.slug === "string" ? record.slug : known.slug,
+    title: typeof record.title === "string" ? record.title : known.title ?? "",
+    isPublic: typeof isPublic === "boolean" ? isPublic : true,
+    settings,
   };
 }
 
@@ -65,31 +83,17 @@ export async function createDatabase(
     path: `/api/${segment(account)}/databases`,
     json: { slug: input.slug, title: input.title },
   };
+  const known = { account, slug: input.slug, title: input.title };
   const what = { action: `create database ${input.slug}`, account, slug: input.slug };
   try {
-    return toDatabase((await sendWrite(context, request, what)).json<RawDatabase>());
+    return toDatabase(answerJson(await sendWrite(context, request, what)), known);
   } catch (error) {
     if (!isNetworkError(error)) throw error;
-    const found = await findDatabase(context, account, input.slug);
+    const found = await findInCatalogue(context, account, input.slug);
     if (found) {
       context.http.warn(`The answer to create database ${input.slug} was lost, but it exists`);
-      return found;
+      return toDatabase(found, known);
     }
-    return toDatabase((await sendWrite(context, request, what)).json<RawDatabase>());
+    return toDatabase(answerJson(await sendWrite(context, request, what)), known);
   }
-}
-
-async function findDatabase(
-  context: ArchiveContext,
-  account: string,
-  slug: string,
-): Promise<DatabaseRecord | undefined> {
-  const response = await send(context, {
-    path: "/api/accounts",
-    query: { scope: "mine" },
-    auth: true,
-  });
-  const list = response.json<{ databases: RawDatabase[] }>().databases;
-  const found = list.find((d) => d.account === account && d.slug === slug);
-  return found ? toDatabase(found) : undefined;
 }

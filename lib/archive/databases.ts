@@ -8,6 +8,7 @@ import type { ColumnTable } from "arquero";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, send } from "./_context.ts";
+import { catalogueEntries } from "./_catalogue.ts";
 
 /** Parameters of {@linkcode databases}. */
 export interface DatabasesParameters {
@@ -75,30 +76,11 @@ export async function databases(
     query: { scope: scope === "public" ? undefined : scope },
     auth: scope === "public" ? false : true,
   });
-  const body = response.json<unknown>();
-  const rows = catalogueRows(body);
+  const rows = catalogueEntries(response.json<unknown>()) as RawDatabase[];
   for (const row of rows) {
-    const service = row.service ?? row.settings?.service;
-    if (typeof row.account === "string" && typeof row.slug === "string" && service) {
-      context.services.set(`${row.account}/${row.slug}`, String(service));
+    if (row.account !== undefined && row.slug !== undefined && row.service !== undefined) {
+      context.services.set(`${row.account}/${row.slug}`, String(row.service));
     }
   }
   return buildTable(DATABASE_SCHEMA, rows);
-}
-
-/** Flattens `{databases}`, `{libraries}`, a list, or accounts holding their databases. */
-function catalogueRows(body: unknown): RawDatabase[] {
-  const record = (body ?? {}) as Record<string, unknown>;
-  const list = Array.isArray(body)
-    ? body
-    : (record.databases ?? record.libraries ?? record.data ?? record.accounts ?? []) as unknown[];
-  const rows: RawDatabase[] = [];
-  for (const item of list as RawDatabase[]) {
-    if (Array.isArray(item.databases)) {
-      for (const db of item.databases as RawDatabase[]) {
-        rows.push({ account: item.slug, ...db });
-      }
-    } else rows.push(item);
-  }
-  return rows;
 }

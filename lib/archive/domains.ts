@@ -5,7 +5,8 @@
  */
 
 import { AuthError } from "../http/errors.ts";
-import { type ArchiveContext, archiveError, requireTarget } from "./_context.ts";
+import { type ArchiveContext, archiveError } from "./_context.ts";
+import { answerJson } from "./_write.ts";
 import type { HttpRequest } from "../http/client.ts";
 
 /** A DNS record to set for an external domain. */
@@ -18,15 +19,18 @@ export interface DnsRecord {
   value: string;
 }
 
-/** A custom domain. */
+/**
+ * A custom domain. The spec names only `host` (and `verify`); the other
+ * fields are read when the platform sends them.
+ */
 export interface CustomDomain {
   /** The host name. */
   host: string;
-  /** `account/db` it serves. */
-  database: string;
-  /** `subdomain` of the platform or `external`. */
-  kind: string;
-  /** `active`, or `pending` until verified. */
+  /** `account/db` it serves, when the platform says. */
+  database?: string;
+  /** `subdomain` of the platform or `external`, when the platform says. */
+  kind?: string;
+  /** `active`, or `pending` until verified; `unknown` when the platform does not say. */
   status: string;
   /** The CNAME and TXT records to set (external domains). */
   records: DnsRecord[];
@@ -34,10 +38,11 @@ export interface CustomDomain {
 
 /**
  * Sends a domain request with the identity-provider session (the
- * `session` option), falling back to the API key.
+ * `session` option): the spec puts /api/me/domains under that session, not
+ * under an API key.
  */
 async function sendDomain(context: ArchiveContext, request: HttpRequest) {
-  const token = context.session ?? context.apiKey;
+  const token = context.session;
   if (!token) {
     throw new AuthError("An identity-provider session is needed to manage custom domains", {
       status: 401,
@@ -70,14 +75,41 @@ async function sendDomain(context: ArchiveContext, request: HttpRequest) {
  * ```
  */
 export async function domains(context: ArchiveContext): Promise<CustomDomain[]> {
-  const response = await sendDomain(context, { path: "/api/me/domains" });
-  return response.json<{ domains: CustomDomain[] }>().domains;
+  const body = (await sendDomain(context, { path: "/api/me/domains" })).json<unknown>();
+  const list = Array.isArray(body) ? body : isRecord(body) ? body.domains ?? body.data : [];
+  return (Array.isArray(list) ? list : []).filter(isRecord).map((raw) =>
+    toDomain(raw, String(raw.host ?? ""))
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Reads a domain answer (its shape beyond `host` is not shown): the domain, `{domain}`, or empty. */
+function toDomain(raw: unknown, host: string): CustomDomain {
+  const body = isRecord(raw) && isRecord(raw.domain) ? raw.domain : raw;
+  const record = isRecord(body) ? body : {};
+  const records = Array.isArray(record.records) ? record.records.filter(isRecord) : [];
+  const text = (value: unknown) => typeof value === "string" ? value : undefined;
+  return {
+    host: text(record.host) ?? host,
+    database: text(record.database),
+    kind: text(record.kind),
+    status: text(record.status) ?? "unknown",
+    records: records.map((r) => ({
+      type: String(r.type ?? ""),
+      name: String(r.name ?? ""),
+      value: String(r.value ?? ""),
+    })),
+  };
 }
 
 /**
- * Adds a custom domain for the Archive's (public) database. A platform
- * subdomain is active at once; an external one returns the CNAME and TXT
- * records to set before {@linkcode verifyDomain}.
+ * Adds a custom domain: POST `{host}` under the identity-provider session,
+ * as the spec says (which database it serves is the platform's business).
+ * A platform subdomain is active at once; an external one returns the CNAME
+ * and TXT records to set before {@linkcode verifyDomain}.
  *
  * @param context The archive's shared state.
  * @param host The host name.
@@ -89,14 +121,13 @@ export async function domains(context: ArchiveContext): Promise<CustomDomain[]> 
  * ```
  */
 export async function addDomain(context: ArchiveContext, host: string): Promise<CustomDomain> {
-  const { account, db } = requireTarget(context, "addDomain");
   const response = await sendDomain(context, {
     method: "POST",
     path: "/api/me/domains",
-    json: { host, database: `${account}/${db}` },
+    json: { host },
     idempotent: false,
   });
-  return response.json<CustomDomain>();
+  return toDomain(answerJson(response), host);
 }
 
 /**
@@ -119,11 +150,12 @@ export async function verifyDomain(context: ArchiveContext, host: string): Promi
     json: { host, verify: true },
     idempotent: false,
   });
-  const domain = response.json<CustomDomain>();
+  const domain = toDomain(answerJson(response), host);
   if (domain.status !== "active") {
+    const records = domain.records.map((r) => `${r.type} ${r.name} = ${r.value}`).join(" and ");
     context.http.warn(
-      `Domain ${host} is not verified yet: set ${
-        domain.records.map((r) => `${r.type} ${r.name} = ${r.value}`).join(" and ")
+      `Domain ${host} is not verified yet (status ${domain.status}): ${
+        records ? `set ${records}` : "set the CNAME and TXT records the platform gave"
       }, then verify again`,
     );
   }

@@ -34,5 +34,5 @@ export async function setAssetPublic(
     path: `/api/${segment(account)}/uploads/${segment(id)}`,
     json: { is_public: isPublic },
   }, { action: `change the visibility of image ${id}`, account });
-  return toAsset(response.json());
+  return toAsset(response.json(), id);
 }

@@ -1,13 +1,14 @@
 /**
  * PATCH /{account}/{db}/api/database: changes site settings; a `service`
- * change is followed to the site's new path.
+ * change moves the site's paths, which later requests follow.
  *
  * @module
  */
 
-import { type ArchiveContext, type MovedPath, requireTarget, segment, send } from "./_context.ts";
-import { type DatabaseRecord, type RawDatabase, toDatabase } from "./create_database.ts";
-import { sendWrite } from "./_write.ts";
+import { type ArchiveContext, type MovedPath, requireTarget, segment } from "./_context.ts";
+import { type DatabaseRecord, toDatabase } from "./create_database.ts";
+import { findInCatalogue } from "./_catalogue.ts";
+import { answerJson, sendWrite } from "./_write.ts";
 
 /** What {@linkcode updateSettings} hands back. */
 export interface UpdateSettingsResult {
@@ -18,9 +19,11 @@ export interface UpdateSettingsResult {
 }
 
 /**
- * Updates the site settings. When `service` changes, the old site path is
- * requested once: its 307 is followed, remembered for later requests and
- * reported as `moved`.
+ * Updates the site settings. When `service` changes, the site's service
+ * path (`/api/{account}/{service}/{db}`, as in the SPARQL path) moves: the
+ * move is remembered for later requests and reported as `moved`. No other
+ * endpoint is called to confirm it, since the spec lists none; a later
+ * request to the old path answers 307 and is followed anyway.
  *
  * @param context The archive's shared state.
  * @param settings The settings to change (`service`, `card`, `provider`, `ogImage`, `rdf`).
@@ -36,34 +39,27 @@ export async function updateSettings(
   settings: Record<string, unknown>,
 ): Promise<UpdateSettingsResult> {
   const { account, db } = requireTarget(context, "updateSettings");
-  const before = settings.service === undefined ? undefined : await currentService(context);
+  const before = settings.service === undefined
+    ? undefined
+    : (await findInCatalogue(context, account, db))?.service;
   const response = await sendWrite(context, {
     method: "PATCH",
     path: `/${segment(account)}/${segment(db)}/api/database`,
     json: { settings },
   }, { action: `update the settings of ${account}/${db}`, account });
-  const database = toDatabase(response.json<RawDatabase>());
-  const after = String(database.settings.service ?? "");
-  if (!before || before === after) return { database };
+  const database = toDatabase(answerJson(response), { account, slug: db, settings });
+  const after = settings.service === undefined ? undefined : String(settings.service);
+  if (!before || !after || before === after) return { database };
   context.services.set(`${account}/${db}`, after);
-  const known = context.moved.length;
-  await send(context, {
-    path: `/api/${segment(account)}/${before}/${segment(db)}`,
-    auth: true,
-    cacheable: false,
-  });
-  return { database, moved: context.moved[known] };
-}
-
-async function currentService(context: ArchiveContext): Promise<string | undefined> {
-  const { account, db } = requireTarget(context, "updateSettings");
-  const response = await send(context, {
-    path: "/api/accounts",
-    query: { scope: "mine" },
-    auth: true,
-    cacheable: false,
-  });
-  const list = response.json<{ databases: RawDatabase[] }>().databases;
-  const found = list.find((d) => d.account === account && d.slug === db);
-  return found ? String(found.settings.service) : undefined;
+  const moved = {
+    from: `/api/${segment(account)}/${segment(before)}/${segment(db)}`,
+    to: `/api/${segment(account)}/${segment(after)}/${segment(db)}`,
+  };
+  if (!context.moved.some((m) => m.from === moved.from && m.to === moved.to)) {
+    context.moved.push(moved);
+    context.http.warn(
+      `The archive moved ${moved.from} to ${moved.to} (a service switch: the old path answers 307); later requests use the new path`,
+    );
+  }
+  return { database, moved };
 }

@@ -47,9 +47,9 @@ export interface UploadOptions extends PollOptions {
   stallMs?: number;
 }
 
-/** The raw poll answer. */
+/** The raw poll answer: `{status, is_public, width, height, iiif}` in the spec; `id` and `error` when sent. */
 interface RawAsset {
-  id: string;
+  id?: string;
   status: string;
   is_public: boolean;
   width: number | null;
@@ -58,7 +58,12 @@ interface RawAsset {
   error?: string;
 }
 
-const PENDING = new Set(["uploading", "uploaded", "queued", "processing", "converting", "pending"]);
+/**
+ * Statuses that end the wait as a failure. The spec shows only `ready`, so
+ * any other status (named or not) means "not yet" and polling goes on until
+ * `ready`, one of these words, or the timeout.
+ */
+const FAILURE = /fail|error|reject|cancel|abort|invalid/i;
 const TYPES: Record<string, string> = {
   png: "image/png",
   jpg: "image/jpeg",
@@ -68,9 +73,9 @@ const TYPES: Record<string, string> = {
 };
 
 /** Turns a poll answer into an {@linkcode UploadedAsset}. */
-export function toAsset(raw: RawAsset): UploadedAsset {
+export function toAsset(raw: RawAsset, id?: string): UploadedAsset {
   return {
-    id: raw.id,
+    id: raw.id ?? id ?? "",
     status: raw.status,
     width: raw.width ?? null,
     height: raw.height ?? null,
@@ -247,28 +252,23 @@ async function poll(
         cacheable: false,
         signal,
       })).json<RawAsset>();
-      status = raw.status;
-      task.update(++polls, { detail: raw.status });
-      if (raw.status === "ready") return { value: toAsset(raw) };
-      if (PENDING.has(raw.status)) return undefined;
-      throw new TidepoolError(
-        raw.status === "failed"
-          ? `Upload ${id} failed in conversion`
-          : `Upload ${id} has an unknown status: ${raw.status}`,
-        {
-          details: raw.error ?? JSON.stringify(raw),
-          hint: raw.status === "failed"
-            ? "Check that the file is a PNG, JPEG or TIFF image, then upload it again"
-            : "The platform answered a status tidepool does not know; check the asset in the dashboard",
-        },
-      );
+      status = String(raw.status ?? "(none)");
+      task.update(++polls, { detail: status });
+      if (status === "ready") return { value: toAsset(raw, id) };
+      if (!FAILURE.test(status)) return undefined;
+      throw new TidepoolError(`Upload ${id} failed in conversion: its status is ${status}`, {
+        details: raw.error ?? JSON.stringify(raw),
+        hint: "Check that the file is a PNG, JPEG or TIFF image, then upload it again",
+      });
     }, {
       pollMs: options.pollMs ?? 1000,
       timeoutMs,
       signal: options.signal,
       timedOut: () =>
         new TimeoutError(
-          `Upload ${id} is not ready after ${timeoutMs} ms: its status is ${status}`,
+          `Upload ${id} is not ready after ${timeoutMs} ms: its last status is ${
+            status || "(not polled)"
+          }`,
           { hint: "Conversion can be slow for large images; poll later with a longer timeoutMs" },
         ),
     });

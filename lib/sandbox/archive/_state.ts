@@ -35,6 +35,26 @@ export interface ArchiveFaults {
   oai: OaiFaults;
 }
 
+/**
+ * Shapes the spec leaves "not shown", chosen per sandbox so the clients
+ * cannot come to depend on one guess.
+ */
+export interface ArchiveShapes {
+  /**
+   * The accounts catalogue: `databases` (`{databases: [...]}`), `list` (a
+   * bare list) or `accounts` (accounts each holding their `databases`).
+   */
+  accounts: "databases" | "list" | "accounts";
+  /** The statuses a converting upload reports before `ready`, in turn. */
+  pendingStatuses: string[];
+}
+
+/** The shapes of a sandbox started without any: the ones the sandbox first had. */
+export const DEFAULT_SHAPES: ArchiveShapes = {
+  accounts: "databases",
+  pendingStatuses: ["queued"],
+};
+
 /** A database with its lookups. */
 export interface DatabaseIndex {
   db: SeedDatabase;
@@ -55,6 +75,8 @@ export interface ArchiveState {
   databases: Map<string, DatabaseIndex>;
   entities: Map<string, SeedEntity[]>;
   faults: ArchiveFaults;
+  /** The "not shown" shapes this sandbox answers with. */
+  shapes: ArchiveShapes;
   log: LoggedRequest[];
   /** Where uploads are stored, and the snapshot file when writes persist. */
   storage: { uploads: string; snapshot?: string };

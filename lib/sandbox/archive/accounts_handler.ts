@@ -1,6 +1,7 @@
 /**
  * GET /api/accounts: the catalogue of databases, with `scope=mine` (own
- * private databases, key needed) and `scope=all` (admin only).
+ * private databases, key needed) and `scope=all` (admin only). Its
+ * envelope is not shown in the spec: the sandbox's `shapes.accounts` picks one.
  *
  * @module
  */
@@ -29,5 +30,19 @@ export function accountsHandler(state: ArchiveState, url: URL, caller: Caller | 
       is_public: db.is_public,
       settings: db.settings,
     }));
-  return json({ databases });
+  switch (state.shapes.accounts) {
+    case "list":
+      return json(databases);
+    case "accounts": {
+      const accounts = [...new Set(databases.map((d) => d.account))];
+      return json({
+        accounts: accounts.map((slug) => ({
+          slug,
+          databases: databases.filter((d) => d.account === slug).map(({ account: _, ...db }) => db),
+        })),
+      });
+    }
+    default:
+      return json({ databases });
+  }
 }

@@ -52,6 +52,19 @@ export async function issueKeyHandler(state: ArchiveState, request: Request): Pr
   return json({ key: `${publicId}.${secret}`, public_id: publicId, account, scopes }, 201);
 }
 
+/**
+ * The database a new host serves: the spec's POST carries only `{host}`, so
+ * the sandbox picks the account's public database named by the host's first
+ * label, else its first public database.
+ */
+function databaseForHost(state: ArchiveState, account: string, host: string) {
+  const label = host.split(".")[0];
+  const own = [...state.databases.values()].filter((i) =>
+    i.db.account === account && i.db.is_public
+  );
+  return own.find((i) => i.db.slug === label) ?? own[0];
+}
+
 /** GET, POST, DELETE /api/me/domains */
 export async function domainsHandler(state: ArchiveState, request: Request): Promise<Response> {
   const account = sessionAccount(request);
@@ -61,6 +74,9 @@ export async function domainsHandler(state: ArchiveState, request: Request): Pro
     return json({ domains: domains.filter((d) => d.account === account) });
   }
   const input = await request.json().catch(() => ({})) as Record<string, unknown>;
+  // The spec's bodies are {host} and {host, verify: true}; nothing else.
+  const unknown = Object.keys(input).filter((key) => key !== "host" && key !== "verify");
+  if (unknown.length > 0) return errorResponse(400, `Unknown field: ${unknown.join(", ")}`);
   const host = String(input.host ?? "").toLowerCase();
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(host)) {
     return errorResponse(400, `Invalid host: ${host}`);
@@ -83,14 +99,9 @@ export async function domainsHandler(state: ArchiveState, request: Request): Pro
     return json(existing);
   }
   if (existing) return errorResponse(409, `Domain exists: ${host}`);
-  const database = String(input.database ?? "");
-  const index = state.databases.get(database);
-  if (!index || index.db.account !== account) {
-    return errorResponse(404, `Database not found: ${database}`);
-  }
-  if (!index.db.is_public) {
-    return errorResponse(400, "Custom domains are for public databases only");
-  }
+  const index = databaseForHost(state, account, host);
+  if (!index) return errorResponse(404, `No public database of ${account} to serve ${host}`);
+  const database = `${index.db.account}/${index.db.slug}`;
   const subdomain = host.endsWith(`.${PLATFORM_DOMAIN}`);
   const domain: SeedDomain = {
     host,

@@ -19,7 +19,12 @@ export {
   type SeedOptions,
 } from "./seed.ts";
 export type { HarvestingOptions } from "./_harvesting.ts";
-export type { ArchiveFaults, LoggedRequest } from "./_state.ts";
+export {
+  type ArchiveFaults,
+  type ArchiveShapes,
+  DEFAULT_SHAPES,
+  type LoggedRequest,
+} from "./_state.ts";
 export type { OaiProvider } from "./oai/oai_provider.ts";
 export type { ResourcePatch } from "./_mutations.ts";
 export type { SeedAccount, SeedAsset, SeedDatabase, SeedDomain, SeedResource } from "./seed.ts";

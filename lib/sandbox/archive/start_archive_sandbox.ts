@@ -22,9 +22,11 @@ import { loadSnapshot } from "./_persist.ts";
 import { writeRoute } from "./_write_routes.ts";
 import {
   type ArchiveFaults,
+  type ArchiveShapes,
   type ArchiveState,
   type Caller,
   canReadDatabase,
+  DEFAULT_SHAPES,
   errorResponse,
   indexSeed,
   type LoggedRequest,
@@ -45,6 +47,8 @@ export interface ArchiveSandboxOptions extends SeedOptions, HarvestingOptions {
   maxUploadBytes?: number;
   /** How long the image conversion takes, in ms. Default 200. */
   conversionMs?: number;
+  /** The "not shown" shapes to answer with; default {@linkcode DEFAULT_SHAPES}. */
+  shapes?: Partial<ArchiveShapes>;
 }
 
 /** A running archive sandbox. */
@@ -107,6 +111,7 @@ export async function startArchiveSandbox(
     databases: indexSeed(seed),
     entities: new Map(seed.accounts.map((a) => [a.slug, a.entities])),
     faults: { quotaExceeded: false, oai: {} },
+    shapes: { ...DEFAULT_SHAPES, ...options.shapes },
     log: [],
   };
   const server = serveLocal((request) => route(state, request), {

@@ -32,10 +32,25 @@ function randomHex(bytes: number): string {
     .map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** How many times each converting asset was polled, to turn through the pending statuses. */
+const polls = new WeakMap<SeedAsset, number>();
+
+/**
+ * The status a poll reports: a converting asset reports the sandbox's
+ * pending statuses in turn (the spec shows only `ready`).
+ */
+function reportedStatus(state: ArchiveState, asset: SeedAsset): string {
+  if (asset.status !== "queued") return asset.status;
+  const n = polls.get(asset) ?? 0;
+  polls.set(asset, n + 1);
+  const pending = state.shapes.pendingStatuses;
+  return pending.length === 0 ? "queued" : pending[n % pending.length];
+}
+
 function assetJson(state: ArchiveState, asset: SeedAsset): Record<string, unknown> {
   return {
     id: asset.id,
-    status: asset.status,
+    status: reportedStatus(state, asset),
     is_public: asset.is_public,
     width: asset.status === "ready" ? asset.width : null,
     height: asset.status === "ready" ? asset.height : null,
