@@ -9,6 +9,7 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { parseUtc } from "../oai/_dates.ts";
@@ -16,12 +17,25 @@ import { entrySchema } from "./_schema.ts";
 import { parseSitemap, type SitemapDocument, type SitemapEntry } from "./_sitemap.ts";
 import { runMirror } from "./_mirror.ts";
 import type {
+  ListOptions,
   MirrorOptions,
   MirrorResult,
   ResourceSyncDiscovery,
   ResourceSyncOptions,
 } from "./types.ts";
 import { kernelProgress } from "../../notebook/progress_display.ts";
+
+/** Where a list page is: its URL (and query), its number, and its place in an index. */
+interface ListCursor {
+  url: string;
+  query?: Record<string, string>;
+  /** The page number within a paged list (1 for the first). */
+  p: number;
+  /** A numbered page past the end may answer 404, which ends the list. */
+  quiet?: boolean;
+  /** The sitemap's position in the index, when the list is an index. */
+  map?: number;
+}
 
 const NOT_OFFERED_HINT =
   "Sites backed by an external search engine or federated search have no modification timestamps and do not offer ResourceSync; harvest them with OAI-PMH or search instead";
@@ -116,10 +130,10 @@ export class ResourceSync {
    * Every resource: every page (`p`) of the resource list, or every
    * sitemap of its index.
    *
-   * @param options `pages`: the most pages to read (default all).
+   * @param options `pages`: the most pages to read (default all); the per-call signal and caps.
    * @returns A table: `loc`, `lastmod`, `change`, `html`, `length`, `type`, `hash`, `datetime`.
    */
-  async resourceList(options: { pages?: number } = {}): Promise<ColumnTable> {
+  async resourceList(options: ListOptions = {}): Promise<ColumnTable> {
     const url = await this.#capability("resourcelist");
     return buildTable(entrySchema, await this.#entries(url, "resource list", options));
   }
@@ -128,12 +142,12 @@ export class ResourceSync {
    * The changes since a time (created and updated only: this source does
    * not report deletions).
    *
-   * @param options `from`: changes at or after this time (ISO 8601 or Date).
+   * @param options `from`: changes at or after this time (ISO 8601 or Date); the per-call signal and caps.
    * @returns A table with the columns of {@linkcode ResourceSync.resourceList}.
    */
-  async changeList(options: { from?: string | Date } = {}): Promise<ColumnTable> {
+  async changeList(options: ListOptions & { from?: string | Date } = {}): Promise<ColumnTable> {
     const url = await this.#capability("changelist");
-    return buildTable(entrySchema, await this.changeEntries(url, options.from));
+    return buildTable(entrySchema, await this.changeEntries(url, options.from, options));
   }
 
   /**
@@ -157,7 +171,11 @@ export class ResourceSync {
   }
 
   /** @internal The entries of the change list since a time. */
-  async changeEntries(url?: string, from?: string | Date): Promise<SitemapEntry[]> {
+  async changeEntries(
+    url?: string,
+    from?: string | Date,
+    options: ListOptions = {},
+  ): Promise<SitemapEntry[]> {
     const list = url ?? await this.#capability("changelist");
     const since = from === undefined ? undefined : from instanceof Date ? from : parseUtc(from);
     if (from !== undefined && (!since || Number.isNaN(since.getTime()))) {
@@ -166,7 +184,11 @@ export class ResourceSync {
       });
     }
     const query = since ? { from: since.toISOString().replace(/\.000Z$/, "Z") } : undefined;
-    const entries = await this.#entries(list, "change list", { query, since: since ?? undefined });
+    const entries = await this.#entries(list, "change list", {
+      ...options,
+      query,
+      since: since ?? undefined,
+    });
     if (!since) return entries;
     // A source that ignores `from` is filtered here, so the answer means the same everywhere.
     return entries.filter((e) => {
@@ -191,62 +213,85 @@ export class ResourceSync {
   async #entries(
     url: string,
     what: string,
-    options: {
-      pages?: number;
-      query?: Record<string, string>;
-      since?: Date;
-    },
+    options: ListOptions & { query?: Record<string, string>; since?: Date },
     onDoc?: (doc: SitemapDocument) => void,
   ): Promise<SitemapEntry[]> {
     const pageSize = this.#options.pageSize ?? 10_000;
-    const maxPages = options.pages ?? Infinity;
-    const task = this.#http.progress(`ResourceSync ${what}`, { unit: "entries" });
+    const limit = options.pages ?? Infinity;
     const out: SitemapEntry[] = [];
-    let pages = 0;
-    const add = (doc: SitemapDocument) => {
-      onDoc?.(doc);
-      for (const entry of doc.entries) out.push(entry);
-      pages++;
-      task.update(out.length, { detail: `page ${pages}` });
-    };
-    try {
-      const first = await this.#read(url, `ResourceSync ${what}`, options.query);
-      if (first.doc.kind === "sitemapindex") {
-        onDoc?.(first.doc);
-        for (const map of first.doc.entries) {
-          if (pages >= maxPages) break;
-          const until = parseUtc(map.until ?? undefined);
-          if (options.since && until && until.getTime() < options.since.getTime()) continue;
-          this.#checkAuthority(map.loc, first.url);
-          add((await this.#read(map.loc, `ResourceSync ${what} page`, options.query)).doc);
-        }
-      } else {
-        add(first.doc);
-        let doc = first.doc;
-        for (let p = 2; pages < maxPages; p++) {
-          const next = doc.links.next;
-          if (!next && doc.entries.length < pageSize) break;
-          if (next) this.#checkAuthority(next, url);
-          const page = await this.#read(
-            next ?? url,
-            `ResourceSync ${what} page ${p}`,
-            next ? undefined : { ...options.query, p: String(p) },
-            !next,
+    let maps: SitemapEntry[] = []; // the sitemaps of an index, once read
+    let listed = 0; // documents of entries read (list pages or sitemaps)
+    const mapAt = (index: number): ListCursor | null =>
+      index < maps.length && listed < limit
+        ? { url: maps[index].loc, query: options.query, p: 1, map: index }
+        : null;
+    const { minIntervalMs, concurrency } = this.#http.pacing;
+    const pages = walkPages<
+      ListCursor,
+      { doc: SitemapDocument; url: string } | undefined,
+      SitemapEntry
+    >(
+      {
+        label: `ResourceSync ${what}`,
+        unit: "entries",
+        call: what === "change list" ? "changeList()" : "resourceList()",
+        eager: true,
+        readAhead: minIntervalMs === 0 ? concurrency : 1,
+        cursor: {
+          name: "link",
+          first: { url, query: options.query, p: 1 },
+          key: (c) => `${c.url} ${JSON.stringify(c.query ?? {})}`,
+          advance: (_cursor, read) => read.next ?? null,
+          // The sitemaps of an index are known once it is read.
+          predict: (c) => c.map === undefined ? null : mapAt(c.map + 1),
+        },
+        fetch: (c, signal) =>
+          this.#read(
+            c.url,
+            c.map !== undefined || c.p > 1 ? `ResourceSync ${what} page` : `ResourceSync ${what}`,
+            c.query,
+            { quiet404: c.quiet, signal },
           ).catch((error) => {
-            if (error instanceof NotFoundError) return undefined;
+            // A page number past the end may answer 404: the list ended.
+            if (c.quiet && error instanceof NotFoundError) return undefined;
             throw error;
-          });
-          if (!page || page.doc.entries.length === 0) break;
-          doc = page.doc;
-          add(doc);
-        }
-      }
-      task.finish();
-      return out;
-    } catch (error) {
-      task.fail();
-      throw error;
+          }),
+        fingerprint: (page) => page?.doc.entries.map((entry) => entry.loc).join("\n") ?? "",
+        read: (page, c) => {
+          if (!page) return { rows: [], done: true };
+          const { doc } = page;
+          if (c.p === 1 && c.map === undefined) onDoc?.(doc);
+          if (c.p === 1 && c.map === undefined && doc.kind === "sitemapindex") {
+            maps = doc.entries.filter((map) => {
+              const until = parseUtc(map.until ?? undefined);
+              return !(options.since && until && until.getTime() < options.since.getTime());
+            });
+            for (const map of maps) this.#checkAuthority(map.loc, page.url);
+            return { rows: [], next: mapAt(0) };
+          }
+          if (c.p > 1 && c.map === undefined && doc.entries.length === 0) {
+            return { rows: [], done: true };
+          }
+          listed++;
+          for (const entry of doc.entries) out.push(entry);
+          if (c.map !== undefined) return { rows: doc.entries, next: mapAt(c.map + 1) };
+          if (listed >= limit) return { rows: doc.entries, next: null };
+          const link = doc.links.next;
+          if (!link && doc.entries.length < pageSize) return { rows: doc.entries, next: null };
+          if (link) this.#checkAuthority(link, url);
+          const next: ListCursor = link
+            ? { url: link, p: c.p + 1 }
+            : { url, query: { ...options.query, p: String(c.p + 1) }, p: c.p + 1, quiet: true };
+          return { rows: doc.entries, next };
+        },
+      },
+      this.#http,
+      options,
+    );
+    for await (const _ of pages) {
+      // The entries are collected as each page is read.
     }
+    return out;
   }
 
   #checkAuthority(link: string, document: string) {
@@ -265,7 +310,7 @@ export class ResourceSync {
     url: string,
     what: string,
     query?: Record<string, string>,
-    quiet404 = false,
+    { quiet404 = false, signal }: { quiet404?: boolean; signal?: AbortSignal } = {},
   ): Promise<{ doc: SitemapDocument; url: string }> {
     let response;
     try {
@@ -274,6 +319,7 @@ export class ResourceSync {
         query,
         headers: { accept: "application/xml, text/xml" },
         idempotent: true,
+        signal,
       });
     } catch (error) {
       if (error instanceof NotFoundError && !quiet404) {

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { PagedReadOptions } from "../../paging/types.ts";
 import type { ColumnTable } from "arquero";
 
 /** Options of the {@linkcode ResourceSync} client beyond the HTTP ones. */
@@ -52,4 +53,10 @@ export interface MirrorResult {
   note: string;
   /** When the next full re-list is due. */
   nextRelistDue: Date;
+}
+
+/** Options of a list read: the most pages, and the per-call signal and caps. */
+export interface ListOptions extends PagedReadOptions {
+  /** The most pages (or sitemaps of an index) to read; default all. */
+  pages?: number;
 }
