@@ -13,7 +13,7 @@ import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
 import { BotChallengeError, HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
-import { walkPages } from "../paging/walk_pages.ts";
+import { drainPages, walkPages } from "../paging/walk_pages.ts";
 import type { WireExpression } from "./types.ts";
 
 /** Page sizes tried, largest first, when none is configured or remembered. */
@@ -221,19 +221,9 @@ export async function collectPages(
     http,
     { signal: options.signal },
   );
-  let state;
-  try {
-    for (;;) {
-      const step = await pages.next();
-      if (step.done) {
-        state = step.value;
-        break;
-      }
-      builder.add(step.value.rows);
-    }
-  } catch (error) {
+  const state = await drainPages(pages, (rows) => builder.add(rows)).catch((error) => {
     throw pagingError(error, label, offset);
-  }
+  });
   return { table: builder.build(), total: total ?? 0, rows: seen.size, pages: state.pages };
 }
 

@@ -227,3 +227,37 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
+
+/**
+ * Runs a walk to its end, handing each page's rows on, and gives the
+ * walk's final counts (for adapters that report pages and rows).
+ *
+ * @param walk A walk started by {@linkcode walkPages}.
+ * @param onRows Receives each page's rows, in order.
+ * @returns The walk's counts at its end.
+ *
+ * @example Counting rows and pages
+ * ```ts
+ * import { namedCursor } from "./cursors.ts";
+ * const pager = {
+ *   label: "two pages",
+ *   cursor: namedCursor<number>("link", 1),
+ *   fetch: (page: number) => Promise.resolve(page),
+ *   read: (page: number) => ({ rows: [page], next: page < 2 ? page + 1 : null }),
+ * };
+ * const reporter = { progress: () => ({ update() {}, finish() {}, fail() {} }), warn() {} };
+ * const state = await drainPages(walkPages(pager, reporter), () => {});
+ * console.log(state.pages, state.rows); // 2 2
+ * ```
+ */
+export async function drainPages<R>(
+  walk: AsyncGenerator<WalkPage<R>, WalkState>,
+  onRows: (rows: readonly R[]) => void,
+): Promise<WalkState> {
+  let step = await walk.next();
+  while (!step.done) {
+    onRows(step.value.rows);
+    step = await walk.next();
+  }
+  return step.value;
+}

@@ -13,7 +13,7 @@ import { parsePath, typeNameOf } from "./_document.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { subgraphPager } from "./_paginate.ts";
 import type { PagedReadOptions } from "../paging/types.ts";
-import { walkPages } from "../paging/walk_pages.ts";
+import { drainPages, walkPages } from "../paging/walk_pages.ts";
 import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
 import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
@@ -128,15 +128,7 @@ export async function paginate(
   pager.summary = ({ pages }) => `${pages} pages, block ${state.block}`;
   const { signal, maxPages, maxRows } = options;
   const pages = walkPages(pager, context.http, { signal, maxPages, maxRows });
-  let walked = { pages: 0, rows: 0 };
-  for (;;) {
-    const step = await pages.next();
-    if (step.done) {
-      walked = step.value;
-      break;
-    }
-    builder.add(step.value.rows);
-  }
+  const walked = await drainPages(pages, (rows) => builder.add(rows));
   if (reasons.length) {
     context.http.warn(
       `Subgraph answer for ${label} (${walked.rows} rows) may be stale: ${reasons.join("; ")}. ` +
