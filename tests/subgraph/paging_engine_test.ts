@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sleep } from "../../lib/http/sleep.ts";
 import { PagingCapError } from "../../lib/paging/errors.ts";
 import { withSandbox } from "./_helpers.ts";
 
@@ -11,13 +12,7 @@ Deno.test("orders: a per-call signal cancels the page in flight and the one read
       signals.push(init!.signal!);
       // The user stops the read while the second page is in flight.
       if (pages === 2) setTimeout(() => controller.abort(new Error("stopped by the user")), 50);
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, 5_000);
-        init!.signal!.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(init!.signal!.reason);
-        }, { once: true });
-      });
+      await sleep(5_000, init!.signal!);
     }
     return fetch(input, init);
   };
