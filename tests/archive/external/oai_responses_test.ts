@@ -224,3 +224,49 @@ Deno.test("external Harvard: a zone-less basic datestamp (20210311) is read as t
     await server.close();
   }
 });
+
+/** NSDL's four recorded pages, with the second page's token refused `refusals` times. */
+function nsdlWithRefusals(refusals: number) {
+  let refused = 0;
+  return serveFixtures((q) => {
+    const token = q.get("resumptionToken");
+    if (!token) return "phpoaipmh/GoodResponseFourPage_1.xml";
+    const start = token.split("/").slice(0, 3).join("/");
+    if (start === "0/200/733" && refused < refusals) {
+      refused++;
+      return undefined; // answered badResumptionToken
+    }
+    const page = { "0/200/733": 2, "200/400/733": 3, "400/600/733": 4 }[start];
+    return page ? `phpoaipmh/GoodResponseFourPage_${page}.xml` : undefined;
+  });
+}
+
+Deno.test("external NSDL: a token refused once restarts the window, and all 733 arrive", async () => {
+  const server = nsdlWithRefusals(1);
+  try {
+    const warnings: string[] = [];
+    const table = await fixtureClient(server, warnings).harvest({
+      verb: "ListIdentifiers",
+      metadataPrefix: "nsdl_dc",
+    });
+    assert.equal(table.numRows(), 733);
+    assert.equal(new Set(table.array("identifier") as string[]).size, 733);
+    assert.ok(warnings.some((w) => /restarting the window/.test(w)), warnings.join());
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("external NSDL: a token always refused ends in an error, not an endless harvest", async () => {
+  const server = nsdlWithRefusals(Infinity);
+  try {
+    const error = await fixtureClient(server).harvest({
+      verb: "ListIdentifiers",
+      metadataPrefix: "nsdl_dc",
+    }).then(() => null, (e) => e);
+    assert.ok(error instanceof ProtocolError, String(error));
+    assert.ok(server.requestCount < 20, `${server.requestCount} requests`);
+  } finally {
+    await server.close();
+  }
+});
