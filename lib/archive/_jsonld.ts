@@ -10,6 +10,7 @@
 
 import type { HttpClient } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { reportUnknownShape } from "../http/unknown_shape.ts";
 import { offlineContext } from "./_jsonld_contexts.ts";
 import { RDF, type Triple, XSD } from "./_triples.ts";
 
@@ -20,8 +21,9 @@ export interface JsonLdOptions {
   /** Fetches remote contexts; without it only the offline ones are known. */
   http?: HttpClient;
   /**
-   * Refuse what JSON-LD would drop silently (a property that maps to no
-   * IRI, an invalid language tag) instead of leaving it out.
+   * Refuse what JSON-LD drops (a property that maps to no IRI, an invalid
+   * language tag): a `ProtocolError` with code `unknownShape` instead of a
+   * warning through `http`.
    */
   strict?: boolean;
 }
@@ -46,13 +48,20 @@ interface RemoteDocument {
   document: unknown;
 }
 
+/** What jsonld.js reports about a value it drops. */
+interface JsonLdEvent {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
 interface JsonLdProcessor {
   toRDF(
     input: unknown,
     options: {
       base?: string;
       documentLoader: (url: string) => Promise<RemoteDocument>;
-      safe?: boolean;
+      eventHandler: (handler: { event: JsonLdEvent }) => void;
     },
   ): Promise<Quad[]>;
 }
@@ -113,12 +122,24 @@ export async function jsonLdToTriples(
   options: JsonLdOptions = {},
 ): Promise<Triple[]> {
   const processor = await jsonld();
+  const reporter = options.http ?? { warn() {} };
+  const dropped: JsonLdEvent[] = [];
   let quads: Quad[];
   try {
     quads = await processor.toRDF(document, {
       base: options.base,
       documentLoader: documentLoader(options.http),
-      safe: options.strict ?? false,
+      eventHandler: ({ event }) => {
+        if (options.strict) {
+          reportUnknownShape(
+            reporter,
+            true,
+            `JSON-LD that would lose data: ${event.message.replace(/\.$/, "")} (${event.code})`,
+            JSON.stringify(event.details ?? {}),
+          );
+        }
+        dropped.push(event);
+      },
     });
   } catch (error) {
     const cause = tidepoolCause(error);
@@ -130,6 +151,12 @@ export async function jsonLdToTriples(
       hint: "The document is not valid JSON-LD 1.1; report it to whoever publishes it",
       cause: error,
     });
+  }
+  if (dropped.length > 0) {
+    const codes = [...new Set(dropped.map((event) => event.code))].join(", ");
+    reporter.warn(
+      `JSON-LD: ${dropped.length} values were dropped as JSON-LD 1.1 says (${codes}); pass strict: true to make this an error`,
+    );
   }
   return quads.map(({ subject, predicate, object }) => ({
     subject: termText(subject),

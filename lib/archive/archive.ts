@@ -10,6 +10,7 @@ import { HttpClient } from "../http/client.ts";
 import { TidepoolError } from "../http/errors.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { registerSecret } from "../http/redact.ts";
+import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
 import { databases, type DatabasesParameters } from "./databases.ts";
 import { entity } from "./entity.ts";
@@ -214,10 +215,15 @@ export class Archive {
    *
    * @param id The slug or UUID.
    * @param format `jsonld` (default), `rico`, `ttl` or `rico-ttl`.
+   * @param options `strict` to refuse JSON-LD that would lose data instead of dropping it.
    * @returns The table `subject, predicate, object, objectType, datatype, lang`.
    */
-  linkedDataTable(id: string, format: LinkedDataFormat = "jsonld"): Promise<ColumnTable> {
-    return linkedDataTable(this.#context, id, format);
+  linkedDataTable(
+    id: string,
+    format: LinkedDataFormat = "jsonld",
+    options: StrictOption = {},
+  ): Promise<ColumnTable> {
+    return linkedDataTable(this.#context, id, format, options);
   }
 
   /**

@@ -5,6 +5,7 @@
  */
 
 import type { ColumnTable } from "arquero";
+import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext } from "./_context.ts";
 import { parseRdf, triplesTable } from "./_triples.ts";
 import { fetchLinkedData, type LinkedDataFormat } from "./linked_data.ts";
@@ -18,6 +19,8 @@ import { fetchLinkedData, type LinkedDataFormat } from "./linked_data.ts";
  * @param context The archive's shared state.
  * @param id The slug or UUID.
  * @param format The export format; default `jsonld`.
+ * @param options `strict`: refuse JSON-LD that would lose data (a property
+ *   mapping to no IRI, an invalid language tag) instead of dropping it.
  * @returns The triples table `subject, predicate, object, objectType, datatype, lang`.
  *
  * @example The properties of a map
@@ -30,11 +33,15 @@ export async function linkedDataTable(
   context: ArchiveContext,
   id: string,
   format: LinkedDataFormat = "jsonld",
+  options: StrictOption = {},
 ): Promise<ColumnTable> {
   const response = await fetchLinkedData(context, id, format);
   const turtle = format === "ttl" || format === "rico-ttl";
   const contentType = turtle ? "text/turtle" : "application/ld+json";
   return triplesTable(
-    await parseRdf(response.text(), contentType, response.url, { http: context.http }),
+    await parseRdf(response.text(), contentType, response.url, {
+      http: context.http,
+      strict: options.strict,
+    }),
   );
 }

@@ -11,13 +11,14 @@ import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts
 import { parseQuery } from "./_parse_query.ts";
 import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
 import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
+import type { StrictOption } from "../http/unknown_shape.ts";
 import { parseRdf, triplesTable } from "./_triples.ts";
 import { databases } from "./databases.ts";
 
 export type { CompanionOptions, ResultFormat };
 
 /** Options of {@linkcode sparql}. */
-export interface SparqlOptions extends CompanionOptions {
+export interface SparqlOptions extends CompanionOptions, StrictOption {
   /** Ask for one result format instead of negotiating (JSON first, then XML, CSV, TSV). */
   format?: ResultFormat;
   /** `auto` (default): GET, or POST when the URL would pass 2,000 characters. */
@@ -89,6 +90,7 @@ export async function runSparql(
     const text = response.text();
     const triples = await parseRdf(text, contentType || "text/turtle", response.url, {
       http: context.http,
+      strict: options.strict,
     });
     return triplesTable(triples);
   }

@@ -16,3 +16,4 @@ export { redact, registerSecret } from "./redact.ts";
 export type { RetryOptions } from "./retry.ts";
 export { sleep } from "./sleep.ts";
 export * from "./poll_until.ts";
+export * from "./unknown_shape.ts";

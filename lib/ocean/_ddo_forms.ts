@@ -8,6 +8,7 @@
  * @module
  */
 
+import { reportUnknownShape } from "../http/unknown_shape.ts";
 import type { Ddo, DdoEvent, DdoNft } from "./ddo.ts";
 
 /** The part of a DDO that describes the asset: `credentialSubject` in 5.0, the DDO before. */
@@ -65,4 +66,52 @@ export function utc(value: unknown): unknown {
   if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(value)) return `${value}Z`;
   const stray = /^(\d{4}-\d\d-\d\dT[\d:.]+[+-]\d\d:\d\d)Z$/.exec(value);
   return stray ? stray[1] : value;
+}
+
+/** Why tidepool does not know a DDO's form, or undefined when it does. */
+export function unknownForm(ddo: Ddo): string | undefined {
+  const version = typeof ddo.version === "string" ? ddo.version : undefined;
+  // ddo.js writes "deprecated" for a revoked asset: id, chain, NFT and state only.
+  if (version === "deprecated") return undefined;
+  if (!version || !/^[45]\.\d+\.\d+$/.test(version)) return `version ${version ?? "missing"}`;
+  const metadata = ddoBody(ddo).metadata;
+  if (!metadata || typeof metadata !== "object") return `version ${version} without metadata`;
+  return undefined;
+}
+
+/**
+ * Reports the DDOs whose form tidepool does not know (read as far as the
+ * columns find their fields): one warning for them all, or with `strict`
+ * an error at the first.
+ */
+export function checkForms(
+  ddos: readonly Ddo[],
+  reporter: { warn(message: string): void },
+  strict: boolean | undefined,
+): void {
+  const unknown = new Map<string, string[]>();
+  for (const ddo of ddos) {
+    const why = unknownForm(ddo);
+    if (!why) continue;
+    const did = typeof ddo.id === "string" && ddo.id !== "" ? ddo.id : "(no id)";
+    if (strict) {
+      reportUnknownShape(
+        reporter,
+        true,
+        `A DDO of a form tidepool does not know: ${did} (${why})`,
+        JSON.stringify(ddo).slice(0, 300),
+      );
+    }
+    unknown.set(why, [...unknown.get(why) ?? [], did]);
+  }
+  if (unknown.size === 0) return;
+  const count = [...unknown.values()].reduce((n, dids) => n + dids.length, 0);
+  const kinds = [...unknown].map(([why, dids]) => `${why}: ${dids.slice(0, 3).join(", ")}`);
+  reportUnknownShape(
+    reporter,
+    false,
+    `${count} DDOs of a form tidepool does not know (${
+      kinds.join("; ")
+    }); their rows hold only the fields found. Pass strict: true to make this an error`,
+  );
 }

@@ -15,6 +15,7 @@ import { pageNumberCursor } from "../paging/cursors.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { ASSET_COLUMNS } from "./assets_table.ts";
+import { checkForms, unknownForm } from "./_ddo_forms.ts";
 import type { Ddo } from "./ddo.ts";
 import { runQuery } from "./_run_query.ts";
 import type { TypesenseResult } from "./types.ts";
@@ -143,6 +144,16 @@ export async function searchAssetsTable(
     http,
     { signal: options.signal, maxPages: options.maxPages, maxRows: options.maxRows },
   );
-  for await (const page of pages) builder.add(page.rows);
+  const unknown: Ddo[] = [];
+  for await (const page of pages) {
+    for (const ddo of page.rows) {
+      if (unknownForm(ddo)) {
+        checkForms([ddo], http, options.strict); // throws at once when strict
+        unknown.push(ddo);
+      }
+    }
+    builder.add(page.rows);
+  }
+  checkForms(unknown, http, false);
   return builder.build();
 }

@@ -15,6 +15,7 @@
 import type { PagedReadOptions } from "../paging/types.ts";
 import { checksumAddress } from "./_address.ts";
 import { TidepoolError } from "../http/errors.ts";
+import type { StrictOption } from "../http/unknown_shape.ts";
 import type { Ddo } from "./ddo.ts";
 import { ddoBody, nftOf, utc } from "./_ddo_forms.ts";
 import type { TypesenseQuery } from "./types.ts";
@@ -46,7 +47,7 @@ export interface AssetFilter {
 }
 
 /** Options of `searchAssets`, with the per-call signal and caps. */
-export interface SearchAssetsOptions extends PagedReadOptions {
+export interface SearchAssetsOptions extends PagedReadOptions, StrictOption {
   /** Show unlisted assets (NFT state 5) too. Default false. */
   includeUnlisted?: boolean;
   /** Hits per page asked for; the engine caps it at 250. Default 250. */

@@ -9,6 +9,7 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { ProtocolError } from "../http/errors.ts";
 import type { ClientOptions } from "../http/options.ts";
+import type { StrictOption } from "../http/unknown_shape.ts";
 import { assetsTable } from "./assets_table.ts";
 import type { Ddo } from "./ddo.ts";
 import type {
@@ -23,6 +24,7 @@ import type {
   TypesenseResult,
 } from "./types.ts";
 import { checkQueryBody } from "./_check_query.ts";
+import { checkForms } from "./_ddo_forms.ts";
 import { fetchDdo, fetchDdoState, type WaitForIndexedOptions, waitIndexed } from "./_ddo.ts";
 import { environmentsToTable, fetchEnvironments } from "./_environments.ts";
 import { fileInfoTable } from "./_file_info.ts";
@@ -225,9 +227,12 @@ export class OceanNode {
   }
 
   /**
-   * The assets table of DDOs you already have.
+   * The assets table of DDOs you already have. A DDO of a form tidepool
+   * does not know (a version other than 4.x, 5.x or `deprecated`, or no
+   * metadata) gives a warning, or with `strict` an error.
    *
    * @param ddos The DDOs.
+   * @param options `strict` to refuse DDOs of an unknown form.
    * @returns The same columns as `searchAssets`.
    *
    * @example A table of two DDOs
@@ -235,8 +240,10 @@ export class OceanNode {
    * const table = node.assetsTable([await node.ddo(a), await node.ddo(b)]);
    * ```
    */
-  assetsTable(ddos: Iterable<Ddo>): ColumnTable {
-    return assetsTable(ddos);
+  assetsTable(ddos: Iterable<Ddo>, options: StrictOption = {}): ColumnTable {
+    const list = [...ddos];
+    checkForms(list, this.http, options.strict);
+    return assetsTable(list);
   }
 
   /**

@@ -118,12 +118,21 @@ Deno.test("JSON-LD: another remote context is fetched through lib/http, retried"
   }
 });
 
-Deno.test("JSON-LD: invalid JSON-LD is a ProtocolError; strict refuses dropped properties", async () => {
+Deno.test("JSON-LD: invalid JSON-LD is a ProtocolError; dropped values warn, or fail when strict", async () => {
   const invalid = await jsonLdToTriples({ "@context": { "@vocab": 5 }, a: 1 }).catch((e) => e);
   assert.ok(invalid instanceof ProtocolError, String(invalid));
   assert.match(invalid.message, /^Cannot read the JSON-LD document: /);
   const lossy = { "@id": "http://x/a", "not-an-iri": "dropped", "http://x/p": "kept" };
-  assert.equal((await jsonLdToTriples(lossy)).length, 1);
-  const strict = await jsonLdToTriples(lossy, { strict: true }).catch((e) => e);
+  const warnings: string[] = [];
+  const http = new HttpClient("http://127.0.0.1:9", {
+    progress: false,
+    warn: (m) => warnings.push(m),
+  });
+  assert.equal((await jsonLdToTriples(lossy, { http })).length, 1);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /1 values were dropped .*invalid property.*strict: true/);
+  const strict = await jsonLdToTriples(lossy, { http, strict: true }).catch((e) => e);
   assert.ok(strict instanceof ProtocolError, String(strict));
+  assert.equal(strict.code, "unknownShape");
+  assert.match(strict.message, /did not expand into an absolute IRI/);
 });

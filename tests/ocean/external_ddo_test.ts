@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { assetsTable } from "../../lib/ocean/assets_table.ts";
 import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { OceanNode } from "../../lib/ocean/mod.ts";
+import { ProtocolError } from "../../lib/http/errors.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
 
 type Row = Record<string, unknown>;
@@ -155,6 +156,55 @@ Deno.test("external DDOs: searchAssets over the 14 market DDOs and the 5.0.0 one
     // The client-side date check reads the 5.0.0 creation date too.
     const recent = await node.searchAssets({ createdAfter: "2024-01-01" });
     assert.ok((recent.array("version") as string[]).includes("5.0.0"));
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("strict: a DDO of an unknown form warns, or fails with strict", async () => {
+  // ocean-node's incorrectDDO is a 4.1.0 without metadata; a version 9 is unknown outright.
+  const future = {
+    ...named("instantiate-ddo.json DDOExampleV4"),
+    id: `did:op:${"f".repeat(64)}`,
+    version: "9.0.0",
+  };
+  const documents = [...ALL.map(([, d]) => d as unknown as Ddo), future];
+  const server = serveLocal(async (request) => {
+    const body = await request.json();
+    const start = (body.page - 1) * body.per_page;
+    const hits = documents.slice(start, start + body.per_page).map((document) => ({ document }));
+    return Response.json([{ found: documents.length, hits, page: body.page }]);
+  });
+  try {
+    const warnings: string[] = [];
+    const node = new OceanNode(server.url, {
+      progress: false,
+      retry: false,
+      warn: (m) => warnings.push(m),
+    });
+    const table = node.assetsTable(documents);
+    assert.equal(table.numRows(), 31);
+    const [warning] = warnings;
+    assert.match(warning, /^2 DDOs of a form tidepool does not know/);
+    assert.match(warning, /version 4\.1\.0 without metadata/);
+    assert.match(warning, /version 9\.0\.0/);
+    assert.throws(
+      () => node.assetsTable(documents, { strict: true }),
+      (e: unknown) =>
+        e instanceof ProtocolError && e.code === "unknownShape" &&
+        /A DDO of a form tidepool does not know: \(no id\) \(version 4\.1\.0 without metadata\)/
+          .test(e.message),
+    );
+    const searched = await node.searchAssets({}, { pageSize: 10 });
+    // Recordings share DIDs; the search keeps each DID once.
+    assert.equal(searched.numRows(), new Set(documents.map((d) => d.id)).size);
+    // (ocean-node's drafts all have the id "", so incorrectDDO is dropped as a repeat.)
+    assert.ok(
+      warnings.slice(1).some((w) => /^1 DDOs of a form .*version 9\.0\.0/.test(w)),
+      warnings.join("\n"),
+    );
+    const refused = await node.searchAssets({}, { strict: true }).catch((e) => e);
+    assert.ok(refused instanceof ProtocolError && refused.code === "unknownShape", String(refused));
   } finally {
     await server.close();
   }

@@ -8,6 +8,7 @@
  */
 
 import { ProtocolError } from "../../http/errors.ts";
+import { reportUnknownShape } from "../../http/unknown_shape.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
@@ -33,6 +34,8 @@ export interface HarvestRun {
   saved?: HarvestState;
   /** The per-call signal and caps. */
   paging?: PagedReadOptions;
+  /** Refuse a record without an identifier instead of skipping it with a warning. */
+  strict?: boolean;
   /** The harvest builds a table itself: the next page is requested before a page is handed on. */
   eager?: boolean;
 }
@@ -108,6 +111,14 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
             ? readRecord(item, metadataPrefix)
             : readHeader(item);
           if (!record) {
+            if (run.strict) {
+              reportUnknownShape(
+                ctx.http,
+                true,
+                `${label}: a record whose header has no identifier`,
+                JSON.stringify(item).slice(0, 300),
+              );
+            }
             skipped++;
             continue;
           }

@@ -298,6 +298,7 @@ export class OaiPmh {
       statePath: options.state,
       saved,
       paging: { signal, maxPages, maxRows },
+      strict: options.strict,
     };
     if (saved?.inProgress) return { ...base, from: saved.from, until: saved.until };
     const needsGranularity =

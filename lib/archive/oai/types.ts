@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { StrictOption } from "../../http/unknown_shape.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 
 /** One harvested record (a header, and the flattened metadata when present). */
@@ -38,7 +39,7 @@ export interface OaiRecord {
 }
 
 /** What a harvest asks for, and its per-call signal and caps. */
-export interface HarvestOptions extends PagedReadOptions {
+export interface HarvestOptions extends PagedReadOptions, StrictOption {
   /** The metadata format; default `oai_dc`. */
   metadataPrefix?: string;
   /** Only records of this set (for the archive platform: a resource type). */

@@ -270,3 +270,22 @@ Deno.test("external NSDL: a token always refused ends in an error, not an endles
     await server.close();
   }
 });
+
+Deno.test("strict: a record without an identifier is skipped with a warning, or an error", async () => {
+  // pyoai's 2004 DSpace recording with the first record's identifier emptied.
+  const body = readFixture("pyoai/fake2/00002.xml")
+    .replace(/<identifier>[^<]*<\/identifier>/, "<identifier></identifier>");
+  const server = serveFixtures((q) => q.has("resumptionToken") ? undefined : { body });
+  try {
+    const warnings: string[] = [];
+    const table = await fixtureClient(server, warnings).harvest({});
+    assert.equal(table.numRows(), 80);
+    assert.ok(warnings.some((w) => /skipped 1 records whose header has no identifier/.test(w)));
+    const error = await fixtureClient(server).harvest({ strict: true }).catch((e) => e);
+    assert.ok(error instanceof ProtocolError, String(error));
+    assert.equal(error.code, "unknownShape");
+    assert.match(error.message, /a record whose header has no identifier/);
+  } finally {
+    await server.close();
+  }
+});
