@@ -126,7 +126,6 @@ export function filterQuery(filters: SearchFilters): Record<string, QueryValue> 
     emotion: listValue("emotion", filters.emotion),
     body_part: listValue("bodyPart", filters.bodyPart),
     valence: listValue("valence", filters.valence, VALENCES),
-    intensity: listValue("intensity", filters.intensity, INTENSITIES),
     gender: listValue("gender", filters.gender, GENDERS),
     pid: filters.pid,
   };
@@ -142,9 +141,12 @@ export function searchQuery(parameters: SearchParameters): Record<string, QueryV
   };
 }
 
-/** The intensities asked for, to check that the service applied them. */
+/**
+ * The intensities asked for, checked. The spec has intensity as a field, a
+ * facet and a sort key, but not as a filter parameter, so it is never sent:
+ * the caller keeps the matching rows itself.
+ */
 export function requestedIntensities(filters: SearchFilters): Set<string> | undefined {
-  if (filters.intensity === undefined) return undefined;
-  const values = Array.isArray(filters.intensity) ? filters.intensity : [filters.intensity];
-  return values.length ? new Set(values as string[]) : undefined;
+  const joined = listValue("intensity", filters.intensity, INTENSITIES);
+  return joined === undefined ? undefined : new Set(joined.split(","));
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ColumnTable } from "arquero";
+import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/mod.ts";
@@ -98,9 +98,17 @@ export class ExpressionSearch {
    */
   async search(parameters: SearchParameters = {}): Promise<SearchResult> {
     const query = searchQuery(parameters);
+    if (requestedIntensities(parameters)) {
+      throw new TidepoolError(
+        "Cannot search one page by intensity: the service has no intensity filter",
+        {
+          hint:
+            "Use searchAll({ intensity }), which keeps the matching rows itself, or sort by intensity",
+        },
+      );
+    }
     const response = await this.http.request({ path: "/api/expressions", query });
     const page = readPage(response);
-    this.#checkIntensity(parameters, page.hits);
     const facets = (page.body.facets ?? {}) as Record<string, unknown>;
     const tables = {} as Record<keyof ExpressionFacets, ColumnTable>;
     for (const [name, wire] of Object.entries(FACET_NAMES)) {
@@ -155,9 +163,15 @@ export class ExpressionSearch {
       maxRows: options.maxRows,
       signal: options.signal,
       memo: this.#pageSizes,
-      checkPage: (hits) => this.#checkIntensity(filters, hits),
     });
-    return result.table;
+    const wanted = requestedIntensities(filters);
+    // Not a service filter (the spec has none): every page is read and the rows kept here.
+    return wanted
+      ? result.table.filter(
+        escape((d: { intensity: string | null }) => wanted.has(d.intensity ?? "")),
+      )
+        .reify()
+      : result.table;
   }
 
   /**
@@ -370,24 +384,5 @@ export class ExpressionSearch {
       );
     }
     return body as Record<string, unknown>;
-  }
-
-  /** The spec has no intensity parameter: a service that ignores it must not pass unnoticed. */
-  #checkIntensity(filters: SearchFilters, hits: WireExpression[]): void {
-    const wanted = requestedIntensities(filters);
-    if (!wanted) return;
-    const stray = hits.find((hit) => hit.intensity !== undefined && !wanted.has(hit.intensity));
-    if (stray) {
-      throw new TidepoolError(
-        "Cannot filter by intensity: the service ignored the intensity filter",
-        {
-          details: `A hit with intensity "${stray.intensity}" came back for ${
-            [...wanted].join(",")
-          }`,
-          hint:
-            "Leave intensity out of the search and filter the table instead: table.filter(aq.escape((d) => ...))",
-        },
-      );
-    }
   }
 }

@@ -32,9 +32,9 @@ export interface SearchFilters {
   /** Valences. */
   valence?: OneOrMany<Valence>;
   /**
-   * Intensities. The spec lists no `intensity` parameter; it is sent as
-   * `intensity` and the hits are checked, so a service that ignores it is an
-   * error, not silently unfiltered rows.
+   * Intensities. The spec lists no `intensity` parameter, so it is never
+   * sent: `searchAll` keeps the matching rows of every page itself, and
+   * `search` (one page, whose `total` and facets the service counts) refuses it.
    */
   intensity?: OneOrMany<Intensity>;
   /** Genders of the character. */

@@ -66,7 +66,7 @@ export async function searchAssetsTable(
         predict: (page) =>
           regular && page < Math.min(budget, Math.ceil(found / perPage)) ? page + 1 : null,
       },
-      fetch: (page, signal) => runQuery(http, { ...body, page, per_page: perPage }, signal),
+      fetch: (page, signal) => runQuery(http, body.page(page, perPage), signal),
       fingerprint: (results) =>
         results.flatMap((result) => result.hits.map((hit) => String(hit?.document?.id))).join("\n"),
       read(results, page, state) {
@@ -75,7 +75,7 @@ export async function searchAssetsTable(
             throw new ProtocolError(
               "No collection answered the metadata query: the node returned an empty array, not a result with found 0",
               {
-                details: `filter_by: ${body.filter_by || "(none)"}; q: ${body.q}`,
+                details: body.describe,
                 hint:
                   "The search engine most likely rejected the filter (a field that is not in the index, " +
                   "or a syntax error in raw); check the field names, or try node.query() with the same body",

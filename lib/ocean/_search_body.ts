@@ -1,13 +1,16 @@
 /**
- * The analyst's filter of `searchAssets` turned into a Typesense-style body
- * (the form the node passes to its search engine as is), plus the checks the
- * node cannot do and the client does on the rows it receives.
+ * The analyst's filter of `searchAssets` turned into a query body, plus the
+ * checks the node cannot do and the client does on the rows it receives.
  *
- * Why Typesense-style: the Elasticsearch-style form is translated only for
- * term/terms, so "not unlisted" and free text cannot be said in it; the
- * Typesense form can say both. Dates cannot be said in either (the engine
- * filters ranges on numeric fields only and `metadata.created` is a string),
- * so `createdAfter` / `createdBefore` are applied to the received rows.
+ * Which form: the spec documents what the node does with the
+ * Elasticsearch-style form (term/terms in `bool.filter` to equals, in
+ * `bool.must_not` to not-equals, `from`, `size`, `sort`), so every filter
+ * that can be said there is sent that way, "not unlisted" included. The
+ * Typesense form (`filter_by`, whose syntax the spec does not give) is used
+ * only for what the other form cannot say: free text (`text`, `name`) and
+ * the `raw` escape hatch. Dates cannot be said in either (`metadata.created`
+ * is a string), so `createdAfter` / `createdBefore` are applied to the
+ * received rows; so is "not unlisted", in case a node ignored it.
  *
  * @module
  */
@@ -18,7 +21,7 @@ import { TidepoolError } from "../http/errors.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { Ddo } from "./ddo.ts";
 import { ddoBody, nftOf, utc } from "./_ddo_forms.ts";
-import type { TypesenseQuery } from "./types.ts";
+import type { EsStyleQuery, EsTermFilter, TypesenseQuery } from "./types.ts";
 
 /** What `searchAssets` can filter on. Every field is optional; none means every asset. */
 export interface AssetFilter {
@@ -42,7 +45,10 @@ export interface AssetFilter {
   createdAfter?: Date | string;
   /** Created before this date (checked on the received rows). */
   createdBefore?: Date | string;
-  /** Escape hatch: an extra Typesense `filter_by` clause, joined with `&&`. */
+  /**
+   * Escape hatch: an extra Typesense `filter_by` clause, joined with `&&`
+   * (this sends the whole search in the Typesense form).
+   */
   raw?: string;
 }
 
@@ -52,7 +58,10 @@ export interface SearchAssetsOptions extends PagedReadOptions, StrictOption {
   includeUnlisted?: boolean;
   /** Hits per page asked for; the engine caps it at 250. Default 250. */
   pageSize?: number;
-  /** A Typesense `sort_by` expression, for example `indexedMetadata.event.block:desc`. */
+  /**
+   * The order, as `field:asc` or `field:desc`, comma separated, for example
+   * `indexedMetadata.event.block:desc`.
+   */
   sortBy?: string;
 }
 
@@ -85,11 +94,6 @@ function list<T>(value: T | T[] | undefined): T[] | undefined {
 }
 
 function clause(field: string, values: (string | number)[]): string {
-  if (values.length === 0) {
-    throw new TidepoolError(`Cannot filter ${field}: the list of values is empty`, {
-      hint: "Leave the field out to match every value",
-    });
-  }
   const quoted = values.map((value) => quote(value, field));
   return quoted.length === 1 ? `${field}:=${quoted[0]}` : `${field}:=[${quoted.join(",")}]`;
 }
@@ -105,31 +109,49 @@ function toTime(value: Date | string | undefined, what: string): number | undefi
   return time;
 }
 
-/** The body of the first page (without `page` and `per_page`). */
-export function searchBody(
-  filter: AssetFilter,
-  options: SearchAssetsOptions,
-): TypesenseQuery {
-  const clauses: string[] = [];
+/** A search body of either form, and how to ask for one page of it. */
+export interface SearchBody {
+  /** `elasticsearch` (the spec-documented default) or `typesense` (free text, raw). */
+  form: "elasticsearch" | "typesense";
+  /** The body of page `page` (from 1) with `perPage` hits. */
+  page(page: number, perPage: number): EsStyleQuery | TypesenseQuery;
+  /** The filter, said briefly, for error messages. */
+  describe: string;
+}
+
+/** One filter field with its values, checked, in the form-neutral shape. */
+interface Term {
+  field: string;
+  values: (string | number)[];
+}
+
+/** The filter's equality terms, checked, and whether unlisted assets are excluded. */
+function terms(filter: AssetFilter, options: SearchAssetsOptions): {
+  keep: Term[];
+  hideUnlisted: boolean;
+} {
+  const keep: Term[] = [];
+  const add = (field: string, values: (string | number)[] | undefined) => {
+    if (values === undefined) return;
+    if (values.length === 0) {
+      throw new TidepoolError(`Cannot filter ${field}: the list of values is empty`, {
+        hint: "Leave the field out to match every value",
+      });
+    }
+    keep.push({ field, values });
+  };
   if (filter.type !== undefined) {
     if (filter.type !== "dataset" && filter.type !== "algorithm") {
       throw new TidepoolError(`Invalid type filter: ${String(filter.type)}`, {
         hint: "Use dataset or algorithm",
       });
     }
-    clauses.push(clause(FIELDS.type, [filter.type]));
+    add(FIELDS.type, [filter.type]);
   }
-  const tags = list(filter.tags);
-  if (tags) clauses.push(clause(FIELDS.tags, tags));
-  const authors = list(filter.author);
-  if (authors) clauses.push(clause(FIELDS.author, authors));
-  const owners = list(filter.owner);
-  if (owners) {
-    // DDOs carry checksummed addresses; any spelling the user gives matches them.
-    clauses.push(
-      clause(FIELDS.owner, owners.map((o) => checksumAddress(o, "owner"))),
-    );
-  }
+  add(FIELDS.tags, list(filter.tags));
+  add(FIELDS.author, list(filter.author));
+  // DDOs carry checksummed addresses; any spelling the user gives matches them.
+  add(FIELDS.owner, list(filter.owner)?.map((o) => checksumAddress(o, "owner")));
   const states = list(filter.nftState);
   if (states) {
     const bad = states.find((s) => !Number.isInteger(s) || s < 0 || s > 5);
@@ -139,9 +161,7 @@ export function searchBody(
           "NFT states are 0 active, 1 end-of-life, 2 deprecated, 3 revoked, 4 ordering disabled, 5 unlisted",
       });
     }
-    clauses.push(clause(FIELDS.nftState, states));
-  } else if (!options.includeUnlisted) {
-    clauses.push(`${FIELDS.nftState}:!=5`);
+    add(FIELDS.nftState, states);
   }
   if (filter.chainId !== undefined) {
     if (!Number.isInteger(filter.chainId)) {
@@ -149,22 +169,70 @@ export function searchBody(
         hint: "Give an integer such as 11155111",
       });
     }
-    clauses.push(clause(FIELDS.chainId, [filter.chainId]));
+    add(FIELDS.chainId, [filter.chainId]);
   }
-  if (filter.raw !== undefined && filter.raw.trim() !== "") clauses.push(`(${filter.raw})`);
+  return { keep, hideUnlisted: !states && !options.includeUnlisted };
+}
+
+/** `a:desc,b:asc` as a sort object, or undefined when it is not of that form. */
+function sortObject(sortBy: string): Record<string, "asc" | "desc"> | undefined {
+  const sort: Record<string, "asc" | "desc"> = {};
+  for (const part of sortBy.split(",")) {
+    const match = /^\s*([A-Za-z0-9_.@]+):(asc|desc)\s*$/.exec(part);
+    if (!match) return undefined;
+    sort[match[1]] = match[2] as "asc" | "desc";
+  }
+  return sort;
+}
+
+function termFilter({ field, values }: Term): EsTermFilter {
+  return values.length === 1 ? { term: { [field]: values[0] } } : { terms: { [field]: values } };
+}
+
+/**
+ * The search body: Elasticsearch-style unless free text or `raw` needs the
+ * Typesense form. Every check runs here, so a bad filter fails before any
+ * request.
+ */
+export function searchBody(filter: AssetFilter, options: SearchAssetsOptions): SearchBody {
+  const { keep, hideUnlisted } = terms(filter, options);
   if (filter.text !== undefined && filter.name !== undefined) {
     throw new TidepoolError("Cannot search by name and text at once", {
       hint: "Use text to search name, description, author and tags together",
     });
   }
-  // Checked here so a bad date fails before any request.
   toTime(filter.createdAfter, "createdAfter");
   toTime(filter.createdBefore, "createdBefore");
+  const raw = filter.raw !== undefined && filter.raw.trim() !== "" ? filter.raw : undefined;
+  const sort = options.sortBy === undefined ? undefined : sortObject(options.sortBy);
+  const needsTypesense = filter.text !== undefined || filter.name !== undefined ||
+    raw !== undefined || (options.sortBy !== undefined && sort === undefined);
+  if (!needsTypesense) {
+    const bool: NonNullable<EsStyleQuery["query"]>["bool"] = { filter: keep.map(termFilter) };
+    if (hideUnlisted) bool.must_not = [{ term: { [FIELDS.nftState]: 5 } }];
+    return {
+      form: "elasticsearch",
+      describe: JSON.stringify({ query: { bool } }),
+      page: (page, perPage) => ({
+        from: (page - 1) * perPage,
+        size: perPage,
+        ...(sort ? { sort } : {}),
+        query: { bool },
+      }),
+    };
+  }
+  const clauses = keep.map(({ field, values }) => clause(field, values));
+  if (hideUnlisted) clauses.push(`${FIELDS.nftState}:!=5`);
+  if (raw !== undefined) clauses.push(`(${raw})`);
   const body: TypesenseQuery = { q: "*", filter_by: clauses.join(" && ") };
   if (filter.text !== undefined) Object.assign(body, { q: filter.text, query_by: TEXT_FIELDS });
   if (filter.name !== undefined) Object.assign(body, { q: filter.name, query_by: "metadata.name" });
   if (options.sortBy !== undefined) body.sort_by = options.sortBy;
-  return body;
+  return {
+    form: "typesense",
+    describe: `filter_by: ${body.filter_by || "(none)"}; q: ${body.q}`,
+    page: (page, perPage) => ({ ...body, page, per_page: perPage }),
+  };
 }
 
 /** What the client checks on each received DDO: the filters the node cannot express. */

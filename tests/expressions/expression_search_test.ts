@@ -98,23 +98,21 @@ Deno.test("sort and order reach the service", async () => {
   });
 });
 
-Deno.test("the intensity filter is applied, and a service ignoring it is an error", async () => {
-  await withSandbox(async ({ client }) => {
-    const page = await client.search({ intensity: ["high"], limit: 100 });
-    assert.ok(page.total > 0);
-    assert.deepEqual([...new Set(page.hits.array("intensity") as string[])], ["high"]);
-  });
-  const stripping: typeof fetch = (input, init) => {
-    const url = new URL(String(input));
-    url.searchParams.delete("intensity");
-    return fetch(url, init);
-  };
-  await withSandbox(async ({ client }) => {
+Deno.test("intensity is never sent (the spec has no such parameter): searchAll keeps the rows, search refuses it", async () => {
+  await withSandbox(async ({ client, sandbox, urls }) => {
+    const high = await client.searchAll({ intensity: ["high"], emotion: "喜" }, { pageSize: 100 });
+    const expected = sandbox.expressions.filter((e) =>
+      e.intensity === "high" && e.emotion === "喜"
+    );
+    assert.ok(expected.length > 0);
+    assert.equal(high.numRows(), expected.length);
+    assert.deepEqual([...new Set(high.array("intensity") as string[])], ["high"]);
+    assert.ok(urls.every((url) => !url.searchParams.has("intensity")), "intensity was sent");
     await assert.rejects(
       client.search({ intensity: "low", limit: 50 }),
-      /ignored the intensity filter/,
+      /no intensity filter/,
     );
-  }, { client: { fetch: stripping } });
+  });
 });
 
 Deno.test("bad filter values are refused locally with a clear error", async () => {

@@ -141,10 +141,12 @@ Deno.test("external DDOs: searchAssets over the 14 market DDOs and the 5.0.0 one
   let requests = 0;
   const server = serveLocal(async (request) => {
     requests++;
+    // The default body is Elasticsearch-style: from and size.
     const body = await request.json();
-    const start = (body.page - 1) * body.per_page;
-    const hits = documents.slice(start, start + body.per_page).map((document) => ({ document }));
-    return Response.json([{ found: documents.length, hits, page: body.page }]);
+    const hits = documents.slice(body.from, body.from + body.size).map((document) => ({
+      document,
+    }));
+    return Response.json([{ found: documents.length, hits, page: body.from / body.size + 1 }]);
   });
   try {
     const node = new OceanNode(server.url, { progress: false, retry: false });

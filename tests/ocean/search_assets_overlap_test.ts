@@ -12,17 +12,22 @@ const ddo = (n: number) => ({
   indexedMetadata: { nft: { state: 0 } },
 });
 
+/** The page a search body asks for: Elasticsearch-style `from`/`size` (the default form). */
+function pageOf(body: { from: number; size: number }): number {
+  return Math.floor(body.from / body.size) + 1;
+}
+
 Deno.test("pages that overlap are not counted twice: the shortfall is said", async () => {
   // found 4, but page 2 repeats a document of page 1 (an unstable sort, or
   // indexing while paging), and page 3 is empty: document 4 never arrives.
   const pages: Record<number, number[]> = { 1: [1, 2], 2: [2, 3] };
   const server = serveLocal(async (request) => {
-    const body = await request.json();
-    const ids = pages[body.page] ?? [];
+    const page = pageOf(await request.json());
+    const ids = pages[page] ?? [];
     return Response.json([{
       found: 4,
       out_of: 4,
-      page: body.page,
+      page,
       request_params: { collection_name: "sandbox_ddo_v4.1.0", per_page: 2 },
       hits: ids.map((n) => ({ document: ddo(n) })),
     }]);
@@ -45,9 +50,9 @@ Deno.test("pages requested ahead are cancelled when the walk stops early", async
   const signals = new Map<number, AbortSignal>();
   const fakeFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
-    const body = await request.json();
-    signals.set(body.page, init!.signal!);
-    if (body.page > 2) {
+    const page = pageOf(await request.json());
+    signals.set(page, init!.signal!);
+    if (page > 2) {
       // Slow pages: still in flight when the walk stops.
       await new Promise((resolve, reject) => {
         const timer = setTimeout(resolve, 2_000);
@@ -57,11 +62,11 @@ Deno.test("pages requested ahead are cancelled when the walk stops early", async
         });
       });
     }
-    const ids = body.page === 1 ? [1, 2] : [];
+    const ids = page === 1 ? [1, 2] : [];
     return Response.json([{
       found: 1000,
       out_of: 1000,
-      page: body.page,
+      page,
       request_params: { collection_name: "sandbox_ddo_v4.1.0", per_page: 2 },
       hits: ids.map((n) => ({ document: ddo(n) })),
     }]);

@@ -71,7 +71,6 @@ export function runQuery(
     ["emotion", list(params, "emotion")],
     ["body_part", list(params, "body_part")],
     ["valence", list(params, "valence")],
-    ["intensity", list(params, "intensity")],
     ["gender", list(params, "gender")],
     ["pid", list(params, "pid")],
   ];

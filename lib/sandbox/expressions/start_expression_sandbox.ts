@@ -7,7 +7,8 @@
  * {@linkcode MAX_LIMIT} (100) on both list endpoints, and a larger one answers
  * 400 `{"error": "limit must be between 0 and 100"}`; bad `sort`, `order`,
  * `offset` also answer 400 with an `{error}` body; an unknown id answers
- * 404. The search also accepts an `intensity` filter (comma-separated).
+ * 404. A parameter the spec does not list for an endpoint (an `intensity`
+ * filter, say) answers 400 `{"error": "Unknown parameter: ..."}`.
  *
  * @module
  */
@@ -153,6 +154,23 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
       : json({ error: `Expression not found: ${id}` }, 404);
   };
 
+  /** The query parameters the spec lists for each endpoint; any other answers 400. */
+  const parameters: Record<string, string[]> = {
+    "/api/expressions": [
+      "keyword",
+      "emotion",
+      "body_part",
+      "valence",
+      "gender",
+      "pid",
+      "limit",
+      "offset",
+      "sort",
+      "order",
+    ],
+    "/api/expressions/by-book": ["pid", "limit", "offset"],
+  };
+
   const routes: Record<string, Handler> = {
     "/api/expressions": searchExpressions,
     "/api/expressions/by-book": expressionsByBook,
@@ -181,6 +199,9 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
     }
     if (request.method !== "GET") return json({ error: "Method not allowed" }, 405);
     try {
+      const allowed = parameters[url.pathname] ?? [];
+      const unknown = [...new Set(url.searchParams.keys())].filter((k) => !allowed.includes(k));
+      if (unknown.length > 0) throw new QueryError(`Unknown parameter: ${unknown.join(", ")}`);
       const route = routes[url.pathname];
       if (route) return route(url);
       const match = /^\/api\/expressions\/([^/]+)$/.exec(url.pathname);
