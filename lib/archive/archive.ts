@@ -2,6 +2,11 @@
  * The client of an archive platform: databases, search with facets,
  * resources, authority entities, linked data, SPARQL and IIIF images.
  *
+ * Each capability is documented once, on its method here (the public entry
+ * point); the function behind a method carries a one-line pointer back. The
+ * OAI-PMH and ResourceSync methods point to `OaiPmh` and `ResourceSync`,
+ * which document them for any repository.
+ *
  * @module
  */
 
@@ -134,72 +139,121 @@ export class Archive {
   }
 
   /**
-   * The accounts catalogue.
+   * Lists databases from the accounts catalogue.
    *
    * @param parameters `scope`: `public` (default), `mine` (with the key) or `all` (admin).
    * @returns The table `account, slug, title, service, provider, rdf, isPublic`.
+   *
+   * @example Public databases and their apps
+   * ```ts ignore
+   * const dbs = await archive.databases();
+   * console.log(dbs.objects());
+   * ```
    */
   databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
     return databases(this.#context, parameters);
   }
 
   /**
-   * One page of search hits with facets.
+   * Searches one database and returns one page of hits with facets.
    *
    * @param parameters `q`, `facet`, `filter` (repeated values are OR), `sort`, `page`, `pageSize`, `expandEntities`.
    * @returns `{ hits, facets, total, expanded }`; `hits` has `id, slug, type, title, isPublic,
    *   parent` and one column per metadata key; each facet table has `value, count`.
+   *
+   * @example Facets by creator
+   * ```ts ignore
+   * const { hits, facets, total } = await archive.search({ q: "map", facet: "dcterms:creator" });
+   * console.log(total, facets.get("dcterms:creator")?.objects({ limit: 5 }));
+   * ```
    */
   search(parameters: SearchParameters = {}): Promise<SearchResult> {
     return search(this.#context, parameters);
   }
 
   /**
-   * Every page of a search, with progress, as one table.
+   * Reads every page of a search, with progress, and checks the total the
+   * service reported against the hits that arrived (a shortfall is warned).
+   * A hit seen on an earlier page (the index changed while paging) is kept
+   * once; a page repeated whole (the service ignored the page number) ends in
+   * a `PagingError`.
    *
-   * @param parameters As {@linkcode Archive.search}, without `page` and `facet`.
-   * @returns The hits table.
+   * @param parameters Query, filters, sort, page size (default 100), signal and caps.
+   * @returns The hits table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
+   *
+   * @example Every letter in the archive
+   * ```ts ignore
+   * const letters = await archive.searchAll({ filter: { "dcterms:type": "letter" } });
+   * console.log(letters.numRows());
+   * ```
    */
   searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
     return searchAll(this.#context, parameters);
   }
 
   /**
-   * Every resource, all pages.
+   * Lists every resource, all pages, with progress; the reported total is
+   * checked against what arrived. A server that ignores `page[number]` ends
+   * in a `PagingError` at the first repeated page, not in an endless loop.
    *
-   * @param parameters `type` and `parent` filters.
+   * @param parameters Type, parent, page size, signal and caps.
    * @returns The table `id, slug, type, title, isPublic, parent` and one column per metadata key.
+   *
+   * @example The collections of a database
+   * ```ts ignore
+   * const collections = await archive.resources({ type: "collection" });
+   * ```
    */
   resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
     return resources(this.#context, parameters);
   }
 
   /**
-   * One resource.
+   * Fetches one resource. A private resource answers 404 without a key; with
+   * a key the request is repeated with it.
    *
    * @param id The slug or UUID.
    * @returns The resource.
+   *
+   * @example One letter
+   * ```ts ignore
+   * const letter = await archive.resource("letter-0001");
+   * console.log(letter.metadata["dcterms:creator"]);
+   * ```
    */
   resource(id: string): Promise<ArchiveResource> {
     return resource(this.#context, id);
   }
 
   /**
-   * One authority record of the account.
+   * Fetches one authority record of the account.
    *
    * @param slug The entity slug.
-   * @returns The entity.
+   * @returns The entity with its labels in every language, variants and `sameAs` links.
+   *
+   * @example The labels of a place
+   * ```ts ignore
+   * const tokyo = await archive.entity("tokyo");
+   * console.log(tokyo.prefLabel.ja, tokyo.altLabels);
+   * ```
    */
   entity(slug: string): Promise<ArchiveEntity> {
     return entity(this.#context, slug);
   }
 
   /**
-   * A resource as linked data.
+   * Fetches a resource as linked data: the parsed JSON-LD document for
+   * `jsonld` (schema.org) and `rico`, the Turtle text for `ttl` and
+   * `rico-ttl`.
    *
    * @param id The slug or UUID.
-   * @param format `jsonld` (schema.org, default), `rico`, `ttl` or `rico-ttl`.
+   * @param format `jsonld` (default), `rico`, `ttl` or `rico-ttl`.
    * @returns The parsed JSON-LD for the JSON forms, the Turtle text for the others.
+   *
+   * @example RiC-O JSON-LD of a letter
+   * ```ts ignore
+   * const doc = await archive.linkedData("letter-0001", "rico");
+   * ```
    */
   linkedData(id: string, format?: JsonLdFormat): Promise<JsonLdDocument>;
   /** A resource as Turtle text, for the `ttl` and `rico-ttl` formats. */
@@ -211,12 +265,22 @@ export class Archive {
   }
 
   /**
-   * A resource's linked data as triples.
+   * Fetches a resource as linked data and parses it into triples: Turtle with
+   * the `n3` parser, JSON-LD with jsonld.js (remote contexts such as
+   * `https://schema.org` are read: well-known ones offline, others fetched
+   * through the client). The same export in JSON-LD and Turtle gives the same triples.
    *
    * @param id The slug or UUID.
    * @param format `jsonld` (default), `rico`, `ttl` or `rico-ttl`.
-   * @param options `strict` to refuse JSON-LD that would lose data instead of dropping it.
-   * @returns The table `subject, predicate, object, objectType, datatype, lang`.
+   * @param options `strict`: refuse JSON-LD that would lose data (a property
+   *   mapping to no IRI, an invalid language tag) instead of dropping it.
+   * @returns The triples table `subject, predicate, object, objectType, datatype, lang`.
+   *
+   * @example The properties of a map
+   * ```ts ignore
+   * const triples = await archive.linkedDataTable("map-0003", "ttl");
+   * console.log(triples.objects());
+   * ```
    */
   linkedDataTable(
     id: string,
@@ -227,12 +291,22 @@ export class Archive {
   }
 
   /**
-   * A SPARQL query against the database's endpoint (sites with `rdf` only).
-   * For ASK, name the result type: `await archive.sparql<boolean>("ASK { ... }")`.
+   * Runs a SPARQL query against the database's endpoint (sites with `rdf`
+   * only). It is parsed first (a syntax error is thrown locally with its line
+   * and column, and nothing is sent), then sent as an idempotent GET, or as
+   * an idempotent POST when long. For ASK, name the result type:
+   * `await archive.sparql<boolean>("ASK { ... }")`.
    *
-   * @param query The query; use the `sparql` template tag for values.
+   * @param query The query; build it with the `sparql` template tag when it holds values.
    * @param options Format, method, database and companion columns (`lang`, `datatype`).
-   * @returns SELECT: a typed table; ASK: a boolean; CONSTRUCT/DESCRIBE: a triples table.
+   * @returns SELECT: a table whose columns follow the variables, typed from
+   *   the datatypes; ASK: a boolean; CONSTRUCT and DESCRIBE: a triples table
+   *   `subject, predicate, object, objectType, datatype, lang`.
+   *
+   * @example Titles of a site
+   * ```ts ignore
+   * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
+   * ```
    */
   sparql<T extends SparqlResult = ColumnTable>(
     query: string,
@@ -242,21 +316,34 @@ export class Archive {
   }
 
   /**
-   * An image's IIIF info document.
+   * Fetches and normalises an image's IIIF info document (version 3 `id`,
+   * or version 2 `@id`). A private image answers 404 to everyone but its
+   * account.
    *
    * @param asset The asset id.
    * @returns The normalised info.
+   *
+   * @example The size of a scan
+   * ```ts ignore
+   * const { width, height } = await archive.iiifInfo(asset.id);
+   * ```
    */
   iiifInfo(asset: string): Promise<IiifInfo> {
     return iiifInfo(this.#context, asset);
   }
 
   /**
-   * An IIIF Image API 3 request URL.
+   * Builds an IIIF Image API 3 request URL,
+   * `{id}/{region}/{size}/{rotation}/{quality}.{format}`; nothing is sent.
    *
    * @param asset The asset id, or an info document (its `id` or v2 `@id` is used).
    * @param options Region, size, rotation, quality and format.
    * @returns The URL.
+   *
+   * @example A 400-pixel-wide JPEG
+   * ```ts ignore
+   * const url = archive.iiifImageUrl(asset.id, { size: "400,", format: "jpg" });
+   * ```
    */
   iiifImageUrl(asset: string | IiifInfo, options: IiifImageOptions = {}): string {
     const base = typeof asset === "string" ? iiifBase(this.#context, asset) : asset.id;
@@ -282,52 +369,60 @@ export class Archive {
   }
 
   /**
-   * The OAI-PMH repository description (granularity, earliest datestamp).
+   * {@linkcode OaiPmh.identify} on this site's OAI-PMH endpoint (`/{account}/{db}/api/oai`);
+   * documented there.
    *
-   * @returns The parsed Identify answer.
+   * @example The repository description
+   * ```ts ignore
+   * const { granularity, earliestDatestamp } = await archive.identify();
+   * ```
    */
   identify(): Promise<OaiIdentify> {
     return this.#oaiEndpoint.identify();
   }
 
   /**
-   * The metadata formats the repository offers.
+   * {@linkcode OaiPmh.listMetadataFormats} on this site's OAI-PMH endpoint (`/{account}/{db}/api/oai`);
+   * documented there.
    *
-   * @param options One record's formats only.
-   * @returns The table `metadataPrefix, schema, metadataNamespace`.
+   * @example The formats offered
+   * ```ts ignore
+   * const formats = await archive.listMetadataFormats();
+   * ```
    */
   listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
     return this.#oaiEndpoint.listMetadataFormats(options);
   }
 
   /**
-   * The sets (resource types) of the repository, every page.
+   * {@linkcode OaiPmh.listSets} on this site's OAI-PMH endpoint (`/{account}/{db}/api/oai`);
+   * documented there.
    *
-   * @returns The table `setSpec, setName, setDescription`.
+   * @example The sets
+   * ```ts ignore
+   * const sets = await archive.listSets();
+   * ```
    */
   listSets(): Promise<ColumnTable> {
     return this.#oaiEndpoint.listSets();
   }
 
   /**
-   * One record.
+   * {@linkcode OaiPmh.getRecord} on this site's OAI-PMH endpoint (`/{account}/{db}/api/oai`);
+   * documented there.
    *
-   * @param identifier The OAI identifier.
-   * @param metadataPrefix `oai_dc` (default) or `jps`.
-   * @returns The record.
+   * @example One record
+   * ```ts ignore
+   * const record = await archive.getRecord(identifier, "oai_dc");
+   * ```
    */
   getRecord(identifier: string, metadataPrefix = "oai_dc"): Promise<OaiRecord> {
     return this.#oaiEndpoint.getRecord(identifier, metadataPrefix);
   }
 
   /**
-   * An OAI-PMH harvest into one table, following every resumption token,
-   * with progress; `noRecordsMatch` is an empty table. With `state` the
-   * harvest resumes after an interruption and later runs fetch only what
-   * changed since the last complete one.
-   *
-   * @param options `metadataPrefix`, `set`, `from`, `until`, `verb`, `state`.
-   * @returns `identifier, datestamp, setSpec, deleted` and the metadata columns.
+   * {@linkcode OaiPmh.harvest} on this site's OAI-PMH endpoint (`/{account}/{db}/api/oai`);
+   * documented there.
    *
    * @example An incremental harvest
    * ```ts ignore
@@ -339,107 +434,153 @@ export class Archive {
   }
 
   /**
-   * The streaming form of {@linkcode Archive.harvest}: one page at a time,
-   * for harvests that should not be held in memory.
+   * {@linkcode OaiPmh.harvestRecords} on this site's OAI-PMH endpoint (`/{account}/{db}/api/oai`);
+   * documented there.
    *
-   * @param options As for `harvest`.
-   * @returns The pages.
+   * @example Page by page
+   * ```ts ignore
+   * for await (const page of archive.harvestRecords({ metadataPrefix: "oai_dc" })) console.log(page.records.length);
+   * ```
    */
   harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
     return this.#oaiEndpoint.harvestRecords(options);
   }
 
   /**
-   * Discovers the site's ResourceSync capability list.
+   * {@linkcode ResourceSync.resourceSync} on this site's ResourceSync source;
+   * documented there.
    *
-   * @returns The capability list and the URL of each capability.
+   * @example Discovery
+   * ```ts ignore
+   * const { capabilities } = await archive.resourceSync();
+   * ```
    */
   resourceSync(): Promise<ResourceSyncDiscovery> {
     return this.#resourceSync.resourceSync();
   }
 
   /**
-   * Every public resource from the ResourceSync resource list, every page.
+   * {@linkcode ResourceSync.resourceList} on this site's ResourceSync source;
+   * documented there.
    *
-   * @param options At most this many pages.
-   * @returns The table `loc, lastmod, change, html, length, type, hash`.
+   * @example Every public resource
+   * ```ts ignore
+   * const list = await archive.resourceList();
+   * ```
    */
   resourceList(options: { pages?: number } = {}): Promise<ColumnTable> {
     return this.#resourceSync.resourceList(options);
   }
 
   /**
-   * The changes since a time, from the ResourceSync change list (created and
-   * updated only: the platform does not report deletions).
+   * {@linkcode ResourceSync.changeList} on this site's ResourceSync source;
+   * documented there.
    *
-   * @param options `from`, an ISO 8601 time or a Date.
-   * @returns The resource-list columns plus `datetime`.
+   * @example Changes since New Year
+   * ```ts ignore
+   * const changes = await archive.changeList({ from: "2026-01-01" });
+   * ```
    */
   changeList(options: { from?: string | Date } = {}): Promise<ColumnTable> {
     return this.#resourceSync.changeList(options);
   }
 
   /**
-   * Keeps a local list of the site's resources: a baseline, then increments
-   * from the change list, and a full re-list now and then to find deletions.
+   * {@linkcode ResourceSync.mirror} on this site's ResourceSync source;
+   * documented there.
    *
-   * @param options The state file and the re-list period.
-   * @returns What changed.
+   * @example Keeping a local list
+   * ```ts ignore
+   * const result = await archive.mirror({ state: "letters.mirror.json" });
+   * ```
    */
   mirror(options: MirrorOptions): Promise<MirrorResult> {
     return this.#resourceSync.mirror(options);
   }
 
   /**
-   * Issues an API key from an identity-provider ID token. The secret is
-   * handed back once, registered for redaction, never logged or cached.
+   * Issues an API key. The ID token and the returned secret are registered
+   * as secrets (redacted from every error and log line) and the request is
+   * never cached or retried.
    *
-   * @param idToken The ID token.
-   * @param options The scopes; default read and write.
+   * @param idToken An identity-provider ID token.
+   * @param options The scopes wanted; default read and write.
    * @returns `{ key, publicId, account, scopes }`.
+   *
+   * @example Issue a read-only key
+   * ```ts ignore
+   * const { key } = await archive.issueKey(idToken, { scopes: ["read"] });
+   * ```
    */
   issueKey(idToken: string, options: { scopes?: ("read" | "write")[] } = {}): Promise<IssuedKey> {
     return issueKey(this.#context, idToken, options);
   }
 
   /**
-   * Creates a database (site) in the account (write scope).
+   * Creates a database in the Archive's account. After a network error the
+   * catalogue is read before anything is resent, so a lost answer cannot
+   * create it twice.
    *
-   * @param input `{ slug, title }`.
-   * @returns The database.
+   * @param input The slug and title.
+   * @returns The new database.
+   *
+   * @example A new site
+   * ```ts ignore
+   * const db = await archive.createDatabase({ slug: "postcards", title: "Postcards" });
+   * ```
    */
   createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
     return createDatabase(this.#context, input);
   }
 
   /**
-   * Updates the site settings; a `service` change is followed to the new
-   * path (the old one answers 307) and reported as `moved`.
+   * Updates the site settings. When `service` changes, the site's service
+   * path (`/api/{account}/{service}/{db}`, as in the SPARQL path) moves: the
+   * move is remembered for later requests and reported as `moved`. No other
+   * endpoint is called to confirm it, since the spec lists none; a later
+   * request to the old path answers 307 and is followed anyway.
    *
-   * @param settings `service`, `card`, `provider`, `ogImage`, `rdf`, ...
+   * @param settings The settings to change (`service`, `card`, `provider`, `ogImage`, `rdf`).
    * @returns The database and the move, if any.
+   *
+   * @example Switch the serving app
+   * ```ts ignore
+   * const { moved } = await archive.updateSettings({ service: "records" });
+   * ```
    */
   updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
     return updateSettings(this.#context, settings);
   }
 
   /**
-   * Creates a resource (write scope; 409 names a duplicate slug). Never
-   * retried; after a network error it is looked up before being resent.
+   * Creates a resource. Never retried; if the answer is lost to a network
+   * error, the resource is read by slug first, and the create is resent only
+   * when it is not there, so a timeout cannot make a duplicate.
    *
-   * @param input Slug, type, title, metadata, visibility, parent.
-   * @returns The resource.
+   * @param input The slug, type, title, metadata, visibility and parent.
+   * @returns The created resource.
+   *
+   * @example A new letter
+   * ```ts ignore
+   * await archive.createResource({ slug: "letter-9001", title: "A letter", metadata: { "dcterms:creator": "Mori Ōgai" } });
+   * ```
    */
   createResource(input: CreateResourceInput): Promise<ArchiveResource> {
     return createResource(this.#context, input);
   }
 
   /**
-   * Updates some fields of a resource.
+   * Updates the given fields of a resource; the others stay. Metadata keys
+   * given are set, the others kept.
    *
    * @param id The slug or UUID.
    * @param changes The fields to change.
    * @returns The resource after the change.
+   *
+   * @example Retitle
+   * ```ts ignore
+   * await archive.updateResource("letter-0001", { title: "Letter to Natsume Sōseki" });
+   * ```
    */
   updateResource(
     id: string,
@@ -449,29 +590,47 @@ export class Archive {
   }
 
   /**
-   * Deletes a resource.
+   * Deletes a resource (never retried). Note that ResourceSync change lists
+   * do not report deletions.
    *
    * @param id The slug or UUID.
-   * @returns Nothing once deleted.
+   * @returns Nothing once it is deleted.
+   *
+   * @example Delete a draft
+   * ```ts ignore
+   * await archive.deleteResource("letter-9001");
+   * ```
    */
   deleteResource(id: string): Promise<void> {
     return deleteResource(this.#context, id);
   }
 
   /**
-   * Creates an authority record of the account.
+   * Creates an account-wide authority record (needs the owner's write key).
    *
-   * @param input The entity fields.
-   * @returns The entity.
+   * @param input The slug, entityType, prefLabel, altLabels, sameAs and coordinates.
+   * @returns The entity as created.
+   *
+   * @example A place
+   * ```ts ignore
+   * await archive.createEntity({ slug: "nagasaki", entityType: "place", prefLabel: { en: "Nagasaki", ja: "長崎" }, altLabels: ["Nangasaki"], sameAs: [] });
+   * ```
    */
   createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
     return createEntity(this.#context, input);
   }
 
   /**
-   * The account's usage, as the platform sends it (read scope).
+   * The account's usage. The shape is not given by the platform, so the
+   * answer is handed back as sent (the sandbox sends `databases`,
+   * `resources`, `assets`, `storage_bytes`, `requests`).
    *
    * @returns The usage object.
+   *
+   * @example Storage used
+   * ```ts ignore
+   * const { storage_bytes } = await archive.usage();
+   * ```
    */
   usage(): Promise<Record<string, unknown>> {
     return usage(this.#context);
@@ -481,49 +640,83 @@ export class Archive {
    * The custom domains of the signed-in account (the `session` option).
    *
    * @returns The domains.
+   *
+   * @example List
+   * ```ts ignore
+   * for (const d of await archive.domains()) console.log(d.host, d.status);
+   * ```
    */
   domains(): Promise<CustomDomain[]> {
     return domains(this.#context);
   }
 
   /**
-   * Adds a custom domain for the database; an external one returns the
-   * CNAME and TXT records to set.
+   * Adds a custom domain: POST `{host}` under the identity-provider session,
+   * as the spec says (which database it serves is the platform's business).
+   * A platform subdomain is active at once; an external one returns the CNAME
+   * and TXT records to set before {@linkcode Archive.verifyDomain}.
    *
    * @param host The host name.
-   * @returns The domain.
+   * @returns The domain with its records.
+   *
+   * @example An external domain
+   * ```ts ignore
+   * const { records } = await archive.addDomain("letters.example.org");
+   * ```
    */
   addDomain(host: string): Promise<CustomDomain> {
     return addDomain(this.#context, host);
   }
 
   /**
-   * Verifies an external domain's DNS records and activates it.
+   * Asks the platform to check an external domain's DNS records and
+   * activate it. Still `pending` means the records are not visible yet.
    *
    * @param host The host name.
-   * @returns The domain with its status and records.
+   * @returns The domain, with its status and the records to set.
+   *
+   * @example Verify
+   * ```ts ignore
+   * const { status, records } = await archive.verifyDomain("letters.example.org");
+   * ```
    */
   verifyDomain(host: string): Promise<CustomDomain> {
     return verifyDomain(this.#context, host);
   }
 
   /**
-   * Bulk import from an Arquero table (checked locally: a slug column,
-   * unique slugs) or CSV text.
+   * Imports resources. A table is checked locally (slug column, unique
+   * slugs) and written as CSV; CSV text is sent as it is. Never retried.
    *
-   * @param tableOrCsv The table or the CSV text.
-   * @returns `{ created, updated, errors, bytes }`.
+   * @param tableOrCsv An Arquero table or CSV text with a header row.
+   * @returns Counts of created and updated resources, and the rows refused.
+   *
+   * @example Import a table
+   * ```ts ignore
+   * import * as aq from "arquero";
+   * const table = aq.table({ slug: ["a-1"], title: ["書簡, 一通"], "dcterms:creator": ["森鷗外"] });
+   * const { created } = await archive.importCsv(table);
+   * ```
    */
   importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
     return importCsv(this.#context, tableOrCsv);
   }
 
   /**
-   * Uploads an image through the tiling pipeline and waits until ready.
+   * Uploads an image and waits until it is ready: the PUT streams the file
+   * (never held whole in memory) with progress, then the asset is finalized
+   * and polled with progress until `ready`, `failed` (reported with what the
+   * server said) or the timeout. Never retried.
    *
    * @param file A path, file URL, Blob or bytes (streamed, never buffered whole).
    * @param options `derivative` (`ptif`), `isPublic`, `contentType`, `timeoutMs`, `pollMs`.
-   * @returns `{ id, status, width, height, iiif, isPublic }`.
+   * @returns The ready asset `{ id, status, width, height, iiif, isPublic }`.
+   *
+   * @example Upload a scan
+   * ```ts ignore
+   * const asset = await archive.upload("scans/letter-0001.png", { derivative: "ptif", isPublic: true });
+   * console.log(asset.width, asset.height, asset.iiif);
+   * ```
    */
   upload(
     file: string | URL | Blob | Uint8Array,
@@ -533,11 +726,17 @@ export class Archive {
   }
 
   /**
-   * Makes an image public or private.
+   * Makes an image public or private. A private image's IIIF info answers
+   * 404 to everyone but its account.
    *
-   * @param asset The asset id or an uploaded asset.
-   * @param isPublic The visibility.
-   * @returns The asset.
+   * @param asset The asset id, or an uploaded asset.
+   * @param isPublic The new visibility.
+   * @returns The asset after the change.
+   *
+   * @example Publish
+   * ```ts ignore
+   * await archive.setAssetPublic(asset, true);
+   * ```
    */
   setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
     return setAssetPublic(this.#context, asset, isPublic);

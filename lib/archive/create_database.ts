@@ -59,20 +59,7 @@ export function toDatabase(raw: unknown, known: KnownDatabase): DatabaseRecord {
   };
 }
 
-/**
- * Creates a database in the Archive's account. After a network error the
- * catalogue is read before anything is resent, so a lost answer cannot
- * create it twice.
- *
- * @param context The archive's shared state.
- * @param input The slug and title.
- * @returns The new database.
- *
- * @example A new site
- * ```ts ignore
- * const db = await archive.createDatabase({ slug: "postcards", title: "Postcards" });
- * ```
- */
+/** The body of {@linkcode Archive.createDatabase}, on the archive's shared state; documented there. */
 export async function createDatabase(
   context: ArchiveContext,
   input: { slug: string; title: string },

@@ -24,18 +24,7 @@ export interface CreateEntityInput {
   coordinates?: { lat: number; lon: number };
 }
 
-/**
- * Creates an account-wide authority record (needs the owner's write key).
- *
- * @param context The archive's shared state.
- * @param input The slug, entityType, prefLabel, altLabels, sameAs and coordinates.
- * @returns The entity as created.
- *
- * @example A place
- * ```ts ignore
- * await archive.createEntity({ slug: "nagasaki", entityType: "place", prefLabel: { en: "Nagasaki", ja: "長崎" }, altLabels: ["Nangasaki"], sameAs: [] });
- * ```
- */
+/** The body of {@linkcode Archive.createEntity}, on the archive's shared state; documented there. */
 export async function createEntity(
   context: ArchiveContext,
   input: CreateEntityInput,

@@ -35,20 +35,7 @@ export function resourceBody(input: Partial<CreateResourceInput>): Record<string
   return body;
 }
 
-/**
- * Creates a resource. Never retried; if the answer is lost to a network
- * error, the resource is read by slug first, and the create is resent only
- * when it is not there, so a timeout cannot make a duplicate.
- *
- * @param context The archive's shared state.
- * @param input The slug, type, title, metadata, visibility and parent.
- * @returns The created resource.
- *
- * @example A new letter
- * ```ts ignore
- * await archive.createResource({ slug: "letter-9001", title: "A letter", metadata: { "dcterms:creator": "Mori Ōgai" } });
- * ```
- */
+/** The body of {@linkcode Archive.createResource}, on the archive's shared state; documented there. */
 export async function createResource(
   context: ArchiveContext,
   input: CreateResourceInput,

@@ -10,7 +10,7 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, send } from "./_context.ts";
 import { catalogueEntries } from "./_catalogue.ts";
 
-/** Parameters of {@linkcode databases}. */
+/** Parameters of {@linkcode Archive.databases}. */
 export interface DatabasesParameters {
   /**
    * `public` (default): public databases; `mine`: adds the key's own private
@@ -53,19 +53,7 @@ export const DATABASE_SCHEMA: TableSchema<RawDatabase> = defineSchema([
   },
 ]);
 
-/**
- * Lists databases.
- *
- * @param context The archive's shared state.
- * @param parameters The scope.
- * @returns The table `account, slug, title, service, provider, rdf, isPublic`.
- *
- * @example Public databases and their apps
- * ```ts ignore
- * const dbs = await archive.databases();
- * console.log(dbs.objects());
- * ```
- */
+/** The body of {@linkcode Archive.databases}, on the archive's shared state; documented there. */
 export async function databases(
   context: ArchiveContext,
   parameters: DatabasesParameters = {},

@@ -63,17 +63,7 @@ async function sendDomain(context: ArchiveContext, request: HttpRequest) {
   }
 }
 
-/**
- * The custom domains of the signed-in account.
- *
- * @param context The archive's shared state.
- * @returns The domains.
- *
- * @example List
- * ```ts ignore
- * for (const d of await archive.domains()) console.log(d.host, d.status);
- * ```
- */
+/** The body of {@linkcode Archive.domains}, on the archive's shared state; documented there. */
 export async function domains(context: ArchiveContext): Promise<CustomDomain[]> {
   const body = (await sendDomain(context, { path: "/api/me/domains" })).json<unknown>();
   const list = Array.isArray(body) ? body : isRecord(body) ? body.domains ?? body.data : [];
@@ -105,21 +95,7 @@ function toDomain(raw: unknown, host: string): CustomDomain {
   };
 }
 
-/**
- * Adds a custom domain: POST `{host}` under the identity-provider session,
- * as the spec says (which database it serves is the platform's business).
- * A platform subdomain is active at once; an external one returns the CNAME
- * and TXT records to set before {@linkcode verifyDomain}.
- *
- * @param context The archive's shared state.
- * @param host The host name.
- * @returns The domain with its records.
- *
- * @example An external domain
- * ```ts ignore
- * const { records } = await archive.addDomain("letters.example.org");
- * ```
- */
+/** The body of {@linkcode Archive.addDomain}, on the archive's shared state; documented there. */
 export async function addDomain(context: ArchiveContext, host: string): Promise<CustomDomain> {
   const response = await sendDomain(context, {
     method: "POST",
@@ -130,19 +106,7 @@ export async function addDomain(context: ArchiveContext, host: string): Promise<
   return toDomain(answerJson(response), host);
 }
 
-/**
- * Asks the platform to check an external domain's DNS records and
- * activate it. Still `pending` means the records are not visible yet.
- *
- * @param context The archive's shared state.
- * @param host The host name.
- * @returns The domain, with its status and the records to set.
- *
- * @example Verify
- * ```ts ignore
- * const { status, records } = await archive.verifyDomain("letters.example.org");
- * ```
- */
+/** The body of {@linkcode Archive.verifyDomain}, on the archive's shared state; documented there. */
 export async function verifyDomain(context: ArchiveContext, host: string): Promise<CustomDomain> {
   const response = await sendDomain(context, {
     method: "POST",

@@ -7,19 +7,7 @@
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import type { ArchiveEntity } from "./types.ts";
 
-/**
- * Fetches an authority record.
- *
- * @param context The archive's shared state.
- * @param slug The entity slug.
- * @returns The entity with its labels in every language, variants and `sameAs` links.
- *
- * @example The labels of a place
- * ```ts ignore
- * const tokyo = await archive.entity("tokyo");
- * console.log(tokyo.prefLabel.ja, tokyo.altLabels);
- * ```
- */
+/** The body of {@linkcode Archive.entity}, on the archive's shared state; documented there. */
 export async function entity(context: ArchiveContext, slug: string): Promise<ArchiveEntity> {
   const { account } = requireTarget(context, "entity", false);
   const response = await send(context, {

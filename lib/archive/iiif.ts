@@ -47,14 +47,7 @@ export function iiifBase(context: ArchiveContext, asset: string): string {
   return `${context.http.baseUrl}/api/${segment(account)}/iiif-img/3/${segment(asset)}`;
 }
 
-/**
- * Fetches and normalises an image's info document (version 3 `id`, or
- * version 2 `@id`).
- *
- * @param context The archive's shared state.
- * @param asset The asset id.
- * @returns The info.
- */
+/** The body of {@linkcode Archive.iiifInfo}, on the archive's shared state; documented there. */
 export async function iiifInfo(context: ArchiveContext, asset: string): Promise<IiifInfo> {
   const base = iiifBase(context, asset);
   const response = await send(context, { path: `${base}/info.json` });
@@ -86,14 +79,7 @@ const SIZE = /^\^?(max|\d+,|,\d+|pct:\d+(\.\d+)?|!?\d+,\d+)$|^full$/;
 const QUALITIES = ["default", "color", "gray", "bitonal"];
 const FORMATS = ["jpg", "png", "webp", "tif", "gif", "jp2", "pdf"];
 
-/**
- * Builds an image request URL:
- * `{id}/{region}/{size}/{rotation}/{quality}.{format}`.
- *
- * @param base The image service base URI.
- * @param options Region, size, rotation, quality and format.
- * @returns The URL.
- */
+/** The body of {@linkcode Archive.iiifImageUrl}, from an image service base URI; documented there. */
 export function iiifImageUrl(base: string, options: IiifImageOptions = {}): string {
   const region = options.region ?? "full";
   const size = options.size ?? "max";

@@ -59,21 +59,7 @@ function checkTable(table: ColumnTable): void {
   }
 }
 
-/**
- * Imports resources. A table is checked locally (slug column, unique
- * slugs) and written as CSV; CSV text is sent as it is. Never retried.
- *
- * @param context The archive's shared state.
- * @param tableOrCsv An Arquero table or CSV text with a header row.
- * @returns Counts of created and updated resources, and the rows refused.
- *
- * @example Import a table
- * ```ts ignore
- * import * as aq from "arquero";
- * const table = aq.table({ slug: ["a-1"], title: ["書簡, 一通"], "dcterms:creator": ["森鷗外"] });
- * const { created } = await archive.importCsv(table);
- * ```
- */
+/** The body of {@linkcode Archive.importCsv}, on the archive's shared state; documented there. */
 export async function importCsv(
   context: ArchiveContext,
   tableOrCsv: ColumnTable | string,

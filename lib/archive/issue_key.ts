@@ -20,21 +20,7 @@ export interface IssuedKey {
   scopes: string[];
 }
 
-/**
- * Issues an API key. The ID token and the returned secret are registered
- * as secrets (redacted from every error and log line) and the request is
- * never cached or retried.
- *
- * @param context The archive's shared state.
- * @param idToken An identity-provider ID token.
- * @param options The scopes wanted; default read and write.
- * @returns The key, handed over once.
- *
- * @example Issue a read-only key
- * ```ts ignore
- * const { key } = await archive.issueKey(idToken, { scopes: ["read"] });
- * ```
- */
+/** The body of {@linkcode Archive.issueKey}, on the archive's shared state; documented there. */
 export async function issueKey(
   context: ArchiveContext,
   idToken: string,

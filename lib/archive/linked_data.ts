@@ -40,20 +40,7 @@ export async function fetchLinkedData(
   });
 }
 
-/**
- * Fetches a resource as linked data: the parsed JSON-LD document for
- * `jsonld` and `rico`, the Turtle text for `ttl` and `rico-ttl`.
- *
- * @param context The archive's shared state.
- * @param id The slug or UUID.
- * @param format The export format; default `jsonld`.
- * @returns The JSON-LD document, or the Turtle text.
- *
- * @example RiC-O JSON-LD of a letter
- * ```ts ignore
- * const doc = await archive.linkedData("letter-0001", "rico");
- * ```
- */
+/** The body of {@linkcode Archive.linkedData}, on the archive's shared state; documented there. */
 export async function linkedData(
   context: ArchiveContext,
   id: string,

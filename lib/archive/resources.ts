@@ -12,7 +12,7 @@ import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts
 import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 import type { RawResource } from "./types.ts";
 
-/** Filters of {@linkcode resources}, and the per-call signal and caps. */
+/** Filters of {@linkcode Archive.resources}, and the per-call signal and caps. */
 export interface ResourcesParameters extends PagedReadOptions {
   /** Only resources of this type, e.g. `collection`. */
   type?: string;
@@ -24,20 +24,7 @@ export interface ResourcesParameters extends PagedReadOptions {
   auth?: boolean;
 }
 
-/**
- * Lists every resource, all pages, with progress; the reported total is
- * checked against what arrived. A server that ignores `page[number]` ends
- * in a `PagingError` at the first repeated page, not in an endless loop.
- *
- * @param context The archive's shared state.
- * @param parameters Type, parent, page size, signal and caps.
- * @returns The table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
- *
- * @example The collections of a database
- * ```ts ignore
- * const collections = await archive.resources({ type: "collection" });
- * ```
- */
+/** The body of {@linkcode Archive.resources}, on the archive's shared state; documented there. */
 export async function resources(
   context: ArchiveContext,
   parameters: ResourcesParameters = {},

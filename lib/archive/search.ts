@@ -12,7 +12,7 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 
-/** Parameters of {@linkcode search}; only the modern ones of the service. */
+/** Parameters of {@linkcode Archive.search}; only the modern ones of the service. */
 export interface SearchParameters {
   /** Search terms, web-search syntax (`"a phrase"`, `OR`, `-exclude`). */
   q?: string;
@@ -34,7 +34,7 @@ export interface SearchParameters {
   signal?: AbortSignal;
 }
 
-/** What {@linkcode search} returns. */
+/** What {@linkcode Archive.search} returns. */
 export interface SearchResult {
   /** The hits: `id, slug, type, title, isPublic, parent`, then one column per metadata key. */
   hits: ColumnTable;
@@ -80,19 +80,7 @@ function positive(value: number, name: string): number {
   return value;
 }
 
-/**
- * Searches one database and returns one page of hits with facets.
- *
- * @param context The archive's shared state.
- * @param parameters Query, facets, filters, sort and paging.
- * @returns The hits table, the facet tables, the total and the expanded labels.
- *
- * @example Facets by creator
- * ```ts ignore
- * const { hits, facets, total } = await archive.search({ q: "map", facet: "dcterms:creator" });
- * console.log(total, facets.get("dcterms:creator")?.objects({ limit: 5 }));
- * ```
- */
+/** The body of {@linkcode Archive.search}, on the archive's shared state; documented there. */
 export async function search(
   context: ArchiveContext,
   parameters: SearchParameters = {},

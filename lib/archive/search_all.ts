@@ -13,26 +13,10 @@ import { listRecords, listTotal, resourceTable } from "./_resource_table.ts";
 import type { RawResource } from "./types.ts";
 import { searchPage, type SearchParameters } from "./search.ts";
 
-/** Parameters of {@linkcode searchAll}: those of a search without the page number, plus the caps. */
+/** Parameters of {@linkcode Archive.searchAll}: those of a search without the page number, plus the caps. */
 export type SearchAllParameters = Omit<SearchParameters, "page" | "facet"> & PagedReadOptions;
 
-/**
- * Reads every page of a search, with progress, and checks the total the
- * service reported against the hits that arrived (a shortfall is warned).
- * A hit seen on an earlier page (the index changed while paging) is kept
- * once; a page repeated whole (the service ignored the page number) ends in
- * a `PagingError`.
- *
- * @param context The archive's shared state.
- * @param parameters Query, filters, sort, page size (default 100), signal and caps.
- * @returns The hits table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
- *
- * @example Every letter in the archive
- * ```ts ignore
- * const letters = await archive.searchAll({ filter: { "dcterms:type": "letter" } });
- * console.log(letters.numRows());
- * ```
- */
+/** The body of {@linkcode Archive.searchAll}, on the archive's shared state; documented there. */
 export async function searchAll(
   context: ArchiveContext,
   parameters: SearchAllParameters = {},

@@ -8,20 +8,7 @@ import { type ArchiveContext, requireTarget, segment } from "./_context.ts";
 import { toAsset, type UploadedAsset } from "./upload.ts";
 import { sendWrite } from "./_write.ts";
 
-/**
- * Makes an image public or private. A private image's IIIF info answers
- * 404 to everyone but its account.
- *
- * @param context The archive's shared state.
- * @param asset The asset id, or an uploaded asset.
- * @param isPublic The new visibility.
- * @returns The asset after the change.
- *
- * @example Publish
- * ```ts ignore
- * await archive.setAssetPublic(asset, true);
- * ```
- */
+/** The body of {@linkcode Archive.setAssetPublic}, on the archive's shared state; documented there. */
 export async function setAssetPublic(
   context: ArchiveContext,
   asset: string | { id: string },

@@ -44,23 +44,7 @@ const GRAPH_ACCEPT =
   "text/turtle, application/n-triples;q=0.9, application/n-quads;q=0.8, application/ld+json;q=0.7";
 const MAX_GET_URL = 2000;
 
-/**
- * Runs a query. It is parsed first (a syntax error is thrown locally with
- * its line and column, and nothing is sent), then sent as an idempotent GET,
- * or as an idempotent POST when long.
- *
- * @param context The archive's shared state.
- * @param query The query; build it with the `sparql` template tag when it holds values.
- * @param options Format, method, database and companion columns.
- * @returns SELECT: a table whose columns follow the variables, typed from
- *   the datatypes; ASK: a boolean; CONSTRUCT and DESCRIBE: a triples table
- *   `subject, predicate, object, objectType, datatype, lang`.
- *
- * @example Titles of a site
- * ```ts ignore
- * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
- * ```
- */
+/** The body of {@linkcode Archive.sparql}, on the archive's shared state; documented there. */
 export async function runSparql(
   context: ArchiveContext,
   query: string,

@@ -9,20 +9,7 @@ import { type CreateResourceInput, resourceBody } from "./create_resource.ts";
 import { sendWrite } from "./_write.ts";
 import { type ArchiveResource, type RawResource, toResource } from "./types.ts";
 
-/**
- * Updates the given fields of a resource; the others stay. Metadata keys
- * given are set, the others kept.
- *
- * @param context The archive's shared state.
- * @param id The slug or UUID.
- * @param changes The fields to change.
- * @returns The resource after the change.
- *
- * @example Retitle
- * ```ts ignore
- * await archive.updateResource("letter-0001", { title: "Letter to Natsume Sōseki" });
- * ```
- */
+/** The body of {@linkcode Archive.updateResource}, on the archive's shared state; documented there. */
 export async function updateResource(
   context: ArchiveContext,
   id: string,

@@ -10,7 +10,7 @@ import { type DatabaseRecord, toDatabase } from "./create_database.ts";
 import { findInCatalogue } from "./_catalogue.ts";
 import { answerJson, sendWrite } from "./_write.ts";
 
-/** What {@linkcode updateSettings} hands back. */
+/** What {@linkcode Archive.updateSettings} hands back. */
 export interface UpdateSettingsResult {
   /** The database after the change. */
   database: DatabaseRecord;
@@ -18,22 +18,7 @@ export interface UpdateSettingsResult {
   moved?: MovedPath;
 }
 
-/**
- * Updates the site settings. When `service` changes, the site's service
- * path (`/api/{account}/{service}/{db}`, as in the SPARQL path) moves: the
- * move is remembered for later requests and reported as `moved`. No other
- * endpoint is called to confirm it, since the spec lists none; a later
- * request to the old path answers 307 and is followed anyway.
- *
- * @param context The archive's shared state.
- * @param settings The settings to change (`service`, `card`, `provider`, `ogImage`, `rdf`).
- * @returns The database and the move, if any.
- *
- * @example Switch the serving app
- * ```ts ignore
- * const { moved } = await archive.updateSettings({ service: "records" });
- * ```
- */
+/** The body of {@linkcode Archive.updateSettings}, on the archive's shared state; documented there. */
 export async function updateSettings(
   context: ArchiveContext,
   settings: Record<string, unknown>,

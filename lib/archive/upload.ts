@@ -28,7 +28,7 @@ export interface UploadedAsset {
 }
 
 /**
- * Options of {@linkcode upload}, with the poll options every wait shares:
+ * Options of {@linkcode Archive.upload}, with the poll options every wait shares:
  * `timeoutMs` bounds the wait for the conversion (default 10 minutes),
  * `pollMs` is the time between polls (default 1,000), `signal` cancels the
  * upload, the pause and the poll in flight.
@@ -108,23 +108,7 @@ async function source(
   };
 }
 
-/**
- * Uploads an image and waits until it is ready: the PUT streams the file
- * (never held whole in memory) with progress, then the asset is finalized
- * and polled with progress until `ready`, `failed` (reported with what the
- * server said) or the timeout. Never retried.
- *
- * @param context The archive's shared state.
- * @param file A path, a file URL, a Blob or bytes.
- * @param options Derivative, visibility, content type, timeout and poll interval.
- * @returns The ready asset `{ id, status, width, height, iiif, isPublic }`.
- *
- * @example Upload a scan
- * ```ts ignore
- * const asset = await archive.upload("scans/letter-0001.png", { derivative: "ptif", isPublic: true });
- * console.log(asset.width, asset.height, asset.iiif);
- * ```
- */
+/** The body of {@linkcode Archive.upload}, on the archive's shared state; documented there. */
 export async function upload(
   context: ArchiveContext,
   file: string | URL | Blob | Uint8Array,

@@ -1,6 +1,9 @@
 /**
  * The Ocean node client: catalogue search into tables, DDOs, indexing state,
- * file information and compute environments.
+ * file information, compute jobs, downloads and publishing helpers.
+ *
+ * Each capability is documented once, on its method here (the public entry
+ * point); the function behind a method carries a one-line pointer back.
  *
  * @module
  */
