@@ -172,10 +172,12 @@ Deno.test("strict: a DDO of an unknown form warns, or fails with strict", async 
   };
   const documents = [...ALL.map(([, d]) => d as unknown as Ddo), future];
   const server = serveLocal(async (request) => {
+    // The default body is Elasticsearch-style: from and size.
     const body = await request.json();
-    const start = (body.page - 1) * body.per_page;
-    const hits = documents.slice(start, start + body.per_page).map((document) => ({ document }));
-    return Response.json([{ found: documents.length, hits, page: body.page }]);
+    const hits = documents.slice(body.from, body.from + body.size).map((document) => ({
+      document,
+    }));
+    return Response.json([{ found: documents.length, hits, page: body.from / body.size + 1 }]);
   });
   try {
     const warnings: string[] = [];
