@@ -153,3 +153,81 @@ Deno.test("external OAI-PMH NSDL nsdl_dc: Dublin Core columns with their prefixe
   assert.deepEqual(row["dc:date"], ["2002-09-19T18:01:07Z", "2009-06-18T02:49:30Z"]);
   assert.equal(row.identifier, "oai:nsdl.org:2200/20061003062336249T");
 });
+
+Deno.test("external NSDL GetRecord: the single record as its ListRecords twin", async () => {
+  const server = serveFixtures(() => "phpoaipmh/GoodResponseSingleRecord.xml");
+  try {
+    const body = readFixture("phpoaipmh/GoodResponseSingleRecord.xml");
+    const record = await fixtureClient(server).getRecord(
+      "oai:nsdl.org:2200/20061003062336249T",
+      "nsdl_dc",
+    );
+    assert.equal(record.identifier, "oai:nsdl.org:2200/20061003062336249T");
+    assert.equal(record.datestamp?.toISOString(), "2012-08-03T08:00:22.000Z");
+    assert.deepEqual(record.setSpec, ["369642"]);
+    const values = Object.values(record.metadata).flat();
+    for (const text of recordsInDom(body)[0].texts) assert.ok(values.includes(text), text);
+    assert.equal(record.metadata["dc:identifier"].length, 6);
+  } finally {
+    await server.close();
+  }
+});
+
+/**
+ * Formats without a recording here (the arXiv and DataCite recordings in
+ * shared/fixtures are GPL and were not copied): records written after the
+ * formats' schemas, oai_datacite 1.1 around DataCite kernel 4 as a default
+ * namespace, and arXiv's own format.
+ */
+const BUILT_RECORDS = {
+  oai_datacite: `<record><header><identifier>oai:zenodo.org:4021</identifier>
+<datestamp>2024-02-01T10:00:00Z</datestamp></header><metadata>
+<oai_datacite xmlns="http://schema.datacite.org/oai/oai-1.1/">
+<schemaVersion>4</schemaVersion><datacentreSymbol>CERN.ZENODO</datacentreSymbol>
+<payload><resource xmlns="http://datacite.org/schema/kernel-4">
+<identifier identifierType="DOI">10.5281/zenodo.4021</identifier>
+<creators><creator><creatorName>Curie, Marie</creatorName>
+<nameIdentifier nameIdentifierScheme="ORCID">0000-0001-0000-0000</nameIdentifier></creator></creators>
+<titles><title xml:lang="en">Tide gauge readings, Brest</title></titles>
+<publisher>Zenodo</publisher><publicationYear>2024</publicationYear>
+<dates><date dateType="Issued">2024-01-31</date></dates>
+</resource></payload></oai_datacite></metadata></record>`,
+  arXiv: `<record><header><identifier>oai:arXiv.org:0804.2273</identifier>
+<datestamp>2008-04-15</datestamp><setSpec>physics:astro-ph</setSpec></header><metadata>
+<arXiv xmlns="http://arxiv.org/OAI/arXiv/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<id>0804.2273</id><created>2008-04-14</created>
+<authors><author><keyname>Bai</keyname><forenames>Xue-Ning</forenames></author>
+<author><keyname>Stone</keyname><forenames>James M.</forenames></author></authors>
+<title>Local Study of Accretion Disks</title><categories>astro-ph</categories>
+<license>http://arxiv.org/licenses/nonexclusive-distrib/1.0/</license>
+<abstract>We study the saturation of the magnetorotational instability.</abstract>
+</arXiv></metadata></record>`,
+};
+
+const envelope = (records: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/">` +
+  `<responseDate>2024-02-02T00:00:00Z</responseDate><request verb="ListRecords">x</request>` +
+  `<ListRecords>${records}</ListRecords></OAI-PMH>`;
+
+Deno.test("DataCite: the DOI keeps its column, fields carry the datacite prefix", async () => {
+  const body = envelope(BUILT_RECORDS.oai_datacite);
+  const table = await harvestAll(body, "oai_datacite");
+  assertNothingDropped(body, table);
+  const [row] = table.objects() as Row[];
+  assert.equal(row.identifier, "oai:zenodo.org:4021");
+  assert.deepEqual(row["datacite:identifier"], ["10.5281/zenodo.4021"]);
+  assert.deepEqual(row["datacite:creators.creator.creatorName"], ["Curie, Marie"]);
+  assert.deepEqual(row["datacite:titles.title"], ["Tide gauge readings, Brest"]);
+  assert.deepEqual(row["oai_datacite:datacentreSymbol"], ["CERN.ZENODO"]);
+});
+
+Deno.test("arXiv: the arXiv format's fields carry the arXiv prefix, license kept", async () => {
+  const body = envelope(BUILT_RECORDS.arXiv);
+  const table = await harvestAll(body, "arXiv");
+  assertNothingDropped(body, table);
+  const [row] = table.objects() as Row[];
+  assert.deepEqual(row["arXiv:id"], ["0804.2273"]);
+  assert.deepEqual(row["arXiv:authors.author.keyname"], ["Bai", "Stone"]);
+  assert.deepEqual(row["arXiv:license"], ["http://arxiv.org/licenses/nonexclusive-distrib/1.0/"]);
+  assert.deepEqual(row.setSpec, ["physics:astro-ph"]);
+});
