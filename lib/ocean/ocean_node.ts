@@ -302,10 +302,11 @@ export class OceanNode {
   /**
    * Waits until the indexer has stored a newly published asset and returns
    * its DDO, with progress; throws with the indexer's text when it rejected
-   * the asset, and a TimeoutError when time runs out.
+   * the asset, and a TimeoutError when time runs out. Aborting `signal`
+   * cancels the pause and the poll in flight.
    *
    * @param target The DID, or `{ txId }` of the publishing transaction.
-   * @param options Time limit, poll interval, signal.
+   * @param options `pollMs` (default 2,000), `timeoutMs` (default 5 minutes), `signal`.
    * @returns The DDO once the node serves it.
    *
    * @example After publishing
