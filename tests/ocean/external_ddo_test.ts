@@ -10,6 +10,7 @@ import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { OceanNode } from "../../lib/ocean/mod.ts";
 import { ProtocolError } from "../../lib/http/errors.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
+import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 
 type Row = Record<string, unknown>;
 type Json = Record<string, unknown>;
@@ -211,5 +212,25 @@ Deno.test("strict: a DDO of an unknown form warns, or fails with strict", async 
     assert.ok(refused instanceof ProtocolError && refused.code === "unknownShape", String(refused));
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("external DDOs: the sandbox node serving the recorded DDOs, 5.0.0 among them", async () => {
+  const market = ddosOf("market/datasetsWithAccessDetails.96451b4.json").map(([, d]) => d);
+  const v5 = named("instantiate-ddo.json DDOExampleV5");
+  const ddos = [...market, v5] as unknown as Ddo[];
+  const sandbox = startOceanSandbox({ ddos, compute: false });
+  try {
+    const node = new OceanNode(sandbox.url, { progress: false, retry: false });
+    const table = await node.searchAssets({}, { includeUnlisted: true });
+    assert.equal(table.numRows(), 15);
+    const row = (table.objects() as Row[]).find((r) => r.did === v5.id)!;
+    assert.equal(row.version, "5.0.0");
+    assert.equal(row.description, "New asset published using ocean CLI tool with version 5.0.0");
+    assert.equal(row.license, "https://market.oceanprotocol.com/terms");
+    const served = await node.ddo(v5.id);
+    assert.deepEqual(node.assetsTable([served]).objects()[0], row);
+  } finally {
+    await sandbox.close();
   }
 });
