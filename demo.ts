@@ -10,16 +10,7 @@
 import * as aq from "arquero";
 import * as Plot from "@observablehq/plot";
 import type { ColumnTable } from "arquero";
-import {
-  Archive,
-  ExpressionSearch,
-  OceanNode,
-  signerFromEnv,
-  signerFromPrivateKey,
-  sparql,
-  Subgraph,
-  subgraphInfo,
-} from "./mod.ts";
+import { Archive, ExpressionSearch, OceanNode, sparql, Subgraph, subgraphInfo } from "./mod.ts";
 import { saveTable } from "./lib/notebook/mod.ts";
 import {
   emotionBodyPartHeatmap,
@@ -31,8 +22,7 @@ import {
   savePlot,
   valenceByBookChart,
 } from "./lib/plot/mod.ts";
-import { openServices, type Services } from "./lib/sandbox/mod.ts";
-import { SANDBOX_WALLET_KEY } from "./lib/sandbox/ocean/mod.ts";
+import { computePlan, openServices, type Services } from "./lib/sandbox/mod.ts";
 
 const OUT = Deno.args[0] ?? "out";
 const written: { file: string; rows?: number }[] = [];
@@ -94,46 +84,25 @@ async function oceanAssets(node: OceanNode): Promise<ColumnTable> {
 }
 
 /**
- * A free compute job: against the sandbox its example dataset and algorithm
- * with the sandbox wallet; against a real node the DIDs in
+ * A free compute job: against the sandbox node its example dataset and
+ * algorithm with the sandbox wallet; against a real node the DIDs in
  * TIDEPOOL_COMPUTE_DATASET and TIDEPOOL_COMPUTE_ALGORITHM with the key in
- * OCEAN_PRIVATE_KEY (skipped when they are not set).
+ * OCEAN_PRIVATE_KEY (skipped with a one-line reason when one is not set).
  */
 async function computeToData(node: OceanNode, services: Services): Promise<void> {
-  let example;
-  let signer;
-  if (services.sandbox) {
-    example = services.sandbox.ocean.computeExample();
-    signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
-  } else {
-    const dataset = Deno.env.get("TIDEPOOL_COMPUTE_DATASET");
-    const algorithm = Deno.env.get("TIDEPOOL_COMPUTE_ALGORITHM");
-    if (!dataset || !algorithm) {
-      console.log("compute: skipped (set TIDEPOOL_COMPUTE_DATASET and TIDEPOOL_COMPUTE_ALGORITHM)");
-      return;
-    }
-    const service = async (did: string) => {
-      const ddo = await node.ddo(did);
-      const found = ddo.services.find((s) => s.type === "compute") ?? ddo.services[0];
-      return { documentId: did, serviceId: found.id };
-    };
-    const [environment] = await node.computeEnvironments(11155111);
-    example = {
-      dataset: await service(dataset),
-      algorithm: await service(algorithm),
-      environment: environment.id,
-    };
-    signer = signerFromEnv("OCEAN_PRIVATE_KEY");
+  const plan = await computePlan(node, services);
+  if ("skipped" in plan) {
+    console.log(plan.skipped);
+    return;
   }
+  const { signer } = plan;
   const [job] = await node.startFreeCompute({
     signer,
-    environment: example.environment,
-    algorithm: example.algorithm,
-    datasets: [example.dataset],
+    environment: plan.environment,
+    algorithm: plan.algorithm,
+    datasets: plan.datasets,
   });
-  const done = await node.waitForJob(signer.address, job.jobId, {
-    pollMs: services.sandbox ? 200 : 10_000,
-  });
+  const done = await node.waitForJob(signer.address, job.jobId, { pollMs: plan.pollMs });
   const dir = `${OUT}/compute_results`;
   await Deno.mkdir(dir, { recursive: true });
   const files = await table(

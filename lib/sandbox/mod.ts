@@ -8,10 +8,12 @@
 
 export * from "./start_sandbox.ts";
 export * from "./open_services.ts";
+export * from "./compute_plan.ts";
 export { startOceanSandbox } from "./ocean/mod.ts";
 export { serveSubgraph } from "./subgraph/mod.ts";
 export { startExpressionSandbox } from "./expressions/mod.ts";
 export { startArchiveSandbox } from "./archive/mod.ts";
 export type { CacheOptions } from "../http/cache.ts";
 export type { LocalServer } from "./_serve.ts";
+export { SANDBOX_SEED_VARIABLE, type SandboxMode } from "./_strictness.ts";
 export type { CacheMode } from "../http/cache.ts";

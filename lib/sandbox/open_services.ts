@@ -1,5 +1,9 @@
 import type { CacheOptions } from "../http/cache.ts";
-import { type Sandbox, type SandboxOptions, startSandbox } from "./start_sandbox.ts";
+import type { SandboxOptions } from "./start_sandbox.ts";
+import { type OceanSandbox, startOceanSandbox } from "./ocean/mod.ts";
+import { type SandboxSubgraph, serveSubgraph } from "./subgraph/mod.ts";
+import { type ExpressionSandbox, startExpressionSandbox } from "./expressions/mod.ts";
+import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
 
 /** The environment variables that point the notebooks and the demo at real services. */
 export const SERVICE_VARIABLES = {
@@ -9,6 +13,21 @@ export const SERVICE_VARIABLES = {
   expressions: "TIDEPOOL_EXPRESSIONS",
 } as const;
 
+/** The name of each service a notebook talks to. */
+export type ServiceName = keyof typeof SERVICE_VARIABLES;
+
+/** The sandbox services started for the services not given, each only when it was needed. */
+export interface SandboxServices {
+  /** The Ocean node, when TIDEPOOL_OCEAN_NODE was not set. */
+  readonly ocean?: OceanSandbox;
+  /** The subgraph, when TIDEPOOL_SUBGRAPH was not set. */
+  readonly subgraph?: SandboxSubgraph;
+  /** The expression search, when TIDEPOOL_EXPRESSIONS was not set. */
+  readonly expressions?: ExpressionSandbox;
+  /** The archive platform, when TIDEPOOL_ARCHIVE was not set. */
+  readonly archive?: ArchiveSandbox;
+}
+
 /** The services a notebook talks to. */
 export interface Services {
   /** The address of each service. */
@@ -17,24 +36,31 @@ export interface Services {
   readonly archiveSite: { account: string; db: string };
   /** Whether any address came from the environment (a real service). */
   readonly live: boolean;
+  /** Which services are real (their address came from the environment). */
+  readonly real: Readonly<Record<ServiceName, boolean>>;
   /** The cache to give the clients: `record` for real services, off for the sandbox. */
   readonly cache?: CacheOptions;
-  /** The sandbox, when one was started. */
-  readonly sandbox?: Sandbox;
-  /** Stops the sandbox, if any. */
+  /**
+   * The sandbox services started here: only those whose variable was not
+   * set, so `sandbox.ocean` exists only when the node is the sandbox's.
+   * Undefined when every service is real.
+   */
+  readonly sandbox?: SandboxServices;
+  /** Stops the sandbox services, if any. */
   close(): Promise<void>;
 }
 
 /**
  * The services for a notebook or a script: the real ones named in
- * `TIDEPOOL_OCEAN_NODE`, `TIDEPOOL_SUBGRAPH`, `TIDEPOOL_EXPRESSIONS` (and
- * `TIDEPOOL_ARCHIVE`), each missing one from a sandbox started here. With a
- * real service the cache is on in `record` mode under `.cache/tidepool` (or
+ * `TIDEPOOL_OCEAN_NODE`, `TIDEPOOL_SUBGRAPH`, `TIDEPOOL_EXPRESSIONS` and
+ * `TIDEPOOL_ARCHIVE`, used for real; a sandbox is started only for each
+ * service not given (lenient by default, as befits a demo). With a real
+ * service the cache is on in `record` mode under `.cache/tidepool` (or
  * `TIDEPOOL_CACHE_DIR`), so a second run can set `TIDEPOOL_CACHE_MODE=replay`
  * and run offline.
  *
  * @param options Sandbox options, for the services that come from it.
- * @returns The addresses, the cache settings and a close function.
+ * @returns The addresses, which are real, the cache settings and a close function.
  *
  * @example In a notebook's first cell
  * ```ts ignore
@@ -56,28 +82,51 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     expressions: env(SERVICE_VARIABLES.expressions),
     archive: env(SERVICE_VARIABLES.archive),
   };
+  const mode = options.mode ?? "lenient";
+  const started: {
+    ocean?: OceanSandbox;
+    subgraph?: SandboxSubgraph;
+    expressions?: ExpressionSandbox;
+    archive?: ArchiveSandbox;
+  } = {};
+  const close = async () => {
+    await Promise.all(Object.values(started).map((service) => service.close()));
+  };
+  try {
+    if (!given.ocean) started.ocean = startOceanSandbox(options.ocean);
+    if (!given.subgraph) started.subgraph = serveSubgraph(options.subgraph);
+    if (!given.expressions) {
+      started.expressions = startExpressionSandbox({ mode, ...options.expressions });
+    }
+    if (!given.archive) started.archive = await startArchiveSandbox({ mode, ...options.archive });
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const live = Object.values(given).some((url) => url !== undefined);
-  const needSandbox = Object.values(given).some((url) => url === undefined);
-  const sandbox = needSandbox ? await startSandbox(options) : undefined;
-  const mode = env("TIDEPOOL_CACHE_MODE") as CacheOptions["mode"] | undefined;
-  const cache: CacheOptions | undefined = live || mode
-    ? { dir: env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool", mode: mode ?? "record" }
+  const cacheMode = env("TIDEPOOL_CACHE_MODE") as CacheOptions["mode"] | undefined;
+  const cache: CacheOptions | undefined = live || cacheMode
+    ? { dir: env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool", mode: cacheMode ?? "record" }
     : undefined;
   return {
     urls: {
-      ocean: given.ocean ?? sandbox!.urls.ocean,
-      subgraph: given.subgraph ?? sandbox!.urls.subgraph,
-      expressions: given.expressions ?? sandbox!.urls.expressions,
-      archive: given.archive ?? sandbox!.urls.archive,
+      ocean: given.ocean ?? started.ocean!.url,
+      subgraph: given.subgraph ?? started.subgraph!.endpoint,
+      expressions: given.expressions ?? started.expressions!.url,
+      archive: given.archive ?? started.archive!.url,
     },
     archiveSite: given.archive
       ? { account: env("TIDEPOOL_ARCHIVE_ACCOUNT") ?? "", db: env("TIDEPOOL_ARCHIVE_DB") ?? "" }
       : { account: "shinano", db: "letters" },
     live,
-    cache,
-    sandbox,
-    close: async () => {
-      await sandbox?.close();
+    real: {
+      ocean: given.ocean !== undefined,
+      subgraph: given.subgraph !== undefined,
+      expressions: given.expressions !== undefined,
+      archive: given.archive !== undefined,
     },
+    cache,
+    sandbox: Object.keys(started).length > 0 ? started : undefined,
+    close,
   };
 }

@@ -9,10 +9,17 @@ import {
   startArchiveSandbox,
 } from "./archive/mod.ts";
 import { type OceanSandbox, type OceanSandboxOptions, startOceanSandbox } from "./ocean/mod.ts";
+import type { SandboxMode } from "./_strictness.ts";
 import { type SandboxSubgraph, serveSubgraph, type ServeSubgraphOptions } from "./subgraph/mod.ts";
 
 /** Options of {@linkcode startSandbox}: per-service options. */
 export interface SandboxOptions {
+  /**
+   * `strict` (default): the services answer only what their specs define;
+   * `lenient` (demos, notebooks): undocumented parameters and fields pass.
+   * A service's own `mode` wins.
+   */
+  mode?: SandboxMode;
   /** The Ocean node: catalogue size, seed, faults. */
   ocean?: OceanSandboxOptions;
   /** The Ocean subgraph: order count, faults. */
@@ -58,8 +65,8 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const ocean = startOceanSandbox(options.ocean);
   const subgraph = serveSubgraph(options.subgraph);
-  const expressions = startExpressionSandbox(options.expressions);
-  const archive = await startArchiveSandbox(options.archive);
+  const expressions = startExpressionSandbox({ mode: options.mode, ...options.expressions });
+  const archive = await startArchiveSandbox({ mode: options.mode, ...options.archive });
   const close = async () => {
     await Promise.all([ocean.close(), subgraph.close(), expressions.close(), archive.close()]);
   };

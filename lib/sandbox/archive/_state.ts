@@ -7,6 +7,7 @@
  */
 
 import type { Harvesting } from "./_harvesting.ts";
+import { extraFields, type SandboxMode, variantOf } from "../_strictness.ts";
 import type { OaiFaults } from "./oai/types.ts";
 import type { ArchiveSeed, SeedDatabase, SeedEntity, SeedKey, SeedResource } from "./seed.ts";
 
@@ -47,13 +48,29 @@ export interface ArchiveShapes {
   accounts: "databases" | "list" | "accounts";
   /** The statuses a converting upload reports before `ready`, in turn. */
   pendingStatuses: string[];
+  /** Fields the spec does not list, added to catalogue entries, databases and assets. */
+  extraFields: Record<string, unknown>;
 }
 
-/** The shapes of a sandbox started without any: the ones the sandbox first had. */
-export const DEFAULT_SHAPES: ArchiveShapes = {
-  accounts: "databases",
-  pendingStatuses: ["queued"],
-};
+/** The shapes of shapes seed 0: the ones the sandbox was first written with. */
+export const DEFAULT_SHAPES: ArchiveShapes = archiveShapes(0);
+
+/**
+ * The "not shown" shapes of a shapes seed: seeds 1, 2 and 3 cover the three
+ * catalogue envelopes and three sets of unknown pending upload statuses.
+ */
+export function archiveShapes(seed: number): ArchiveShapes {
+  return {
+    accounts: variantOf(seed, ["databases", "list", "accounts"] as const),
+    pendingStatuses: variantOf(seed, [
+      ["queued"],
+      ["processing", "tiling"],
+      ["transcoding", "awaiting-worker", "queued"],
+      ["uploaded"],
+    ]),
+    extraFields: extraFields(seed),
+  };
+}
 
 /** A database with its lookups. */
 export interface DatabaseIndex {
@@ -77,6 +94,8 @@ export interface ArchiveState {
   faults: ArchiveFaults;
   /** The "not shown" shapes this sandbox answers with. */
   shapes: ArchiveShapes;
+  /** `strict`: undocumented parameters, body fields and endpoints answer the spec's errors. */
+  mode: SandboxMode;
   log: LoggedRequest[];
   /** Where uploads are stored, and the snapshot file when writes persist. */
   storage: { uploads: string; snapshot?: string };
@@ -175,4 +194,21 @@ export function resourceJson(
     created_at: resource.created,
     updated_at: resource.updated,
   };
+}
+
+/**
+ * In strict mode, the 400 for names the spec does not list (query
+ * parameters or body fields); undefined when all are known or the mode is lenient.
+ */
+export function unlisted(
+  state: ArchiveState,
+  what: string,
+  names: Iterable<string>,
+  known: (name: string) => boolean,
+): Response | undefined {
+  if (state.mode !== "strict") return undefined;
+  const unknown = [...new Set(names)].filter((name) => !known(name));
+  return unknown.length === 0
+    ? undefined
+    : errorResponse(400, `Unknown ${what}: ${unknown.join(", ")}`);
 }

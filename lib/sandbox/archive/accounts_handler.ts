@@ -6,10 +6,12 @@
  * @module
  */
 
-import { type ArchiveState, type Caller, errorResponse, json } from "./_state.ts";
+import { type ArchiveState, type Caller, errorResponse, json, unlisted } from "./_state.ts";
 
 /** Answers the accounts catalogue. */
 export function accountsHandler(state: ArchiveState, url: URL, caller: Caller | null): Response {
+  const refused = unlisted(state, "parameter", url.searchParams.keys(), (k) => k === "scope");
+  if (refused) return refused;
   const scope = url.searchParams.get("scope");
   if ((scope === "mine" || scope === "all") && !caller) {
     return errorResponse(401, `scope=${scope} needs a session or an API key`);
@@ -29,6 +31,7 @@ export function accountsHandler(state: ArchiveState, url: URL, caller: Caller | 
       service: db.settings.service,
       is_public: db.is_public,
       settings: db.settings,
+      ...state.shapes.extraFields,
     }));
   switch (state.shapes.accounts) {
     case "list":

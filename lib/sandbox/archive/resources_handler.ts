@@ -18,16 +18,25 @@ import {
   errorResponse,
   json,
   resourceJson,
+  unlisted,
 } from "./_state.ts";
 import type { SeedResource } from "./seed.ts";
 
 /** Answers the resource list. */
 export function listResourcesHandler(
+  state: ArchiveState,
   index: DatabaseIndex,
   url: URL,
   caller: Caller | null,
 ): Response {
   const params = url.searchParams;
+  const refused = unlisted(
+    state,
+    "parameter",
+    params.keys(),
+    (k) => k === "type" || k === "parent" || /^page\[[a-z]+\]$/.test(k),
+  );
+  if (refused) return refused;
   const type = params.get("type");
   const parentParam = params.get("parent");
   const parent = parentParam
@@ -46,7 +55,10 @@ export function listResourcesHandler(
     return errorResponse(400, "page[size] must be 1 to 1000 and page[number] 1 or more");
   }
   return json({
-    data: rows.slice((number - 1) * size, number * size).map((r) => resourceJson(index, r, caller)),
+    data: rows.slice((number - 1) * size, number * size).map((r) => ({
+      ...resourceJson(index, r, caller),
+      ...state.shapes.extraFields,
+    })),
     total: rows.length,
     page: { number, size },
   });
@@ -65,10 +77,14 @@ export function getResourceHandler(
   url: URL,
   caller: Caller | null,
 ): Response {
+  const refused = unlisted(state, "parameter", url.searchParams.keys(), (k) => k === "format");
+  if (refused) return refused;
   const resource = find(index, id, caller);
   if (!resource) return errorResponse(404, `Resource not found: ${id}`);
   const format = url.searchParams.get("format");
-  if (!format) return json(resourceJson(index, resource, caller));
+  if (!format) {
+    return json({ ...resourceJson(index, resource, caller), ...state.shapes.extraFields });
+  }
   return linkedData(state, index, resource, format, caller);
 }
 

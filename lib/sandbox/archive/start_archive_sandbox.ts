@@ -6,6 +6,7 @@
  */
 
 import { extendServer, type LocalServer, serveLocal } from "../_serve.ts";
+import { type SandboxMode, shapesSeed } from "../_strictness.ts";
 import { callerOf } from "./_auth.ts";
 import { accountsHandler } from "./accounts_handler.ts";
 import { entityHandler } from "./entities_handler.ts";
@@ -23,10 +24,10 @@ import { writeRoute } from "./_write_routes.ts";
 import {
   type ArchiveFaults,
   type ArchiveShapes,
+  archiveShapes,
   type ArchiveState,
   type Caller,
   canReadDatabase,
-  DEFAULT_SHAPES,
   errorResponse,
   indexSeed,
   type LoggedRequest,
@@ -47,7 +48,17 @@ export interface ArchiveSandboxOptions extends SeedOptions, HarvestingOptions {
   maxUploadBytes?: number;
   /** How long the image conversion takes, in ms. Default 200. */
   conversionMs?: number;
-  /** The "not shown" shapes to answer with; default {@linkcode DEFAULT_SHAPES}. */
+  /**
+   * `strict` (default): parameters, body fields and endpoints the spec does
+   * not list answer its error shape; `lenient` (demos) lets them pass.
+   */
+  mode?: SandboxMode;
+  /**
+   * Picks the "not shown" shapes (catalogue envelope, pending upload
+   * statuses, extra fields); default from `TIDEPOOL_SANDBOX_SEED`, else 0.
+   */
+  shapesSeed?: number;
+  /** Shapes to force, over those of the seed. */
   shapes?: Partial<ArchiveShapes>;
 }
 
@@ -111,7 +122,8 @@ export async function startArchiveSandbox(
     databases: indexSeed(seed),
     entities: new Map(seed.accounts.map((a) => [a.slug, a.entities])),
     faults: { quotaExceeded: false, oai: {} },
-    shapes: { ...DEFAULT_SHAPES, ...options.shapes },
+    shapes: { ...archiveShapes(shapesSeed(options.shapesSeed)), ...options.shapes },
+    mode: options.mode ?? "strict",
     log: [],
   };
   const server = serveLocal((request) => route(state, request), {
@@ -208,7 +220,7 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
     return searchHandler(state, index, url, caller);
   }
   if (parts[2] === "api" && parts[3] === "resources") {
-    if (parts.length === 4) return listResourcesHandler(index, url, caller);
+    if (parts.length === 4) return listResourcesHandler(state, index, url, caller);
     if (parts.length === 5) return getResourceHandler(state, index, parts[4], url, caller);
   }
   if (parts[2] === "data" && parts.length === 4) {

@@ -58,6 +58,7 @@ function assetJson(state: ArchiveState, asset: SeedAsset): Record<string, unknow
       ? `${state.origin}/api/${asset.account}/iiif-img/3/${asset.id}`
       : null,
     ...(asset.error ? { error: asset.error } : {}),
+    ...state.shapes.extraFields,
   };
 }
 

@@ -21,10 +21,24 @@ import {
   indexSeed,
   json,
   resourceJson,
+  unlisted,
 } from "./_state.ts";
 import type { SeedDatabase, SeedEntity, SeedResource, SeedValue } from "./seed.ts";
 
 const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** The body of POST /api/{account}/databases in the spec. */
+const DATABASE_FIELDS = new Set(["slug", "title"]);
+/** The entity fields of the spec (section 2). */
+const ENTITY_FIELDS = new Set([
+  "slug",
+  "entityType",
+  "prefLabel",
+  "altLabels",
+  "sameAs",
+  "coordinates",
+]);
+/** The resource fields of the spec (POST sends slug, type, title, metadata; PATCH any of them). */
+const RESOURCE_FIELDS = new Set(["slug", "type", "title", "metadata", "is_public", "parent"]);
 const SERVICES = ["dl", "text", "records"];
 
 /** The JSON object a write carries, or the 400 to answer. */
@@ -58,6 +72,8 @@ export async function createDatabaseHandler(
   if (refused) return refused;
   const input = await body(request);
   if (input instanceof Response) return input;
+  const refusedFields = unlisted(state, "field", Object.keys(input), (k) => DATABASE_FIELDS.has(k));
+  if (refusedFields) return refusedFields;
   const { slug, title } = input;
   if (typeof slug !== "string" || !SLUG.test(slug) || typeof title !== "string") {
     return errorResponse(400, "slug (letters, digits, . _ -) and title are required");
@@ -78,7 +94,7 @@ export async function createDatabaseHandler(
     `${account}/${slug}`,
     indexSeed({ ...state.seed, databases: [db] }).get(`${account}/${slug}`)!,
   );
-  return saved(state, json(databaseJson(db), 201));
+  return saved(state, json({ ...databaseJson(db), ...state.shapes.extraFields }, 201));
 }
 
 function databaseJson(db: SeedDatabase): Record<string, unknown> {
@@ -102,6 +118,8 @@ export async function updateSettingsHandler(
   if (refused) return refused;
   const input = await body(request);
   if (input instanceof Response) return input;
+  const refusedFields = unlisted(state, "field", Object.keys(input), (k) => k === "settings");
+  if (refusedFields) return refusedFields;
   const settings = input.settings;
   if (!settings || typeof settings !== "object" || Array.isArray(settings)) {
     return errorResponse(400, "settings must be an object");
@@ -116,7 +134,7 @@ export async function updateSettingsHandler(
     index.formerServices.add(old);
     index.formerServices.delete(index.db.settings.service);
   }
-  return saved(state, json(databaseJson(index.db)));
+  return saved(state, json({ ...databaseJson(index.db), ...state.shapes.extraFields }));
 }
 
 /** GET /api/{account}/{service}/{db}: the site's root on its service path (307 from old ones). */
@@ -126,6 +144,10 @@ export function sitePathHandler(
   service: string,
 ): Response {
   const { account, slug, settings } = index.db;
+  // The spec lists no such endpoint (only the old path's 307 after a switch).
+  if (state.mode === "strict" && service === settings.service) {
+    return errorResponse(404, `No endpoint GET /api/${account}/${service}/${slug}`);
+  }
   if (service !== settings.service) {
     if (!index.formerServices.has(service)) return errorResponse(404, "Not found");
     return new Response(null, {
@@ -181,6 +203,13 @@ export async function resourceWriteHandler(
     if (input instanceof Response) return input;
     const problem = resourceInput(input, false);
     if (problem) return errorResponse(400, problem);
+    const unknownFields = unlisted(
+      state,
+      "field",
+      Object.keys(input),
+      (k) => RESOURCE_FIELDS.has(k),
+    );
+    if (unknownFields) return unknownFields;
     if (index.bySlug.has(String(input.slug))) {
       return errorResponse(409, `Duplicate slug: ${input.slug} exists in ${index.db.slug}`);
     }
@@ -201,6 +230,8 @@ export async function resourceWriteHandler(
   if (input instanceof Response) return input;
   const problem = resourceInput(input, true);
   if (problem) return errorResponse(400, problem);
+  const unknownFields = unlisted(state, "field", Object.keys(input), (k) => RESOURCE_FIELDS.has(k));
+  if (unknownFields) return unknownFields;
   if (input.slug !== undefined && input.slug !== resource.slug) {
     return errorResponse(400, "The slug of a resource cannot be changed");
   }
@@ -284,6 +315,8 @@ export async function createEntityHandler(
   if (refused) return refused;
   const input = await body(request);
   if (input instanceof Response) return input;
+  const unknownFields = unlisted(state, "field", Object.keys(input), (k) => ENTITY_FIELDS.has(k));
+  if (unknownFields) return unknownFields;
   const { slug, entityType, prefLabel } = input;
   if (typeof slug !== "string" || !SLUG.test(slug) || typeof entityType !== "string") {
     return errorResponse(400, "slug and entityType are required");

@@ -7,13 +7,17 @@
  * {@linkcode MAX_LIMIT} (100) on both list endpoints, and a larger one answers
  * 400 `{"error": "limit must be between 0 and 100"}`; bad `sort`, `order`,
  * `offset` also answer 400 with an `{error}` body; an unknown id answers
- * 404. A parameter the spec does not list for an endpoint (an `intensity`
- * filter, say) answers 400 `{"error": "Unknown parameter: ..."}`.
+ * 404. In strict mode (the default) a parameter the spec does not list for
+ * an endpoint (an `intensity` filter, say) answers 400
+ * `{"error": "Unknown parameter: ..."}`; lenient mode ignores it. A shapes
+ * seed other than 0 adds fields the spec does not list to every expression
+ * and book.
  *
  * @module
  */
 
 import { extendServer, type LocalServer, serveLocal } from "../_serve.ts";
+import { extraFields, type SandboxMode, shapesSeed } from "../_strictness.ts";
 import { analyticsBody, booksBody, statsBody } from "./_aggregates.ts";
 import {
   MAX_LIMIT,
@@ -48,6 +52,10 @@ export interface ExpressionSandboxOptions {
   rateLimit?: RateLimitFault;
   /** Most requests answered before the server answers 503 to everything. */
   maxRequests?: number;
+  /** `strict` (default): unlisted parameters answer 400; `lenient` (demos) ignores them. */
+  mode?: SandboxMode;
+  /** Picks the "not shown" shapes (extra fields); default from `TIDEPOOL_SANDBOX_SEED`, else 0. */
+  shapesSeed?: number;
 }
 
 /** One request the sandbox received. */
@@ -109,7 +117,10 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
     list.push(record);
   }
   for (const list of byWork.values()) list.sort((a, b) => a.position - b.position);
-  const books = booksBody(works, records);
+  const extra = extraFields(shapesSeed(options.shapesSeed));
+  const strict = (options.mode ?? "strict") === "strict";
+  const wire = (record: StoredExpression) => ({ ...wireExpression(record), ...extra });
+  const books = booksBody(works, records).map((book) => ({ ...book as object, ...extra }));
   const stats = statsBody(records);
   const analytics = analyticsBody(works, records);
   const queries = new Map<string, QueryResult>();
@@ -129,7 +140,7 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
       queries.set(key, result);
     }
     return json({
-      hits: result.ranked.slice(offset, offset + limit).map(({ record }) => wireExpression(record)),
+      hits: result.ranked.slice(offset, offset + limit).map(({ record }) => wire(record)),
       total: result.ranked.length,
       facets: result.facets,
     });
@@ -142,16 +153,14 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
     const offset = pagingNumber(url.searchParams, "offset", 0);
     const list = byWork.get(pid) ?? [];
     return json({
-      hits: list.slice(offset, offset + limit).map(wireExpression),
+      hits: list.slice(offset, offset + limit).map(wire),
       total: list.length,
     });
   };
 
   const oneExpression = (id: string): Response => {
     const record = byId.get(id);
-    return record
-      ? json(wireExpression(record))
-      : json({ error: `Expression not found: ${id}` }, 404);
+    return record ? json(wire(record)) : json({ error: `Expression not found: ${id}` }, 404);
   };
 
   /** The query parameters the spec lists for each endpoint; any other answers 400. */
@@ -201,7 +210,9 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
     try {
       const allowed = parameters[url.pathname] ?? [];
       const unknown = [...new Set(url.searchParams.keys())].filter((k) => !allowed.includes(k));
-      if (unknown.length > 0) throw new QueryError(`Unknown parameter: ${unknown.join(", ")}`);
+      if (strict && unknown.length > 0) {
+        throw new QueryError(`Unknown parameter: ${unknown.join(", ")}`);
+      }
       const route = routes[url.pathname];
       if (route) return route(url);
       const match = /^\/api\/expressions\/([^/]+)$/.exec(url.pathname);

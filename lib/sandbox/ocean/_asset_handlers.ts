@@ -11,7 +11,7 @@ const DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** `GET /`. */
-export function handleInfo(): Response {
+export function handleInfo(state: OceanState): Response {
   // A compressed secp256k1 public key as the node sends it: index to byte.
   const key: Record<string, number> = { 0: 2 };
   for (let i = 1; i < 33; i++) key[i] = (i * 37 + 11) % 256;
@@ -22,6 +22,7 @@ export function handleInfo(): Response {
     nodePublicKey: key,
     software: "Ocean-Node",
     version: "4.2.0",
+    ...state.extraFields,
   });
 }
 
@@ -30,7 +31,7 @@ export function handleDdo(did: string, state: OceanState): Response {
   if (!DID.test(did)) return text(`Invalid DID: ${did}`, 400);
   const entry = state.entries.get(did);
   if (!entry || !entry.valid || entry.pendingPolls > 0) return text("DDO not found", 404);
-  return json(entry.ddo);
+  return json({ ...entry.ddo, ...state.extraFields });
 }
 
 /** `GET /api/aquarius/state/ddo`: one of did (prefix), nft, txId; empty 404 when never seen. */

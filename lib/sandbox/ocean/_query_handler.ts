@@ -97,6 +97,7 @@ function fromElasticsearch(body: Record<string, unknown>): Search {
 }
 
 function collectionResult(
+  extra: Record<string, unknown>,
   name: string,
   documents: Ddo[],
   search: Search,
@@ -112,7 +113,7 @@ function collectionResult(
     facet_counts: [],
     found: matches.length,
     hits: matches.slice(start, start + perPage).map((document) => ({
-      document,
+      document: { ...document, ...extra },
       highlight: {},
       highlights: [],
     })),
@@ -147,10 +148,17 @@ export async function handleQuery(request: Request, state: OceanState): Promise<
     throw error;
   }
   const results = [
-    collectionResult(COLLECTION, state.indexed, search, state.faults.fixedPageSize),
+    collectionResult(
+      state.extraFields,
+      COLLECTION,
+      state.indexed,
+      search,
+      state.faults.fixedPageSize,
+    ),
   ];
   if (state.faults.duplicateCollection > 0) {
     results.push(collectionResult(
+      state.extraFields,
       SECOND_COLLECTION,
       state.indexed.slice(0, state.faults.duplicateCollection),
       search,

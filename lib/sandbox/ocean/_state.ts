@@ -52,6 +52,8 @@ export interface OceanState {
   activeJobs: (environment: string) => number;
   /** Fault switches. */
   faults: OceanFaults;
+  /** Fields the spec does not list, added to NodeInfo and every DDO sent (shapes seed). */
+  extraFields: Record<string, unknown>;
 }
 
 /** Builds the state from the seeded DDOs. */
@@ -83,6 +85,7 @@ export function createState(
       queryFailure: false,
       duplicateCollection: 0,
     },
+    extraFields: {},
   };
 }
 

@@ -18,6 +18,7 @@ import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_f
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
 import { seedAssets } from "./assets_seed.ts";
+import { extraFields, shapesSeed } from "../_strictness.ts";
 import {
   type ComputeHandlersOptions,
   type ComputeRoutes,
@@ -54,6 +55,12 @@ export interface OceanSandboxOptions {
   compute?: ComputeHandlersOptions | false;
   /** Most requests answered (a guard against runaway loops). */
   maxRequests?: number;
+  /**
+   * Picks the "not shown" shapes: a seed other than 0 adds fields the spec
+   * does not list to NodeInfo and every DDO sent. Default from
+   * `TIDEPOOL_SANDBOX_SEED`, else 0.
+   */
+  shapesSeed?: number;
 }
 
 /** How a published asset goes through the sandbox indexer. */
@@ -157,6 +164,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
   });
   const environments = [trialEnvironment(options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST)];
   const state = createState(ddos, nonces, environments);
+  state.extraFields = extraFields(shapesSeed(options.shapesSeed));
   const fileCache = new Map<string, SandboxFile[]>();
   const files = (did: string, serviceId: string): SandboxFile[] => {
     const ddo = state.entries.get(did)?.ddo;
@@ -187,7 +195,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     const url = new URL(request.url);
     const path = url.pathname;
     const method = request.method;
-    if (method === "GET" && path === "/") return handleInfo();
+    if (method === "GET" && path === "/") return handleInfo(state);
     if (method === "GET" && path === "/api/services/nonce") return handleNonce(url, state);
     if (method === "GET" && path.startsWith("/api/aquarius/assets/ddo/")) {
       return handleDdo(decodeURIComponent(path.slice("/api/aquarius/assets/ddo/".length)), state);
