@@ -228,6 +228,22 @@ for (const kind of KINDS) {
     assert.deepEqual(service.cancelled.sort(), service.requests.filter((i) => i > 0).sort());
   });
 
+  Deno.test(`paging by ${kind}: aborting while awaiting a page read ahead cancels it`, async () => {
+    const service = new Service(100, 10, { slowMs: 5_000 });
+    const controller = new AbortController();
+    // Eager: page 2 is requested before page 1 is handed on.
+    const pager = { ...pagerFor(kind, service), eager: true };
+    const error = await (async () => {
+      for await (const page of walkPages(pager, silent, { signal: controller.signal })) {
+        // No await here: the walk takes page 2 (requested ahead) and waits for it.
+        if (page.page === 1) setTimeout(() => controller.abort(new Error("stop")), 20);
+      }
+    })().catch((e) => e);
+    assert.equal(error.message, "stop");
+    assert.ok(service.cancelled.includes(1), `page 2 cancelled: ${service.cancelled}`);
+    assert.deepEqual(service.cancelled.sort(), service.requests.filter((i) => i > 0).sort());
+  });
+
   Deno.test(`paging by ${kind}: after a break nothing more is requested`, async () => {
     const service = new Service(100, 10);
     for await (const page of walkPages(pagerFor(kind, service), silent)) {
