@@ -705,8 +705,9 @@ export class Archive {
   /**
    * Uploads an image and waits until it is ready: the PUT streams the file
    * (never held whole in memory) with progress, then the asset is finalized
-   * and polled with progress until `ready`, `failed` (reported with what the
-   * server said) or the timeout. Never retried.
+   * and polled with progress until `ready`, a failure status (reported with
+   * what the server said) or the timeout, whose error names the last status;
+   * statuses it does not know keep it polling. Never retried.
    *
    * @param file A path, file URL, Blob or bytes (streamed, never buffered whole).
    * @param options `derivative` (`ptif`), `isPublic`, `contentType`, `timeoutMs`, `pollMs`.

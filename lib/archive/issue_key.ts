@@ -4,7 +4,8 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { answerJson } from "./_write.ts";
 import { registerSecret } from "../http/redact.ts";
 import { type ArchiveContext, archiveError } from "./_context.ts";
 
@@ -45,10 +46,26 @@ export async function issueKey(
   } catch (error) {
     throw archiveError(error, true);
   }
-  const body = response.json<
-    { key: string; public_id: string; account: string; scopes: string[] }
-  >();
-  registerSecret(body.key);
-  registerSecret(body.key.slice(body.key.indexOf(".") + 1));
-  return { key: body.key, publicId: body.public_id, account: body.account, scopes: body.scopes };
+  // The answer's shape is not shown: the key may be the body itself or sit
+  // under `key`, `api_key` or `apiKey`; what else is missing is derived.
+  const body = answerJson(response);
+  const record = typeof body === "object" && body !== null ? body as Record<string, unknown> : {};
+  const found = [body, record.key, record.api_key, record.apiKey].find((value) =>
+    typeof value === "string" && value.includes(".")
+  ) as string | undefined;
+  if (!found) {
+    throw new ProtocolError("The platform issued a key in a shape tidepool does not know", {
+      details: `fields: ${Object.keys(record).join(", ") || "(none)"}`,
+      hint: "Issue the key from the dashboard and pass it as apiKey",
+    });
+  }
+  registerSecret(found);
+  registerSecret(found.slice(found.indexOf(".") + 1));
+  const text = (value: unknown) => typeof value === "string" ? value : undefined;
+  return {
+    key: found,
+    publicId: text(record.public_id) ?? text(record.publicId) ?? found.slice(0, found.indexOf(".")),
+    account: text(record.account) ?? context.account ?? "",
+    scopes: Array.isArray(record.scopes) ? record.scopes.map(String) : options.scopes ?? [],
+  };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError, TimeoutError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError, TimeoutError } from "../http/errors.ts";
 import { registerSecret } from "../http/redact.ts";
 import { type PollOptions, pollUntil } from "../http/poll_until.ts";
 import { type ArchiveContext, archiveError, requireTarget, segment, send } from "./_context.ts";
@@ -84,6 +84,29 @@ export function toAsset(raw: RawAsset, id?: string): UploadedAsset {
   };
 }
 
+/**
+ * Reads the answer to POST uploads, whose shape beyond `derivative` is not
+ * shown: the asset id under `id`, `asset`, `asset_id` or `assetId`, the
+ * presigned URL under `upload_url`, `uploadUrl`, `url` or `presigned_url`,
+ * and optional `headers` to send with the PUT.
+ */
+function presigned(body: unknown): { id: string; url: string; headers?: Record<string, string> } {
+  const record = typeof body === "object" && body !== null ? body as Record<string, unknown> : {};
+  const text = (...values: unknown[]) => values.find((v) => typeof v === "string") as string;
+  const id = text(record.id, record.asset, record.asset_id, record.assetId);
+  const url = text(record.upload_url, record.uploadUrl, record.url, record.presigned_url);
+  if (!id || !url || !URL.canParse(url)) {
+    throw new ProtocolError("The platform issued an upload in a shape tidepool does not know", {
+      details: `fields: ${Object.keys(record).join(", ") || "(none)"}`,
+      hint: "Report the platform's answer to POST /{account}/{db}/api/uploads with its field names",
+    });
+  }
+  const headers = typeof record.headers === "object" && record.headers !== null
+    ? Object.fromEntries(Object.entries(record.headers).map(([k, v]) => [k, String(v)]))
+    : undefined;
+  return { id, url, headers };
+}
+
 /** The size, name and a fresh stream of a file, without reading it into memory. */
 async function source(
   file: string | URL | Blob | Uint8Array,
@@ -120,21 +143,21 @@ export async function upload(
   const contentType = options.contentType ??
     TYPES[name.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
   const label = name || `${size} bytes`;
-  const issued = (await sendWrite(context, {
-    method: "POST",
-    path: `/${segment(account)}/${segment(db)}/api/uploads`,
-    json: {
-      derivative: derivative ?? undefined,
-      is_public: options.isPublic ?? false,
-      size,
-      content_type: contentType,
-      filename: name || undefined,
-    },
-    signal: options.signal,
-  }, { action: `upload ${label}`, account, size })).json<
-    { id: string; upload_url: string; headers?: Record<string, string> }
-  >();
-  const target = new URL(issued.upload_url);
+  const issued = presigned(
+    (await sendWrite(context, {
+      method: "POST",
+      path: `/${segment(account)}/${segment(db)}/api/uploads`,
+      json: {
+        derivative: derivative ?? undefined,
+        is_public: options.isPublic ?? false,
+        size,
+        content_type: contentType,
+        filename: name || undefined,
+      },
+      signal: options.signal,
+    }, { action: `upload ${label}`, account, size })).json<unknown>(),
+  );
+  const target = new URL(issued.url);
   for (const [key, value] of target.searchParams) {
     if (/signature|credential|token|security/i.test(key)) registerSecret(value);
   }
@@ -177,7 +200,7 @@ export async function upload(
   try {
     await context.http.request({
       method: "PUT",
-      path: issued.upload_url,
+      path: issued.url,
       body: counted,
       headers: { "content-type": contentType, ...issued.headers },
       sensitive: true,

@@ -126,3 +126,31 @@ Deno.test("assumptions: an upload that never becomes ready times out with its la
     );
   }, { conversionMs: 5_000 });
 });
+
+for (const keyAnswer of ["key", "api_key", "string"] as const) {
+  Deno.test(`assumptions: an issued key answered as ${keyAnswer} is read and works`, async () => {
+    await withShapes({ keyAnswer }, async (sandbox) => {
+      const { archive } = archiveOn(sandbox);
+      const issued = await archive.issueKey(SANDBOX_ID_TOKENS.shinano);
+      assert.match(issued.key, /^tpk_\w+\.sk-\w+$/);
+      assert.equal(issued.publicId, issued.key.split(".")[0]);
+      const { archive: keyed } = archiveOn(sandbox, { apiKey: issued.key });
+      assert.equal(
+        (await keyed.createResource({ slug: `by-${keyAnswer}`, title: "k" })).slug,
+        `by-${keyAnswer}`,
+      );
+    });
+  });
+}
+
+Deno.test("assumptions: an upload issued as {asset_id, url} is put, finalized and polled", async () => {
+  await withShapes({ uploadAnswer: "url" }, async (sandbox) => {
+    const { archive } = archiveOn(sandbox, { apiKey: WRITE });
+    const asset = await archive.upload(new TextEncoder().encode("bytes"), {
+      derivative: null,
+      pollMs: 10,
+    });
+    assert.equal(asset.status, "ready");
+    assert.match(asset.id, /^upl-/);
+  }, { conversionMs: 30 });
+});

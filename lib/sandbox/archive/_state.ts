@@ -50,6 +50,10 @@ export interface ArchiveShapes {
   pendingStatuses: string[];
   /** Fields the spec does not list, added to catalogue entries, databases and assets. */
   extraFields: Record<string, unknown>;
+  /** POST /api/me/keys answers `{key, ...}`, `{api_key}` or the key as a bare JSON string. */
+  keyAnswer: "key" | "api_key" | "string";
+  /** POST uploads answers `{id, upload_url}` or `{asset_id, url}`. */
+  uploadAnswer: "upload_url" | "url";
 }
 
 /** The shapes of shapes seed 0: the ones the sandbox was first written with. */
@@ -69,6 +73,8 @@ export function archiveShapes(seed: number): ArchiveShapes {
       ["uploaded"],
     ]),
     extraFields: extraFields(seed),
+    keyAnswer: variantOf(seed, ["key", "api_key", "string"] as const),
+    uploadAnswer: variantOf(seed, ["upload_url", "url"] as const),
   };
 }
 

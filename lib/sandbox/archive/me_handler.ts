@@ -49,7 +49,15 @@ export async function issueKeyHandler(state: ArchiveState, request: Request): Pr
     admin: false,
   });
   await saveSnapshot(state);
-  return json({ key: `${publicId}.${secret}`, public_id: publicId, account, scopes }, 201);
+  const key = `${publicId}.${secret}`;
+  switch (state.shapes.keyAnswer) {
+    case "string":
+      return json(key, 201);
+    case "api_key":
+      return json({ api_key: key, ...state.shapes.extraFields }, 201);
+    default:
+      return json({ key, public_id: publicId, account, scopes }, 201);
+  }
 }
 
 /**

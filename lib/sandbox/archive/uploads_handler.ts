@@ -96,13 +96,16 @@ export async function issueUploadHandler(
   signatures.set(state, table);
   table.set(asset.id, signature);
   await saveSnapshot(state);
-  return json({
-    id: asset.id,
-    upload_url:
-      `${state.origin}/_storage/${asset.account}/${asset.id}?X-Amz-Expires=900&X-Amz-Signature=${signature}`,
-    method: "PUT",
-    headers: { "content-type": String(input.content_type ?? "application/octet-stream") },
-  }, 201);
+  const url =
+    `${state.origin}/_storage/${asset.account}/${asset.id}?X-Amz-Expires=900&X-Amz-Signature=${signature}`;
+  const headers = { "content-type": String(input.content_type ?? "application/octet-stream") };
+  // The answer's shape is not shown in the spec: the shapes seed picks one.
+  return json(
+    state.shapes.uploadAnswer === "url"
+      ? { asset_id: asset.id, url, ...state.shapes.extraFields }
+      : { id: asset.id, upload_url: url, method: "PUT", headers },
+    201,
+  );
 }
 
 /** PUT /_storage/{account}/{asset}?X-Amz-Signature=...: the presigned target. */

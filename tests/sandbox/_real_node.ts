@@ -1,0 +1,44 @@
+/**
+ * A sandbox node in its own process, standing in for a real node: what the
+ * demo and the notebooks see when TIDEPOOL_OCEAN_NODE is set. It prints
+ * `READY <url> <compute example as JSON>` once listening, then one line
+ * `REQUEST <method> <path?query> <body>` per request, and exits after
+ * `argv[1]` ms (default 120,000) even if nobody stops it.
+ *
+ * Usage: deno run -A tests/sandbox/_real_node.ts <allowlisted address> [lifetime ms]
+ */
+
+import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
+import { serveLocal } from "../../lib/sandbox/_serve.ts";
+
+const [allowed, lifetime] = Deno.args;
+const node = startOceanSandbox({
+  count: 200,
+  freeAllowlist: [allowed],
+  compute: { stepMs: 50 },
+  maxRequests: 5_000,
+});
+const encoder = new TextEncoder();
+const print = (line: string) => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+// A logging front: every request is printed, then passed to the node as it came.
+const front = serveLocal(async (request) => {
+  const url = new URL(request.url);
+  const body = request.body ? await request.text() : "";
+  print(`REQUEST ${request.method} ${url.pathname}${url.search} ${body.replaceAll("\n", " ")}`);
+  const target = new URL(url.pathname + url.search, node.url);
+  const answer = await fetch(target, {
+    method: request.method,
+    headers: request.headers,
+    body: body === "" ? undefined : body,
+  });
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}, { maxRequests: 5_000 });
+print(`READY ${front.url} ${JSON.stringify(node.computeExample())}`);
+
+const stop = async () => {
+  await front.close();
+  await node.close();
+  Deno.exit(0);
+};
+Deno.addSignalListener("SIGTERM", stop);
+setTimeout(stop, Number(lifetime ?? 120_000));
