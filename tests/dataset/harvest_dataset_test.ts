@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
 import { OaiPmh } from "../../lib/archive/oai/mod.ts";
 import { harvestDataset } from "../../lib/archive/oai/harvest_dataset.ts";
-import { DatasetWriter } from "../../lib/dataset/dataset_writer.ts";
 import { query } from "../../lib/dataset/query.ts";
-import { defineSchema } from "../../lib/table/schema.ts";
 import { startOaiSandbox } from "../../lib/sandbox/archive/oai/mod.ts";
 
 const SITE = "acme/letters";
@@ -132,20 +130,6 @@ Deno.test("A rerun after a complete harvest appends only the changed records", a
     assert.equal(latest.get("n", 0), total);
   } finally {
     await sandbox.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("A dataset writer will not touch a folder of someone else's Parquet files", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${dir}/theirs.parquet`, "PAR1");
-    await assert.rejects(
-      DatasetWriter.open(dir, { schema: defineSchema([{ name: "id", type: "string" }]) }),
-      /Cannot write a dataset into .*: it holds Parquet files tidepool did not write \(theirs\.parquet\)/,
-    );
-    assert.equal(await Deno.readTextFile(`${dir}/theirs.parquet`), "PAR1");
-  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

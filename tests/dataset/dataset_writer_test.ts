@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { DatasetWriter, writeDataset } from "../../lib/dataset/dataset_writer.ts";
+import { query } from "../../lib/dataset/query.ts";
+import { defineSchema } from "../../lib/table/schema.ts";
+
+const schema = defineSchema<{ id: string; when: string; set?: string }>([
+  { name: "id", type: "string" },
+  { name: "when", type: "date" },
+]);
+
+Deno.test("A dataset writer will not touch a folder of someone else's Parquet files", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/theirs.parquet`, "PAR1");
+    await assert.rejects(
+      DatasetWriter.open(dir, { schema }),
+      /Cannot write a dataset into .*: it holds Parquet files tidepool did not write \(theirs\.parquet\)/,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/theirs.parquet`), "PAR1");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Reopening removes files written after the last checkpoint and unfinished writes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await writeDataset(
+      (async function* () {
+        yield [{ id: "a", when: "2026-01-01" }];
+      })(),
+      dir,
+      { schema },
+    );
+    await Deno.writeTextFile(`${dir}/part-000009-deadbeef.parquet`, "not committed");
+    await Deno.writeTextFile(`${dir}/.part-000010-deadbeef.parquet.0123abcd.part`, "half");
+    const writer = await DatasetWriter.open(dir, { schema });
+    const summary = await writer.close();
+    const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assert.deepEqual(names, ["_tidepool_checkpoint.json", ...summary.files].sort());
+    assert.equal(summary.rows, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Partition values are escaped as Spark does and read back by DuckDB", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const sets = ["type:letter", "a/b", "50%", "", "東京"];
+    const summary = await writeDataset(
+      (async function* () {
+        yield sets.map((set, i) => ({ id: `r${i}`, when: "2026-03-04T05:06:07Z", set }));
+      })(),
+      dir,
+      { schema, partitionBy: [{ name: "set", value: (r) => r.set }], flushRows: 2 },
+    );
+    assert.ok(summary.files.includes("set=type%3Aletter/" + summary.files[0].split("/")[1]));
+    assert.ok(summary.files.some((f) => f.startsWith("set=__HIVE_DEFAULT_PARTITION__/")));
+    const table = await query('SELECT id, set, "when" FROM d ORDER BY id', {
+      views: { d: dir },
+    });
+    assert.deepEqual(table.array("set"), ["type:letter", "a/b", "50%", null, "東京"]);
+    assert.deepEqual(
+      (table.array("when") as Date[]).map((d) => d.toISOString()),
+      sets.map(() => "2026-03-04T05:06:07.000Z"),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
