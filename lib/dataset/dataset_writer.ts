@@ -43,9 +43,11 @@ export interface DatasetWriterOptions<R> {
    */
   flushRows?: number;
   /**
-   * Columns whose values together identify a row: a row whose key is already
-   * in the dataset is not written again (an interrupted run that is resumed
-   * repeats what it had not confirmed). The keys are held in memory.
+   * Columns whose values together identify a row: a row whose key was
+   * already in the dataset when the writer opened is not written again (a
+   * resumed run repeats what it had not confirmed). Those keys are held in
+   * memory; repeats within one run are the producer's to drop (a harvest
+   * does), so a fresh run holds none.
    */
   key?: readonly string[];
   /**
@@ -183,7 +185,6 @@ export class DatasetWriter<R = Record<string, unknown>> {
           this.#duplicates++;
           continue;
         }
-        this.#keys.add(key);
       }
       const folder = partitionFolder(partitionBy.map((p) => [p.name, p.value(record)]));
       const rows = byFolder.get(folder);

@@ -40,7 +40,10 @@ Deno.test("An interrupted partitioned harvest resumes: DuckDB counts every recor
     const hits = () => sandbox.providers[SITE].hits.get("ListRecords") ?? 0;
     // Flushes after pages 3 and 6; page 8 fails, so page 7 is held in memory only.
     await assert.rejects(
-      harvestDataset(client(sandbox.url, failingOn(8)), dir, { flushRows: 25 }),
+      harvestDataset(client(sandbox.url, failingOn(8)), dir, {
+        flushRows: 25,
+        partitionBy: "month",
+      }),
       /Network error|connection reset/,
     );
     const written = await parquetFiles(dir);
@@ -48,7 +51,10 @@ Deno.test("An interrupted partitioned harvest resumes: DuckDB counts every recor
     assert.ok(written.every((f) => /^month=\d{4}-\d{2}\/part-\d{6}-[0-9a-f]{8}\.parquet$/.test(f)));
     const firstRun = hits();
 
-    const summary = await harvestDataset(client(sandbox.url), dir, { flushRows: 25 });
+    const summary = await harvestDataset(client(sandbox.url), dir, {
+      flushRows: 25,
+      partitionBy: "month",
+    });
     const expected = sandbox.records[SITE].map((r) => r.identifier).sort();
     assert.ok(hits() - firstRun < expected.length / 10, "the resumed run did not start over");
     assert.ok(summary.duplicates > 0, "records handed on twice were written once");
@@ -74,7 +80,7 @@ Deno.test("A harvested dataset has the harvest's columns and types, partitioned 
   const dir = await Deno.makeTempDir();
   try {
     const oai = client(sandbox.url);
-    await harvestDataset(oai, dir, { flushRows: 100 });
+    await harvestDataset(oai, dir, { flushRows: 100, partitionBy: "month" });
     const table = await oai.harvest();
     const byMonth = new Map<string, number>();
     for (const when of table.array("datestamp") as Date[]) {

@@ -21,9 +21,10 @@ export type HarvestPartitioning = "month" | "year" | "set" | "none";
 /** Options of {@linkcode harvestDataset}. */
 export interface HarvestDatasetOptions extends HarvestOptions {
   /**
-   * Folders by the record's datestamp (`month=2026-01`, `year=2026`), by its
+   * Folders by the record's datestamp (`year=2026`, `month=2026-01`), by its
    * first set (`set=letter`; records in no set go to Hive's null folder), or
-   * none. Default `month`.
+   * none. Default `year`. Each flush writes one file per folder, so many
+   * folders make many small files: prefer `year` or `set` for long harvests.
    */
   partitionBy?: HarvestPartitioning | readonly DatasetPartition<OaiRecord>[];
   /** Rows held in memory before a flush; default 50,000. */
@@ -42,7 +43,7 @@ export const HARVEST_STATE_FILE = "_harvest_state.json";
 const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
 
 function partitions(
-  partitionBy: HarvestDatasetOptions["partitionBy"] = "month",
+  partitionBy: HarvestDatasetOptions["partitionBy"] = "year",
 ): readonly DatasetPartition<OaiRecord>[] {
   if (typeof partitionBy !== "string") return partitionBy;
   switch (partitionBy) {
@@ -77,7 +78,7 @@ function partitions(
  * @example A harvest by month, then its size by month
  * ```ts ignore
  * const oai = new OaiPmh("https://archive.example/acme/letters/api/oai");
- * const summary = await harvestDataset(oai, "out/letters", { metadataPrefix: "oai_dc" });
+ * const summary = await harvestDataset(oai, "out/letters", { partitionBy: "month" });
  * const byMonth = await query(
  *   "SELECT month, count(*) AS records FROM letters GROUP BY month ORDER BY month",
  *   { views: { letters: "out/letters" } },
