@@ -22,6 +22,7 @@
 import * as arrow from "@uwdata/flechette";
 import type { ColumnType } from "../table/convert.ts";
 import type { TypedColumn } from "../table/build_table.ts";
+import { utf8Column, utf8ListColumn } from "./_arrow_strings.ts";
 
 /** The schema metadata key holding `{ column: tidepool type }`. */
 export const TYPES_KEY = "tidepool:types";
@@ -65,6 +66,8 @@ function elementKind(values: readonly unknown[]): ElementKind {
 }
 
 const MILLISECONDS = arrow.TimeUnit.MILLISECOND;
+/** Built columns read back exact: int64 as bigint, timestamps as dates. */
+const EXTRACT = { useBigInt: true, useDate: true };
 
 function scalarType(kind: Exclude<ElementKind, "mixed">): arrow.DataType {
   switch (kind) {
@@ -86,6 +89,168 @@ function jsonText(value: unknown): string | null {
   return JSON.stringify(value, (_key, item) => typeof item === "bigint" ? `${item}` : item);
 }
 
+/** How a column's values are stored: as they are, as JSON text, or as decimal digit text. */
+export type Storage = "plain" | "json" | "digits";
+
+/** One column in Arrow form, with its tidepool type and storage. */
+export interface EncodedColumn {
+  name: string;
+  type: ColumnType;
+  storage: Storage;
+  column: arrow.Column<unknown>;
+}
+
+/** Rows encoded together: columns of the same length. */
+export interface EncodedChunk {
+  length: number;
+  columns: EncodedColumn[];
+}
+
+/**
+ * Encodes one typed column in Arrow form (compact buffers: what a writer
+ * holds between flushes instead of JavaScript values).
+ *
+ * @param column Values of the declared type or null.
+ * @returns The Arrow column and how it is stored.
+ */
+export function encodeColumn(column: TypedColumn): EncodedColumn {
+  let values = column.values;
+  let type: arrow.DataType;
+  let storage: Storage = "plain";
+  switch (column.type) {
+    case "string":
+      type = arrow.utf8();
+      break;
+    case "number":
+      type = arrow.float64();
+      break;
+    case "integer":
+      if (!fitsInt64(values)) {
+        type = arrow.float64();
+        break;
+      }
+      type = arrow.int64();
+      values = values.map((value) => typeof value === "number" ? BigInt(value) : value);
+      break;
+    case "bigint":
+      if (fitsInt64(values)) {
+        type = arrow.int64();
+        break;
+      }
+      type = arrow.utf8();
+      values = values.map((value) => typeof value === "bigint" ? `${value}` : null);
+      storage = "digits";
+      break;
+    case "boolean":
+      type = arrow.bool();
+      break;
+    case "date":
+      type = arrow.timestamp(MILLISECONDS, "UTC");
+      break;
+    case "array": {
+      const kind = elementKind(values);
+      if (kind !== "mixed") {
+        type = arrow.list(scalarType(kind));
+        break;
+      }
+      type = arrow.utf8();
+      values = values.map(jsonText);
+      storage = "json";
+      break;
+    }
+    case "object":
+      type = arrow.utf8();
+      values = values.map(jsonText);
+      storage = "json";
+      break;
+  }
+  return { name: column.name, type: column.type, storage, column: buildColumn(values, type) };
+}
+
+/** A string that tells Arrow types apart. */
+function typeKey(type: arrow.DataType): string {
+  return JSON.stringify(type, (_key, value) => typeof value === "bigint" ? `${value}` : value);
+}
+
+/** Decodes an encoded column's values back to their tidepool values. */
+function decodeValues(encoded: EncodedColumn): unknown[] {
+  return decodeStored(
+    encoded.column.toArray() as ArrayLike<unknown>,
+    encoded.type,
+    encoded.storage,
+  );
+}
+
+/**
+ * Joins chunks into one column per name, in order of first appearance: a
+ * chunk without a column gets nulls; chunks that stored a column
+ * differently (a list in one, JSON text in another) are re-encoded together.
+ */
+function mergeChunks(chunks: readonly EncodedChunk[]): EncodedColumn[] {
+  const names: string[] = [];
+  const byName = new Map<string, (EncodedColumn | undefined)[]>();
+  chunks.forEach((chunk, c) => {
+    for (const column of chunk.columns) {
+      let list = byName.get(column.name);
+      if (!list) {
+        list = new Array(chunks.length).fill(undefined);
+        byName.set(column.name, list);
+        names.push(column.name);
+      }
+      list[c] = column;
+    }
+  });
+  return names.map((name) => {
+    const parts = byName.get(name)!;
+    const present = parts.filter((part): part is EncodedColumn => part !== undefined);
+    const first = present[0];
+    const key = typeKey(first.column.type);
+    const agree = present.every((part) =>
+      part.storage === first.storage && part.type === first.type &&
+      typeKey(part.column.type) === key
+    );
+    if (agree) {
+      const batches = parts.flatMap((part, c) =>
+        part ? part.column.data : arrow.columnFromArray(
+          new Array(chunks[c].length).fill(null),
+          first.column.type,
+          EXTRACT,
+        )
+          .data
+      );
+      return { ...first, column: new arrow.Column(batches, first.column.type) };
+    }
+    const values = parts.flatMap((part, c) =>
+      part ? decodeValues(part) : new Array(chunks[c].length).fill(null)
+    );
+    return encodeColumn({ name, type: first.type, values });
+  });
+}
+
+/**
+ * Encoded chunks as one Arrow IPC stream (a record batch per chunk), with
+ * the tidepool types and storages in the schema metadata.
+ *
+ * @param chunks Chunks of encoded columns.
+ * @returns The Arrow IPC stream bytes.
+ */
+export function chunksToArrowIPC(chunks: readonly EncodedChunk[]): Uint8Array {
+  const columns = chunks.length === 1 ? chunks[0].columns : mergeChunks(chunks);
+  const data: Record<string, arrow.Column<unknown>> = {};
+  const declared: Record<string, ColumnType> = {};
+  for (const column of columns) {
+    data[column.name] = column.column;
+    declared[column.name] = column.type;
+  }
+  const table = arrow.tableFromColumns(data);
+  table.schema.metadata = new Map([
+    [TYPES_KEY, JSON.stringify(declared)],
+    [JSON_KEY, JSON.stringify(columns.filter((c) => c.storage === "json").map((c) => c.name))],
+    [DIGITS_KEY, JSON.stringify(columns.filter((c) => c.storage === "digits").map((c) => c.name))],
+  ]);
+  return arrow.tableToIPC(table, { format: "stream" })!;
+}
+
 /**
  * Typed columns as an Arrow IPC stream, with the tidepool types in the schema metadata.
  *
@@ -93,72 +258,24 @@ function jsonText(value: unknown): string | null {
  * @returns The Arrow IPC stream bytes.
  */
 export function columnsToArrowIPC(columns: readonly TypedColumn[]): Uint8Array {
-  const data: Record<string, unknown[]> = {};
-  const types: Record<string, arrow.DataType> = {};
-  const declared: Record<string, ColumnType> = {};
-  const asJson: string[] = [];
-  const asDigits: string[] = [];
-  for (const column of columns) {
-    declared[column.name] = column.type;
-    let values = column.values;
-    let type: arrow.DataType;
-    switch (column.type) {
-      case "string":
-        type = arrow.utf8();
-        break;
-      case "number":
-        type = arrow.float64();
-        break;
-      case "integer":
-        if (!fitsInt64(values)) {
-          type = arrow.float64();
-          break;
-        }
-        type = arrow.int64();
-        values = values.map((value) => typeof value === "number" ? BigInt(value) : value);
-        break;
-      case "bigint":
-        if (fitsInt64(values)) {
-          type = arrow.int64();
-          break;
-        }
-        type = arrow.utf8();
-        values = values.map((value) => typeof value === "bigint" ? `${value}` : null);
-        asDigits.push(column.name);
-        break;
-      case "boolean":
-        type = arrow.bool();
-        break;
-      case "date":
-        type = arrow.timestamp(MILLISECONDS, "UTC");
-        break;
-      case "array": {
-        const kind = elementKind(values);
-        if (kind !== "mixed") {
-          type = arrow.list(scalarType(kind));
-          break;
-        }
-        type = arrow.utf8();
-        values = values.map(jsonText);
-        asJson.push(column.name);
-        break;
-      }
-      case "object":
-        type = arrow.utf8();
-        values = values.map(jsonText);
-        asJson.push(column.name);
-        break;
-    }
-    data[column.name] = values;
-    types[column.name] = type;
+  return chunksToArrowIPC([{
+    length: columns[0]?.values.length ?? 0,
+    columns: columns.map(encodeColumn),
+  }]);
+}
+
+/** Strings and lists of strings through the direct builders, the rest through flechette's. */
+function buildColumn(values: unknown[], type: arrow.DataType): arrow.Column<unknown> {
+  // Flechette makes no batch for no rows; every column must agree with it.
+  if (values.length === 0) return arrow.columnFromArray(values, type, EXTRACT);
+  if (type.typeId === arrow.Type.Utf8) return utf8Column(values);
+  if (
+    type.typeId === arrow.Type.List &&
+    (type as arrow.ListType).children[0].type.typeId === arrow.Type.Utf8
+  ) {
+    return utf8ListColumn(values);
   }
-  const table = arrow.tableFromArrays(data, { types });
-  table.schema.metadata = new Map([
-    [TYPES_KEY, JSON.stringify(declared)],
-    [JSON_KEY, JSON.stringify(asJson)],
-    [DIGITS_KEY, JSON.stringify(asDigits)],
-  ]);
-  return arrow.tableToIPC(table, { format: "stream" })!;
+  return arrow.columnFromArray(values, type, EXTRACT);
 }
 
 /** The tidepool type an Arrow type reads as, for files tidepool did not write. */
@@ -216,15 +333,25 @@ export function arrowIPCToColumns(bytes: Uint8Array): TypedColumn[] {
   const asDigits = new Set(JSON.parse(metadata?.get(DIGITS_KEY) ?? "[]") as string[]);
   return table.schema.fields.map((field, i) => {
     const type = declared[field.name] ?? typeOfArrow(field.type);
+    const storage: Storage = asJson.has(field.name)
+      ? "json"
+      : asDigits.has(field.name)
+      ? "digits"
+      : "plain";
     const raw = table.getChildAt(i)!.toArray() as ArrayLike<unknown>;
-    let values: unknown[];
-    if (asJson.has(field.name)) values = Array.from(raw, parseJson);
-    else if (asDigits.has(field.name)) {
-      values = Array.from(raw, (value) => typeof value === "string" ? BigInt(value) : null);
-    } else if (type === "array") values = Array.from(raw, plainArray);
-    else if (type === "integer") {
-      values = Array.from(raw, (value) => typeof value === "bigint" ? Number(value) : value);
-    } else values = Array.from(raw);
-    return { name: field.name, type, values };
+    return { name: field.name, type, values: decodeStored(raw, type, storage) };
   });
+}
+
+/** Stored Arrow values back to tidepool values of the type. */
+function decodeStored(raw: ArrayLike<unknown>, type: ColumnType, storage: Storage): unknown[] {
+  if (storage === "json") return Array.from(raw, parseJson);
+  if (storage === "digits") {
+    return Array.from(raw, (value) => typeof value === "string" ? BigInt(value) : null);
+  }
+  if (type === "array") return Array.from(raw, plainArray);
+  if (type === "integer") {
+    return Array.from(raw, (value) => typeof value === "bigint" ? Number(value) : value);
+  }
+  return Array.from(raw);
 }

@@ -7,7 +7,12 @@
 
 import type { ColumnTable } from "arquero";
 import { columnTypes, tableFromColumns, type TypedColumn } from "../table/build_table.ts";
-import { arrowIPCToColumns, columnsToArrowIPC } from "./_arrow_columns.ts";
+import {
+  arrowIPCToColumns,
+  chunksToArrowIPC,
+  columnsToArrowIPC,
+  type EncodedChunk,
+} from "./_arrow_columns.ts";
 import { parquetWasm } from "./_parquet_wasm.ts";
 
 /**
@@ -25,12 +30,27 @@ import { parquetWasm } from "./_parquet_wasm.ts";
  * console.log(new TextDecoder().decode(bytes.subarray(0, 4))); // "PAR1"
  * ```
  */
-export async function columnsToParquet(columns: readonly TypedColumn[]): Promise<Uint8Array> {
+export function columnsToParquet(columns: readonly TypedColumn[]): Promise<Uint8Array> {
+  return ipcToParquet(columnsToArrowIPC(columns), columns[0]?.values.length ?? 0);
+}
+
+/**
+ * Encodes chunks of encoded columns as one Parquet file with one row group.
+ *
+ * @param chunks Chunks a writer held, in order.
+ * @returns The bytes of a Parquet file.
+ */
+export function chunksToParquet(chunks: readonly EncodedChunk[]): Promise<Uint8Array> {
+  const rows = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  return ipcToParquet(chunksToArrowIPC(chunks), rows);
+}
+
+async function ipcToParquet(ipc: Uint8Array, rows: number): Promise<Uint8Array> {
   const wasm = await parquetWasm();
-  const arrowTable = wasm.Table.fromIPCStream(columnsToArrowIPC(columns));
+  const arrowTable = wasm.Table.fromIPCStream(ipc);
   const properties = new wasm.WriterPropertiesBuilder()
     .setCompression(wasm.Compression.ZSTD)
-    .setMaxRowGroupSize(Math.max(1, columns[0]?.values.length ?? 1))
+    .setMaxRowGroupSize(Math.max(1, rows))
     .build();
   // writeParquet takes ownership of both and frees them.
   return wasm.writeParquet(arrowTable, properties);
