@@ -184,6 +184,7 @@ export type {
   ResourcesParameters,
   ResultFormat,
   SearchAllParameters,
+  SparqlAllOptions,
   SparqlOptions,
   SparqlResult,
   SparqlTag,

@@ -32,6 +32,7 @@ import { resources, type ResourcesParameters } from "./resources.ts";
 import { search, type SearchParameters, type SearchResult } from "./search.ts";
 import { searchAll, type SearchAllParameters } from "./search_all.ts";
 import { runSparql, type SparqlOptions, type SparqlResult } from "./sparql.ts";
+import { sparqlAll, type SparqlAllOptions, sparqlPages } from "./sparql_all.ts";
 import type { ArchiveEntity, ArchiveResource, JsonLdDocument } from "./types.ts";
 import { requireTarget, segment } from "./_context.ts";
 import { OaiPmh } from "./oai/oai_pmh.ts";
@@ -313,6 +314,31 @@ export class Archive {
     options: SparqlOptions = {},
   ): Promise<T> {
     return runSparql(this.#context, query, options) as Promise<T>;
+  }
+
+  /**
+   * Every row of a SELECT, paged past the endpoint's result cap (LIMIT and
+   * OFFSET under a stable ORDER BY, a COUNT to see a silent cap): see
+   * {@linkcode sparqlAll}.
+   *
+   * @param query A SELECT query.
+   * @param options Page size, the COUNT check, caps, signal, and the options of `sparql`.
+   * @returns One table of every row.
+   */
+  sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
+    return sparqlAll(this.#context, query, options);
+  }
+
+  /**
+   * The pages of a SELECT as {@linkcode Archive.sparqlAll} reads them, one
+   * table each: stream them into Parquet with `writeDataset`.
+   *
+   * @param query A SELECT query.
+   * @param options As for `sparqlAll`.
+   * @returns The pages.
+   */
+  sparqlPages(query: string, options: SparqlAllOptions = {}): AsyncGenerator<ColumnTable> {
+    return sparqlPages(this.#context, query, options);
   }
 
   /**

@@ -18,6 +18,7 @@ export { RESOURCE_SCHEMA } from "./_resource_table.ts";
 export { type Triple, TRIPLE_SCHEMA } from "./_triples.ts";
 export type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";
 export type { CompanionOptions, ResultFormat, SparqlOptions, SparqlResult } from "./sparql.ts";
+export type { SparqlAllOptions } from "./sparql_all.ts";
 export { readSparqlResults, type ReadSparqlResultsOptions } from "./read_sparql_results.ts";
 export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 export { sparql, type SparqlTag } from "./sparql_tag.ts";

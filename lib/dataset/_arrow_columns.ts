@@ -21,6 +21,7 @@
 
 import * as arrow from "@uwdata/flechette";
 import type { ColumnType } from "../table/convert.ts";
+import { convertTo, widenType } from "../table/concat_tables.ts";
 import type { TypedColumn } from "../table/build_table.ts";
 import { utf8Column, utf8ListColumn } from "./_arrow_strings.ts";
 
@@ -184,7 +185,8 @@ function decodeValues(encoded: EncodedColumn): unknown[] {
 /**
  * Joins chunks into one column per name, in order of first appearance: a
  * chunk without a column gets nulls; chunks that stored a column
- * differently (a list in one, JSON text in another) are re-encoded together.
+ * differently (a list in one, JSON text in another, or another type) are
+ * re-encoded together, as one widened type.
  */
 function mergeChunks(chunks: readonly EncodedChunk[]): EncodedColumn[] {
   const names: string[] = [];
@@ -220,10 +222,14 @@ function mergeChunks(chunks: readonly EncodedChunk[]): EncodedColumn[] {
       );
       return { ...first, column: new arrow.Column(batches, first.column.type) };
     }
-    const values = parts.flatMap((part, c) =>
-      part ? decodeValues(part) : new Array(chunks[c].length).fill(null)
-    );
-    return encodeColumn({ name, type: first.type, values });
+    const valued = present.filter((part) => part.column.nullCount < part.column.length);
+    const type = widenType((valued.length ? valued : present).map((part) => part.type));
+    const values = parts.flatMap((part, c) => {
+      if (!part) return new Array(chunks[c].length).fill(null);
+      const decoded = decodeValues(part);
+      return part.type === type ? decoded : decoded.map((value) => convertTo(value, type));
+    });
+    return encodeColumn({ name, type, values });
   });
 }
 

@@ -11,6 +11,7 @@ import { TidepoolError } from "../http/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_table.ts";
 import type { TableSchema } from "../table/schema.ts";
+import type { ColumnTable } from "arquero";
 import { chunksToParquet, tableFromParquet } from "./parquet.ts";
 import { encodeColumn, type EncodedChunk } from "./_arrow_columns.ts";
 import {
@@ -32,8 +33,8 @@ export interface DatasetPartition<R> {
 
 /** Options of a {@linkcode DatasetWriter}. */
 export interface DatasetWriterOptions<R> {
-  /** The columns of every file. */
-  schema: TableSchema<R>;
+  /** How records become columns; not needed when the pages are tables. */
+  schema?: TableSchema<R>;
   /** Extra columns discovered from the records (files may then differ in columns). */
   dynamic?: DynamicColumns<R>;
   /** Partition levels, outermost first; default none (files directly in the folder). */
@@ -103,7 +104,6 @@ export class DatasetWriter<R = Record<string, unknown>> {
   readonly #options: DatasetWriterOptions<R>;
   readonly #checkpoint: Checkpoint;
   readonly #keys?: Set<string>;
-  readonly #keyReaders?: ((record: R) => unknown)[];
   /** Per partition folder, the pages held since the last flush, already in Arrow form. */
   readonly #buffers = new Map<string, { chunks: EncodedChunk[]; rows: number }>();
   readonly #flushRows: number;
@@ -123,17 +123,6 @@ export class DatasetWriter<R = Record<string, unknown>> {
     this.#checkpoint = checkpoint;
     this.#keys = keys;
     this.#flushRows = Math.max(1, options.flushRows ?? 50_000);
-    if (options.key) {
-      this.#keyReaders = options.key.map((name) => {
-        const index = options.schema.names.indexOf(name);
-        if (index < 0) {
-          throw new TidepoolError(`Cannot key the dataset on ${name}: it is not a schema column`, {
-            hint: `Use columns of the schema: ${options.schema.names.join(", ")}`,
-          });
-        }
-        return options.schema.readers[index];
-      });
-    }
   }
 
   /**
@@ -171,48 +160,73 @@ export class DatasetWriter<R = Record<string, unknown>> {
   }
 
   /**
-   * Adds records; when the rows held reach `flushRows`, every partition is
-   * written and the checkpoint updated.
+   * Adds a page: records (built into columns by the schema) or a table
+   * (its columns and types as they are). When the rows held reach
+   * `flushRows`, every partition is written and the checkpoint updated.
    *
-   * @param records A page of records.
+   * @param page A page of records, or a table.
    */
-  async write(records: Iterable<R>): Promise<void> {
+  async write(page: Iterable<R> | ColumnTable): Promise<void> {
     if (this.#closed) throw new TidepoolError("Cannot write to a closed dataset writer");
-    const { partitionBy = [], schema, dynamic } = this.#options;
-    const byFolder = new Map<string, R[]>();
-    for (const record of records) {
-      if (this.#keys && this.#keyReaders) {
-        const key = keyOf(this.#keyReaders.map((read) => read(record)));
-        if (this.#keys.has(key)) {
-          this.#duplicates++;
-          continue;
-        }
+    const { partitionBy = [], key = [] } = this.#options;
+    const records = isTable(page) ? undefined : Array.from(page);
+    const table = isTable(page) ? page : this.#build(records!);
+    const rowCount = table.numRows();
+    const keyColumns = key.map((name) => {
+      if (!table.columnNames().includes(name)) {
+        throw new TidepoolError(`Cannot key the dataset on ${name}: the page has no such column`, {
+          hint: `Use columns the pages have: ${table.columnNames().join(", ")}`,
+        });
       }
-      const folder = partitionFolder(partitionBy.map((p) => [p.name, p.value(record)]));
+      return table.array(name) as ArrayLike<unknown>;
+    });
+    const byFolder = new Map<string, number[]>();
+    for (let row = 0; row < rowCount; row++) {
+      if (this.#keys?.has(keyOf(keyColumns.map((values) => values[row])))) {
+        this.#duplicates++;
+        continue;
+      }
+      const record = partitionBy.length
+        ? (records ? records[row] : table.object(row) as R)
+        : undefined;
+      const folder = partitionFolder(partitionBy.map((p) => [p.name, p.value(record!)]));
       const rows = byFolder.get(folder);
-      if (rows) rows.push(record);
-      else byFolder.set(folder, [record]);
+      if (rows) rows.push(row);
+      else byFolder.set(folder, [row]);
     }
+    const types = columnTypes(table);
     for (const [folder, rows] of byFolder) {
       let buffer = this.#buffers.get(folder);
       if (!buffer) {
         buffer = { chunks: [], rows: 0 };
         this.#buffers.set(folder, buffer);
       }
+      const all = rows.length === rowCount;
       // Held as Arrow buffers: a tenth of the memory of the records themselves.
-      const builder = new TableBuilder(schema, { dynamic });
-      builder.add(rows);
-      const table = builder.build();
       buffer.chunks.push({
         length: rows.length,
-        columns: Object.entries(columnTypes(table)).map(([name, type]) =>
-          encodeColumn({ name, type, values: table.array(name) as unknown[] })
-        ),
+        columns: Object.entries(types).map(([name, type]) => {
+          const column = table.array(name) as ArrayLike<unknown>;
+          const values = all ? Array.from(column) : rows.map((row) => column[row]);
+          return encodeColumn({ name, type, values });
+        }),
       });
       buffer.rows += rows.length;
       this.#buffered += rows.length;
     }
     if (this.#buffered >= this.#flushRows) await this.flush();
+  }
+
+  #build(records: R[]): ColumnTable {
+    const { schema, dynamic } = this.#options;
+    if (!schema) {
+      throw new TidepoolError("Cannot write records to a dataset without a schema", {
+        hint: "Give the writer a schema, or write tables",
+      });
+    }
+    const builder = new TableBuilder(schema, { dynamic });
+    builder.add(records);
+    return builder.build();
   }
 
   /** Writes every partition's rows held in memory, then the checkpoint. */
@@ -278,7 +292,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
  * ```
  */
 export async function writeDataset<R>(
-  pages: AsyncIterable<Iterable<R>>,
+  pages: AsyncIterable<Iterable<R> | ColumnTable>,
   dir: string,
   options: DatasetWriterOptions<R>,
 ): Promise<DatasetSummary> {
@@ -294,6 +308,11 @@ async function readKeys(path: string, columns: readonly string[], keys: Set<stri
   for (let row = 0; row < table.numRows(); row++) {
     keys.add(keyOf(arrays.map((values) => values[row])));
   }
+}
+
+function isTable(page: unknown): page is ColumnTable {
+  return typeof (page as ColumnTable).columnNames === "function" &&
+    typeof (page as ColumnTable).numRows === "function";
 }
 
 function ignoreNotFound(error: unknown) {

@@ -34,6 +34,11 @@ export interface ArchiveFaults {
   quotaExceeded: boolean;
   /** The OAI-PMH providers' switches, shared by every site (503 for a page, token expiry, ...). */
   oai: OaiFaults;
+  /**
+   * SELECT answers hold at most this many rows, silently, as Virtuoso's
+   * ResultSetMaxRows does (10,000 on many public endpoints).
+   */
+  sparqlRowCap?: number;
 }
 
 /**

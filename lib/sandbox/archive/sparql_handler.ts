@@ -70,11 +70,17 @@ export async function sparqlHandler(
       : new URLSearchParams(body).get("query");
   }
   if (!query) return errorResponse(400, "Missing query");
+  let text = query;
   let queryType: string;
   try {
     const parsed = new sparqljs.Parser().parse(query);
     if (parsed.type === "update") return errorResponse(400, "The endpoint is read-only");
     queryType = parsed.queryType;
+    const cap = state.faults.sparqlRowCap;
+    if (cap !== undefined && parsed.queryType === "SELECT") {
+      parsed.limit = Math.min(parsed.limit ?? Infinity, cap);
+      text = new sparqljs.Generator().stringify(parsed);
+    }
   } catch (error) {
     return errorResponse(400, `Query parse error: ${(error as Error).message}`);
   }
@@ -83,7 +89,7 @@ export async function sparqlHandler(
   const format = negotiate(accept, graph ? GRAPH_TYPES : SELECT_TYPES);
   if (!format) return errorResponse(406, `Cannot answer ${queryType} as ${accept}`);
   try {
-    const body = state.sparql!(query, format, index.db);
+    const body = state.sparql!(text, format, index.db);
     return new Response(String(body), { headers: { "content-type": `${format}; charset=utf-8` } });
   } catch (error) {
     return errorResponse(400, `Query failed: ${(error as Error).message}`);
