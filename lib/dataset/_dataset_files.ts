@@ -98,9 +98,6 @@ export function writeCheckpoint(dir: string, checkpoint: Checkpoint): Promise<vo
 
 /** The name of every data file a writer makes: `part-<flush>-<run>.parquet`. */
 const PART_FILE = /^part-\d{6}-[0-9a-f]{8}\.parquet$/;
-/** A write an interrupted run left unfinished (see `writeFileAtomic`). */
-const TEMPORARY_FILE =
-  /^(part-\d{6}-[0-9a-f]{8}\.parquet|_tidepool_checkpoint\.json)\.[0-9a-f]{8}\.part$/;
 
 /**
  * Removes data files the checkpoint does not list (written after the last
