@@ -93,7 +93,7 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     await Promise.all(Object.values(started).map((service) => service.close()));
   };
   try {
-    if (!given.ocean) started.ocean = startOceanSandbox(options.ocean);
+    if (!given.ocean) started.ocean = startOceanSandbox({ mode, ...options.ocean });
     if (!given.subgraph) started.subgraph = serveSubgraph(options.subgraph);
     if (!given.expressions) {
       started.expressions = startExpressionSandbox({ mode, ...options.expressions });

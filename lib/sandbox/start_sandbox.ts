@@ -63,7 +63,7 @@ export interface Sandbox {
  * ```
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const ocean = startOceanSandbox(options.ocean);
+  const ocean = startOceanSandbox({ mode: options.mode, ...options.ocean });
   const subgraph = serveSubgraph(options.subgraph);
   const expressions = startExpressionSandbox({ mode: options.mode, ...options.expressions });
   const archive = await startArchiveSandbox({ mode: options.mode, ...options.archive });

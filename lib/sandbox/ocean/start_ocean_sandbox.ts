@@ -18,7 +18,8 @@ import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_f
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
 import { seedAssets } from "./assets_seed.ts";
-import { extraFields, shapesSeed } from "../_strictness.ts";
+import { extraFields, type SandboxMode, shapesSeed } from "../_strictness.ts";
+import { unlistedInRequest } from "./_spec_parameters.ts";
 import {
   type ComputeHandlersOptions,
   type ComputeRoutes,
@@ -55,6 +56,11 @@ export interface OceanSandboxOptions {
   compute?: ComputeHandlersOptions | false;
   /** Most requests answered (a guard against runaway loops). */
   maxRequests?: number;
+  /**
+   * `strict` (default): query parameters and free compute fields the spec
+   * does not list answer 400 in plain text; `lenient` (demos) lets them pass.
+   */
+  mode?: SandboxMode;
   /**
    * Picks the "not shown" shapes: a seed other than 0 adds fields the spec
    * does not list to NodeInfo and every DDO sent. Default from
@@ -185,7 +191,8 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
   }, options.compute);
   if (compute) state.activeJobs = (id) => compute.engine.activeInEnvironment(id);
 
-  const route = (request: Request): Response | Promise<Response> => {
+  const strict = (options.mode ?? "strict") === "strict";
+  const route = async (request: Request): Promise<Response> => {
     if (state.faults.botChallenge) {
       return new Response("<!DOCTYPE html><title>Just a moment...</title>", {
         status: 403,
@@ -195,6 +202,8 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     const url = new URL(request.url);
     const path = url.pathname;
     const method = request.method;
+    const refused = strict ? await unlistedInRequest(request, url) : undefined;
+    if (refused) return refused;
     if (method === "GET" && path === "/") return handleInfo(state);
     if (method === "GET" && path === "/api/services/nonce") return handleNonce(url, state);
     if (method === "GET" && path.startsWith("/api/aquarius/assets/ddo/")) {
@@ -211,7 +220,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
       return handleEnvironments(url, state);
     }
     if (method === "GET" && path.startsWith("/files/")) return handleFile(path.slice(7));
-    return compute?.(request) ?? text(`Cannot ${method} ${path}`, 404);
+    return await compute?.(request) ?? text(`Cannot ${method} ${path}`, 404);
   };
 
   const server = serveLocal(route, { maxRequests: options.maxRequests });

@@ -1,0 +1,72 @@
+/**
+ * What the node spec lists for each endpoint: the query parameters of the
+ * GET endpoints and the fields of a free compute request. A strict sandbox
+ * node answers anything else with the spec's error shape (400, plain text).
+ *
+ * @module
+ */
+
+import { text } from "./_state.ts";
+
+/** Query parameters of each GET endpoint, as listed in spec section 4. */
+const QUERY: Record<string, readonly string[]> = {
+  "/": [],
+  "/api/services/nonce": ["userAddress"],
+  "/api/aquarius/state/ddo": ["did", "nft", "txId"],
+  "/api/services/computeEnvironments": ["chainId"],
+  "/api/services/compute": ["consumerAddress", "jobId", "agreementId", "includeMetrics"],
+  "/api/services/computeResult": ["consumerAddress", "jobId", "index", "nonce", "signature"],
+  "/api/services/initialize": [
+    "documentId",
+    "serviceId",
+    "consumerAddress",
+    "validUntil",
+    "fileIndex",
+    "userdata",
+  ],
+  "/api/services/download": [
+    "documentId",
+    "serviceId",
+    "transferTxId",
+    "consumerAddress",
+    "nonce",
+    "signature",
+    "fileIndex",
+    "userdata",
+  ],
+};
+
+/** FreeComputeRequest: required and optional fields (section 2). */
+const FREE_COMPUTE = [
+  "consumerAddress",
+  "nonce",
+  "signature",
+  "environment",
+  "algorithm",
+  "datasets",
+  "resources",
+  "maxJobDuration",
+  "output",
+  "metadata",
+  "additionalViewers",
+];
+
+/**
+ * The 400 for a query parameter or free compute field the spec does not
+ * list, or undefined when the request keeps to the spec.
+ */
+export async function unlistedInRequest(request: Request, url: URL): Promise<Response | undefined> {
+  const path = url.pathname;
+  if (request.method === "GET" && QUERY[path]) {
+    const unknown = [...new Set(url.searchParams.keys())].filter((k) => !QUERY[path].includes(k));
+    if (unknown.length > 0) return text(`Unknown parameter: ${unknown.join(", ")}`, 400);
+  }
+  if (request.method === "POST" && path === "/api/services/freeCompute") {
+    const body = await request.clone().json().catch(() => undefined);
+    if (body && typeof body === "object" && !Array.isArray(body)) {
+      const unknown = Object.keys(body).filter((k) => !FREE_COMPUTE.includes(k));
+      if (unknown.length > 0) return text(`Unknown field: ${unknown.join(", ")}`, 400);
+    }
+  }
+  return undefined;
+}
