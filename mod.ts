@@ -130,8 +130,15 @@ export type {
   WaitForIndexedOptions,
   WaitForJobOptions,
 } from "./lib/ocean/mod.ts";
-export { EXPRESSION_SEARCH_PACING, ExpressionSearch } from "./lib/expressions/mod.ts";
+export {
+  BODY_PARTS,
+  EMOTIONS,
+  EXPRESSION_SEARCH_PACING,
+  ExpressionSearch,
+} from "./lib/expressions/mod.ts";
 export type {
+  BodyPart,
+  Emotion,
   Expression,
   ExpressionAnalytics,
   ExpressionFacets,

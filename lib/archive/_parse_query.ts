@@ -8,6 +8,48 @@
 import { TidepoolError } from "../http/errors.ts";
 import { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 
+/** The PREFIX lines offered when a well-known vocabulary is used undeclared. */
+export const WELL_KNOWN_PREFIXES: Readonly<Record<string, string>> = {
+  schema: "http://schema.org/",
+  dcterms: "http://purl.org/dc/terms/",
+  dc: "http://purl.org/dc/elements/1.1/",
+  rico: "https://www.ica.org/standards/RiC/ontology#",
+  skos: "http://www.w3.org/2004/02/skos/core#",
+  rdfs: "http://www.w3.org/2000/01/rdf-schema#",
+  rdf: "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+  owl: "http://www.w3.org/2002/07/owl#",
+  xsd: "http://www.w3.org/2001/XMLSchema#",
+  foaf: "http://xmlns.com/foaf/0.1/",
+};
+
+/**
+ * The error of a prefix used without a PREFIX line, at its first use (the
+ * parser itself gives no position), offering the line for a known vocabulary.
+ */
+function unknownPrefix(query: string, prefix: string): SparqlSyntaxError {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const use = new RegExp(`(^|[^\\w:<"'-])${escaped}:`, "gm");
+  let offset = 0;
+  for (const match of query.matchAll(use)) {
+    const at = (match.index ?? 0) + match[1].length;
+    const lineStart = query.lastIndexOf("\n", at) + 1;
+    // Skip the declaring side of a PREFIX line (for another prefix's IRI it cannot occur).
+    if (/^\s*PREFIX\s*$/i.test(query.slice(lineStart, at))) continue;
+    offset = at;
+    break;
+  }
+  const before = query.slice(0, offset).split("\n");
+  const known = WELL_KNOWN_PREFIXES[prefix];
+  return new SparqlSyntaxError(`the prefix ${prefix}: is not declared`, {
+    line: before.length,
+    column: before.at(-1)!.length + 1,
+    query,
+    hint: known
+      ? `Add this line at the top of the query: PREFIX ${prefix}: <${known}>`
+      : `Add a line PREFIX ${prefix}: <...> at the top of the query with the vocabulary's IRI`,
+  });
+}
+
 /** The kind of a query, from its parse. */
 export type QueryType = "SELECT" | "ASK" | "CONSTRUCT" | "DESCRIBE";
 
@@ -16,6 +58,7 @@ interface JisonError {
   hash?: {
     line?: number;
     text?: string;
+    token?: string;
     loc?: { first_line: number; first_column: number; last_line: number; last_column: number };
   };
 }
@@ -36,8 +79,18 @@ export async function parseQuery(query: string): Promise<ParsedQuery> {
     parsed = new sparqljs.Parser({ skipValidation: false }).parse(query) as ParsedQuery;
   } catch (error) {
     const jison = error as JisonError;
+    const message = String(jison.message ?? error);
+    const prefix = /^Unknown prefix: (\S*)/.exec(message);
+    if (prefix) throw unknownPrefix(query, prefix[1]);
     const { line, column } = errorPosition(query, jison);
-    throw new SparqlSyntaxError(String(jison.message ?? error), { line, column });
+    // The parser's own message repeats the line and appends every token it
+    // expected; the excerpt says the same in the place it happened.
+    const found = jison.hash?.token === "EOF"
+      ? "the query ends early"
+      : jison.hash?.text
+      ? `unexpected '${jison.hash.text}'`
+      : message.split("\n")[0];
+    throw new SparqlSyntaxError(found, { line, column, query });
   }
   if (parsed.type === "update") {
     throw new TidepoolError("Cannot send a SPARQL update: the endpoint is read-only", {

@@ -10,7 +10,7 @@ import { TidepoolError } from "../http/errors.ts";
 import type { QueryValue } from "../http/client.ts";
 import type { SearchAllOptions, SearchFilters, SearchParameters } from "./types.ts";
 
-/** The lists the spec gives; emotion and body part lists are not shown, so not checked. */
+/** The lists the spec gives; emotion and body part lists are checked in vocabulary.ts. */
 export const VALENCES = ["positive", "negative", "neutral", "ambiguous"] as const;
 export const INTENSITIES = ["low", "medium", "high"] as const;
 export const GENDERS = ["male", "female", "unknown", "mixed"] as const;
@@ -88,7 +88,7 @@ export function sortQuery(
 ): Record<string, QueryValue> {
   let sort: string | undefined;
   if (options.sort !== undefined) {
-    sort = SORTS[options.sort as string];
+    sort = Object.hasOwn(SORTS, options.sort) ? SORTS[options.sort] : undefined;
     if (sort === undefined) {
       throw invalid(
         `sort "${options.sort}" is not one of _score, emotion, bodyPart, intensity`,

@@ -36,6 +36,7 @@ import type {
   WireExpression,
 } from "./types.ts";
 import { kernelProgress } from "../notebook/progress_display.ts";
+import { checkVocabulary, KNOWN_VOCABULARY, type Vocabulary } from "./vocabulary.ts";
 
 /**
  * Polite default pacing: the spec asks clients to leave intervals between
@@ -69,6 +70,7 @@ export class ExpressionSearch {
   readonly http: HttpClient;
   readonly #pageSize?: number;
   readonly #pageSizes = new Map<string, number>();
+  #vocabulary?: Promise<Vocabulary>;
 
   /**
    * Creates a client of the service, by default one request at a time, 250 ms apart.
@@ -107,6 +109,7 @@ export class ExpressionSearch {
         },
       );
     }
+    await this.#checkVocabulary(parameters);
     const response = await this.http.request({ path: "/api/expressions", query });
     const page = readPage(response);
     const facets = (page.body.facets ?? {}) as Record<string, unknown>;
@@ -154,6 +157,7 @@ export class ExpressionSearch {
       });
     }
     const query = { ...filterQuery(filters), ...sortQuery(options) };
+    await this.#checkVocabulary(filters);
     const result = await collectPages(this.http, {
       path: "/api/expressions",
       query,
@@ -385,4 +389,30 @@ export class ExpressionSearch {
     }
     return body as Record<string, unknown>;
   }
+
+  /**
+   * Emotion and body part values are checked against the lists the service
+   * publishes (`/api/stats`, read once per client), since an unknown value
+   * answers an empty table, not an error. Without such lists the known ones
+   * decide.
+   */
+  async #checkVocabulary(filters: SearchFilters): Promise<void> {
+    if (filters.emotion === undefined && filters.bodyPart === undefined) return;
+    this.#vocabulary ??= this.stats().then(
+      ({ emotions, bodyParts }) => ({
+        emotions: listed(emotions, "emotion", KNOWN_VOCABULARY.emotions),
+        bodyParts: listed(bodyParts, "bodyPart", KNOWN_VOCABULARY.bodyParts),
+      }),
+      () => KNOWN_VOCABULARY,
+    );
+    checkVocabulary(filters, await this.#vocabulary);
+  }
+}
+
+/** The values of a stats table, or the known ones when it lists none. */
+function listed(table: ColumnTable, column: string, known: readonly string[]): readonly string[] {
+  const values = (table.array(column) as unknown[]).filter((v): v is string =>
+    typeof v === "string"
+  );
+  return values.length > 0 ? values : known;
 }

@@ -6,6 +6,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { ClientOptions } from "../http/options.ts";
+import type { BodyPart, Emotion } from "./vocabulary.ts";
 
 /** The valences the service knows. */
 export type Valence = "positive" | "negative" | "neutral" | "ambiguous";
@@ -25,10 +26,13 @@ export type OneOrMany<T> = T | readonly T[];
 export interface SearchFilters {
   /** Full text over surface and context; words separated by spaces must all occur. */
   keyword?: string;
-  /** Emotion categories, e.g. `"喜"` or `["喜", "驚"]`. */
-  emotion?: OneOrMany<string>;
-  /** Body parts, e.g. `["目", "頬"]`. */
-  bodyPart?: OneOrMany<string>;
+  /**
+   * Emotion categories, e.g. `"喜"` or `["喜", "驚"]`; checked against the
+   * service's list (`stats()`) before the search is sent.
+   */
+  emotion?: OneOrMany<Emotion>;
+  /** Body parts, e.g. `["目", "頬"]`; checked like `emotion`. */
+  bodyPart?: OneOrMany<BodyPart>;
   /** Valences. */
   valence?: OneOrMany<Valence>;
   /**

@@ -19,6 +19,7 @@ import type { PagedReadOptions } from "../paging/types.ts";
 import { checksumAddress } from "./_address.ts";
 import { TidepoolError } from "../http/errors.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
+import { dateInput } from "../table/date_input.ts";
 import type { Ddo } from "./ddo.ts";
 import { ddoBody, nftOf, utc } from "./_ddo_forms.ts";
 import type { EsStyleQuery, EsTermFilter, TypesenseQuery } from "./types.ts";
@@ -29,7 +30,10 @@ export interface AssetFilter {
   type?: "dataset" | "algorithm";
   /** Assets with any of these tags. */
   tags?: string | string[];
-  /** Assets by any of these authors (exact text). */
+  /**
+   * Assets by any of these authors, exact text: letter case counts (the
+   * engine ignores it, so the client checks the received rows).
+   */
   author?: string | string[];
   /** Assets whose data NFT any of these addresses owns. */
   owner?: string | string[];
@@ -100,13 +104,7 @@ function clause(field: string, values: (string | number)[]): string {
 
 function toTime(value: Date | string | undefined, what: string): number | undefined {
   if (value === undefined) return undefined;
-  const time = value instanceof Date ? value.getTime() : Date.parse(value);
-  if (Number.isNaN(time)) {
-    throw new TidepoolError(`Invalid ${what}: ${String(value)}`, {
-      hint: "Give a Date or an ISO 8601 date such as 2025-01-31",
-    });
-  }
-  return time;
+  return dateInput(value, what).getTime();
 }
 
 /** A search body of either form, and how to ask for one page of it. */
@@ -244,10 +242,13 @@ export function clientCheck(
   const before = toTime(filter.createdBefore, "createdBefore");
   const states = list(filter.nftState);
   const hideUnlisted = !options.includeUnlisted && !states?.includes(5);
+  const authors = list(filter.author);
   return (ddo) => {
     const state = nftOf(ddo)?.state;
     // A node that ignored the filter must still not show unlisted assets.
     if (hideUnlisted && state === 5) return false;
+    // Typesense matches string filters whatever the case; the doc says exact.
+    if (authors && !authors.includes(ddo.metadata?.author as string)) return false;
     if (after === undefined && before === undefined) return true;
     const created = Date.parse(String(utc(ddoBody(ddo).metadata?.created) ?? ""));
     if (Number.isNaN(created)) return false;

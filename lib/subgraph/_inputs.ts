@@ -6,6 +6,7 @@
 
 import { TidepoolError } from "../http/errors.ts";
 import { toDate } from "../table/convert.ts";
+import { dateInput } from "../table/date_input.ts";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -36,6 +37,10 @@ export function unixSeconds(
   what: string,
 ): number | undefined {
   if (value === undefined) return undefined;
+  // Text must be ISO 8601 (01/02/2025 is refused, not read as 2 January).
+  if (typeof value === "string" && !/^\s*\d+\s*$/.test(value)) {
+    return Math.floor(dateInput(value, what).getTime() / 1000);
+  }
   const date = toDate(value);
   if (!date) {
     throw new TidepoolError(`Invalid ${what} time: ${JSON.stringify(value)}`, {

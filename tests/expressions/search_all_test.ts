@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { sleep } from "../../lib/http/sleep.ts";
 import type { ProgressEvent } from "../../lib/http/progress.ts";
+import type { SearchFilters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";
 
 Deno.test("searchAll returns exactly total unique rows, discovering the page size", async () => {
   const events: ProgressEvent[] = [];
   await withSandbox(async ({ sandbox, client, urls, warnings }) => {
-    const filters = { emotion: ["哀", "喜"], valence: "negative" as const };
+    const filters: SearchFilters = { emotion: ["哀", "喜"], valence: "negative" };
     const { total } = await client.search({ ...filters, limit: 0 });
     urls.length = 0;
     const all = await client.searchAll(filters);
@@ -51,7 +52,8 @@ Deno.test("searchAll learns a limit the service caps silently", async () => {
     const all = await client.searchAll({ bodyPart: "頬" });
     const { total } = await client.search({ bodyPart: "頬", limit: 0 });
     assert.equal(all.numRows(), total);
-    assert.equal(Number(urls[1].searchParams.get("limit")), 40);
+    const pages = urls.filter((url) => url.pathname === "/api/expressions"); // not /api/stats
+    assert.equal(Number(pages[1].searchParams.get("limit")), 40);
   }, { client: { fetch: capping } });
 });
 

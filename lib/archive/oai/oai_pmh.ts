@@ -16,6 +16,7 @@ import type { ClientOptions } from "../../http/options.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
 import { child, children, textOf, type XmlNode } from "../_xml.ts";
 import { DAY, formatDatestamp, isDay, nextFrom, parseUtc } from "./_dates.ts";
+import { dateInput, isIsoDay } from "../../table/date_input.ts";
 import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
 import { readRecord } from "./_records.ts";
 import { type OaiContext, oaiRequest } from "./_response.ts";
@@ -281,6 +282,9 @@ export class OaiPmh {
         hint: "Use ListRecords or ListIdentifiers",
       });
     }
+    // Checked before anything is sent, Identify included.
+    if (options.from !== undefined) dateInput(options.from, "from");
+    if (options.until !== undefined) dateInput(options.until, "until");
     const metadataPrefix = options.metadataPrefix ?? "oai_dc";
     const set = options.set ?? null;
     const endpoint = this.endpoint;
@@ -328,13 +332,9 @@ function toDatestamp(
   name: string,
 ): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === "string" && isDay(value)) return value;
-  const date = value instanceof Date ? value : parseUtc(value);
-  if (!date || Number.isNaN(date.getTime())) {
-    throw new TidepoolError(`Invalid ${name} for an OAI-PMH harvest: ${String(value)}`, {
-      hint: "Give a day (2026-01-31), an ISO 8601 UTC timestamp or a Date",
-    });
-  }
+  const date = dateInput(value, name);
+  // A day stays a day: the repository reads it at day granularity.
+  if (typeof value === "string" && isIsoDay(value)) return value.trim();
   return formatDatestamp(date, granularity);
 }
 

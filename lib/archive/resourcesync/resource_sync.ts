@@ -13,6 +13,7 @@ import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { parseUtc } from "../oai/_dates.ts";
+import { dateInput } from "../../table/date_input.ts";
 import { entrySchema } from "./_schema.ts";
 import { parseSitemap, type SitemapDocument, type SitemapEntry } from "./_sitemap.ts";
 import { runMirror } from "./_mirror.ts";
@@ -146,6 +147,7 @@ export class ResourceSync {
    * @returns A table with the columns of {@linkcode ResourceSync.resourceList}.
    */
   async changeList(options: ListOptions & { from?: string | Date } = {}): Promise<ColumnTable> {
+    if (options.from !== undefined) dateInput(options.from, "from"); // before anything is sent
     const url = await this.#capability("changelist");
     return buildTable(entrySchema, await this.changeEntries(url, options.from, options));
   }
@@ -176,13 +178,8 @@ export class ResourceSync {
     from?: string | Date,
     options: ListOptions = {},
   ): Promise<SitemapEntry[]> {
+    const since = from === undefined ? undefined : dateInput(from, "from");
     const list = url ?? await this.#capability("changelist");
-    const since = from === undefined ? undefined : from instanceof Date ? from : parseUtc(from);
-    if (from !== undefined && (!since || Number.isNaN(since.getTime()))) {
-      throw new TidepoolError(`Invalid from for a change list: ${String(from)}`, {
-        hint: "Give an ISO 8601 UTC timestamp or a Date",
-      });
-    }
     const query = since ? { from: since.toISOString().replace(/\.000Z$/, "Z") } : undefined;
     const entries = await this.#entries(list, "change list", {
       ...options,

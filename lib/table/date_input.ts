@@ -1,0 +1,72 @@
+/**
+ * The one reading of a date a user passes as a parameter (`from`, `since`,
+ * `createdAfter`...): a `Date`, or ISO 8601 text and nothing else, so that
+ * `01/02/2025` is an error rather than 2 January, and `2025-13-45` an error
+ * rather than an empty table.
+ *
+ * @module
+ */
+
+import { TidepoolError } from "../http/errors.ts";
+
+/** The forms every date parameter accepts, as said in errors. */
+export const DATE_FORMS =
+  "a Date, a day (2025-01-31) or an ISO 8601 time (2025-01-31T09:30:00Z, 2025-01-31T09:30:00+09:00; without a zone it is UTC)";
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * Reads a date parameter.
+ *
+ * @param value A Date or ISO 8601 text.
+ * @param what The parameter, for the error (`from`, `createdAfter`).
+ * @returns The instant.
+ * @throws {TidepoolError} When the value is neither, or names no real day or time.
+ *
+ * @example A day and a zoned time
+ * ```ts
+ * console.log(dateInput("2025-01-31", "from").toISOString()); // 2025-01-31T00:00:00.000Z
+ * console.log(dateInput("2025-01-31T09:30:00+09:00", "from").toISOString()); // 2025-01-31T00:30:00.000Z
+ * ```
+ */
+export function dateInput(value: Date | string, what: string): Date {
+  if (value instanceof Date) {
+    if (!Number.isNaN(value.getTime())) return value;
+    throw invalidDate(what, "Invalid Date");
+  }
+  const text = typeof value === "string" ? value.trim() : "";
+  const match = ISO.exec(text);
+  if (!match) throw invalidDate(what, JSON.stringify(value));
+  const [, year, month, day, hour = "00", minute = "00", second = "00", fraction = "", zone] =
+    match;
+  const fields = [year, month, day, hour, minute, second].map(Number);
+  const utc = new Date(
+    Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5]),
+  );
+  // Date.UTC rolls 2025-13-45 over into 2026; a real day reads back the same.
+  const real = utc.getUTCFullYear() === fields[0] && utc.getUTCMonth() === fields[1] - 1 &&
+    utc.getUTCDate() === fields[2] && utc.getUTCHours() === fields[3] &&
+    utc.getUTCMinutes() === fields[4] && utc.getUTCSeconds() === fields[5];
+  if (!real) throw invalidDate(what, JSON.stringify(value), "it names no real day or time");
+  const offset = zone === undefined || zone.toUpperCase() === "Z" ? 0 : zoneMinutes(zone);
+  const ms = fraction ? Math.round(Number(fraction) * 1000) : 0;
+  return new Date(utc.getTime() + ms - offset * 60_000);
+}
+
+/** Whether text is a bare ISO 8601 day (`2025-01-31`), checked as a real day. */
+export function isIsoDay(text: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text.trim());
+}
+
+function zoneMinutes(zone: string): number {
+  const digits = zone.replace(":", "");
+  const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5));
+  return digits.startsWith("-") ? -minutes : minutes;
+}
+
+function invalidDate(what: string, shown: string, why = "it is not ISO 8601"): TidepoolError {
+  return new TidepoolError(`Invalid ${what} date ${shown}: ${why}`, {
+    hint: `Give ${DATE_FORMS}; other forms such as 01/02/2025 are ambiguous and refused`,
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * Every date parameter of the archive is a Date or ISO 8601: a US-order or
+ * impossible date is refused before anything is sent.
+ */
+
+import assert from "node:assert/strict";
+import { archiveOn, withSandbox } from "./_sandbox.ts";
+
+Deno.test("harvest and changeList refuse 01/02/2025 and 2025-13-45 before sending anything", async () => {
+  await withSandbox(async (sandbox) => {
+    let requests = 0;
+    const counting: typeof fetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const { archive } = archiveOn(sandbox, { fetch: counting });
+    for (const from of ["01/02/2025", "2025-13-45"]) {
+      await assert.rejects(
+        archive.harvest({ metadataPrefix: "oai_dc", from }),
+        /Invalid from date .*What to do: Give a Date, a day \(2025-01-31\)/s,
+      );
+      await assert.rejects(archive.harvest({ until: from }), /Invalid until date/);
+      await assert.rejects(archive.changeList({ from }), /Invalid from date/);
+    }
+    assert.equal(requests, 0);
+    const recent = await archive.harvest({ metadataPrefix: "oai_dc", from: "2024-01-02" });
+    for (const stamp of recent.array("datestamp") as Date[]) {
+      assert.ok(stamp >= new Date("2024-01-02T00:00:00Z"));
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { TidepoolError } from "../../lib/http/errors.ts";
+import type { SearchParameters } from "../../lib/expressions/mod.ts";
+import { withSandbox } from "./_helpers.ts";
+
+// deno check rejects values outside the closed vocabularies (these lines fail
+// `deno check` if the types ever accept them again).
+// @ts-expect-error: "joy" is not an emotion category
+const englishEmotion: SearchParameters = { emotion: ["joy"] };
+// @ts-expect-error: 嬉 is not one of the ten categories
+const wrongKanji: SearchParameters = { emotion: "嬉" };
+// @ts-expect-error: body parts are named in Japanese
+const englishBodyPart: SearchParameters = { bodyPart: "eye" };
+// @ts-expect-error: "date" is not a sort key
+const badSort: SearchParameters = { sort: "date" };
+// @ts-expect-error: "other" is not a gender the filter knows
+const badGender: SearchParameters = { gender: "other" };
+
+Deno.test("unknown emotions and body parts are refused before the search is sent, listing the valid values", async () => {
+  await withSandbox(async ({ client, urls }) => {
+    for (const parameters of [englishEmotion, wrongKanji, englishBodyPart]) {
+      await assert.rejects(client.search(parameters), (error: Error) => {
+        assert.ok(error instanceof TidepoolError);
+        assert.match(
+          error.message,
+          /^Cannot search expressions: (emotion|bodyPart) "(joy|嬉|eye)"/,
+        );
+        assert.match(error.message, /: ([喜怒哀怖恥好厭昂安驚], ){9}[喜怒哀怖恥好厭昂安驚]\n|目/);
+        assert.match(error.message, /What to do: Use one of /);
+        return true;
+      });
+      await assert.rejects(client.searchAll(parameters), /is not one of the service's/);
+    }
+    // The service's own list was read once; no search was sent.
+    assert.deepEqual(urls.map((url) => url.pathname), ["/api/stats"]);
+    const ok = await client.search({ emotion: "喜", bodyPart: ["目"], limit: 1 });
+    assert.equal(ok.hits.numRows(), 1);
+  });
+});
+
+Deno.test("sort keys and genders outside the lists are refused locally, with the valid values", async () => {
+  await withSandbox(async ({ sandbox, client }) => {
+    await assert.rejects(client.search(badSort), /sort "date" is not one of _score, emotion/);
+    await assert.rejects(
+      client.search({ sort: "constructor" as "emotion" }),
+      /sort "constructor" is not one of/,
+    );
+    await assert.rejects(client.search(badGender), /male, female, unknown, mixed/);
+    assert.equal(sandbox.requestCount, 0);
+  });
+});
+
+Deno.test("a value the service lists in stats() is accepted even when tidepool does not know it", async () => {
+  const withExtra: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!new URL(String(input)).pathname.endsWith("/api/stats")) return response;
+    const body = await response.json();
+    body.emotions["嬉"] = 1;
+    return Response.json(body);
+  };
+  await withSandbox(async ({ client }) => {
+    const page = await client.search({ emotion: "嬉" as "喜", limit: 5 });
+    assert.equal(page.total, 0);
+  }, { client: { fetch: withExtra } });
+});
