@@ -147,6 +147,8 @@ export function subgraphPager(
       }
       return rows;
     },
+    // No page fingerprint: a `_gte` page of one value and the tie page after
+    // it hold the same ids by design; a cursor named twice is the repeat guard.
     read(rows, cursor) {
       const full = rows.length >= first;
       const last = rows.length ? rows[rows.length - 1] : undefined;

@@ -1,0 +1,156 @@
+import assert from "node:assert/strict";
+import {
+  type PagedReadOptions,
+  PagingCapError,
+  PagingError,
+  walkPages,
+} from "../../lib/paging/mod.ts";
+import { sleep } from "../../lib/http/sleep.ts";
+import { subgraphPager } from "../../lib/subgraph/_paginate.ts";
+
+/**
+ * The value cursor with ties (subgraph `id_gt`, `F_gte`, `F: v, id_gt`)
+ * against an in-memory entity: ids `r000`..., `score` shared by runs of
+ * rows. Faults: `ignoreWhere` (every page is the first), `backToTen` (the
+ * third page ends on the last id of the first), `slowMs` (pages after the first).
+ */
+interface Fault {
+  ignoreWhere?: boolean;
+  backToTen?: boolean;
+  slowMs?: number;
+}
+
+type Row = { id: string; score: number };
+const rows: Row[] = Array.from({ length: 95 }, (_, i) => ({
+  id: `r${String(i).padStart(3, "0")}`,
+  score: Math.floor(i / 7), // runs of 7 equal scores
+}));
+// Two runs longer than a page (10): the tie cursor is needed.
+for (const row of rows.slice(40, 65)) row.score = 100;
+
+function entity(fault: Fault = {}) {
+  const requests: Record<string, unknown>[] = [];
+  const cancelled: number[] = [];
+  const send = async (
+    _document: string,
+    variables: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => {
+    const index = requests.push(variables) - 1;
+    if (fault.slowMs && index > 0) {
+      await sleep(fault.slowMs, signal).catch((error) => {
+        cancelled.push(index);
+        throw error;
+      });
+    }
+    const where = (fault.ignoreWhere ? {} : variables.where) as Record<string, unknown>;
+    const orderBy = variables.orderBy as "id" | "score";
+    const match = rows.filter((row) =>
+      Object.entries(where).every(([key, value]) => {
+        const [field, op] = key.split("_") as ["id" | "score", string | undefined];
+        const v = row[field];
+        return op === "gt"
+          ? v > (value as string | number)
+          : op === "gte"
+          ? v >= (value as string | number)
+          : v === value;
+      })
+    ).sort((
+      a,
+      b,
+    ) => (a[orderBy] < b[orderBy] ? -1 : a[orderBy] > b[orderBy] ? 1 : a.id < b.id ? -1 : 1));
+    let page = match.slice(0, variables.first as number);
+    if (fault.backToTen && index === 2) page = [...rows.slice(21, 30), rows[9]];
+    return {
+      rows: page,
+      _meta: { block: { number: 100, timestamp: 0, hash: "0x" }, hasIndexingErrors: false },
+    };
+  };
+  return { send, requests, cancelled };
+}
+
+const silent = { progress: () => ({ update() {}, finish() {}, fail() {} }), warn() {} };
+
+async function read(orderBy: "id" | "score", fault: Fault = {}, options: PagedReadOptions = {}) {
+  const service = entity(fault);
+  const { pager } = subgraphPager(
+    service.send,
+    {
+      entity: "things",
+      typeName: "Thing",
+      fields: ["id", "score"],
+      where: {},
+      orderBy,
+      orderDirection: "asc",
+      pageSize: 10,
+    },
+    "things",
+    () => {},
+  );
+  const ids: string[] = [];
+  const error = await (async () => {
+    for await (const page of walkPages(pager, silent, options)) {
+      ids.push(...page.rows.map((row) => String(row.id)));
+    }
+  })().catch((e) => e);
+  return { ids, error, ...service };
+}
+
+for (const orderBy of ["id", "score"] as const) {
+  Deno.test(`value cursor by ${orderBy}: every row once, ties across pages included`, async () => {
+    const { ids, error } = await read(orderBy);
+    assert.equal(error, undefined);
+    assert.equal(ids.length, rows.length);
+    assert.equal(new Set(ids).size, rows.length);
+  });
+
+  Deno.test(`value cursor by ${orderBy}: a server ignoring the cursor ends in a clear error`, async () => {
+    const { error, requests } = await read(orderBy, { ignoreWhere: true });
+    assert.ok(error instanceof PagingError, String(error));
+    // The repeated page names the same next cursor: the walk does not send it again.
+    assert.equal(error.code, "cursorCycle");
+    assert.ok(requests.length <= 3, `${requests.length} requests`);
+  });
+
+  Deno.test(`value cursor by ${orderBy}: the page cap names itself`, async () => {
+    const { error, requests } = await read(orderBy, {}, { maxPages: 2 });
+    assert.ok(error instanceof PagingCapError, String(error));
+    assert.match(error.message, /cap of 2 pages \(maxPages\).*\n.*paginate\(\)/);
+    assert.ok(requests.length <= 3);
+  });
+
+  Deno.test(`value cursor by ${orderBy}: aborting mid-walk stops at once`, async () => {
+    const controller = new AbortController();
+    const service = entity({ slowMs: 2_000 });
+    const { pager } = subgraphPager(
+      service.send,
+      {
+        entity: "things",
+        typeName: "Thing",
+        fields: ["id", "score"],
+        where: {},
+        orderBy,
+        orderDirection: "asc",
+        pageSize: 10,
+      },
+      "things",
+      () => {},
+    );
+    setTimeout(() => controller.abort(new Error("stop")), 30);
+    const started = Date.now();
+    const error = await (async () => {
+      for await (const _ of walkPages(pager, silent, { signal: controller.signal })) { /* read */ }
+    })().catch((e) => e);
+    assert.equal(error.message, "stop");
+    assert.ok(Date.now() - started < 1_000);
+    // Page 2 was requested ahead (eager) while page 1 was read, and cancelled.
+    assert.deepEqual(service.cancelled, [1]);
+  });
+}
+
+Deno.test("value cursor by id: a page that ends on an id seen before is a cycle", async () => {
+  const { error, requests } = await read("id", { backToTen: true });
+  assert.ok(error instanceof PagingError, String(error));
+  assert.equal(error.code, "cursorCycle");
+  assert.equal(requests.length, 3);
+});
