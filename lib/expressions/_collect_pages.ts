@@ -41,6 +41,8 @@ export interface CollectOptions {
   checkPage?: (hits: WireExpression[]) => void;
   /** Cancels the read. */
   signal?: AbortSignal;
+  /** Most requests before the read fails. */
+  maxPages?: number;
 }
 
 /** The rows and the counts of a paged read. */
@@ -219,7 +221,7 @@ export async function collectPages(
       summary: ({ pages }) => `${pages} requests`,
     },
     http,
-    { signal: options.signal },
+    { signal: options.signal, maxPages: options.maxPages },
   );
   const state = await drainPages(pages, (rows) => builder.add(rows)).catch((error) => {
     throw pagingError(error, label, offset);

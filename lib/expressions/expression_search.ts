@@ -166,6 +166,7 @@ export class ExpressionSearch {
       pageSize: options.pageSize ?? this.#pageSize,
       maxRows: options.maxRows,
       signal: options.signal,
+      maxPages: options.maxPages,
       memo: this.#pageSizes,
     });
     const wanted = requestedIntensities(filters);
@@ -241,6 +242,7 @@ export class ExpressionSearch {
       pageSize: options.pageSize ?? this.#pageSize,
       maxRows: options.maxRows,
       signal: options.signal,
+      maxPages: options.maxPages,
       memo: this.#pageSizes,
     });
     return result.table;

@@ -159,6 +159,8 @@ export interface PagingOptions {
   pageSize?: number;
   /** Cancels the read: the request in flight and those requested ahead. */
   signal?: AbortSignal;
+  /** Most requests before the read fails with a `PagingCapError`; default 100,000. */
+  maxPages?: number;
 }
 
 /** Options of `searchAll`. */

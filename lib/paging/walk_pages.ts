@@ -81,11 +81,14 @@ export async function* walkPages<C, P, R>(
   let fruitless = 0; // restarts in a row without a new row
   let stopped: string | undefined;
   let deferred: ReturnType<typeof setTimeout> | undefined;
-  /** Requests the cursors after `from` that can be told now, up to the window. */
-  const plan = (from: C | null, withFrom: boolean) => {
+  /**
+   * Requests the cursors after `from` that can be told now, up to the
+   * window and never past the page cap (`claimed`: pages read or being read).
+   */
+  const plan = (from: C | null, withFrom: boolean, claimed: number) => {
     let cursor = from;
     if (cursor !== null && !withFrom) cursor = kind.predict?.(cursor, state) ?? null;
-    while (cursor !== null && ahead.size < window && state.pages < maxPages) {
+    while (cursor !== null && ahead.size < window && claimed + ahead.size < maxPages) {
       const key = kind.key(cursor);
       if (cursors.has(key)) return; // a cycle: reported when the walk gets there
       ahead.request(key, cursor);
@@ -114,7 +117,7 @@ export async function* walkPages<C, P, R>(
       let page: P;
       try {
         const pending = ahead.take(key, cursor);
-        plan(cursor, false);
+        plan(cursor, false, state.pages + 1);
         page = await abortable(pending, signal);
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
@@ -170,8 +173,8 @@ export async function* walkPages<C, P, R>(
         const from = next;
         // Requested after the caller has had a turn with this page, unless
         // the caller is the adapter itself.
-        if (pager.eager) plan(from, true);
-        else deferred = setTimeout(() => plan(from, true), 0);
+        if (pager.eager) plan(from, true, state.pages);
+        else deferred = setTimeout(() => plan(from, true, state.pages), 0);
       }
       yield { rows: read.rows, page: state.pages, last: next === null, state: { ...state } };
       cursor = next;

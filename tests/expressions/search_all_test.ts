@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { PagingCapError } from "../../lib/paging/errors.ts";
 import { sleep } from "../../lib/http/sleep.ts";
 import type { ProgressEvent } from "../../lib/http/progress.ts";
 import type { SearchFilters } from "../../lib/expressions/mod.ts";
@@ -143,4 +144,14 @@ Deno.test("searchAll: a per-call signal cancels the page in flight and those rea
     assert.ok(signals.length >= 2, `${signals.length} pages were read ahead`);
     assert.ok(signals.every((s) => s.aborted), "every page in flight was cancelled");
   }, { client: { fetch: slowFetch } });
+});
+
+Deno.test("searchAll: the page cap names itself and how to raise it", async () => {
+  await withSandbox(async ({ client, urls }) => {
+    const error = await client.searchAll({}, { pageSize: 50, maxPages: 3 }).catch((e) => e);
+    assert.ok(error instanceof PagingCapError, String(error));
+    assert.match(error.message, /cap of 3 pages \(maxPages\)/);
+    assert.match(error.message, /searchAll\(\)/);
+    assert.ok(urls.length <= 4, `${urls.length} requests`);
+  });
 });

@@ -332,3 +332,13 @@ Deno.test("paging: progress reports every page, and the end", async () => {
     "done 3 pages",
   ]);
 });
+
+Deno.test("paging: read-ahead never requests a page past the page cap", async () => {
+  for (const kind of KINDS) {
+    const service = new Service(1000, 10);
+    const pager = { ...pagerFor(kind, service, 4), eager: true };
+    const error = await collect(pager, { maxPages: 3 }).catch((e) => e);
+    assert.ok(error instanceof PagingCapError, `${kind}: ${error}`);
+    assert.equal(service.requests.length, 3, `${kind}: ${service.requests}`);
+  }
+});
