@@ -27,6 +27,8 @@ export interface SparqlOptions extends CompanionOptions, StrictOption {
   db?: string;
   /** The database's service (`dl`, `text`, `records`); default: read from the catalogue. */
   service?: string;
+  /** Cancels the query in flight. */
+  signal?: AbortSignal;
 }
 
 /** What a query answers: a table (SELECT, CONSTRUCT, DESCRIBE) or a boolean (ASK). */
@@ -68,6 +70,7 @@ export async function runSparql(
     },
     idempotent: true,
     tail: "/sparql",
+    signal: options.signal,
   });
   const contentType = response.headers.get("content-type") ?? "";
   if (graph) {

@@ -117,7 +117,9 @@ export async function* sparqlPages(
   query: string,
   options: SparqlAllOptions = {},
 ): AsyncGenerator<ColumnTable> {
-  const { pageSize = 10_000, count = true, signal, maxPages, maxRows, ...sparql } = options;
+  // The signal goes with every request: the COUNT, the head and each page.
+  const { pageSize = 10_000, count = true, maxPages, maxRows, ...sparql } = options;
+  const { signal } = options;
   const parsed = await parseQuery(query);
   if (parsed.queryType !== "SELECT") {
     throw new TidepoolError(
@@ -172,13 +174,13 @@ export async function* sparqlPages(
       call: "sparqlAll()",
       count: "received",
       cursor: windows,
-      fetch: (w) =>
+      fetch: (w, signal) =>
         runSparql(
           context,
           new Generator().stringify(
             { ...parsed, order, offset: w.offset, limit: w.limit } as never,
           ),
-          sparql,
+          { ...sparql, signal },
         ) as Promise<ColumnTable>,
       read: (table) => ({ rows: [table], received: table.numRows(), total }),
       shortfall: () => undefined,

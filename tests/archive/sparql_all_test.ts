@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sleep } from "../../lib/http/sleep.ts";
 import type { ColumnTable } from "arquero";
 import { writeDataset } from "../../lib/dataset/dataset_writer.ts";
 import { query } from "../../lib/dataset/query.ts";
@@ -99,5 +100,31 @@ Deno.test("sparqlAll refuses what it cannot page", async () => {
       archive.sparqlAll(TRIPLES, { pageSize: 0 }),
       /Cannot page a SPARQL query by 0 rows/,
     );
+  });
+});
+
+Deno.test("sparqlAll: a per-call signal cancels the page in flight", async () => {
+  await withSandbox(async (sandbox) => {
+    const controller = new AbortController();
+    const seen: AbortSignal[] = [];
+    let pages = 0;
+    const slow: typeof fetch = async (input, init) => {
+      const url = new URL(new Request(input, init).url);
+      // The COUNT and the first page answer at once; the second page hangs.
+      if (/OFFSET/i.test(url.searchParams.get("query") ?? "") && ++pages > 1) {
+        seen.push(init!.signal!);
+        setTimeout(() => controller.abort(new Error("stopped by the user")), 30);
+        await sleep(5_000, init!.signal!);
+      }
+      return fetch(input, init);
+    };
+    const { archive } = archiveOn(sandbox, { fetch: slow });
+    const started = Date.now();
+    const error = await archive.sparqlAll(TRIPLES, { pageSize: 20, signal: controller.signal })
+      .catch((e) => e);
+    assert.equal(error.message, "stopped by the user");
+    assert.ok(Date.now() - started < 4_000, "stopped before the slow page's 5 s");
+    assert.equal(seen.length, 1);
+    assert.ok(seen[0].aborted, "the request in flight was cancelled");
   });
 });
