@@ -9,22 +9,31 @@ import { TidepoolError } from "../http/errors.ts";
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 
-/** A value already written as a SPARQL term by {@linkcode iri} or {@linkcode literal}. */
-export class SparqlTerm {
+/**
+ * A value already written as a SPARQL term by `sparql.iri` or
+ * `sparql.literal`. It has no public constructor: only terms those helpers
+ * made are accepted, so raw text can never pass the tag's escaping.
+ */
+export interface SparqlTerm {
   /** The term text, safe to place in a query. */
   readonly text: string;
-  /**
-   * Wraps text that is already a valid SPARQL term; use `iri` or `literal` to make one.
-   *
-   * @param text The term text.
-   */
-  constructor(text: string) {
-    this.text = text;
-  }
   /** The term text. */
-  toString(): string {
-    return this.text;
-  }
+  toString(): string;
+}
+
+/** The terms the helpers below made; nothing else counts as a term. */
+const MINTED = new WeakSet<object>();
+
+/** Wraps escaped text as a term; only this module's helpers call it. */
+function mint(text: string): SparqlTerm {
+  const term = Object.freeze({ text, toString: () => text });
+  MINTED.add(term);
+  return term;
+}
+
+/** Whether a value is a term made by {@linkcode iri} or {@linkcode literal}. */
+function isMinted(value: unknown): value is SparqlTerm {
+  return typeof value === "object" && value !== null && MINTED.has(value);
 }
 
 /** A value the template tag accepts. */
@@ -50,7 +59,7 @@ export function iri(value: string | URL): SparqlTerm {
       hint: "An IRI cannot hold spaces, quotes, angle brackets, braces or backslashes",
     });
   }
-  return new SparqlTerm(`<${text}>`);
+  return mint(`<${text}>`);
 }
 
 /** A string literal, optionally with a language tag or a datatype IRI. */
@@ -69,7 +78,7 @@ export function literal(
   } else if (options.datatype !== undefined) {
     text += `^^${iri(options.datatype).text}`;
   }
-  return new SparqlTerm(text);
+  return mint(text);
 }
 
 /** Escapes a string for a double-quoted SPARQL literal. */
@@ -95,7 +104,7 @@ export function escapeString(value: string): string {
 
 /** Writes any accepted value as a term. */
 export function toTerm(value: SparqlValue): string {
-  if (value instanceof SparqlTerm) return value.text;
+  if (isMinted(value)) return value.text;
   if (typeof value === "string") return literal(value).text;
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "bigint") return `"${value}"^^<${XSD}integer>`;
@@ -117,7 +126,10 @@ export function toTerm(value: SparqlValue): string {
   }
   if (value instanceof URL) return iri(value).text;
   if (Array.isArray(value)) return value.map((item) => toTerm(item)).join(" ");
-  throw new TidepoolError(`Cannot use a ${typeof value} in a SPARQL query`, {
+  const kind = typeof value === "object" && value !== null && "text" in value
+    ? "term not made by sparql.iri() or sparql.literal()"
+    : typeof value;
+  throw new TidepoolError(`Cannot use a ${kind} in a SPARQL query`, {
     hint: "Give a string, number, bigint, boolean, Date, URL, or sparql.iri()/sparql.literal()",
   });
 }

@@ -13,6 +13,7 @@ import {
   BotChallengeError,
   HttpError,
   httpErrorFields,
+  type HttpErrorOptions,
   NetworkError,
   TimeoutError,
 } from "../http/errors.ts";
@@ -90,8 +91,7 @@ function writeError(error: unknown, what: WriteDescription): unknown {
         { ...fields, hint: "Send a smaller file, or split the import into several parts" },
       );
     default:
-      error.message = `Cannot ${what.action}: ${error.message}`;
-      return error;
+      return restated(error, `Cannot ${what.action}: ${error.shortMessage}`);
   }
 }
 
@@ -106,4 +106,19 @@ export function answerJson(response: HttpResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The same kind of HTTP error under a new message, rebuilt rather than
+ * edited, so `message` and `shortMessage` (what a notebook shows) agree.
+ */
+function restated(error: HttpError, message: string): HttpError {
+  // Every HttpError kind that reaches here takes HttpError's constructor (bot challenges pass earlier).
+  const Kind = error.constructor as new (message: string, options: HttpErrorOptions) => HttpError;
+  return new Kind(message, {
+    ...httpErrorFields(error),
+    details: error.details,
+    detailsLabel: error.detailsLabel,
+    hint: error.hint,
+  });
 }

@@ -579,9 +579,12 @@ export class Archive {
   }
 
   /**
-   * Creates a resource. Never retried; if the answer is lost to a network
-   * error, the resource is read by slug first, and the create is resent only
-   * when it is not there, so a timeout cannot make a duplicate.
+   * Creates a resource. Never retried blindly: if the answer is lost to a
+   * network error, the resource is read back by slug. One that holds what was
+   * sent is this create, arrived; one that differs existed before and is a
+   * conflict (`ConflictError`), never returned as created. When none is there
+   * the create is sent once more, and a 409 to that second send is checked
+   * the same way, since the first send may have landed late.
    *
    * @param input The slug, type, title, metadata, visibility and parent.
    * @returns The created resource.
@@ -647,7 +650,7 @@ export class Archive {
   }
 
   /**
-   * The account's usage. The shape is not given by the platform, so the
+   * The account's usage (a read with the key: it needs read scope, and is retried like any read). The shape is not given by the platform, so the
    * answer is handed back as sent (the sandbox sends `databases`,
    * `resources`, `assets`, `storage_bytes`, `requests`).
    *

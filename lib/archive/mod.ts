@@ -22,7 +22,7 @@ export type { SparqlAllOptions } from "./sparql_all.ts";
 export { readSparqlResults, type ReadSparqlResultsOptions } from "./read_sparql_results.ts";
 export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 export { sparql, type SparqlTag } from "./sparql_tag.ts";
-export { SparqlTerm, type SparqlValue } from "./_rdf_term.ts";
+export type { SparqlTerm, SparqlValue } from "./_rdf_term.ts";
 export type { IiifImageOptions, IiifInfo } from "./iiif.ts";
 export type {
   ArchiveEntity,

@@ -4,15 +4,16 @@
  * @module
  */
 
-import { type ArchiveContext, requireTarget, segment } from "./_context.ts";
-import { sendWrite } from "./_write.ts";
+import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 
 /** The body of {@linkcode Archive.usage}, on the archive's shared state; documented there. */
 export async function usage(context: ArchiveContext): Promise<Record<string, unknown>> {
   const { account } = requireTarget(context, "usage", false);
-  const response = await sendWrite(context, {
-    method: "GET",
+  // A read: retried like any read, never cached (it carries the key).
+  const response = await send(context, {
     path: `/api/${segment(account)}/usage`,
-  }, { action: `read the usage of ${account}`, account, scope: "read" });
+    auth: true,
+    cacheable: false,
+  });
   return response.json<Record<string, unknown>>();
 }

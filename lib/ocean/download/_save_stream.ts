@@ -110,7 +110,8 @@ export interface SaveStreamOptions {
 
 /**
  * Streams a body to a temporary file in `dir` and renames it into place when
- * complete.
+ * complete. The body is cancelled when the folder or the file cannot be
+ * made, so a failed save never leaves a response open.
  *
  * @param body The body stream (consumed).
  * @param options The folder, the name and the expected size.
@@ -120,14 +121,32 @@ export async function saveStream(
   body: ReadableStream<Uint8Array>,
   options: SaveStreamOptions,
 ): Promise<SavedFile> {
-  const { dir, what } = options;
-  await Deno.mkdir(dir, { recursive: true });
+  const { dir } = options;
   const temp = temporaryPath(join(dir, "tidepool"));
+  let file: Deno.FsFile;
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    file = await Deno.open(temp, { createNew: true, write: true });
+  } catch (error) {
+    // Nothing will read the body: cancel it, or its connection stays open.
+    await body.cancel(error).catch(() => {});
+    throw error;
+  }
+  return await writeInPlace(body, file, temp, options);
+}
+
+/** Streams the body into the open temporary file, then names it; removes it on failure. */
+async function writeInPlace(
+  body: ReadableStream<Uint8Array>,
+  opened: Deno.FsFile,
+  temp: string,
+  options: SaveStreamOptions,
+): Promise<SavedFile> {
+  const { dir, what } = options;
   const hash = createHash("sha256");
   let bytes = 0;
-  let file: Deno.FsFile | undefined;
+  let file: Deno.FsFile | undefined = opened;
   try {
-    file = await Deno.open(temp, { createNew: true, write: true });
     const reader = body.getReader();
     try {
       for (;;) {
