@@ -1,15 +1,17 @@
 /**
- * Reads SPARQL Query Results XML with a streaming parser (saxes) straight into
- * {@linkcode ResultColumns}: no document tree is built, and a document that is
- * not well-formed (a truncated body, an unclosed tag, an undeclared entity) is
- * an error, never a shorter table. Character references and the predefined
- * entities are decoded; a DOCTYPE is refused, which rules out entity expansion.
+ * Reads SPARQL Query Results XML through the events of the one XML entry
+ * point ({@linkcode readXml}) straight into {@linkcode ResultColumns}: no
+ * document tree is built, and a document that is not well-formed (a
+ * truncated body, an unclosed tag, an undeclared entity) is an error, never a
+ * shorter table. Character references and the predefined entities are
+ * decoded; entities declared in a DOCTYPE are refused.
  *
  * @module
  */
 
 import type { SaxesTagPlain } from "saxes";
 import { ProtocolError } from "../http/errors.ts";
+import { localName, readXml } from "./_xml.ts";
 import {
   BNODE,
   ColumnsBuilder,
@@ -19,16 +21,6 @@ import {
   type TermColumn,
   TRIPLE,
 } from "./_result_columns.ts";
-
-/** saxes, loaded on first use: importing tidepool should not pay for it. */
-let saxes: Promise<typeof import("saxes")> | undefined;
-
-function loadSaxes(): Promise<typeof import("saxes")> {
-  return saxes ??= import("saxes").catch((error) => {
-    saxes = undefined; // a failed load is tried again next time, not remembered
-    throw error;
-  });
-}
 
 /** The term being read inside a `<binding>` or a quoted triple. */
 interface TermInProgress {
@@ -44,45 +36,24 @@ interface TripleInProgress {
   part?: string;
 }
 
+const HINT = "The endpoint sent a malformed result document; try another format with { format }";
+
 function malformed(detail: string, cause?: unknown): ProtocolError {
   return new ProtocolError(`Cannot read the SPARQL XML results: ${detail}`, {
-    hint: "The endpoint sent a malformed result document; try another format with { format }",
+    hint: HINT,
     cause,
   });
 }
 
-/** The name without its namespace prefix: servers may write `<res:result>`. */
-function localName(name: string): string {
-  const colon = name.indexOf(":");
-  return colon < 0 ? name : name.slice(colon + 1);
-}
-
 /** Reads SPARQL 1.1 Query Results XML: the columns of a SELECT, or an ASK's boolean. */
 export async function parseXmlResults(text: string): Promise<ResultColumns | boolean> {
-  const { SaxesParser } = await loadSaxes();
-  // With position tracking saxes is faster, not slower (its other code path
-  // reads characters more slowly), and errors say where the document breaks.
-  const parser = new SaxesParser({ xmlns: false, position: true });
   const reader = new ResultsReader();
-  parser.on("doctype", () => {
-    throw malformed("the document has a DOCTYPE");
-  });
-  parser.on("opentag", (tag) => reader.open(tag));
-  parser.on("closetag", (tag) => reader.close(tag));
-  parser.on("text", (chunk) => reader.text(chunk));
-  parser.on("cdata", (chunk) => reader.text(chunk));
-  try {
-    parser.write(text).close();
-  } catch (error) {
-    if (error instanceof ProtocolError) throw error;
-    throw malformed(`the body is not well-formed XML (${where((error as Error).message)})`, error);
-  }
+  await readXml(text, "SPARQL XML results", "", {
+    open: (tag) => reader.open(tag),
+    close: (tag) => reader.close(tag),
+    text: (chunk) => reader.text(chunk),
+  }, { hint: HINT });
   return reader.result();
-}
-
-/** saxes says "89:445: disallowed character."; a reader wants words. */
-function where(message: string): string {
-  return message.replace(/^(\d+):(\d+): /, "line $1, column $2: ").replace(/\.$/, "");
 }
 
 /** Keeps the state of one document as saxes reports its tags. */

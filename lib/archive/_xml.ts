@@ -1,6 +1,7 @@
 /**
  * The one XML entry point of tidepool: OAI-PMH, SPARQL results XML,
- * ResourceSync and Sitemaps are all read through {@linkcode parseXml}.
+ * ResourceSync and Sitemaps are all read through {@linkcode readXml} (events)
+ * or {@linkcode parseXml} (objects built on it).
  *
  * Everything a server sends is untrusted. The text goes through saxes, a
  * parser that checks XML 1.0 well-formedness as it reads, so a truncated or
@@ -43,6 +44,102 @@ function saxes() {
   });
 }
 
+/** What a streaming reader does with each event; see {@linkcode readXml}. */
+export interface XmlHandlers {
+  /** An element starts (its qualified name and attributes). */
+  open(tag: SaxesTagPlain): void;
+  /** An element ends. */
+  close(tag: SaxesTagPlain): void;
+  /** Text or CDATA inside the current element, references decoded. */
+  text(chunk: string): void;
+}
+
+/** Options of {@linkcode readXml}. */
+export interface ReadXmlOptions {
+  /** The "what to do" of the error, where the caller knows better (another format). */
+  hint?: string;
+}
+
+/**
+ * Reads untrusted XML as a stream of events, under every rule of this
+ * module: the size cap, well-formedness, decoded references, refused
+ * entities, the nesting cap. Readers that fill columns as they go (SPARQL
+ * results) use this; {@linkcode parseXml} builds objects on top of it. A
+ * {@linkcode ProtocolError} thrown by a handler passes through unchanged.
+ *
+ * @param text The XML text.
+ * @param what What the document is, for error messages.
+ * @param source Where it came from (a URL), for error messages.
+ * @param handlers What to do with each element and text.
+ * @param options The hint of the error.
+ * @throws {ProtocolError} With code `invalidXml` when the body is not safe, well-formed XML.
+ */
+export async function readXml(
+  text: string,
+  what: string,
+  source: string,
+  handlers: XmlHandlers,
+  options: ReadXmlOptions = {},
+): Promise<void> {
+  const { SaxesParser } = await saxes();
+  const where = source ? ` from ${source}` : "";
+  const fail = (reason: string) =>
+    new ProtocolError(`Cannot parse the ${what}${where}: ${reason}`, {
+      code: "invalidXml",
+      details: text.slice(0, 300),
+      hint: options.hint ??
+        "The server sent a body that is not usable XML; try again later, and report it to the operator if it persists",
+    });
+  if (text.length > MAX_XML_CHARS) {
+    throw fail(`the body has ${text.length} characters, more than the limit of ${MAX_XML_CHARS}`);
+  }
+  // With position tracking saxes is faster, not slower (its other path reads
+  // characters more slowly), and errors can say where the body breaks.
+  const parser: SaxesParser<{ xmlns: false; position: true }> = new SaxesParser({
+    xmlns: false,
+    position: true,
+  });
+  let depth = 0;
+  let refusal: string | undefined;
+  parser.on("doctype", (doctype) => {
+    if (/<!ENTITY/i.test(doctype)) {
+      refusal =
+        "the body declares entities in a DOCTYPE, which tidepool never expands (an entity-expansion attack such as billion laughs looks like this)";
+      throw new Error(refusal);
+    }
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => {
+    if (++depth > MAX_XML_DEPTH) {
+      refusal = `elements are nested deeper than ${MAX_XML_DEPTH} levels`;
+      throw new Error(refusal);
+    }
+    handlers.open(tag);
+  });
+  parser.on("text", (chunk) => handlers.text(chunk));
+  parser.on("cdata", (chunk) => handlers.text(chunk));
+  parser.on("closetag", (tag: SaxesTagPlain) => {
+    depth--;
+    handlers.close(tag);
+  });
+  try {
+    // A byte order mark is an encoding signature, not document text.
+    parser.write(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    parser.close();
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    if (refusal) throw fail(refusal);
+    const message = (error instanceof Error ? error.message : String(error))
+      .replace(/\s+/g, " ").replace(/\.$/, "");
+    // saxes says `line:column: reason`
+    const at = /^(\d+):(\d+): (.*)$/.exec(message);
+    throw fail(
+      `the body is not well-formed XML: ${
+        at ? `${at[3]} (line ${at[1]}, column ${at[2]})` : message
+      }`,
+    );
+  }
+}
+
 /** An element being read: its object, its text so far, whether it has children. */
 interface Frame {
   name: string;
@@ -70,76 +167,32 @@ export async function parseXml(
   source = "",
   options: ParseXmlOptions = {},
 ): Promise<XmlNode> {
-  const { SaxesParser } = await saxes();
-  const where = source ? ` from ${source}` : "";
-  const fail = (reason: string) =>
-    new ProtocolError(`Cannot parse the ${what}${where}: ${reason}`, {
-      code: "invalidXml",
-      details: text.slice(0, 300),
-      hint:
-        "The server sent a body that is not usable XML; try again later, and report it to the operator if it persists",
-    });
-  if (text.length > MAX_XML_CHARS) {
-    throw fail(`the body has ${text.length} characters, more than the limit of ${MAX_XML_CHARS}`);
-  }
   const trim = options.trim ?? true;
-  const parser: SaxesParser<{ xmlns: false; position: true }> = new SaxesParser({
-    xmlns: false,
-    position: true,
-  });
   const root: XmlNode = {};
   const stack: Frame[] = [{ name: "", node: root, text: "", hasChildren: false }];
-  let refusal: string | undefined;
-  parser.on("doctype", (doctype) => {
-    if (/<!ENTITY/i.test(doctype)) {
-      refusal =
-        "the body declares entities in a DOCTYPE, which tidepool never expands (an entity-expansion attack such as billion laughs looks like this)";
-      throw new Error(refusal);
-    }
+  await readXml(text, what, source, {
+    open(tag) {
+      const node: XmlNode = {};
+      for (const name in tag.attributes) node[`@_${name}`] = tag.attributes[name];
+      stack[stack.length - 1].hasChildren = true;
+      stack.push({ name: tag.name, node, text: "", hasChildren: false });
+    },
+    text(chunk) {
+      stack[stack.length - 1].text += chunk;
+    },
+    close() {
+      const frame = stack.pop()!;
+      const own = trim ? frame.text.trim() : frame.text;
+      let value: unknown = frame.node;
+      if (!frame.hasChildren && Object.keys(frame.node).length === 0) value = own;
+      else if (own !== "" && (!frame.hasChildren || own.trim() !== "")) frame.node["#text"] = own;
+      const parent = stack[stack.length - 1].node;
+      const previous = parent[frame.name];
+      if (previous === undefined) parent[frame.name] = value;
+      else if (Array.isArray(previous)) previous.push(value);
+      else parent[frame.name] = [previous, value];
+    },
   });
-  parser.on("opentag", (tag: SaxesTagPlain) => {
-    if (stack.length > MAX_XML_DEPTH) {
-      refusal = `elements are nested deeper than ${MAX_XML_DEPTH} levels`;
-      throw new Error(refusal);
-    }
-    const node: XmlNode = {};
-    for (const name in tag.attributes) node[`@_${name}`] = tag.attributes[name];
-    stack[stack.length - 1].hasChildren = true;
-    stack.push({ name: tag.name, node, text: "", hasChildren: false });
-  });
-  const onText = (chunk: string) => {
-    stack[stack.length - 1].text += chunk;
-  };
-  parser.on("text", onText);
-  parser.on("cdata", onText);
-  parser.on("closetag", () => {
-    const frame = stack.pop()!;
-    const own = trim ? frame.text.trim() : frame.text;
-    let value: unknown = frame.node;
-    if (!frame.hasChildren && Object.keys(frame.node).length === 0) value = own;
-    else if (own !== "" && (!frame.hasChildren || own.trim() !== "")) frame.node["#text"] = own;
-    const parent = stack[stack.length - 1].node;
-    const previous = parent[frame.name];
-    if (previous === undefined) parent[frame.name] = value;
-    else if (Array.isArray(previous)) previous.push(value);
-    else parent[frame.name] = [previous, value];
-  });
-  try {
-    // A byte order mark is an encoding signature, not document text.
-    parser.write(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    parser.close();
-  } catch (error) {
-    if (refusal) throw fail(refusal);
-    const message = (error instanceof Error ? error.message : String(error))
-      .replace(/\s+/g, " ").replace(/\.$/, "");
-    // saxes says `line:column: reason`
-    const at = /^(\d+):(\d+): (.*)$/.exec(message);
-    throw fail(
-      `the body is not well-formed XML: ${
-        at ? `${at[3]} (line ${at[1]}, column ${at[2]})` : message
-      }`,
-    );
-  }
   return root;
 }
 

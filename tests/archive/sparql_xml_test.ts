@@ -78,7 +78,7 @@ Deno.test("XML results: a control character XML forbids is an error that says wh
     readSparqlResults(eea("invalid-result.srx"), { format: "xml" }),
     (error) =>
       error instanceof ProtocolError &&
-      /line 89, column \d+: disallowed character/.test(error.message) &&
+      /disallowed character \(line 89, column \d+\)/.test(error.message) &&
       /format/.test(error.hint ?? ""),
   );
 });
