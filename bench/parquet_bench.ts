@@ -14,7 +14,7 @@ import { OaiPmh } from "../lib/archive/oai/mod.ts";
 import { harvestDataset } from "../lib/archive/oai/harvest_dataset.ts";
 import { query } from "../lib/dataset/query.ts";
 import { seedOaiRecords, startOaiSandbox } from "../lib/sandbox/archive/oai/mod.ts";
-import { record, type Summary } from "./_compare.ts";
+import { peakRss, record, type Summary } from "./_compare.ts";
 
 // Sizes from the command line for a quick trial (`... parquet_bench.ts 2000 20000`).
 const SIZES = Deno.args[0] !== "--child" && Deno.args.length === 2
@@ -30,12 +30,6 @@ interface RunResult {
   peakRss: number;
 }
 
-/** The kernel's peak resident set of this process, bytes. */
-function vmHwm(): number {
-  const kib = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"))?.[1];
-  return Number(kib) * 1024;
-}
-
 async function child(endpoint: string, dir: string): Promise<RunResult> {
   const started = performance.now();
   const oai = new OaiPmh(endpoint, { progress: false });
@@ -43,7 +37,7 @@ async function child(endpoint: string, dir: string): Promise<RunResult> {
   const ms = performance.now() - started;
   let bytes = 0;
   for (const file of summary.files) bytes += (await Deno.stat(`${dir}/${file}`)).size;
-  return { ms, rows: summary.rows, files: summary.files.length, bytes, peakRss: vmHwm() };
+  return { ms, rows: summary.rows, files: summary.files.length, bytes, peakRss: peakRss() };
 }
 
 async function run(count: number): Promise<RunResult & { counted: number; distinct: number }> {

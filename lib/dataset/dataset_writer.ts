@@ -41,7 +41,9 @@ export interface DatasetWriterOptions<R> {
   partitionBy?: readonly DatasetPartition<R>[];
   /**
    * Rows held in memory before they are written, across partitions; each
-   * flush writes one file (one row group) per partition. Default 50,000.
+   * flush writes one file (one row group) per partition. Default 20,000:
+   * the flush, not the pages held (about 0.4 KB a harvested record), is
+   * what costs memory, in parquet-wasm and in the garbage it leaves.
    */
   flushRows?: number;
   /**
@@ -122,7 +124,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     this.#options = options;
     this.#checkpoint = checkpoint;
     this.#keys = keys;
-    this.#flushRows = Math.max(1, options.flushRows ?? 50_000);
+    this.#flushRows = Math.max(1, options.flushRows ?? 20_000);
   }
 
   /**

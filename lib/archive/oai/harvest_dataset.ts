@@ -27,7 +27,7 @@ export interface HarvestDatasetOptions extends HarvestOptions {
    * folders make many small files: prefer `year` or `set` for long harvests.
    */
   partitionBy?: HarvestPartitioning | readonly DatasetPartition<OaiRecord>[];
-  /** Rows held in memory before a flush; default 50,000. */
+  /** Rows held in memory before a flush; default 20,000. */
   flushRows?: number;
 }
 
