@@ -11,7 +11,9 @@ import { TidepoolError } from "../http/errors.ts";
 import { type ColumnSpec, defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { address, addresses, count, parseMaybeJson, unixSeconds } from "./_inputs.ts";
-import { paginate, type SubgraphRow } from "./paginate.ts";
+import { paginate, type PaginateOptions, paginateRows, type SubgraphRow } from "./paginate.ts";
+import { buildTable } from "../table/build_table.ts";
+import type { SubgraphInfo } from "./subgraph_info.ts";
 
 /** Filters of {@linkcode fetchOrders}. Addresses may be in any letter case. */
 export interface OrdersOptions extends PagedReadOptions {
@@ -262,6 +264,42 @@ export async function fetchOrders(
   context: SubgraphContext,
   options: OrdersOptions = {},
 ): Promise<ColumnTable> {
+  // Async, so a bad option rejects rather than throws.
+  return await paginate(context, orderRead(options));
+}
+
+/**
+ * The order walk one page at a time, each page a table of the order
+ * columns: for order histories that should not be held in memory (write
+ * them with `writeDataset`, partitioned by month of `createdAt`).
+ *
+ * @param context The subgraph client state.
+ * @param options The filters.
+ * @returns The pages; when done, what the read saw (block, staleness, pages, rows).
+ *
+ * @example Orders by month into Parquet
+ * ```ts ignore
+ * await writeDataset(sg.orderPages({ since: "2024-01-01" }), "out/orders", {
+ *   partitionBy: [{ name: "month", value: (o) => (o.createdAt as Date).toISOString().slice(0, 7) }],
+ * });
+ * ```
+ */
+export async function* fetchOrderPages(
+  context: SubgraphContext,
+  options: OrdersOptions = {},
+): AsyncGenerator<ColumnTable, SubgraphInfo> {
+  const read = orderRead(options);
+  const pages = paginateRows(context, read);
+  let page = await pages.next();
+  while (!page.done) {
+    yield buildTable(read.schema!, page.value);
+    page = await pages.next();
+  }
+  return page.value;
+}
+
+/** The paginate options of an order read. */
+function orderRead(options: OrdersOptions): PaginateOptions {
   const datatokens = addresses(options.datatoken, "datatoken");
   const where: Record<string, unknown> = {
     consumer: address(options.consumer, "consumer"),
@@ -272,7 +310,7 @@ export async function fetchOrders(
   if (datatokens?.length === 1) where.datatoken = datatokens[0];
   else if (datatokens) where.datatoken_in = datatokens;
   const columns = chosenColumns(options.fields);
-  return await paginate(context, {
+  return {
     entity: "orders",
     typeName: "Order",
     fields: [...new Set(columns.flatMap((column) => column.select))],
@@ -286,7 +324,7 @@ export async function fetchOrders(
     maxRows: options.maxRows,
     schema: options.fields ? defineSchema(columns.map((column) => column.spec)) : orderSchema,
     label: "orders",
-  });
+  };
 }
 
 /** The columns named by the `fields` option (with `id`), in table order. */

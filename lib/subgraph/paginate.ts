@@ -13,7 +13,7 @@ import { parsePath, typeNameOf } from "./_document.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { subgraphPager } from "./_paginate.ts";
 import type { PagedReadOptions } from "../paging/types.ts";
-import { drainPages, walkPages } from "../paging/walk_pages.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
 import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
@@ -99,8 +99,29 @@ export async function paginate(
   context: SubgraphContext,
   options: PaginateOptions,
 ): Promise<ColumnTable> {
-  const schema = options.schema ?? fieldSchema(options.fields);
-  const builder = new TableBuilder(schema);
+  const builder = new TableBuilder(options.schema ?? fieldSchema(options.fields));
+  const pages = paginateRows(context, options);
+  let page = await pages.next();
+  while (!page.done) {
+    builder.add(page.value);
+    page = await pages.next();
+  }
+  return attachSubgraphInfo(builder.build(), page.value);
+}
+
+/**
+ * The pages of an entity as {@linkcode paginate} reads them, as the
+ * subgraph sent the rows (nested objects), for consumers that do not hold
+ * the whole read: a Parquet dataset, a running total.
+ *
+ * @param context The subgraph's HTTP client, endpoint and staleness settings.
+ * @param options The entity, fields, filter, order and block.
+ * @returns The pages; when done, what the read saw (block, staleness, pages, rows).
+ */
+export async function* paginateRows(
+  context: SubgraphContext,
+  options: PaginateOptions,
+): AsyncGenerator<readonly SubgraphRow[], SubgraphInfo> {
   const label = options.label ?? options.entity;
   const minBlock = options.minBlock ?? context.minBlock;
   let reasons: string[] = [];
@@ -127,15 +148,20 @@ export async function paginate(
   );
   pager.summary = ({ pages }) => `${pages} pages, block ${state.block}`;
   const { signal, maxPages, maxRows } = options;
-  const pages = walkPages(pager, context.http, { signal, maxPages, maxRows });
-  const walked = await drainPages(pages, (rows) => builder.add(rows));
+  const walk = walkPages(pager, context.http, { signal, maxPages, maxRows });
+  let step = await walk.next();
+  while (!step.done) {
+    yield step.value.rows;
+    step = await walk.next();
+  }
+  const walked = step.value;
   if (reasons.length) {
     context.http.warn(
       `Subgraph answer for ${label} (${walked.rows} rows) may be stale: ${reasons.join("; ")}. ` +
         `Check subgraphInfo(table).stale, or set minBlock to make this an error`,
     );
   }
-  const info: SubgraphInfo = {
+  return {
     block: state.block,
     meta: state.meta,
     stale: reasons.length > 0,
@@ -143,5 +169,4 @@ export async function paginate(
     pages: walked.pages,
     rows: walked.rows,
   };
-  return attachSubgraphInfo(builder.build(), info);
 }

@@ -16,9 +16,9 @@ import type { WhereFilter } from "./_where.ts";
 import { fetchGlobalStatistics } from "./global_statistics.ts";
 import { fetchNftUpdates, type NftUpdatesOptions } from "./nft_updates.ts";
 import { fetchOpc, type OpcRecord } from "./opc.ts";
-import { fetchOrders, type OrdersOptions } from "./orders.ts";
+import { fetchOrderPages, fetchOrders, type OrdersOptions } from "./orders.ts";
 import { paginate, type PaginateOptions } from "./paginate.ts";
-import type { SubgraphMeta } from "./subgraph_info.ts";
+import type { SubgraphInfo, SubgraphMeta } from "./subgraph_info.ts";
 import { fetchToken, type TokenRecord } from "./token.ts";
 import { fetchTokens, type TokensOptions } from "./tokens.ts";
 import { kernelProgress } from "../notebook/progress_display.ts";
@@ -127,6 +127,18 @@ export class Subgraph {
    */
   orders(options: OrdersOptions = {}): Promise<ColumnTable> {
     return fetchOrders(this.#context, options);
+  }
+
+  /**
+   * The order walk of {@linkcode Subgraph.orders} one page at a time, each
+   * page a table of the same columns, for histories that should not be held
+   * in memory: hand it to `writeDataset` to stream it into Parquet.
+   *
+   * @param options As for `orders`.
+   * @returns The pages; when done, the read's block and staleness.
+   */
+  orderPages(options: OrdersOptions = {}): AsyncGenerator<ColumnTable, SubgraphInfo> {
+    return fetchOrderPages(this.#context, options);
   }
 
   /**
