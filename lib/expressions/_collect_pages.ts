@@ -13,7 +13,7 @@ import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
 import { BotChallengeError, HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
-import { drainPages, walkPages } from "../paging/walk_pages.ts";
+import { walkPages } from "../paging/walk_pages.ts";
 import type { WireExpression } from "./types.ts";
 
 /** Page sizes tried, largest first, when none is configured or remembered. */
@@ -106,6 +106,28 @@ export async function collectPages(
   http: HttpClient,
   options: CollectOptions,
 ): Promise<CollectResult> {
+  const builder = new TableBuilder(EXPRESSION_COLUMNS);
+  const pages = expressionPages(http, options);
+  let page = await pages.next();
+  while (!page.done) {
+    builder.add(page.value);
+    page = await pages.next();
+  }
+  return { table: builder.build(), ...page.value };
+}
+
+/** The counts of a paged read. */
+export type PagesResult = Omit<CollectResult, "table">;
+
+/**
+ * The pages of a paged endpoint as {@linkcode collectPages} reads them: the
+ * new rows of each page as the service sent them, for consumers that do not
+ * hold the whole read.
+ */
+export async function* expressionPages(
+  http: HttpClient,
+  options: CollectOptions,
+): AsyncGenerator<WireExpression[], PagesResult> {
   const { path, query, label, memo } = options;
   const maxRows = options.maxRows ?? Infinity;
   if (!(maxRows >= 0)) {
@@ -120,8 +142,7 @@ export async function collectPages(
     });
   }
   const candidates = size === undefined ? [...CANDIDATES, options.defaultSize] : [];
-  const builder = new TableBuilder(EXPRESSION_COLUMNS);
-  if (maxRows === 0) return { table: builder.build(), total: 0, rows: 0, pages: 0 };
+  if (maxRows === 0) return { total: 0, rows: 0, pages: 0 };
   const seen = new Set<string>();
   let total: number | undefined;
   let offset = 0;
@@ -223,10 +244,16 @@ export async function collectPages(
     http,
     { signal: options.signal, maxPages: options.maxPages },
   );
-  const state = await drainPages(pages, (rows) => builder.add(rows)).catch((error) => {
-    throw pagingError(error, label, offset);
-  });
-  return { table: builder.build(), total: total ?? 0, rows: seen.size, pages: state.pages };
+  const next = () =>
+    pages.next().catch((error) => {
+      throw pagingError(error, label, offset);
+    });
+  let step = await next();
+  while (!step.done) {
+    yield step.value.rows as WireExpression[];
+    step = await next();
+  }
+  return { total: total ?? 0, rows: seen.size, pages: step.value.pages };
 }
 
 /** A deep page refused: say what was reached and how to get the rest. */

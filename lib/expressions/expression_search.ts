@@ -9,7 +9,7 @@ import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/mod.ts";
-import { collectPages, readPage } from "./_collect_pages.ts";
+import { type CollectOptions, collectPages, expressionPages, readPage } from "./_collect_pages.ts";
 import { longCounts, longFromList } from "./_reshape.ts";
 import { filterQuery, requestedIntensities, searchQuery, sortQuery } from "./_search_query.ts";
 import {
@@ -150,25 +150,9 @@ export class ExpressionSearch {
     filters: SearchFilters = {},
     options: SearchAllOptions = {},
   ): Promise<ColumnTable> {
-    const paging = filters as SearchParameters;
-    if (paging.limit !== undefined || paging.offset !== undefined) {
-      throw new TidepoolError("Cannot read every page: limit and offset are set by searchAll", {
-        hint: "Use search() for one page, or pass maxRows and pageSize in the second argument",
-      });
-    }
-    const query = { ...filterQuery(filters), ...sortQuery(options) };
+    const read = this.#allPages(filters, options);
     await this.#checkVocabulary(filters);
-    const result = await collectPages(this.http, {
-      path: "/api/expressions",
-      query,
-      label: "searchAll",
-      defaultSize: 20,
-      pageSize: options.pageSize ?? this.#pageSize,
-      maxRows: options.maxRows,
-      signal: options.signal,
-      maxPages: options.maxPages,
-      memo: this.#pageSizes,
-    });
+    const result = await collectPages(this.http, read);
     const wanted = requestedIntensities(filters);
     // Not a service filter (the spec has none): every page is read and the rows kept here.
     return wanted
@@ -177,6 +161,57 @@ export class ExpressionSearch {
       )
         .reify()
       : result.table;
+  }
+
+  /**
+   * The pages of {@linkcode ExpressionSearch.searchAll} one at a time, each a
+   * table of the same columns (intensity kept here as there), for reads that
+   * should not be held in memory: hand them to `writeDataset` for Parquet.
+   *
+   * @param filters The search filters.
+   * @param options `maxRows`, `pageSize`, `sort` and `order`.
+   * @returns The pages.
+   *
+   * @example Every expression of one work into Parquet
+   * ```ts ignore
+   * await writeDataset(ex.searchPages({ pid: "1234567" }), "out/expressions");
+   * ```
+   */
+  async *searchPages(
+    filters: SearchFilters = {},
+    options: SearchAllOptions = {},
+  ): AsyncGenerator<ColumnTable> {
+    const read = this.#allPages(filters, options);
+    await this.#checkVocabulary(filters);
+    const wanted = requestedIntensities(filters);
+    for await (const hits of expressionPages(this.http, read)) {
+      const page = buildTable(EXPRESSION_COLUMNS, hits);
+      yield wanted
+        ? page.filter(escape((d: { intensity: string | null }) => wanted.has(d.intensity ?? "")))
+          .reify()
+        : page;
+    }
+  }
+
+  /** The paged read of every match of a search. */
+  #allPages(filters: SearchFilters, options: SearchAllOptions): CollectOptions {
+    const paging = filters as SearchParameters;
+    if (paging.limit !== undefined || paging.offset !== undefined) {
+      throw new TidepoolError("Cannot read every page: limit and offset are set by searchAll", {
+        hint: "Use search() for one page, or pass maxRows and pageSize in the second argument",
+      });
+    }
+    return {
+      path: "/api/expressions",
+      query: { ...filterQuery(filters), ...sortQuery(options) },
+      label: "searchAll",
+      defaultSize: 20,
+      pageSize: options.pageSize ?? this.#pageSize,
+      maxRows: options.maxRows,
+      signal: options.signal,
+      maxPages: options.maxPages,
+      memo: this.#pageSizes,
+    };
   }
 
   /**
