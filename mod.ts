@@ -230,7 +230,7 @@ export type {
   TableBuilderOptions,
   TableSchema,
 } from "./lib/table/mod.ts";
-export { saveTable } from "./lib/notebook/save_table.ts";
+export { type ListCells, saveTable, type SaveTableOptions } from "./lib/notebook/save_table.ts";
 export { readTable } from "./lib/notebook/read_table.ts";
 export { DatasetWriter, query, readParquetSql, writeDataset } from "./lib/dataset/mod.ts";
 export type {

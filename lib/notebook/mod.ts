@@ -16,7 +16,7 @@ export { installRichDisplay } from "./install_rich_display.ts";
 export { errorBundle, type MediaBundle, mediaBundle, withSvgNamespaces } from "./media_bundle.ts";
 export { tableHtml, type TableViewOptions } from "./table_html.ts";
 export { tableText } from "./table_text.ts";
-export { saveTable } from "./save_table.ts";
+export { type ListCells, saveTable, type SaveTableOptions } from "./save_table.ts";
 export { readTable } from "./read_table.ts";
 export {
   type JupyterNamespace,

@@ -4,32 +4,67 @@ import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
+/** How {@linkcode saveTable} writes list cells in formats that hold only scalars (CSV, Arrow). */
+export type ListCells = "json" | "join" | "first";
+
+/** Options of {@linkcode saveTable}. */
+export interface SaveTableOptions {
+  /**
+   * List cells in CSV and Arrow: `"json"` (default, `["a","b"]`), `"join"`
+   * (`a; b`, with {@linkcode SaveTableOptions.separator}) or `"first"` (the
+   * first item, empty when none). Parquet keeps lists as lists.
+   */
+  lists?: ListCells;
+  /** The separator of `lists: "join"`; `"; "` unless given. */
+  separator?: string;
+  /**
+   * In CSV, a text cell that a spreadsheet would run as a formula (it starts
+   * with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a plain
+   * number) is written with a leading `'`, since cells come from the web.
+   * `false` writes such cells as they are. Default `true`.
+   */
+  escapeFormulas?: boolean;
+}
+
 /**
- * Saves a table by the file's extension: `.csv` (UTF-8, arrays and objects
- * as JSON text, dates as ISO 8601), `.arrow` or `.feather` (Arrow IPC, types
- * kept), `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays
- * as Parquet lists, objects as JSON text, every type read back by
- * `readTable`), or `.json` (Arquero's column JSON). The file
- * appears under its final name only when complete.
+ * Saves a table by the file's extension: `.csv` (UTF-8, lists and objects
+ * as JSON text unless `lists` says otherwise, dates as ISO 8601, formula-like
+ * text prefixed with `'`), `.arrow` or `.feather` (Arrow IPC, types kept),
+ * `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays as
+ * Parquet lists, objects as JSON text, every type read back by
+ * `readTable`), or `.json` (Arquero's column JSON). The file appears under
+ * its final name only when complete.
  *
  * @param path Where to write; the folder must exist.
  * @param table The table.
+ * @param options How list cells are flattened and whether formula-like cells are escaped.
  * @returns The number of bytes written.
  *
- * @example Saving a CSV
+ * @example Saving a CSV, list cells joined
  * ```ts
  * import * as aq from "arquero";
  * const dir = await Deno.makeTempDir();
- * await saveTable(`${dir}/counts.csv`, aq.table({ emotion: ["喜"], count: [3] }));
+ * const table = aq.table({ emotion: ["喜"], parts: [["目", "口"]], note: ["=1+1"] });
+ * await saveTable(`${dir}/counts.csv`, table, { lists: "join" });
+ * // emotion,parts,note / 喜,目; 口,'=1+1
  * ```
  */
-export async function saveTable(path: string, table: ColumnTable): Promise<number> {
+export async function saveTable(
+  path: string,
+  table: ColumnTable,
+  options: SaveTableOptions = {},
+): Promise<number> {
+  const lists = checkLists(options.lists);
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  const flat = { lists, separator: options.separator ?? "; " };
   let bytes: Uint8Array;
   if (extension === "csv") {
-    bytes = new TextEncoder().encode(toCSV(jsonCells(table)));
+    const scalar = scalarCells(table, ["array", "object"], flat);
+    const safe = options.escapeFormulas === false ? scalar : withoutFormulas(scalar);
+    bytes = new TextEncoder().encode(toCSV(safe));
   } else if (extension === "arrow" || extension === "feather") {
-    bytes = toArrowIPC(jsonCells(table, ["object"]), { format: "file" });
+    const kinds = options.lists === undefined ? ["object"] : ["array", "object"];
+    bytes = toArrowIPC(scalarCells(table, kinds, flat), { format: "file" });
   } else if (extension === "parquet") {
     bytes = await tableToParquet(table);
   } else if (extension === "json") {
@@ -43,23 +78,66 @@ export async function saveTable(path: string, table: ColumnTable): Promise<numbe
   return bytes.byteLength;
 }
 
-/** Turns array and object cells into JSON text, for formats that hold only scalars. */
-function jsonCells(
+function checkLists(lists: ListCells | undefined): ListCells {
+  if (lists === undefined) return "json";
+  if (lists === "json" || lists === "join" || lists === "first") return lists;
+  throw new TidepoolError(`Invalid lists option: ${String(lists)}`, {
+    hint: 'Give "json", "join" or "first"',
+  });
+}
+
+/** JSON text of a cell, bigints as text. */
+function json(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => typeof item === "bigint" ? `${item}` : item);
+}
+
+/** A list item as text: strings as they are, anything else as JSON. */
+function itemText(item: unknown): string {
+  if (item === null || item === undefined) return "";
+  if (typeof item === "string") return item;
+  if (item instanceof Date) return item.toISOString();
+  return json(item);
+}
+
+/** Turns list and object cells of the given kinds into text, for formats that hold only scalars. */
+function scalarCells(
   table: ColumnTable,
-  kinds: readonly string[] = ["array", "object"],
+  kinds: readonly string[],
+  flat: { lists: ListCells; separator: string },
 ): ColumnTable {
   const types = columnTypes(table);
-  const derived: Record<string, unknown> = {};
+  const derived: Record<string, unknown[]> = {};
   for (const [name, type] of Object.entries(types)) {
     if (!kinds.includes(type)) continue;
     const values = table.array(name) as ArrayLike<unknown>;
-    derived[name] = Array.from(
-      values,
-      (value) =>
-        value === null || value === undefined
-          ? null
-          : JSON.stringify(value, (_key, item) => typeof item === "bigint" ? `${item}` : item),
-    );
+    derived[name] = Array.from(values, (value) => {
+      if (value === null || value === undefined) return null;
+      if (!Array.isArray(value) || flat.lists === "json") return json(value);
+      if (flat.lists === "first") return value.length ? itemText(value[0]) : null;
+      return value.map(itemText).join(flat.separator);
+    });
   }
-  return Object.keys(derived).length ? table.assign(derived as Record<string, unknown[]>) : table;
+  return Object.keys(derived).length ? table.assign(derived) : table;
+}
+
+/** Text a spreadsheet would run: a formula lead character, unless the text is a plain number. */
+const FORMULA_LEAD = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Prefixes formula-like text cells with `'` so a spreadsheet shows them as text. */
+function withoutFormulas(table: ColumnTable): ColumnTable {
+  const derived: Record<string, unknown[]> = {};
+  for (const name of table.columnNames()) {
+    const values = table.array(name) as ArrayLike<unknown>;
+    let changed = false;
+    const safe = Array.from(values, (value) => {
+      if (typeof value !== "string" || !FORMULA_LEAD.test(value) || PLAIN_NUMBER.test(value)) {
+        return value;
+      }
+      changed = true;
+      return `'${value}`;
+    });
+    if (changed) derived[name] = safe;
+  }
+  return Object.keys(derived).length ? table.assign(derived) : table;
 }
