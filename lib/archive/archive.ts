@@ -30,7 +30,7 @@ import { linkedDataTable } from "./linked_data_table.ts";
 import { resource } from "./resource.ts";
 import { resources, type ResourcesParameters } from "./resources.ts";
 import { search, type SearchParameters, type SearchResult } from "./search.ts";
-import { searchAll, type SearchAllParameters } from "./search_all.ts";
+import { searchAll, type SearchAllParameters, searchPages } from "./search_all.ts";
 import { runSparql, type SparqlOptions, type SparqlResult } from "./sparql.ts";
 import { sparqlAll, type SparqlAllOptions, sparqlPages } from "./sparql_all.ts";
 import type { ArchiveEntity, ArchiveResource, JsonLdDocument } from "./types.ts";
@@ -190,6 +190,19 @@ export class Archive {
    */
   searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
     return searchAll(this.#context, parameters);
+  }
+
+  /**
+   * The pages of {@linkcode Archive.searchAll} one at a time, each a table
+   * of that page's hits (columns as `searchAll` gives them for those hits),
+   * for searches that should not be held in memory: hand them to
+   * `writeDataset` to stream them into Parquet.
+   *
+   * @param parameters As for `searchAll`.
+   * @returns The pages.
+   */
+  searchPages(parameters: SearchAllParameters = {}): AsyncGenerator<ColumnTable> {
+    return searchPages(this.#context, parameters);
   }
 
   /**

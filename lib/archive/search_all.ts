@@ -21,9 +21,26 @@ export async function searchAll(
   context: ArchiveContext,
   parameters: SearchAllParameters = {},
 ): Promise<ColumnTable> {
+  const records: RawResource[] = [];
+  for await (const hits of searchHits(context, parameters)) records.push(...hits);
+  return resourceTable(records);
+}
+
+/** The body of {@linkcode Archive.searchPages}; documented there. */
+export async function* searchPages(
+  context: ArchiveContext,
+  parameters: SearchAllParameters = {},
+): AsyncGenerator<ColumnTable> {
+  for await (const hits of searchHits(context, parameters)) yield resourceTable(hits);
+}
+
+/** The new hits of each page of a search, through the paging engine. */
+async function* searchHits(
+  context: ArchiveContext,
+  parameters: SearchAllParameters,
+): AsyncGenerator<RawResource[]> {
   const { maxPages, maxRows, signal, ...search } = parameters;
   const pageSize = parameters.pageSize ?? 100;
-  const records: RawResource[] = [];
   const seen = new Set<string>();
   const key = (hit: RawResource) => String(hit.id ?? hit.slug);
   const pages = walkPages(
@@ -52,6 +69,5 @@ export async function searchAll(
     context.http,
     { signal, maxPages, maxRows },
   );
-  for await (const page of pages) records.push(...page.rows);
-  return resourceTable(records);
+  for await (const page of pages) yield [...page.rows];
 }

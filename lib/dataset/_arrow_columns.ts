@@ -202,16 +202,22 @@ function mergeChunks(chunks: readonly EncodedChunk[]): EncodedColumn[] {
       list[c] = column;
     }
   });
+  const agrees = (parts: (EncodedColumn | undefined)[]) => {
+    const present = parts.filter((part): part is EncodedColumn => part !== undefined);
+    const key = typeKey(present[0].column.type);
+    return present.every((part) =>
+      part.storage === present[0].storage && part.type === present[0].type &&
+      typeKey(part.column.type) === key
+    );
+  };
+  // Batches of one chunk must line up across columns: when any column has to
+  // be re-encoded as one batch, every column is, from its decoded values.
+  const rebuild = names.some((name) => !agrees(byName.get(name)!));
   return names.map((name) => {
     const parts = byName.get(name)!;
     const present = parts.filter((part): part is EncodedColumn => part !== undefined);
     const first = present[0];
-    const key = typeKey(first.column.type);
-    const agree = present.every((part) =>
-      part.storage === first.storage && part.type === first.type &&
-      typeKey(part.column.type) === key
-    );
-    if (agree) {
+    if (!rebuild) {
       const batches = parts.flatMap((part, c) =>
         part ? part.column.data : arrow.columnFromArray(
           new Array(chunks[c].length).fill(null),

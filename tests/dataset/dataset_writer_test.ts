@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { DatasetWriter, writeDataset } from "../../lib/dataset/dataset_writer.ts";
 import { query } from "../../lib/dataset/query.ts";
 import { defineSchema } from "../../lib/table/schema.ts";
+import { columnTypes, tableFromColumns } from "../../lib/table/build_table.ts";
+import { readTable } from "../../lib/notebook/read_table.ts";
 
 const schema = defineSchema<{ id: string; when: string; set?: string }>([
   { name: "id", type: "string" },
@@ -65,6 +67,37 @@ Deno.test("Partition values are escaped as Spark does and read back by DuckDB", 
       (table.array("when") as Date[]).map((d) => d.toISOString()),
       sets.map(() => "2026-03-04T05:06:07.000Z"),
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Pages whose columns disagree in type are joined in one file, widened", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const summary = await writeDataset(
+      (async function* () {
+        yield tableFromColumns([
+          { name: "n", type: "integer", values: [1, 2] },
+          { name: "tags", type: "array", values: [["a"], null] },
+        ]);
+        yield tableFromColumns([
+          { name: "n", type: "bigint", values: [2n ** 62n] },
+          { name: "tags", type: "array", values: [[{ lang: "fr" }]] },
+          { name: "extra", type: "string", values: ["x"] },
+        ]);
+      })(),
+      dir,
+      {},
+    );
+    assert.equal(summary.files.length, 1);
+    const back = await readTable(`${dir}/${summary.files[0]}`);
+    assert.deepEqual(columnTypes(back), { n: "bigint", tags: "array", extra: "string" });
+    assert.deepEqual(back.objects(), [
+      { n: 1n, tags: ["a"], extra: null },
+      { n: 2n, tags: null, extra: null },
+      { n: 2n ** 62n, tags: [{ lang: "fr" }], extra: "x" },
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
