@@ -24,5 +24,5 @@ export function entityHandler(
       "content-type": "application/ld+json; charset=utf-8",
     });
   }
-  return json(entity);
+  return json({ ...entity, ...state.shapes.extraFields });
 }

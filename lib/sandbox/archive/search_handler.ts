@@ -68,7 +68,10 @@ export function searchHandler(
     return errorResponse(400, "page[size] must be 1 to 1000 and page[number] 1 or more");
   }
   return json({
-    hits: hits.slice(offset, offset + size).map((r) => resourceJson(index, r, caller)),
+    hits: hits.slice(offset, offset + size).map((r) => ({
+      ...resourceJson(index, r, caller),
+      ...state.shapes.extraFields,
+    })),
     total: hits.length,
     page: { number: Math.floor(offset / size) + 1, size },
     facets,
