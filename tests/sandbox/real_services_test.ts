@@ -168,3 +168,74 @@ Deno.test("demo: against a real node the job uses TIDEPOOL_COMPUTE_* and OCEAN_P
     await Deno.remove(out, { recursive: true });
   }
 });
+
+function jupyterAvailable(): boolean {
+  try {
+    return new Deno.Command("jupyter", {
+      args: ["nbconvert", "--version"],
+      stdout: "null",
+      stderr: "null",
+    })
+      .outputSync().code === 0;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name:
+    "compute notebook: against a real node without the compute variables it says why in one line",
+  ignore: !jupyterAvailable(),
+  async fn() {
+    const out = await Deno.makeTempDir();
+    try {
+      await withRealNode(async (real) => {
+        const environment: Record<string, string> = { ...Deno.env.toObject() };
+        for (const name of Object.keys(environment)) {
+          if (name.startsWith("TIDEPOOL_") || name === "OCEAN_PRIVATE_KEY") {
+            delete environment[name];
+          }
+        }
+        Object.assign(environment, {
+          TIDEPOOL_OCEAN_NODE: real.url,
+          TIDEPOOL_CACHE_DIR: `${out}/cache`,
+        });
+        const { code, stderr } = await new Deno.Command("jupyter", {
+          args: [
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--ExecutePreprocessor.kernel_name=deno",
+            "--ExecutePreprocessor.timeout=120",
+            "--output-dir",
+            out,
+            `${root}notebooks/compute-to-data.ipynb`,
+          ],
+          cwd: `${root}notebooks`,
+          env: environment,
+          clearEnv: true,
+          stdout: "piped",
+          stderr: "piped",
+        }).output();
+        assert.equal(code, 0, new TextDecoder().decode(stderr).slice(-3000));
+        const executed = JSON.parse(await Deno.readTextFile(`${out}/compute-to-data.ipynb`)) as {
+          cells: { outputs?: { output_type: string; text?: string | string[] }[] }[];
+        };
+        const outputs = executed.cells.flatMap((cell) => cell.outputs ?? []);
+        assert.deepEqual(outputs.filter((o) => o.output_type === "error"), []);
+        const printed = outputs.map((o) => [o.text ?? ""].flat().join("")).join("");
+        assert.match(
+          printed,
+          /^compute: skipped: set TIDEPOOL_COMPUTE_DATASET, TIDEPOOL_COMPUTE_ALGORITHM, OCEAN_PRIVATE_KEY to run a free job on the real node$/m,
+        );
+        assert.ok(real.log.some((l) => l.includes("/api/services/computeEnvironments")));
+        for (const line of real.log) {
+          assert.ok(!line.toLowerCase().includes(sandboxAddress.toLowerCase()), line);
+        }
+      });
+    } finally {
+      await Deno.remove(out, { recursive: true });
+    }
+  },
+});
