@@ -222,14 +222,20 @@ export type {
   ResourceSyncDiscovery,
   ResourceSyncOptions,
 } from "./lib/archive/resourcesync/mod.ts";
-export { buildTable, columnTypes, defineSchema, TableBuilder } from "./lib/table/mod.ts";
+export { buildTable, columnTypes, defineSchema, rows, TableBuilder } from "./lib/table/mod.ts";
 export type {
   ColumnSpec,
   ColumnType,
+  ColumnValue,
   DynamicColumns,
+  RowOf,
   TableBuilderOptions,
   TableSchema,
 } from "./lib/table/mod.ts";
+export type { AssetRow, JobRow, SavedResultRow } from "./lib/ocean/rows.ts";
+export type { NftUpdateRow, OrderRow, TokenRow } from "./lib/subgraph/rows.ts";
+export type { ExpressionRow } from "./lib/expressions/rows.ts";
+export type { DatabaseRow, HarvestRow, ResourceRow, TripleRow } from "./lib/archive/rows.ts";
 export { type ListCells, saveTable, type SaveTableOptions } from "./lib/notebook/save_table.ts";
 export { readTable } from "./lib/notebook/read_table.ts";
 export { DatasetWriter, query, readParquetSql, writeDataset } from "./lib/dataset/mod.ts";

@@ -9,9 +9,10 @@ import type { ColumnTable } from "arquero";
 import { TableBuilder } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { parentRef, type RawResource } from "./types.ts";
+import type { ResourceRow } from "./rows.ts";
 
 /** The fixed columns of a resource table. */
-export const RESOURCE_SCHEMA: TableSchema<RawResource> = defineSchema([
+export const RESOURCE_SCHEMA: TableSchema<RawResource, ResourceRow> = defineSchema([
   { name: "id", type: "string", get: (r) => r.id ?? r.uuid, description: "UUID of the resource" },
   { name: "slug", type: "string", description: "slug, unique per database" },
   { name: "type", type: "string", description: "resource type: item, collection, ..." },

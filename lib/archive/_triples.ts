@@ -11,6 +11,7 @@ import { ProtocolError } from "../http/errors.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type JsonLdOptions, jsonLdToTriples } from "./_jsonld.ts";
+import type { TripleRow } from "./rows.ts";
 
 /** One triple, with terms written as strings. */
 export interface Triple {
@@ -29,7 +30,7 @@ export interface Triple {
 }
 
 /** Columns of a triples table. */
-export const TRIPLE_SCHEMA: TableSchema<Triple> = defineSchema([
+export const TRIPLE_SCHEMA: TableSchema<Triple, TripleRow> = defineSchema([
   { name: "subject", type: "string", description: "subject IRI or _:blank" },
   { name: "predicate", type: "string", description: "predicate IRI" },
   { name: "object", type: "string", description: "object IRI, _:blank, or literal text" },

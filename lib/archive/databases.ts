@@ -9,6 +9,7 @@ import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, send } from "./_context.ts";
 import { catalogueEntries } from "./_catalogue.ts";
+import type { DatabaseRow } from "./rows.ts";
 
 /** Parameters of {@linkcode Archive.databases}. */
 export interface DatabasesParameters {
@@ -23,7 +24,7 @@ export interface DatabasesParameters {
 export type RawDatabase = Record<string, unknown> & { settings?: Record<string, unknown> };
 
 /** Columns of the catalogue table. */
-export const DATABASE_SCHEMA: TableSchema<RawDatabase> = defineSchema([
+export const DATABASE_SCHEMA: TableSchema<RawDatabase, DatabaseRow> = defineSchema([
   { name: "account", type: "string", description: "account slug" },
   { name: "slug", type: "string", description: "database slug" },
   { name: "title", type: "string", description: "database title" },

@@ -41,3 +41,4 @@ export type { CustomDomain, DnsRecord } from "./domains.ts";
 export type { ImportResult } from "./import_csv.ts";
 export type { UploadedAsset, UploadOptions } from "./upload.ts";
 export type { CreateEntityInput } from "./create_entity.ts";
+export type { DatabaseRow, HarvestRow, ResourceRow, TripleRow } from "./rows.ts";

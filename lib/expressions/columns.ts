@@ -7,9 +7,10 @@
 
 import { defineSchema, type TableSchema } from "../table/mod.ts";
 import type { WireExpression } from "./types.ts";
+import type { ExpressionRow } from "./rows.ts";
 
 /** Columns of expression tables (`search` hits, `searchAll`, `byBook`). */
-export const EXPRESSION_COLUMNS: TableSchema<WireExpression> = defineSchema([
+export const EXPRESSION_COLUMNS: TableSchema<WireExpression, ExpressionRow> = defineSchema([
   { name: "id", type: "string", description: "Search-index document id" },
   { name: "pid", type: "string", description: "Work identifier in the digital collection" },
   { name: "title", type: "string", description: "Work title" },

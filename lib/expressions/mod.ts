@@ -9,3 +9,4 @@ export * from "./expression_search.ts";
 export * from "./columns.ts";
 export * from "./types.ts";
 export { BODY_PARTS, type BodyPart, type Emotion, EMOTIONS } from "./vocabulary.ts";
+export type { ExpressionRow } from "./rows.ts";

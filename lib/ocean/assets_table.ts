@@ -11,6 +11,7 @@ import type { ColumnTable } from "arquero";
 import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
 import { type Ddo, NFT_STATE_LABELS } from "./ddo.ts";
 import { ddoBody, eventOf, licenseName, nftOf, textValue, utc } from "./_ddo_forms.ts";
+import type { AssetRow } from "./rows.ts";
 
 function servicesOf(ddo: Ddo) {
   const services = ddoBody(ddo).services;
@@ -43,7 +44,7 @@ function datatokenAddresses(ddo: Ddo): string[] {
  * The columns of the assets table, in order. Lists are arrays, dates are
  * `Date` (UTC), integers are numbers; a field the DDO does not have is null.
  */
-export const ASSET_COLUMNS: TableSchema<Ddo> = defineSchema([
+export const ASSET_COLUMNS: TableSchema<Ddo, AssetRow> = defineSchema([
   {
     name: "did",
     type: "string",

@@ -35,3 +35,4 @@ export type {
   ProviderFee,
 } from "./download/initialize.ts";
 export type { PagedReadOptions } from "../paging/types.ts";
+export type { AssetRow, JobRow, SavedResultRow } from "./rows.ts";

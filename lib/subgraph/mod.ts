@@ -17,3 +17,4 @@ export { nftUpdateSchema, type NftUpdatesOptions } from "./nft_updates.ts";
 export { globalStatisticsSchema } from "./global_statistics.ts";
 export type { OpcRecord } from "./opc.ts";
 export type { PagedReadOptions } from "../paging/types.ts";
+export type { NftUpdateRow, OrderRow, TokenRow } from "./rows.ts";

@@ -10,6 +10,7 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { address, unixSeconds } from "./_inputs.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
+import type { NftUpdateRow } from "./rows.ts";
 
 /** Filters of {@linkcode fetchNftUpdates}. Addresses may be in any letter case. */
 export interface NftUpdatesOptions extends PagedReadOptions {
@@ -38,7 +39,7 @@ export const NFT_UPDATE_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the NFT update table. */
-export const nftUpdateSchema: TableSchema<SubgraphRow> = defineSchema([
+export const nftUpdateSchema: TableSchema<SubgraphRow, NftUpdateRow> = defineSchema([
   { name: "id", type: "string", description: "Update id: transaction and NFT" },
   { name: "nft", type: "string", path: "nft.address", description: "Data NFT address" },
   { name: "owner", type: "string", path: "nft.owner.id", description: "Current owner of the NFT" },

@@ -14,6 +14,7 @@ import { address, addresses, count, parseMaybeJson, unixSeconds } from "./_input
 import { paginate, type PaginateOptions, paginateRows, type SubgraphRow } from "./paginate.ts";
 import { buildTable } from "../table/build_table.ts";
 import type { SubgraphInfo } from "./subgraph_info.ts";
+import type { OrderRow } from "./rows.ts";
 
 /** Filters of {@linkcode fetchOrders}. Addresses may be in any letter case. */
 export interface OrdersOptions extends PagedReadOptions {
@@ -49,31 +50,32 @@ interface OrderColumn {
 }
 
 /** A BigDecimal read as a number: see {@linkcode orderSchema} for the precision. */
-const decimal = (name: string, field: string, description: string): OrderColumn => ({
-  spec: { name, type: "number", path: field, description },
+const decimal = <N extends string>(name: N, field: string, description: string) => ({
+  spec: { name, type: "number" as const, path: field, description },
   select: [field],
 });
 
 /** A reference to a User (an address) or a Token (its address and symbol). */
-const user = (name: string, description: string): OrderColumn => ({
-  spec: { name, type: "string", path: `${name}.id`, description },
+const user = <N extends string>(name: N, description: string) => ({
+  spec: { name, type: "string" as const, path: `${name}.id`, description },
   select: [`${name}.id`],
 });
-const token = (name: string, description: string): OrderColumn[] => [
-  {
-    spec: { name, type: "string", path: `${name}.address`, description },
-    select: [`${name}.address`],
-  },
-  {
-    spec: {
-      name: `${name}Symbol`,
-      type: "string",
-      path: `${name}.symbol`,
-      description: "Symbol of that token",
+const token = <N extends string>(name: N, description: string) =>
+  [
+    {
+      spec: { name, type: "string" as const, path: `${name}.address`, description },
+      select: [`${name}.address`],
     },
-    select: [`${name}.symbol`],
-  },
-];
+    {
+      spec: {
+        name: `${name}Symbol` as const,
+        type: "string" as const,
+        path: `${name}.symbol`,
+        description: "Symbol of that token",
+      },
+      select: [`${name}.symbol`],
+    },
+  ] as const;
 
 /**
  * The order table's columns in the order of ocean-subgraph's `Order` entity
@@ -81,7 +83,7 @@ const token = (name: string, description: string): OrderColumn[] => [
  * (`publishingMarketAmmount`, `consumerMarketAmmount`) are read into
  * correctly spelt columns.
  */
-const ORDER_COLUMNS: readonly OrderColumn[] = [
+const ORDER_COLUMNS = [
   {
     spec: {
       name: "id",
@@ -195,7 +197,7 @@ const ORDER_COLUMNS: readonly OrderColumn[] = [
     },
     select: ["reuses(first: 1000).id"],
   },
-];
+] as const satisfies readonly OrderColumn[];
 
 /** The names of the order table's columns, for the `fields` option. */
 export type OrderField =
@@ -239,7 +241,7 @@ export type OrderField =
  * choice, made for analysis (sums, means, plots); `gasPrice`, a BigInt, is
  * an exact bigint.
  */
-export const orderSchema: TableSchema<SubgraphRow> = defineSchema(
+export const orderSchema: TableSchema<SubgraphRow, OrderRow> = defineSchema(
   ORDER_COLUMNS.map((column) => column.spec),
 );
 
@@ -330,7 +332,7 @@ function orderRead(options: OrdersOptions): PaginateOptions {
 /** The columns named by the `fields` option (with `id`), in table order. */
 function chosenColumns(fields: readonly string[] | undefined): readonly OrderColumn[] {
   if (fields === undefined) return ORDER_COLUMNS;
-  const known = new Set(ORDER_COLUMNS.map((column) => column.spec.name));
+  const known = new Set<string>(ORDER_COLUMNS.map((column) => column.spec.name));
   const unknown = fields.filter((name) => !known.has(name));
   if (unknown.length > 0 || !Array.isArray(fields)) {
     throw new TidepoolError(`Unknown order fields: ${unknown.join(", ") || String(fields)}`, {

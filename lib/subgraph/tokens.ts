@@ -10,6 +10,7 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import type { WhereFilter } from "./_where.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
+import type { TokenRow } from "./rows.ts";
 
 /** The fields read for each token. */
 export const TOKEN_FIELDS: readonly string[] = [
@@ -30,7 +31,7 @@ export const TOKEN_FIELDS: readonly string[] = [
 ];
 
 /** The columns of the token table. */
-export const tokenSchema: TableSchema<SubgraphRow> = defineSchema([
+export const tokenSchema: TableSchema<SubgraphRow, TokenRow> = defineSchema([
   { name: "id", type: "string", description: "Token address (the entity id)" },
   { name: "address", type: "string", description: "Token address" },
   { name: "symbol", type: "string", description: "Token symbol" },

@@ -11,3 +11,4 @@ export * from "./build_table.ts";
 export * from "./convert.ts";
 export * from "./schema.ts";
 export * from "./concat_tables.ts";
+export * from "./typed_rows.ts";

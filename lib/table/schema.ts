@@ -23,18 +23,49 @@ export interface ColumnSpec<R = Record<string, unknown>> {
   description?: string;
 }
 
-/** A schema: the columns in order, with compiled readers. */
-export interface TableSchema<R = Record<string, unknown>> {
+/**
+ * A schema: the columns in order, with compiled readers. `Row` is the type of
+ * one row of the tables built from it; a schema declared as
+ * `TableSchema<Ddo, AssetRow>` fails `deno check` unless its columns give
+ * exactly `AssetRow`, so the row type cannot drift from the columns.
+ */
+// The default row type takes any schema: only a schema annotated with a row type is held to it.
+// deno-lint-ignore no-explicit-any
+export interface TableSchema<R = Record<string, unknown>, Row = any> {
   /** The columns, in table order. */
   readonly columns: readonly ColumnSpec<R>[];
   /** The column names, in table order. */
   readonly names: readonly string[];
   /** One reader per column: raw record to converted value. */
   readonly readers: readonly ((record: R) => unknown)[];
+  /**
+   * Never set: carries the row type for `deno check` only (in and out, so a
+   * schema's row type must match exactly).
+   */
+  readonly rowType?: (row: Row) => Row;
 }
 
+/** The value a column of a type holds (or null). */
+export type ColumnValue<T extends ColumnType> = T extends "string" ? string
+  : T extends "number" | "integer" ? number
+  : T extends "bigint" ? bigint
+  : T extends "boolean" ? boolean
+  : T extends "date" ? Date
+  : T extends "array" ? unknown[]
+  : unknown;
+
 /**
- * Declares a schema. Names must be unique.
+ * The row type that a list of columns gives: one property per column, of
+ * the column's value type or null.
+ */
+export type RowOf<C extends readonly { name: string; type: ColumnType }[]> = {
+  [K in C[number] as K["name"]]: ColumnValue<K["type"]> | null;
+};
+
+/**
+ * Declares a schema. Names must be unique. The row type is read from the
+ * column names and types, so annotate the result with the row interface
+ * (`TableSchema<Record, MyRow>`) to have `deno check` hold them together.
  *
  * @param columns The columns in table order.
  * @returns The schema with compiled readers.
@@ -48,9 +79,12 @@ export interface TableSchema<R = Record<string, unknown>> {
  * console.log(schema.names); // ["id", "created"]
  * ```
  */
-export function defineSchema<R = Record<string, unknown>>(
-  columns: readonly ColumnSpec<R>[],
-): TableSchema<R> {
+export function defineSchema<
+  R = Record<string, unknown>,
+  const C extends readonly ColumnSpec<R>[] = readonly ColumnSpec<R>[],
+>(
+  columns: C,
+): TableSchema<R, RowOf<C>> {
   const names = columns.map((column) => column.name);
   const duplicate = names.find((name, i) => names.indexOf(name) !== i);
   if (duplicate !== undefined) {

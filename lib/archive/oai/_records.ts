@@ -10,7 +10,7 @@ import { MARC_NAMESPACE, type NamespaceScope, resolveName, scopeOf } from "./_na
 import type { OaiRecord } from "./types.ts";
 import { DC_ELEMENTS } from "./dublin_core.ts";
 
-const DC_SET = new Set(DC_ELEMENTS);
+const DC_SET = new Set<string>(DC_ELEMENTS);
 
 /**
  * A record element (header, metadata, about) into a record; undefined when it

@@ -4,7 +4,8 @@
  * @module
  */
 
-import { defineSchema } from "../../table/schema.ts";
+import { defineSchema, type TableSchema } from "../../table/schema.ts";
+import type { HarvestRow } from "../rows.ts";
 import { DC_ELEMENTS } from "./dublin_core.ts";
 import type { OaiRecord } from "./types.ts";
 
@@ -28,10 +29,10 @@ export const headerSchema = defineSchema<OaiRecord>(HEADER_COLUMNS);
  * array column per Dublin Core element (`dc:title` ... `dc:rights`). Other
  * elements the records carry follow as extra array columns.
  */
-export const dcRecordSchema = defineSchema<OaiRecord>([
+export const dcRecordSchema: TableSchema<OaiRecord, HarvestRow> = defineSchema([
   ...HEADER_COLUMNS,
   ...DC_ELEMENTS.map((element) => ({
-    name: `dc:${element}`,
+    name: `dc:${element}` as const,
     type: "array" as const,
     get: (r: OaiRecord) => r.metadata[`dc:${element}`],
     description: `Dublin Core ${element}, every occurrence`,

@@ -8,4 +8,4 @@ export * from "./oai_pmh.ts";
 export * from "./types.ts";
 export type { PagedReadOptions } from "../../paging/types.ts";
 export * from "./harvest_dataset.ts";
-export { DC_ELEMENTS } from "./dublin_core.ts";
+export { DC_ELEMENTS, type DcElement } from "./dublin_core.ts";

@@ -6,6 +6,7 @@ import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { checkJobForResults, resultRequest } from "./_result_request.ts";
 import type { ComputeJob, ComputeResultType } from "./types.ts";
+import type { SavedResultRow } from "../rows.ts";
 
 /** One saved result file. */
 export interface SavedResult {
@@ -24,7 +25,7 @@ export interface SavedResult {
 }
 
 /** The columns of the {@linkcode OceanNode.downloadResults} table. */
-export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult> = defineSchema([
+export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult, SavedResultRow> = defineSchema([
   { name: "index", type: "integer", description: "Position in the job's results" },
   {
     name: "type",

@@ -7,6 +7,7 @@ import { consumerAddress } from "../_address.ts";
 import { fullJobId, listJobs } from "./_jobs_list.ts";
 import { jobPhase, statusLabel } from "./job_statuses.ts";
 import type { ComputeJob } from "./types.ts";
+import type { JobRow } from "../rows.ts";
 
 /** A node time ("0" or empty before it happened) as a Date, or null. */
 function nodeTime(value: unknown): Date | null {
@@ -15,7 +16,7 @@ function nodeTime(value: unknown): Date | null {
 }
 
 /** The columns of the {@linkcode OceanNode.jobs} table. */
-export const JOB_COLUMNS: TableSchema<ComputeJob> = defineSchema([
+export const JOB_COLUMNS: TableSchema<ComputeJob, JobRow> = defineSchema([
   { name: "jobId", type: "string", description: "Short job id, as the job list gives it" },
   {
     name: "fullJobId",

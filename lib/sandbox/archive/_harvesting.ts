@@ -19,7 +19,7 @@ import type { SeedResource, SeedValue } from "./seed.ts";
 import { DC_ELEMENTS } from "../../archive/oai/dublin_core.ts";
 
 /** The 15 Dublin Core elements, as the harvesting client reads them. */
-const DC = new Set(DC_ELEMENTS);
+const DC = new Set<string>(DC_ELEMENTS);
 
 /** Metadata keys that are not `dcterms:<element>` but map to an element. */
 const DC_ALIASES: Record<string, string> = {
