@@ -65,3 +65,32 @@ Deno.test("a caller working on a page gets the next one read ahead, cancelled on
     await sandbox.close();
   }
 });
+
+Deno.test("harvest({ signal }) stops within one request and cancels the page in flight", async () => {
+  const sandbox = startOaiSandbox({ pageSize: 50 });
+  const { counts, slowFetch } = slowRepository();
+  try {
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
+      progress: false,
+      // The user stops the harvest while page 2 is in flight.
+      fetch: (input, init) => {
+        const answer = slowFetch(input, init);
+        if (counts.sent === 1 && !abortedAt) {
+          abortedAt = Date.now() + 20;
+          setTimeout(() => controller.abort(new Error("stopped by the user")), 20);
+        }
+        return answer;
+      },
+    });
+    const error = await oai.harvest({ metadataPrefix: "oai_dc", signal: controller.signal })
+      .catch((e) => e);
+    assert.equal(error?.message, "stopped by the user");
+    assert.ok(Date.now() - abortedAt < 250, "did not wait for the slow page");
+    assert.equal(counts.sent, 1, "page 2 was requested");
+    assert.equal(counts.aborted, 1, "and cancelled");
+  } finally {
+    await sandbox.close();
+  }
+});
