@@ -22,7 +22,7 @@ export async function searchAll(
   parameters: SearchAllParameters = {},
 ): Promise<ColumnTable> {
   const records: RawResource[] = [];
-  for await (const hits of searchHits(context, parameters)) records.push(...hits);
+  for await (const hits of searchHits(context, parameters, true)) records.push(...hits);
   return resourceTable(records);
 }
 
@@ -31,13 +31,18 @@ export async function* searchPages(
   context: ArchiveContext,
   parameters: SearchAllParameters = {},
 ): AsyncGenerator<ColumnTable> {
-  for await (const hits of searchHits(context, parameters)) yield resourceTable(hits);
+  // Not eager: a caller that breaks out sends no page ahead.
+  for await (const hits of searchHits(context, parameters, false)) yield resourceTable(hits);
 }
 
-/** The new hits of each page of a search, through the paging engine. */
+/**
+ * The new hits of each page of a search, through the paging engine;
+ * `eager` when the caller builds the table itself.
+ */
 async function* searchHits(
   context: ArchiveContext,
   parameters: SearchAllParameters,
+  eager: boolean,
 ): AsyncGenerator<RawResource[]> {
   const { maxPages, maxRows, signal, ...search } = parameters;
   const pageSize = parameters.pageSize ?? 100;
@@ -46,8 +51,8 @@ async function* searchHits(
   const pages = walkPages(
     {
       label: "archive search",
-      call: "archive.searchAll()",
-      eager: true,
+      call: eager ? "archive.searchAll()" : "archive.searchPages()",
+      eager,
       cursor: pageNumberCursor(pageSize),
       fetch: (page, signal) => searchPage(context, { ...search, page, pageSize, signal }),
       fingerprint: (body) => listRecords(body, "hits").map(key).join("\n"),
