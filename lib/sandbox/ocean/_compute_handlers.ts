@@ -15,6 +15,6 @@ export function handleEnvironments(url: URL, state: OceanState): Response {
   if (chainId !== null && chainId !== String(SEED_CHAIN_ID)) return json([]);
   return json(state.environments.map((env) => {
     const active = state.activeJobs(env.id);
-    return { ...env, runningJobs: active, runningfreeJobs: active };
+    return { ...env, runningJobs: active, runningfreeJobs: active, ...state.extraFields };
   }));
 }

@@ -52,7 +52,7 @@ export interface OceanState {
   activeJobs: (environment: string) => number;
   /** Fault switches. */
   faults: OceanFaults;
-  /** Fields the spec does not list, added to NodeInfo and every DDO sent (shapes seed). */
+  /** Fields the spec does not list, added to NodeInfo, every DDO and environment sent (shapes seed). */
   extraFields: Record<string, unknown>;
 }
 
