@@ -11,6 +11,7 @@ import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../http/errors.ts";
 import type { CursorKind, PagedReadOptions } from "../paging/types.ts";
 import { walkPages } from "../paging/walk_pages.ts";
+import { PagingCapError } from "../paging/errors.ts";
 import { concatTables } from "../table/concat_tables.ts";
 import type { ArchiveContext } from "./_context.ts";
 import { type ParsedQuery, parseQuery } from "./_parse_query.ts";
@@ -186,12 +187,16 @@ export async function* sparqlPages(
       shortfall: () => undefined,
     },
     context.http,
-    { signal, maxPages, maxRows },
+    // The engine counts the walk's rows, here one table a page: rows are capped below.
+    { signal, maxPages },
   );
   let received = 0;
   for await (const page of pages) {
     for (const table of page.rows) {
       received += table.numRows();
+      if (maxRows !== undefined && received > maxRows) {
+        throw new PagingCapError(label, "maxRows", maxRows, "sparqlAll()");
+      }
       yield table;
     }
   }

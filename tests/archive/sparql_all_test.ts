@@ -100,6 +100,15 @@ Deno.test("sparqlAll refuses what it cannot page", async () => {
       archive.sparqlAll(TRIPLES, { pageSize: 0 }),
       /Cannot page a SPARQL query by 0 rows/,
     );
+    // maxRows counts rows, not the pages the engine hands on.
+    await assert.rejects(
+      archive.sparqlAll(TRIPLES, { pageSize: 10, maxRows: 25 }),
+      /Stopped SPARQL SELECT at the cap of 25 rows \(maxRows\)/,
+    );
+    assert.equal(
+      (await archive.sparqlAll(TRIPLES, { pageSize: 10, maxRows: 1000 })).numRows() > 25,
+      true,
+    );
   });
 });
 
