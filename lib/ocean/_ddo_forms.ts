@@ -33,6 +33,45 @@ export function eventOf(ddo: Ddo): DdoEvent | undefined {
 }
 
 /**
+ * Whether the asset is in purgatory (flagged by the market), its reason, or
+ * undefined when the DDO has no purgatory entry. The entry's fields are not
+ * in the spec: `state` is read as a boolean or its text, `reason` as text.
+ */
+export function purgatoryOf(
+  ddo: Ddo,
+): { state: boolean | undefined; reason: string | undefined } | undefined {
+  const body = ddoBody(ddo);
+  const entry = body.indexedMetadata?.purgatory ?? (body as Record<string, unknown>).purgatory;
+  if (!entry || typeof entry !== "object") return undefined;
+  const { state, reason } = entry as Record<string, unknown>;
+  return {
+    state: typeof state === "boolean"
+      ? state
+      : state === "true"
+      ? true
+      : state === "false"
+      ? false
+      : undefined,
+    reason: typeof reason === "string" && reason !== "" ? reason : undefined,
+  };
+}
+
+/**
+ * The indexer's statistics entries, as a list: the spec says an array of
+ * objects, older nodes and the DDO examples send one object.
+ */
+export function statsOf(ddo: Ddo): Record<string, unknown>[] | undefined {
+  const body = ddoBody(ddo);
+  const stats: unknown = body.indexedMetadata?.stats ?? (body as Record<string, unknown>).stats;
+  if (Array.isArray(stats)) {
+    return stats.filter((entry): entry is Record<string, unknown> =>
+      entry !== null && typeof entry === "object"
+    );
+  }
+  return stats && typeof stats === "object" ? [stats as Record<string, unknown>] : undefined;
+}
+
+/**
  * A text field as a string: a string as it is, a JSON-LD value object
  * (`{"@value": "...", "@language": "en"}`) by its value, a list of value
  * objects (one per language) by its first; anything else is null.

@@ -21,7 +21,7 @@ import { TidepoolError } from "../http/errors.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { dateInput } from "../table/date_input.ts";
 import type { Ddo } from "./ddo.ts";
-import { ddoBody, nftOf, utc } from "./_ddo_forms.ts";
+import { ddoBody, nftOf, purgatoryOf, utc } from "./_ddo_forms.ts";
 import type { EsStyleQuery, EsTermFilter, TypesenseQuery } from "./types.ts";
 
 /** What `searchAssets` can filter on. Every field is optional; none means every asset. */
@@ -49,6 +49,12 @@ export interface AssetFilter {
   createdAfter?: Date | string;
   /** Created before this date (checked on the received rows). */
   createdBefore?: Date | string;
+  /**
+   * `false` leaves out assets in purgatory (flagged by the market), `true`
+   * keeps only those; checked on the received rows, since the entry's fields
+   * are not in the spec. An asset without a purgatory entry is not in it.
+   */
+  purgatory?: boolean;
   /**
    * Escape hatch: an extra Typesense `filter_by` clause, joined with `&&`
    * (this sends the whole search in the Typesense form).
@@ -243,12 +249,20 @@ export function clientCheck(
   const states = list(filter.nftState);
   const hideUnlisted = !options.includeUnlisted && !states?.includes(5);
   const authors = list(filter.author);
+  if (filter.purgatory !== undefined && typeof filter.purgatory !== "boolean") {
+    throw new TidepoolError(`Invalid purgatory filter: ${String(filter.purgatory)}`, {
+      hint: "Give false to leave out assets in purgatory, true to keep only them",
+    });
+  }
   return (ddo) => {
     const state = nftOf(ddo)?.state;
     // A node that ignored the filter must still not show unlisted assets.
     if (hideUnlisted && state === 5) return false;
     // Typesense matches string filters whatever the case; the doc says exact.
-    if (authors && !authors.includes(ddo.metadata?.author as string)) return false;
+    if (authors && !authors.includes(ddoBody(ddo).metadata?.author as string)) return false;
+    if (filter.purgatory !== undefined && (purgatoryOf(ddo)?.state ?? false) !== filter.purgatory) {
+      return false;
+    }
     if (after === undefined && before === undefined) return true;
     const created = Date.parse(String(utc(ddoBody(ddo).metadata?.created) ?? ""));
     if (Number.isNaN(created)) return false;

@@ -10,7 +10,16 @@
 import type { ColumnTable } from "arquero";
 import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
 import { type Ddo, NFT_STATE_LABELS } from "./ddo.ts";
-import { ddoBody, eventOf, licenseName, nftOf, textValue, utc } from "./_ddo_forms.ts";
+import {
+  ddoBody,
+  eventOf,
+  licenseName,
+  nftOf,
+  purgatoryOf,
+  statsOf,
+  textValue,
+  utc,
+} from "./_ddo_forms.ts";
 import type { AssetRow } from "./rows.ts";
 
 function servicesOf(ddo: Ddo) {
@@ -200,6 +209,42 @@ export const ASSET_COLUMNS: TableSchema<Ddo, AssetRow> = defineSchema([
           .filter((did): did is string => typeof did === "string")
       ),
     description: "DIDs of the algorithms the compute services trust (`*` for any)",
+  },
+  {
+    name: "computeServiceId",
+    type: "string",
+    get: (ddo) => given(servicesOf(ddo).find((service) => service.type === "compute")?.id),
+    description:
+      "Id of the first compute service: the service id a compute job needs (null without one)",
+  },
+  {
+    name: "purgatory",
+    type: "boolean",
+    get: (ddo) => purgatoryOf(ddo)?.state,
+    description: "Whether the asset is in purgatory (flagged); null when the DDO has no entry",
+  },
+  {
+    name: "purgatoryReason",
+    type: "string",
+    get: (ddo) => purgatoryOf(ddo)?.reason,
+    description: "Why it is in purgatory, when given",
+  },
+  {
+    name: "orders",
+    type: "integer",
+    get: (ddo) => {
+      const counts = (statsOf(ddo) ?? []).map((entry) => entry.orders).filter((n) =>
+        typeof n === "number"
+      ) as number[];
+      return counts.length ? counts.reduce((a, b) => a + b, 0) : null;
+    },
+    description: "Orders the indexer counted, over every datatoken (null when no stats)",
+  },
+  {
+    name: "stats",
+    type: "array",
+    get: statsOf,
+    description: "The indexer's stats entries as sent (one object per datatoken)",
   },
 ]);
 

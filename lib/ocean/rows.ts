@@ -63,6 +63,16 @@ export interface AssetRow {
   version: string | null;
   /** DIDs of the algorithms the compute services trust (`*` for any) */
   trustedAlgorithms: unknown[] | null;
+  /** Id of the first compute service: the service id a compute job needs (null without one) */
+  computeServiceId: string | null;
+  /** Whether the asset is in purgatory (flagged); null when the DDO has no entry */
+  purgatory: boolean | null;
+  /** Why it is in purgatory, when given */
+  purgatoryReason: string | null;
+  /** Orders the indexer counted, over every datatoken (null when no stats) */
+  orders: number | null;
+  /** The indexer's stats entries as sent (one object per datatoken) */
+  stats: unknown[] | null;
 }
 
 /**
