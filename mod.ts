@@ -68,11 +68,16 @@ export {
   JobFailedError,
   NFT_STATE_LABELS,
   OceanNode,
+  ordersWithAssets,
+  type OrdersWithAssetsOptions,
   SAVED_RESULT_COLUMNS,
   signerFromEnv,
   signerFromPrivateKey,
   signRequest,
   statusLabel,
+  TAG_COUNT_COLUMNS,
+  type TagCountRow,
+  tags,
 } from "./lib/ocean/mod.ts";
 export type {
   AccessRule,
@@ -135,6 +140,10 @@ export {
   EMOTIONS,
   EXPRESSION_SEARCH_PACING,
   ExpressionSearch,
+  kwic,
+  KWIC_COLUMNS,
+  type KwicOptions,
+  type KwicRow,
 } from "./lib/expressions/mod.ts";
 export type {
   BodyPart,

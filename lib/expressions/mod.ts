@@ -10,3 +10,4 @@ export * from "./columns.ts";
 export * from "./types.ts";
 export { BODY_PARTS, type BodyPart, type Emotion, EMOTIONS } from "./vocabulary.ts";
 export type { ExpressionRow } from "./rows.ts";
+export { kwic, KWIC_COLUMNS, type KwicOptions, type KwicRow } from "./kwic.ts";

@@ -36,3 +36,5 @@ export type {
 } from "./download/initialize.ts";
 export type { PagedReadOptions } from "../paging/types.ts";
 export type { AssetRow, JobRow, SavedResultRow } from "./rows.ts";
+export { TAG_COUNT_COLUMNS, type TagCountRow, tags } from "./asset_tags.ts";
+export { ordersWithAssets, type OrdersWithAssetsOptions } from "./orders_with_assets.ts";

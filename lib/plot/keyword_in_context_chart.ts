@@ -8,6 +8,7 @@
 import type { ColumnTable } from "arquero";
 import * as Plot from "@observablehq/plot";
 import { requireColumns } from "./_counts.ts";
+import { splitAt } from "../expressions/kwic.ts";
 import type { PlotFigure } from "./plot_figure.ts";
 import { renderPlot } from "./render_plot.ts";
 
@@ -35,13 +36,7 @@ interface Line {
 function splitContext(context: string, match: string, span: number): [string, string, string] {
   const at = match ? context.indexOf(match) : -1;
   if (at < 0) return ["", match, context.slice(0, span)];
-  const left = context.slice(0, at);
-  const right = context.slice(at + match.length);
-  return [
-    left.length > span ? `…${left.slice(-span)}` : left,
-    match,
-    right.length > span ? `${right.slice(0, span)}…` : right,
-  ];
+  return splitAt(context, at, match, span);
 }
 
 /**
