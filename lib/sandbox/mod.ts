@@ -13,6 +13,17 @@ export { startOceanSandbox } from "./ocean/mod.ts";
 export { serveSubgraph } from "./subgraph/mod.ts";
 export { startExpressionSandbox } from "./expressions/mod.ts";
 export { startArchiveSandbox } from "./archive/mod.ts";
+export {
+  anvilBinaryPath,
+  type AnvilChain,
+  type ChainAddress,
+  deployOceanContracts,
+  OCEAN_MINTED,
+  type OceanContracts,
+  startAnvil,
+  type StartAnvilOptions,
+  withAnvil,
+} from "./chain/mod.ts";
 export type { CacheOptions } from "../http/cache.ts";
 export type { LocalServer } from "./_serve.ts";
 export { SANDBOX_SEED_VARIABLE, type SandboxMode } from "./_strictness.ts";
