@@ -121,30 +121,15 @@ for (const orderBy of ["id", "score"] as const) {
 
   Deno.test(`value cursor by ${orderBy}: aborting mid-walk stops at once`, async () => {
     const controller = new AbortController();
-    const service = entity({ slowMs: 2_000 });
-    const { pager } = subgraphPager(
-      service.send,
-      {
-        entity: "things",
-        typeName: "Thing",
-        fields: ["id", "score"],
-        where: {},
-        orderBy,
-        orderDirection: "asc",
-        pageSize: 10,
-      },
-      "things",
-      () => {},
-    );
     setTimeout(() => controller.abort(new Error("stop")), 30);
     const started = Date.now();
-    const error = await (async () => {
-      for await (const _ of walkPages(pager, silent, { signal: controller.signal })) { /* read */ }
-    })().catch((e) => e);
+    const { error, cancelled } = await read(orderBy, { slowMs: 2_000 }, {
+      signal: controller.signal,
+    });
     assert.equal(error.message, "stop");
     assert.ok(Date.now() - started < 1_000);
     // Page 2 was requested ahead (eager) while page 1 was read, and cancelled.
-    assert.deepEqual(service.cancelled, [1]);
+    assert.deepEqual(cancelled, [1]);
   });
 }
 
