@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isLocalService } from "./local_services.ts";
 import { ResponseCache } from "./cache.ts";
 import {
   CacheMissError,
@@ -175,8 +176,10 @@ export class HttpClient {
       : undefined;
     this.#signal = options.signal;
     this.#headers = { "user-agent": USER_AGENT, ...options.headers };
+    // A service's polite interval is for public servers: a sandbox this process runs gets none.
+    const defaultInterval = isLocalService(this.baseUrl) ? 0 : defaults.minIntervalMs ?? 0;
     this.#pacing = {
-      minIntervalMs: options.minIntervalMs ?? defaults.minIntervalMs ?? 0,
+      minIntervalMs: options.minIntervalMs ?? defaultInterval,
       concurrency: options.concurrency ?? defaults.concurrency ?? 6,
     };
     this.#progress = progressSink(options.progress, defaults.progress);

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { markLocalService } from "../http/local_services.ts";
+
 /** A running local server. */
 export interface LocalServer {
   /** The base URL, `http://127.0.0.1:<port>`. */
@@ -59,8 +61,10 @@ export function serveLocal(
     },
   );
   const url = `http://127.0.0.1:${server.addr.port}`;
+  // Clients of this process leave out the polite interval for it.
+  const unmark = markLocalService(url);
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= server.shutdown());
+  const close = () => (closing ??= server.shutdown().finally(unmark));
   return {
     url,
     get requestCount() {
