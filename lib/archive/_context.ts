@@ -7,6 +7,7 @@
  * @module
  */
 
+import { siteOf, unknownDatabase } from "./_database_typo.ts";
 import type { HttpClient, HttpRequest, HttpResponse } from "../http/client.ts";
 import {
   AuthError,
@@ -47,6 +48,8 @@ export interface ArchiveContext {
   services: Map<string, string>;
   /** Path prefixes that moved, in the order they were learnt. */
   moved: MovedPath[];
+  /** Whether the accounts catalogue was read to check a database name. */
+  catalogueRead?: boolean;
 }
 
 /** One archive request: an HttpRequest plus whether it needs the key. */
@@ -112,13 +115,25 @@ export async function send(
     const retry = !withKey && context.apiKey !== undefined && context.auth === "auto" &&
       request.auth !== false && error instanceof HttpError &&
       (error.status === 401 || error.status === 404);
-    if (!retry) throw archiveError(error, withKey);
+    if (!retry) throw await withDatabaseName(context, path, archiveError(error, withKey));
     try {
       return await attempt(context, { ...request, path }, true);
     } catch (second) {
-      throw archiveError(second, true);
+      throw await withDatabaseName(context, path, archiveError(second, true));
     }
   }
+}
+
+/** A 404 under a database the catalogue does not list becomes the same "did you mean" error everywhere. */
+async function withDatabaseName(
+  context: ArchiveContext,
+  path: string,
+  error: unknown,
+): Promise<unknown> {
+  if (!(error instanceof NotFoundError)) return error;
+  const site = siteOf(path);
+  if (!site) return error;
+  return await unknownDatabase(context, site.account, site.db, error) ?? error;
 }
 
 async function attempt(

@@ -14,6 +14,7 @@ import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { parseRdf, triplesTable } from "./_triples.ts";
 import { databases } from "./databases.ts";
+import { unknownDatabase } from "./_database_typo.ts";
 
 export type { CompanionOptions, ResultFormat };
 
@@ -108,8 +109,11 @@ async function endpointBase(context: ArchiveContext, options: SparqlOptions): Pr
     service = context.services.get(key);
   }
   if (!service) {
-    throw new TidepoolError(`Cannot find the database ${key} in the accounts catalogue`, {
-      hint: 'Check the account and db, or pass { service: "dl" } (or text, records) to sparql()',
+    const unknown = await unknownDatabase(context, account, db);
+    if (unknown) throw unknown;
+    throw new TidepoolError(`Cannot find the serving app of the database ${key}`, {
+      hint:
+        'The accounts catalogue lists no service for it: pass { service: "dl" } (or text, records) to sparql()',
     });
   }
   return `/api/${segment(account)}/${segment(service)}/${segment(db)}`;
