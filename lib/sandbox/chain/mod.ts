@@ -8,3 +8,6 @@
 
 export * from "./start_anvil.ts";
 export * from "./deploy_ocean_contracts.ts";
+export * from "./publish_datatoken.ts";
+export * from "./provider_fee.ts";
+export * from "./validate_order.ts";
