@@ -64,6 +64,7 @@ export {
   ASSET_COLUMNS,
   assetsTable,
   JOB_COLUMNS,
+  JOB_RESULT_COLUMNS,
   JOB_STATUSES,
   JobFailedError,
   NFT_STATE_LABELS,
@@ -241,7 +242,7 @@ export type {
   TableBuilderOptions,
   TableSchema,
 } from "./lib/table/mod.ts";
-export type { AssetRow, JobRow, SavedResultRow } from "./lib/ocean/rows.ts";
+export type { AssetRow, JobResultRow, JobRow, SavedResultRow } from "./lib/ocean/rows.ts";
 export type { NftUpdateRow, OrderRow, TokenRow } from "./lib/subgraph/rows.ts";
 export type { ExpressionRow } from "./lib/expressions/rows.ts";
 export type { DatabaseRow, HarvestRow, ResourceRow, TripleRow } from "./lib/archive/rows.ts";

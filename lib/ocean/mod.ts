@@ -17,7 +17,7 @@ export * from "./sign_request.ts";
 export * from "./compute/types.ts";
 export * from "./compute/job_statuses.ts";
 export * from "./compute/job_failed_error.ts";
-export { JOB_COLUMNS, type JobsOptions } from "./compute/jobs.ts";
+export { JOB_COLUMNS, JOB_RESULT_COLUMNS, type JobsOptions } from "./compute/jobs.ts";
 export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
 export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
 export {
@@ -35,6 +35,6 @@ export type {
   ProviderFee,
 } from "./download/initialize.ts";
 export type { PagedReadOptions } from "../paging/types.ts";
-export type { AssetRow, JobRow, SavedResultRow } from "./rows.ts";
+export type { AssetRow, JobResultRow, JobRow, SavedResultRow } from "./rows.ts";
 export { TAG_COUNT_COLUMNS, type TagCountRow, tags } from "./asset_tags.ts";
 export { ordersWithAssets, type OrdersWithAssetsOptions } from "./orders_with_assets.ts";

@@ -38,6 +38,7 @@ import { checkAddress } from "./_validate.ts";
 import {
   downloadResults,
   type DownloadResultsOptions,
+  jobResults,
   jobs,
   type JobsOptions,
   resultText,
@@ -359,10 +360,12 @@ export class OceanNode {
    * no signature needed). Columns: `jobId, fullJobId, environment, did,
    * owner, status, statusText, statusLabel, isFinished, isFailed,
    * dateCreated, dateFinished, algoStart, algoStop, maxJobDuration, exitCode,
-   * oomKilled, resultCount`; dates are `Date`.
+   * oomKilled, resultCount, results, isFree, resources, agreementId, metrics`;
+   * dates are `Date`, `results` holds the files (`{index, filename, filesize,
+   * type}`); `jobResults` gives them one row each.
    *
    * @param consumer The address (or signer) whose jobs to list; sent checksummed.
-   * @param options One job id, a signal.
+   * @param options One job id, one agreement, includeMetrics, a signal.
    * @returns One row per job.
    *
    * @example Listing the jobs of a wallet
@@ -373,6 +376,26 @@ export class OceanNode {
    */
   jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
     return jobs(this.http, consumer, options);
+  }
+
+  /**
+   * The result files of a consumer's jobs, one row per file: `jobId,
+   * fullJobId, index, filename, filesize, type` (columns of
+   * `JOB_RESULT_COLUMNS`). `index` is what `computeResult` takes; jobs
+   * without results give no row. No signature needed.
+   *
+   * @param consumer The address (or signer) whose jobs to list; sent checksummed.
+   * @param options One job id, one agreement, a signal.
+   * @returns One row per result file.
+   *
+   * @example The outputs of every job of a wallet
+   * ```ts ignore
+   * const files = await node.jobResults(signer.address);
+   * console.log(files.filter((d) => d.type === "output").objects());
+   * ```
+   */
+  jobResults(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
+    return jobResults(this.http, consumer, options);
   }
 
   /**

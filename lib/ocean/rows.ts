@@ -116,6 +116,32 @@ export interface JobRow {
   oomKilled: boolean | null;
   /** Result files published */
   resultCount: number | null;
+  /** The result files: `{index, filename, filesize, type}` each (empty before they exist) */
+  results: unknown[] | null;
+  /** Whether the job is free */
+  isFree: boolean | null;
+  /** Resources granted: `{id, amount}` each (cpu, ram, disk, gpu) */
+  resources: unknown[] | null;
+  /** The order (agreement) of a paid job */
+  agreementId: string | null;
+  /** What the node sent for includeMetrics (shape not shown by the spec) */
+  metrics: unknown | null;
+}
+
+/** One row of the job result files table (`jobResults`): one per file of each job. */
+export interface JobResultRow {
+  /** Short job id */
+  jobId: string | null;
+  /** `<cluster hash>-<jobId>` */
+  fullJobId: string | null;
+  /** Position in the job's results (computeResult's index) */
+  index: number | null;
+  /** The name the node gives the file (untrusted) */
+  filename: string | null;
+  /** Size in bytes */
+  filesize: number | null;
+  /** `output`, `algorithmLog`, `configurationLog`, ... */
+  type: string | null;
 }
 
 /**

@@ -13,11 +13,21 @@ import type { ComputeJob } from "./types.ts";
 export async function listJobs(
   http: HttpClient,
   consumer: string,
-  options: { jobId?: string; signal?: AbortSignal } = {},
+  options: {
+    jobId?: string;
+    agreementId?: string;
+    includeMetrics?: boolean;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<ComputeJob[]> {
   const response = await http.request({
     path: "/api/services/compute",
-    query: { consumerAddress: consumer, jobId: options.jobId },
+    query: {
+      consumerAddress: consumer,
+      jobId: options.jobId,
+      agreementId: options.agreementId,
+      includeMetrics: options.includeMetrics ? "true" : undefined,
+    },
     cacheable: false,
     signal: options.signal,
   });

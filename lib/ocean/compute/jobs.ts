@@ -7,7 +7,7 @@ import { consumerAddress } from "../_address.ts";
 import { fullJobId, listJobs } from "./_jobs_list.ts";
 import { jobPhase, statusLabel } from "./job_statuses.ts";
 import type { ComputeJob } from "./types.ts";
-import type { JobRow } from "../rows.ts";
+import type { JobResultRow, JobRow } from "../rows.ts";
 
 /** A node time ("0" or empty before it happened) as a Date, or null. */
 function nodeTime(value: unknown): Date | null {
@@ -80,12 +80,68 @@ export const JOB_COLUMNS: TableSchema<ComputeJob, JobRow> = defineSchema([
     get: (job) => Array.isArray(job.results) ? job.results.length : 0,
     description: "Result files published",
   },
+  {
+    name: "results",
+    type: "array",
+    get: (job) => resultFiles(job),
+    description:
+      "The result files: `{index, filename, filesize, type}` each (empty before they exist)",
+  },
+  { name: "isFree", type: "boolean", description: "Whether the job is free" },
+  {
+    name: "resources",
+    type: "array",
+    description: "Resources granted: `{id, amount}` each (cpu, ram, disk, gpu)",
+  },
+  { name: "agreementId", type: "string", description: "The order (agreement) of a paid job" },
+  {
+    name: "metrics",
+    type: "object",
+    description: "What the node sent for includeMetrics (shape not shown by the spec)",
+  },
+]);
+
+/** The result files of a job, each with its position (the index computeResult takes). */
+function resultFiles(job: ComputeJob): Record<string, unknown>[] {
+  if (!Array.isArray(job.results)) return [];
+  return job.results.map((file, index) => ({
+    index,
+    filename: file?.filename ?? null,
+    filesize: file?.filesize ?? null,
+    type: file?.type ?? null,
+  }));
+}
+
+/** The columns of the {@linkcode OceanNode.jobResults} table. */
+export const JOB_RESULT_COLUMNS: TableSchema<JobResultRow, JobResultRow> = defineSchema([
+  { name: "jobId", type: "string", description: "Short job id" },
+  { name: "fullJobId", type: "string", description: "`<cluster hash>-<jobId>`" },
+  {
+    name: "index",
+    type: "integer",
+    description: "Position in the job's results (computeResult's index)",
+  },
+  { name: "filename", type: "string", description: "The name the node gives the file (untrusted)" },
+  { name: "filesize", type: "integer", description: "Size in bytes" },
+  {
+    name: "type",
+    type: "string",
+    description: "`output`, `algorithmLog`, `configurationLog`, ...",
+  },
 ]);
 
 /** Options of {@linkcode OceanNode.jobs}. */
 export interface JobsOptions {
   /** Only this job (short id). */
   jobId?: string;
+  /** Only the jobs of this agreement (the order of a paid job). */
+  agreementId?: string;
+  /**
+   * Ask the node for the jobs' metrics (`includeMetrics=true`), kept in the
+   * `metrics` column as sent. The spec says such a request asks for a
+   * signature but does not show how; a node that refuses says so in the error.
+   */
+  includeMetrics?: boolean;
   /** Cancels the request. */
   signal?: AbortSignal;
 }
@@ -98,4 +154,17 @@ export async function jobs(
 ): Promise<ColumnTable> {
   const list = await listJobs(http, consumerAddress(consumer), options);
   return buildTable(JOB_COLUMNS, list);
+}
+
+/** The body of {@linkcode OceanNode.jobResults}, on the node's HTTP client; documented there. */
+export async function jobResults(
+  http: HttpClient,
+  consumer: string | Signer,
+  options: JobsOptions = {},
+): Promise<ColumnTable> {
+  const list = await listJobs(http, consumerAddress(consumer), options);
+  const rows = list.flatMap((job) =>
+    resultFiles(job).map((file) => ({ jobId: job.jobId, fullJobId: fullJobId(job), ...file }))
+  );
+  return buildTable(JOB_RESULT_COLUMNS, rows as JobResultRow[]);
 }

@@ -126,9 +126,12 @@ export function jobsHandler(context: ComputeContext, url: URL): Response {
   const consumer = url.searchParams.get("consumerAddress");
   if (!consumer) return text(400, "Missing consumerAddress");
   const jobId = url.searchParams.get("jobId");
+  // Free jobs have no agreement (no order), so an agreement id matches none of them.
+  const agreementId = url.searchParams.get("agreementId");
   const jobs = context.engine.visibleTo(consumer)
     .filter((job) => !jobId || job.jobId === jobId)
-    .map((job) => context.engine.view(job));
+    .map((job) => context.engine.view(job))
+    .filter((view) => !agreementId || view.agreementId === agreementId);
   return json(200, jobs);
 }
 
