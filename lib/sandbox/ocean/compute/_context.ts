@@ -29,6 +29,21 @@ export interface ComputeFaults {
 }
 
 /** An order transaction the download endpoint accepts. */
+/** How the node reaches a chain: a signed provider fee, and an order check as ocean-node does it. */
+export interface ChainOrderHooks {
+  /** The `initialize` answer for a service: on-chain datatoken and a signed provider fee. */
+  initialize(
+    did: string,
+    serviceId: string,
+    consumer: string,
+    validUntil: number,
+  ): Promise<unknown>;
+  /** Checks an order transaction on chain for this consumer and service. */
+  checkOrder(
+    order: SandboxOrder,
+  ): Promise<{ valid: true } | { valid: false; reason: string }>;
+}
+
 export interface SandboxOrder {
   /** Transaction id the consumer presents. */
   txId: string;
@@ -59,6 +74,8 @@ export interface ComputeContext extends ComputeNode {
   engine: JobEngine;
   faults: ComputeFaults;
   orders: SandboxOrder[];
+  /** When set, provider fees are signed and orders checked on a real chain instead of `orders`. */
+  chain?: ChainOrderHooks;
   rate: { windowStart: number; count: number };
 }
 

@@ -14,7 +14,7 @@ const FEE_TOKEN = "0x1B083D8584dd3e6Ff37d04a6e7e82b5F622f3985";
 const PROVIDER = "0x4fC6C3D1A5c0E3C22b3d1B0a6c9bA7e52D0C3A11";
 
 /** GET /api/services/initialize */
-export function initializeHandler(context: ComputeContext, url: URL): Response {
+export async function initializeHandler(context: ComputeContext, url: URL): Promise<Response> {
   const did = url.searchParams.get("documentId");
   const serviceId = url.searchParams.get("serviceId");
   const consumer = url.searchParams.get("consumerAddress");
@@ -26,6 +26,9 @@ export function initializeHandler(context: ComputeContext, url: URL): Response {
   if (!ddo || !service) return text(400, `Cannot resolve service ${serviceId} of ${did}`);
   const validUntil = Number(url.searchParams.get("validUntil") ?? 0) ||
     Math.floor(Date.now() / 1000) + 86_400;
+  if (context.chain) {
+    return json(200, await context.chain.initialize(did, serviceId, consumer, validUntil));
+  }
   const digest = createHash("sha256").update(`${did}/${serviceId}/${consumer}/${validUntil}`)
     .digest("hex");
   return json(200, {
@@ -59,11 +62,22 @@ export async function downloadHandler(context: ComputeContext, url: URL): Promis
   }
   const check = await context.nonces.verify(query, "download");
   if (!check.ok) return text(check.status, check.text);
-  const order = context.orders.find((o) =>
-    o.txId.toLowerCase() === query.transferTxId.toLowerCase() && o.did === query.documentId &&
-    o.serviceId === query.serviceId &&
-    o.consumer.toLowerCase() === query.consumerAddress.toLowerCase()
-  );
+  if (context.chain) {
+    const verdict = await context.chain.checkOrder({
+      txId: query.transferTxId,
+      did: query.documentId,
+      serviceId: query.serviceId,
+      consumer: query.consumerAddress,
+    });
+    if (!verdict.valid) return text(401, `Failed to validate order: ${verdict.reason}`);
+  }
+  const order = context.chain
+    ? true
+    : context.orders.find((o) =>
+      o.txId.toLowerCase() === query.transferTxId.toLowerCase() && o.did === query.documentId &&
+      o.serviceId === query.serviceId &&
+      o.consumer.toLowerCase() === query.consumerAddress.toLowerCase()
+    );
   if (!order) {
     return text(
       401,

@@ -1,4 +1,5 @@
 import {
+  type ChainOrderHooks,
   type ComputeContext,
   type ComputeFaults,
   type ComputeNode,
@@ -11,7 +12,7 @@ import { decryptHandler, encryptHandler, validateHandler } from "./_publish_rout
 import { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
 
-export type { ComputeFaults, ComputeNode, SandboxOrder } from "./_context.ts";
+export type { ChainOrderHooks, ComputeFaults, ComputeNode, SandboxOrder } from "./_context.ts";
 
 /**
  * The sandbox wallet's private key (a well-known test key, never funded):
@@ -51,6 +52,8 @@ export interface ComputeRoutes {
   readonly orders: SandboxOrder[];
   /** Requests answered, method and path, in order. */
   readonly requests: { method: string; path: string }[];
+  /** Signs provider fees and checks orders on a chain from now on (undefined: the `orders` list again). */
+  useChain(hooks: ChainOrderHooks | undefined): void;
 }
 
 /**
@@ -116,6 +119,9 @@ export function createComputeHandlers(
     faults: context.faults,
     orders: context.orders,
     requests,
+    useChain(hooks: ChainOrderHooks | undefined) {
+      context.chain = hooks;
+    },
   });
 }
 

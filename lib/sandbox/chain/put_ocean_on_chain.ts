@@ -1,0 +1,116 @@
+/**
+ * Puts a sandbox Ocean node's assets on a local chain: one NFT and datatoken
+ * per service, free through the dispenser or priced through the fixed-rate
+ * exchange; from then on the node signs provider fees with its own key and
+ * checks orders on chain the way ocean-node does.
+ *
+ * @module
+ */
+
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { OceanSandbox } from "../ocean/start_ocean_sandbox.ts";
+import { chainClients } from "./_chain_clients.ts";
+import type { ChainAddress, OceanContracts } from "./deploy_ocean_contracts.ts";
+import { type DatatokenPricing, publishDatatoken } from "./publish_datatoken.ts";
+import { signProviderFee } from "./provider_fee.ts";
+import type { AnvilChain } from "./start_anvil.ts";
+import { validateOrder } from "./validate_order.ts";
+
+/** Options of {@linkcode putOceanOnChain}. */
+export interface PutOceanOnChainOptions {
+  /** Which assets to publish on chain; default every asset the node serves. */
+  dids?: readonly string[];
+  /** The pricing of an asset's services; default free, except an asset whose stats give a positive price. */
+  pricing?: (did: string) => DatatokenPricing;
+}
+
+/** What {@linkcode putOceanOnChain} set up. */
+export interface OceanOnChain {
+  /** The node's fee address (its key stays inside). */
+  nodeAddress: ChainAddress;
+  /** DID to datatoken address, per service id. */
+  datatokens: Map<string, Map<string, ChainAddress>>;
+}
+
+/**
+ * Publishes the node's assets on chain, rewrites each service's
+ * `datatokenAddress` to its on-chain datatoken, and makes `initialize` and
+ * `download` use the chain.
+ *
+ * @param ocean The sandbox node (with its compute routes).
+ * @param chain The running chain.
+ * @param contracts The deployed Ocean contracts.
+ * @param options Which assets and their pricing.
+ * @returns The node address and the datatokens.
+ * @example Put two assets on chain
+ * ```ts ignore
+ * await putOceanOnChain(ocean, chain, contracts, { dids: ocean.ddos.slice(0, 2).map((d) => d.id) });
+ * ```
+ */
+export async function putOceanOnChain(
+  ocean: OceanSandbox,
+  chain: Pick<AnvilChain, "rpcUrl" | "chainId">,
+  contracts: OceanContracts,
+  options: PutOceanOnChainOptions = {},
+): Promise<OceanOnChain> {
+  const routes = ocean.compute;
+  if (!routes) throw new Error("The sandbox node was started with compute: false");
+  const node = privateKeyToAccount(generatePrivateKey());
+  const { publicClient } = chainClients(chain);
+  const wanted = options.dids ? new Set(options.dids) : undefined;
+  const datatokens = new Map<string, Map<string, ChainAddress>>();
+  for (const ddo of ocean.ddos) {
+    if (wanted && !wanted.has(ddo.id)) continue;
+    const perService = new Map<string, ChainAddress>();
+    for (const [index, service] of ddo.services.entries()) {
+      const published = await publishDatatoken(chain, contracts, {
+        name: `${ddo.metadata.name}`.slice(0, 40),
+        symbol: `DT${datatokens.size}-${index}`,
+        pricing: options.pricing?.(ddo.id) ?? { type: "free" },
+      });
+      // The served DDO is this object: clients read the on-chain datatoken from it.
+      (service as { datatokenAddress: string }).datatokenAddress = published.datatokenAddress;
+      perService.set(service.id, published.datatokenAddress);
+    }
+    datatokens.set(ddo.id, perService);
+  }
+  const locate = (did: string, serviceId: string) => {
+    const ddo = ocean.ddos.find((d) => d.id === did);
+    const index = ddo?.services.findIndex((s) => s.id === serviceId) ?? -1;
+    const datatoken = datatokens.get(did)?.get(serviceId);
+    return ddo && index >= 0 && datatoken
+      ? { index, datatoken, timeout: Number(ddo.services[index].timeout ?? 0) }
+      : undefined;
+  };
+  routes.useChain({
+    async initialize(did, serviceId, consumer, validUntil) {
+      const found = locate(did, serviceId);
+      if (!found) return { error: `Service ${serviceId} of ${did} is not on chain` };
+      const providerFee = await signProviderFee(node, {
+        providerFeeToken: contracts.oceanToken,
+        providerFeeAmount: 0n,
+        validUntil,
+        data: {
+          environment: "download",
+          timestamp: validUntil,
+          dt: found.datatoken,
+          id: serviceId,
+        },
+      });
+      return { datatoken: found.datatoken, computeAddress: consumer, providerFee };
+    },
+    async checkOrder(order) {
+      const found = locate(order.did, order.serviceId);
+      if (!found) return { valid: false, reason: "Service is not on chain" };
+      if (!/^0x[0-9a-fA-F]{64}$/.test(order.txId)) return { valid: false, reason: "Invalid tx id" };
+      return await validateOrder(publicClient, {
+        txId: order.txId as `0x${string}`,
+        datatoken: found.datatoken,
+        consumer: order.consumer as ChainAddress,
+        serviceIndex: found.index,
+        timeout: found.timeout,
+      });
+    },
+  });
+  return { nodeAddress: node.address, datatokens };
+}
