@@ -28,7 +28,6 @@ export interface ComputeFaults {
   rateLimit?: { requests: number; windowSeconds: number };
 }
 
-/** An order transaction the download endpoint accepts. */
 /** How the node reaches a chain: a signed provider fee, and an order check as ocean-node does it. */
 export interface ChainOrderHooks {
   /** The `initialize` answer for a service: on-chain datatoken and a signed provider fee. */
@@ -44,6 +43,7 @@ export interface ChainOrderHooks {
   ): Promise<{ valid: true } | { valid: false; reason: string }>;
 }
 
+/** An order transaction the download endpoint accepts. */
 export interface SandboxOrder {
   /** Transaction id the consumer presents. */
   txId: string;
