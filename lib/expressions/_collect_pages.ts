@@ -135,7 +135,11 @@ export async function* expressionPages(
       hint: "Pass maxRows as a whole number, or leave it out for every row",
     });
   }
-  let size = options.pageSize ?? memo.get(path);
+  // A size discovered by an earlier run is configuration kept in the
+  // recording: replay sends no probe (its refused answers are never stored).
+  const setting = `pageSize ${path}`;
+  let remembered: Promise<void> | undefined;
+  let size = options.pageSize ?? memo.get(path) ?? recorded(await http.recall(setting));
   if (size !== undefined && (!Number.isInteger(size) || size < 1)) {
     throw new TidepoolError(`Cannot read ${label}: pageSize must be a positive integer`, {
       hint: "Pass pageSize such as 100, or leave it out to use the largest the service accepts",
@@ -213,7 +217,10 @@ export async function* expressionPages(
           if (n > 0 && n < c.limit && n < rest) size = n;
           else if (c.limit === candidates[0]) size = c.limit;
         }
-        if (size !== undefined && options.pageSize === undefined) memo.set(path, size);
+        if (size !== undefined && options.pageSize === undefined && memo.get(path) !== size) {
+          memo.set(path, size);
+          remembered = http.remember(setting, size);
+        }
         const fresh: WireExpression[] = [];
         for (const hit of page.hits) {
           if (seen.size >= Math.min(total, maxRows)) break;
@@ -253,7 +260,13 @@ export async function* expressionPages(
     yield step.value.rows as WireExpression[];
     step = await next();
   }
+  await remembered;
   return { total: total ?? 0, rows: seen.size, pages: step.value.pages };
+}
+
+/** A recorded page size, if it is one. */
+function recorded(value: unknown): number | undefined {
+  return Number.isInteger(value) && (value as number) > 0 ? value as number : undefined;
 }
 
 /** A deep page refused: say what was reached and how to get the rest. */

@@ -10,8 +10,16 @@
  * - `refresh`: always fetch and overwrite what is stored.
  *
  * Keys come from the method, the URL without credential parameters, the
- * `Accept` header and the body, never from credentials. Signed and write requests are
- * never stored (the client decides that before it asks the cache).
+ * `Accept` header and the body, never from credentials. What is stored at all
+ * is each operation's cache policy (`cache_policy.ts`): successful, complete,
+ * error-free answers are served to live clients; anything else a recording
+ * saw (a 404, an error inside a 200) is kept marked replay-only, so a replay
+ * retraces the recorded run while a live client always asks again. Signed
+ * requests and writes are never stored.
+ *
+ * Besides answers, a recording keeps the configuration a client discovered
+ * (the largest page size a service accepts), so a replay, and a later
+ * recording, needs no probe.
  *
  * @module
  */
@@ -39,6 +47,12 @@ export interface CachedResponse {
   headers: Record<string, string>;
   /** The body bytes as received. */
   body: Uint8Array;
+  /** When the answer was received (ISO 8601); for a stored answer, when it was recorded. */
+  recordedAt?: string;
+  /** The cache key of the request. */
+  key?: string;
+  /** Not an answer worth serving live (see `cache_policy.ts`): kept for replay only. */
+  replayOnly?: boolean;
 }
 
 interface CacheFile {
@@ -49,6 +63,8 @@ interface CacheFile {
   status: number;
   headers: Record<string, string>;
   bodyBase64: string;
+  /** A failure or partial answer, kept only so replay retraces the recorded run. */
+  replayOnly?: boolean;
 }
 
 /** Headers worth keeping: those that change how a body is read. */
@@ -94,7 +110,8 @@ export class ResponseCache {
     body: string | undefined,
   ): Promise<CachedResponse | undefined> {
     if (this.mode === "off" || this.mode === "refresh") return undefined;
-    const path = await this.#path(method, url, body);
+    const key = await cacheKey(method, url, body);
+    const path = this.#path(url, key);
     let text: string;
     try {
       text = await Deno.readTextFile(path);
@@ -106,10 +123,17 @@ export class ResponseCache {
       return undefined;
     }
     const file = JSON.parse(text) as CacheFile;
+    // A failure (a 404, an error inside a 200) never outlives its cause in
+    // live use: only replay, which retraces the recorded run, is given it.
+    if (this.mode !== "replay" && (file.replayOnly || file.status < 200 || file.status >= 300)) {
+      return undefined;
+    }
     return {
       status: file.status,
       headers: file.headers,
       body: decodeBase64(file.bodyBase64),
+      recordedAt: file.recordedAt,
+      key,
     };
   }
 
@@ -121,7 +145,7 @@ export class ResponseCache {
     response: CachedResponse,
   ): Promise<void> {
     if (this.mode !== "record" && this.mode !== "refresh") return;
-    const path = await this.#path(method, url, body);
+    const path = this.#path(url, await cacheKey(method, url, body));
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = response.headers[name];
@@ -131,21 +155,71 @@ export class ResponseCache {
       format: "tidepool-cache/1",
       method,
       url: redact(keyUrl(url)),
-      recordedAt: new Date().toISOString(),
+      recordedAt: response.recordedAt ?? new Date().toISOString(),
       status: response.status,
       headers,
       bodyBase64: encodeBase64(response.body),
+      ...(response.replayOnly ? { replayOnly: true } : {}),
     };
-    const folder = path.slice(0, path.lastIndexOf("/"));
-    await Deno.mkdir(folder, { recursive: true });
-    await writeFileAtomic(path, JSON.stringify(file));
+    await writeStored(path, JSON.stringify(file));
   }
 
-  async #path(method: string, url: string, body: string | undefined) {
-    const key = await cacheKey(method, url, body);
-    const host = new URL(url).host.replace(/[^A-Za-z0-9.-]/g, "_");
-    return `${this.dir}/${host}/${key.slice(0, 2)}/${key}.json`;
+  /**
+   * Reads a setting a client discovered and recorded for a service (such as
+   * the largest page size it accepts). Nothing is read in `refresh` mode,
+   * which discovers again.
+   *
+   * @param url Any URL of the service; its host names the recording.
+   * @param name The setting.
+   * @returns The recorded value, or undefined.
+   */
+  async recall(url: string, name: string): Promise<unknown> {
+    if (this.mode === "off" || this.mode === "refresh") return undefined;
+    try {
+      const file = JSON.parse(await Deno.readTextFile(this.#settingPath(url, name)));
+      return (file as { value?: unknown }).value;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw error;
+    }
   }
+
+  /**
+   * Records a discovered setting, so that replays and later recordings need
+   * no probe. Nothing is written in `replay` mode.
+   *
+   * @param url Any URL of the service; its host names the recording.
+   * @param name The setting.
+   * @param value A JSON value.
+   */
+  async remember(url: string, name: string, value: unknown): Promise<void> {
+    if (this.mode !== "record" && this.mode !== "refresh") return;
+    const file = {
+      format: "tidepool-setting/1",
+      name,
+      value,
+      recordedAt: new Date().toISOString(),
+    };
+    await writeStored(this.#settingPath(url, name), JSON.stringify(file));
+  }
+
+  #path(url: string, key: string) {
+    return `${this.#hostDir(url)}/${key.slice(0, 2)}/${key}.json`;
+  }
+
+  #settingPath(url: string, name: string) {
+    return `${this.#hostDir(url)}/settings/${name.replace(/[^A-Za-z0-9._-]/g, "_")}.json`;
+  }
+
+  #hostDir(url: string) {
+    return `${this.dir}/${new URL(url).host.replace(/[^A-Za-z0-9.-]/g, "_")}`;
+  }
+}
+
+/** Writes a recording file in its folder, under its final name only when complete. */
+async function writeStored(path: string, text: string): Promise<void> {
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  await writeFileAtomic(path, text);
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 
 import { isLocalService } from "./local_services.ts";
-import { ResponseCache } from "./cache.ts";
+import { cacheKey, ResponseCache } from "./cache.ts";
+import { type CachePolicy, SUCCESSFUL_ANSWERS, worthStoring } from "./cache_policy.ts";
 import {
   CacheMissError,
   NetworkError,
@@ -66,6 +67,11 @@ export interface HttpRequest {
   sensitive?: boolean;
   /** Whether the answer may be cached; default: idempotent and not sensitive. */
   cacheable?: boolean;
+  /**
+   * The operation's cache policy: which answers are worth replaying. Default:
+   * successful (2xx) answers whose JSON, if any, parses.
+   */
+  cachePolicy?: CachePolicy;
   /** Statuses that are handed back instead of thrown, besides 2xx. */
   acceptStatus?: readonly number[];
   /** Time limit of one attempt; defaults to the client's. */
@@ -90,6 +96,10 @@ export interface HttpResponse {
   fromCache: boolean;
   /** How many attempts it took (0 when served from the cache). */
   attempts: number;
+  /** When the answer was received (ISO 8601); from the cache, when it was recorded. */
+  receivedAt?: string;
+  /** The record/replay cache key of the request, when the cache was consulted. */
+  cacheKey?: string;
   /** The body bytes. */
   bytes: Uint8Array;
   /** The body as UTF-8 text. */
@@ -112,7 +122,6 @@ export interface HttpStream {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
-const CACHED_STATUSES = new Set([200, 201, 203, 204, 404, 410]);
 const USER_AGENT = "tidepool/0.1 (Deno; +https://github.com/tidepool)";
 
 /**
@@ -205,6 +214,29 @@ export class HttpClient {
     return url;
   }
 
+  /**
+   * Reads a setting recorded for this service by an earlier run (see
+   * {@linkcode remember}); undefined without a cache, in `refresh` mode, or
+   * when none was recorded.
+   *
+   * @param name The setting, such as `pageSize /api/search`.
+   * @returns The recorded JSON value.
+   */
+  async recall(name: string): Promise<unknown> {
+    return await this.#cache?.recall(this.baseUrl, name);
+  }
+
+  /**
+   * Keeps a setting the client discovered (a page size found by probing) in
+   * the recording, so replay needs no probe and later recordings send none.
+   *
+   * @param name The setting.
+   * @param value A JSON value.
+   */
+  async remember(name: string, value: unknown): Promise<void> {
+    await this.#cache?.remember(this.baseUrl, name, value);
+  }
+
   /** Starts a progress task on the client's sink. */
   progress(
     label: string,
@@ -224,7 +256,8 @@ export class HttpClient {
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
     const { method, url, body, headers, cacheBody, idempotent } = this.#prepare(request);
-    const cacheable = !request.sensitive &&
+    const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
+    const cacheable = policy.store !== "never" && !request.sensitive &&
       !(body instanceof ReadableStream) &&
       (request.cacheable ?? idempotent);
     const cache = cacheable ? this.#cache : undefined;
@@ -240,6 +273,8 @@ export class HttpClient {
         fromCache: true,
         attempts: 0,
         bytes: cached.body,
+        receivedAt: cached.recordedAt,
+        cacheKey: cached.key,
       });
       return this.#check(method, request, response);
     }
@@ -266,11 +301,17 @@ export class HttpClient {
         return { answer, bytes };
       },
     );
-    if (cache && CACHED_STATUSES.has(response.status)) {
+    if (cache) response.cacheKey = await cacheKey(method, url.toString(), cacheBody);
+    if (cache) {
+      // What is not an answer is still recorded, marked, so a replay retraces
+      // this run exactly (the same restart after the same refused token); a
+      // live client never gets it back and asks again.
       await cache.write(method, url.toString(), cacheBody, {
         status: response.status,
         headers: Object.fromEntries(response.headers),
         body: response.bytes,
+        recordedAt: response.receivedAt,
+        replayOnly: !(await worthStoring(policy, response)),
       });
     }
     return this.#check(method, request, response);
@@ -414,6 +455,7 @@ export class HttpClient {
             fromCache: false,
             attempts: tries,
             bytes: bytes ?? new Uint8Array(),
+            receivedAt: new Date().toISOString(),
           }),
         };
         if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;

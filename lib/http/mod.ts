@@ -10,6 +10,7 @@ export * from "./errors.ts";
 export * from "./client.ts";
 export { errorFromResponse, isChallenge, serverMessage } from "./error_from_response.ts";
 export * from "./cache.ts";
+export { answersOnly, type CachePolicy, neverStored, SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
 export * from "./options.ts";
 export * from "./progress.ts";
 export { redact, registerSecret } from "./redact.ts";

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { answersOnly } from "../http/cache_policy.ts";
 import type { HttpClient } from "../http/client.ts";
 import { errorFromResponse } from "../http/error_from_response.ts";
 import { ProtocolError } from "../http/errors.ts";
@@ -16,6 +17,18 @@ interface GraphqlBody {
   data?: Record<string, unknown> | null;
   errors?: { message?: unknown }[];
 }
+
+/**
+ * A GraphQL answer is kept only with `data` and without `errors`: errors come
+ * with HTTP 200 (an indexing hiccup, a timeout), and a stored one would
+ * outlive its cause; partial `data` beside errors is not an answer either.
+ */
+const GRAPHQL_ANSWER = answersOnly("GraphQL query", (response) => {
+  const body = response.json<GraphqlBody>();
+  return !!body && typeof body === "object" && !(Array.isArray(body.errors) &&
+    body.errors.length > 0) &&
+    !!body.data && typeof body.data === "object";
+});
 
 /** Sends one query and returns its `data`. */
 export async function runQuery<T>(
@@ -33,6 +46,7 @@ export async function runQuery<T>(
     idempotent: true,
     // graph-node answers malformed queries with 400 and a GraphQL body
     acceptStatus: [400],
+    cachePolicy: GRAPHQL_ANSWER,
     signal,
   });
   let body: GraphqlBody;

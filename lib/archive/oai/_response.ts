@@ -5,6 +5,7 @@
  * @module
  */
 
+import { answersOnly } from "../../http/cache_policy.ts";
 import type { HttpClient } from "../../http/client.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
 import { attribute, child, children, parseXml, textOf, type XmlNode } from "../_xml.ts";
@@ -38,6 +39,20 @@ const HINTS: Record<string, string> = {
 };
 
 /**
+ * An OAI-PMH answer is kept unless it carries an `error` element other than
+ * `noRecordsMatch` (an empty result is an answer): protocol errors come with
+ * HTTP 200, and a stored `badResumptionToken` or outage would never go away.
+ * Bodies without any error tag are accepted without a second parse.
+ */
+const OAI_ANSWER = answersOnly("OAI-PMH request", async (response) => {
+  const text = response.text();
+  if (!/<(?:[\w.-]+:)?error[\s>/]/.test(text)) return true;
+  const envelope = child(await parseXml(text, "OAI-PMH response", response.url), "OAI-PMH");
+  if (!envelope || typeof envelope !== "object") return false;
+  return children(envelope, "error").every((e) => attribute(e, "code") === "noRecordsMatch");
+});
+
+/**
  * Sends one verb and parses the answer. A `noRecordsMatch` error is handed
  * back in `error`; every other protocol error is thrown as a ProtocolError.
  */
@@ -55,6 +70,7 @@ export async function oaiRequest(
       query: args,
       headers: { accept: "text/xml, application/xml" },
       idempotent: true,
+      cachePolicy: OAI_ANSWER,
       signal,
     });
   } catch (error) {
