@@ -38,11 +38,16 @@ class PrivateKeySigner implements Signer {
   }
 
   async signMessage(args: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex> {
+    return (await this.viemAccount()).signMessage(args);
+  }
+
+  /** The viem local account, for transactions (orders); it holds the key, never shows it. */
+  viemAccount(): Promise<LocalAccount> {
     // The field is set once; freezing the object does not freeze # fields.
     this.#account ??= import("viem/accounts").then(({ privateKeyToAccount }) =>
       privateKeyToAccount(this.#privateKey)
     );
-    return (await this.#account).signMessage(args);
+    return this.#account;
   }
 
   toJSON(): { address: Hex } {

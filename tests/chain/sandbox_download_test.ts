@@ -7,6 +7,7 @@ import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { OceanNode } from "../../lib/ocean/ocean_node.ts";
 import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
 import { orderDatatoken, type OrderProviderFee } from "../../lib/ocean/order/order_datatoken.ts";
+import { orderAsset } from "../../lib/ocean/order/order_asset.ts";
 
 Deno.test("the sandbox node serves a download only for an order on chain by this consumer", async () => {
   const chain = await startAnvil();
@@ -74,5 +75,40 @@ Deno.test("the sandbox node serves a download only for an order on chain by this
     await ocean.close();
     await chain.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("orderAsset orders through the node's initialize and reuses a still-valid order", async () => {
+  const chain = await startAnvil();
+  const ocean = startOceanSandbox({ count: 6 });
+  try {
+    const contracts = await deployOceanContracts(chain);
+    const ddo = ocean.ddos.find((d) => d.metadata.type === "dataset")!;
+    await putOceanOnChain(ocean, chain, contracts, { dids: [ddo.id] });
+    const node = new OceanNode(ocean.url);
+    const key = generatePrivateKey();
+    const signer = signerFromPrivateKey(key);
+    const { publicClient } = chainClients(chain);
+    await publicClient.request({
+      method: "anvil_setBalance" as never,
+      params: [signer.address, "0x56BC75E2D63100000"] as never,
+    });
+    const serviceId = ddo.services[0].id;
+    const first = await orderAsset(node, ddo.id, serviceId, signer, { rpcUrl: chain.rpcUrl });
+    assert.equal(first.source, "dispenser");
+    const sent = await publicClient.getTransactionCount({ address: signer.address });
+    const again = await orderAsset(node, ddo.id, serviceId, signer, { rpcUrl: chain.rpcUrl });
+    assert.deepEqual(again, { ...first, source: "reused", pricePaid: "0" });
+    assert.equal(await publicClient.getTransactionCount({ address: signer.address }), sent);
+    const forced = await orderAsset(node, ddo.id, serviceId, signer, {
+      rpcUrl: chain.rpcUrl,
+      force: true,
+    });
+    assert.notEqual(forced.txHash, first.txHash);
+    const shown = Deno.inspect({ signer, first, again, forced }) + JSON.stringify({ signer });
+    assert.ok(!shown.includes(key.slice(2)));
+  } finally {
+    await ocean.close();
+    await chain.close();
   }
 });

@@ -59,6 +59,12 @@ export interface OrderDatatokenParameters {
   serviceIndex: number;
   /** The signed provider fee from `initialize`. */
   providerFee: OrderProviderFee;
+  /**
+   * The service's timeout in seconds (0: orders never expire). When given, a
+   * still-valid earlier order of this buyer for this service is returned
+   * instead of paying twice.
+   */
+  reuseWithinSeconds?: number;
   /** The most the buyer pays for one datatoken, in base-token units (`"5"`); no limit when absent. */
   maxPrice?: string;
 }
@@ -72,7 +78,7 @@ export interface DatatokenOrder {
   /** Paid for the datatoken, in base-token units as a decimal string; `"0"` when free or already held. */
   pricePaid: string;
   /** How the datatoken was obtained. */
-  source: "dispenser" | "exchange" | "held";
+  source: "dispenser" | "exchange" | "held" | "reused";
 }
 
 const ONE = 10n ** 18n;
@@ -81,6 +87,9 @@ const DATATOKEN_ABI = parseAbi([
   "function getFixedRates() view returns ((address contractAddress, bytes32 id)[])",
   "function startOrder(address consumer, uint256 serviceIndex, (address providerFeeAddress, address providerFeeToken, uint256 providerFeeAmount, uint8 v, bytes32 r, bytes32 s, uint256 validUntil, bytes providerData) _providerFee, (address consumeMarketFeeAddress, address consumeMarketFeeToken, uint256 consumeMarketFeeAmount) _consumeMarketFee)",
 ]);
+const ORDER_STARTED = parseAbi([
+  "event OrderStarted(address indexed consumer, address payer, uint256 amount, uint256 serviceIndex, uint256 timestamp, address indexed publishMarketAddress, uint256 blockNumber)",
+])[0];
 const DISPENSER_ABI = parseAbi([
   "function status(address datatoken) view returns (bool active, address owner, bool isMinter, uint256 maxTokens, uint256 maxBalance, uint256 balance, address allowedSwapper)",
   "function dispense(address datatoken, uint256 amount, address destination)",
@@ -123,14 +132,6 @@ export async function orderDatatoken(
   const buyer = account.address;
 
   const now = Math.floor(Date.now() / 1000);
-  if (providerFee.validUntil !== 0 && providerFee.validUntil < now) {
-    throw new TidepoolError("Cannot order: the provider fee has expired", {
-      details: `valid until ${new Date(providerFee.validUntil * 1000).toISOString()}`,
-      detailsLabel: "Node fee",
-      hint: "Call initialize again for a fresh provider fee, then order",
-    });
-  }
-
   const send = async (address: ChainHex, abi: Abi, functionName: string, args: unknown[]) => {
     const hash = await wallet.writeContract({ address, abi, functionName, args, chain, account });
     const receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
@@ -160,6 +161,25 @@ export async function orderDatatoken(
     });
     if (allowance < amount) await send(token, erc20Abi, "approve", [spender, amount]);
   };
+
+  if (parameters.reuseWithinSeconds !== undefined) {
+    const earlier = await findValidOrder(reader, {
+      datatoken,
+      consumer: buyer,
+      serviceIndex,
+      timeout: parameters.reuseWithinSeconds,
+      now,
+    });
+    if (earlier) return earlier;
+  }
+
+  if (providerFee.validUntil !== 0 && providerFee.validUntil < now) {
+    throw new TidepoolError("Cannot order: the provider fee has expired", {
+      details: `valid until ${new Date(providerFee.validUntil * 1000).toISOString()}`,
+      detailsLabel: "Node fee",
+      hint: "Call initialize again for a fresh provider fee, then order",
+    });
+  }
 
   const feeToken = getAddress(providerFee.providerFeeToken);
   const feeAmount = BigInt(providerFee.providerFeeAmount);
@@ -287,4 +307,37 @@ export async function orderDatatoken(
     pricePaid: formatUnits(pricePaid, priceDecimals),
     source,
   };
+}
+
+/** The newest order of `consumer` for this service that has not expired, read from OrderStarted logs. */
+async function findValidOrder(
+  reader: ReturnType<typeof createPublicClient>,
+  query: {
+    datatoken: ChainHex;
+    consumer: ChainHex;
+    serviceIndex: number;
+    timeout: number;
+    now: number;
+  },
+): Promise<DatatokenOrder | undefined> {
+  const logs = await reader.getLogs({
+    address: query.datatoken,
+    event: ORDER_STARTED,
+    args: { consumer: query.consumer },
+    fromBlock: 0n,
+    toBlock: "latest",
+  });
+  for (const log of logs.reverse()) {
+    const { serviceIndex, timestamp } = log.args;
+    if (Number(serviceIndex) !== query.serviceIndex || timestamp === undefined) continue;
+    if (query.timeout !== 0 && Number(timestamp) + query.timeout < query.now) continue;
+    if (!log.transactionHash || log.blockNumber === null) continue;
+    return {
+      txHash: log.transactionHash,
+      blockNumber: log.blockNumber,
+      pricePaid: "0",
+      source: "reused",
+    };
+  }
+  return undefined;
 }

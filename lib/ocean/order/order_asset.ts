@@ -1,0 +1,96 @@
+/**
+ * Orders an asset's service on chain with the signer's viem account.
+ *
+ * @module
+ */
+
+import type { LocalAccount } from "viem/accounts";
+import { TidepoolError } from "../../http/errors.ts";
+import type { OceanNode } from "../ocean_node.ts";
+import type { Signer } from "../signer.ts";
+import { type DatatokenOrder, orderDatatoken, type OrderProviderFee } from "./order_datatoken.ts";
+
+/** The local sandbox chain (anvil's default id); what `chainId` defaults to. */
+export const SANDBOX_CHAIN_ID = 31337;
+
+/** Options of {@linkcode orderAsset}. */
+export interface OrderAssetOptions {
+  /** The chain's JSON-RPC URL, e.g. the sandbox's anvil (`chain.rpcUrl`). */
+  rpcUrl: string;
+  /** The chain id; default {@linkcode SANDBOX_CHAIN_ID}. */
+  chainId?: number;
+  /** The most to pay for the datatoken, in base-token units (`"5"`). */
+  maxPrice?: string;
+  /** Pay again even when a still-valid order exists; default false. */
+  force?: boolean;
+}
+
+/**
+ * Orders one service of an asset on chain: reads its datatoken and timeout
+ * from the DDO, asks the node's `initialize` for the signed provider fee,
+ * and reuses a still-valid order of the signer or buys (or dispenses) one
+ * datatoken and calls `startOrder`. Balance, allowance, price, `maxPrice`
+ * and the fee's expiry are checked before anything is sent.
+ *
+ * @param node The Ocean node that serves the asset.
+ * @param did The asset's DID.
+ * @param serviceId The service to order (any service, not only the first).
+ * @param signer The buyer: a signer from `signerFromPrivateKey` or `signerFromEnv`.
+ * @param options Chain RPC URL, id and `maxPrice`.
+ * @returns The order: transaction hash, block and price paid.
+ * @example Order the first service of an asset on the sandbox chain
+ * ```ts ignore
+ * const order = await orderAsset(node, did, ddo.services[0].id, signer, { rpcUrl: chain.rpcUrl });
+ * const file = await node.download({ did, serviceId, txId: order.txHash, signer, dir: "data" });
+ * ```
+ */
+export async function orderAsset(
+  node: OceanNode,
+  did: string,
+  serviceId: string,
+  signer: Signer,
+  options: OrderAssetOptions,
+): Promise<DatatokenOrder> {
+  const account = await accountOf(signer);
+  const ddo = await node.ddo(did);
+  const serviceIndex = ddo.services.findIndex((s) => s.id === serviceId);
+  const service = ddo.services[serviceIndex];
+  if (!service) {
+    throw new TidepoolError(`Cannot order ${did}: it has no service ${serviceId}`, {
+      hint: `Use one of its services: ${ddo.services.map((s) => s.id).join(", ")}`,
+    });
+  }
+  if (!service.datatokenAddress) {
+    throw new TidepoolError(`Cannot order ${did}: service ${serviceId} names no datatoken`);
+  }
+  const answer = await node.initialize({ did, serviceId, consumer: signer.address });
+  const fee = answer.providerFee as Partial<OrderProviderFee> | undefined;
+  if (!fee || typeof fee.r !== "string" || typeof fee.providerData !== "string") {
+    throw new TidepoolError(`Cannot order ${did}: initialize gave no signed provider fee`, {
+      hint: "Check that the node is connected to the chain you order on",
+    });
+  }
+  return await orderDatatoken({
+    rpcUrl: options.rpcUrl,
+    chainId: options.chainId ?? SANDBOX_CHAIN_ID,
+    account,
+    datatoken: service.datatokenAddress,
+    serviceIndex,
+    providerFee: fee as OrderProviderFee,
+    maxPrice: options.maxPrice,
+    reuseWithinSeconds: options.force ? undefined : Number(service.timeout ?? 0),
+  });
+}
+
+/** The viem account a signer sends transactions with; the key stays inside the signer. */
+async function accountOf(signer: Signer): Promise<LocalAccount> {
+  const withAccount = signer as Signer & { viemAccount?: () => Promise<LocalAccount> };
+  if (typeof withAccount.viemAccount === "function") return await withAccount.viemAccount();
+  const account = signer as Partial<LocalAccount>;
+  if (account.type === "local" && typeof account.signTransaction === "function") {
+    return account as LocalAccount;
+  }
+  throw new TidepoolError("Cannot order: this signer cannot sign transactions", {
+    hint: "Use signerFromPrivateKey or signerFromEnv, or pass a viem local account",
+  });
+}
