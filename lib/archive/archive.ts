@@ -21,6 +21,7 @@ import { databases, type DatabasesParameters } from "./databases.ts";
 import { entity } from "./entity.ts";
 import { iiifBase, type IiifImageOptions, iiifImageUrl, type IiifInfo, iiifInfo } from "./iiif.ts";
 import {
+  entityLinkedData,
   type JsonLdFormat,
   linkedData,
   type LinkedDataFormat,
@@ -253,6 +254,23 @@ export class Archive {
    */
   entity(slug: string): Promise<ArchiveEntity> {
     return entity(this.#context, slug);
+  }
+
+  /**
+   * An authority record as linked data (`/api/{account}/entities/{slug}?format=jsonld`),
+   * read through the same JSON-LD path as {@linkcode Archive.linkedData}.
+   *
+   * @param slug The entity's slug.
+   * @returns The JSON-LD document.
+   *
+   * @example The linked data of a place
+   * ```ts ignore
+   * const doc = await archive.entityLinkedData("tokyo");
+   * console.log(doc["@id"]);
+   * ```
+   */
+  entityLinkedData(slug: string): Promise<JsonLdDocument> {
+    return entityLinkedData(this.#context, slug);
   }
 
   /**

@@ -48,6 +48,25 @@ export async function linkedData(
 ): Promise<JsonLdDocument | string> {
   const response = await fetchLinkedData(context, id, format);
   if (format === "ttl" || format === "rico-ttl") return response.text();
+  return jsonLdOf(response);
+}
+
+/** The body of {@linkcode Archive.entityLinkedData}, on the archive's shared state; documented there. */
+export async function entityLinkedData(
+  context: ArchiveContext,
+  slug: string,
+): Promise<JsonLdDocument> {
+  const { account } = requireTarget(context, "entityLinkedData", false);
+  const response = await send(context, {
+    path: `/api/${segment(account)}/entities/${segment(slug)}`,
+    query: { format: "jsonld" },
+    headers: { accept: "application/ld+json, application/json;q=0.9" },
+  });
+  return jsonLdOf(response);
+}
+
+/** A linked-data answer as a JSON-LD document: resources and entities are read the same way. */
+function jsonLdOf(response: HttpResponse): JsonLdDocument {
   const doc = response.json<unknown>();
   if (!doc || typeof doc !== "object") {
     throw new ProtocolError(`Linked-data export is not a JSON-LD document: ${response.url}`, {
