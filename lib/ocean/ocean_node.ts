@@ -10,7 +10,7 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import type { ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { assetsTable } from "./assets_table.ts";
@@ -34,6 +34,7 @@ import { fileInfoTable } from "./_file_info.ts";
 import { runQuery } from "./_run_query.ts";
 import { searchAssetsTable } from "./_search_assets.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
+import { algorithmRefusal } from "./compute/_algorithm_policy.ts";
 import { checkAddress } from "./_validate.ts";
 import {
   downloadResults,
@@ -352,7 +353,27 @@ export class OceanNode {
     parameters: StartFreeComputeParameters & { chainId?: number },
   ): Promise<ComputeJob[]> {
     const chainId = parameters.chainId ?? await this.#defaultChainId();
+    await this.#checkAlgorithmPolicy(parameters);
     return startFreeCompute(this.http, parameters, await this.computeEnvironments(chainId));
+  }
+
+  /** Each dataset's compute service must admit the algorithm, read from the DDOs before signing. */
+  async #checkAlgorithmPolicy(parameters: StartFreeComputeParameters): Promise<void> {
+    const algorithmDid = parameters.algorithm?.documentId;
+    if (typeof algorithmDid !== "string" || !Array.isArray(parameters.datasets)) return;
+    const algorithm = await this.ddo(algorithmDid);
+    const refusals: string[] = [];
+    for (const ref of parameters.datasets) {
+      if (typeof ref?.documentId !== "string") continue;
+      const refusal = algorithmRefusal(await this.ddo(ref.documentId), ref.serviceId, algorithm);
+      if (refusal) refusals.push(refusal);
+    }
+    if (refusals.length > 0) {
+      throw new TidepoolError(`Cannot start compute job: ${refusals.join("; ")}`, {
+        hint:
+          "Pick an algorithm the dataset trusts (the trustedAlgorithms column of the assets table), or another dataset",
+      });
+    }
   }
 
   /**
