@@ -40,3 +40,9 @@ export { TAG_COUNT_COLUMNS, type TagCountRow, tags } from "./asset_tags.ts";
 export { ordersWithAssets, type OrdersWithAssetsOptions } from "./orders_with_assets.ts";
 export { orderAsset, type OrderAssetOptions, SANDBOX_CHAIN_ID } from "./order/order_asset.ts";
 export type { ChainHex, DatatokenOrder } from "./order/order_datatoken.ts";
+export {
+  chainOrders,
+  chainOrderSchema,
+  type ChainOrdersOptions,
+  compareOrders,
+} from "./order/chain_orders.ts";

@@ -6,23 +6,9 @@ import {
   startAnvil,
   withAnvil,
 } from "../../lib/sandbox/chain/mod.ts";
+import { anvilChildren } from "./_anvil_processes.ts";
 import { ARTIFACTS } from "../../lib/sandbox/chain/_artifacts.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
-
-/** Process ids of anvil processes whose parent is this test process. */
-async function anvilChildren(): Promise<number[]> {
-  const found: number[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
-    // Fields after the parenthesised command: state, then parent pid.
-    const match = /^\d+ \((.*)\) \S+ (\d+)/.exec(stat);
-    if (match && match[1] === "anvil" && Number(match[2]) === Deno.pid) {
-      found.push(Number(entry.name));
-    }
-  }
-  return found;
-}
 
 async function isRunning(pid: number): Promise<boolean> {
   const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
@@ -92,8 +78,6 @@ Deno.test("withAnvil kills anvil when the body throws, and the RPC port stops an
   await assert.rejects(client.getBlockNumber());
 });
 
-// Deno runs the tests of a file in order: this one comes last and checks that
-// every anvil the tests above started is gone.
-Deno.test("no anvil process is left running after the tests", async () => {
+Deno.test("no anvil process is left running after the tests above", async () => {
   assert.deepEqual(await anvilChildren(), []);
 });

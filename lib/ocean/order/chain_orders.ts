@@ -1,0 +1,160 @@
+/**
+ * Order history read from the chain itself: `OrderStarted` events through
+ * viem `getLogs`, pinned to one block and paged by block range, in the
+ * subgraph order table's column names where they overlap.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { createPublicClient, defineChain, formatUnits, getAddress, http, parseAbi } from "viem";
+import { TidepoolError } from "../../http/errors.ts";
+import { buildTable } from "../../table/build_table.ts";
+import { defineSchema, type TableSchema } from "../../table/schema.ts";
+import { SANDBOX_CHAIN_ID } from "./order_asset.ts";
+
+/** Options of {@linkcode chainOrders}. */
+export interface ChainOrdersOptions {
+  /** The chain's JSON-RPC URL. */
+  rpcUrl: string;
+  /** The chain id; default the sandbox chain's. */
+  chainId?: number;
+  /** Only these datatokens; default every contract that emits `OrderStarted`. */
+  datatokens?: readonly string[];
+  /** First block; default 0. */
+  fromBlock?: bigint;
+  /** Last block; default the latest block when the call starts (read once, so pages agree). */
+  toBlock?: bigint;
+  /** Blocks per `getLogs` request; default 5000 (public RPCs cap ranges). */
+  pageBlocks?: bigint;
+}
+
+const ORDER_STARTED = parseAbi([
+  "event OrderStarted(address indexed consumer, address payer, uint256 amount, uint256 serviceIndex, uint256 timestamp, address indexed publishMarketAddress, uint256 blockNumber)",
+])[0];
+
+/**
+ * The columns of {@linkcode chainOrders}: the subgraph order table's names
+ * where they mean the same thing.
+ */
+export const chainOrderSchema: TableSchema<Record<string, unknown>> = defineSchema(
+  [
+    {
+      name: "id",
+      type: "string",
+      description: "Transaction hash, datatoken and payer, joined by -",
+    },
+    { name: "tx", type: "string", description: "Transaction hash of the order" },
+    { name: "createdAt", type: "date", description: "Block time of the order (from the event)" },
+    { name: "block", type: "integer", description: "Block number of the order" },
+    { name: "eventIndex", type: "integer", description: "Index of the log in its block" },
+    { name: "consumer", type: "string", description: "Consumer address" },
+    { name: "payer", type: "string", description: "Address that paid" },
+    { name: "datatoken", type: "string", description: "Datatoken address" },
+    { name: "amount", type: "number", description: "Datatokens spent on the order" },
+    {
+      name: "serviceIndex",
+      type: "integer",
+      description: "Index of the ordered service in the DDO",
+    },
+    {
+      name: "publishingMarket",
+      type: "string",
+      description: "Address of the publishing market, null when none",
+    },
+  ] as const,
+);
+
+const ZERO = "0x0000000000000000000000000000000000000000";
+
+/**
+ * Reads every `OrderStarted` event between two blocks into a table, one
+ * `getLogs` request per `pageBlocks` blocks. The end block is fixed when the
+ * call starts, so an order mined meanwhile never half-appears.
+ *
+ * @param options RPC URL, datatokens and block range.
+ * @returns The orders, oldest first (columns of {@linkcode chainOrderSchema}).
+ * @example Orders on the sandbox chain
+ * ```ts ignore
+ * const orders = await chainOrders({ rpcUrl: chain.rpcUrl });
+ * orders.print();
+ * ```
+ */
+export async function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
+  const chain = defineChain({
+    id: options.chainId ?? SANDBOX_CHAIN_ID,
+    name: "orders chain",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [options.rpcUrl] } },
+  });
+  const client = createPublicClient({ chain, transport: http(options.rpcUrl) });
+  const pageBlocks = options.pageBlocks ?? 5000n;
+  if (pageBlocks < 1n) throw new TidepoolError("Cannot read orders: pageBlocks must be at least 1");
+  const toBlock = options.toBlock ?? await client.getBlockNumber();
+  const address = options.datatokens?.map((a) => getAddress(a));
+  const rows: Record<string, unknown>[] = [];
+  for (let from = options.fromBlock ?? 0n; from <= toBlock; from += pageBlocks) {
+    const to = from + pageBlocks - 1n < toBlock ? from + pageBlocks - 1n : toBlock;
+    const logs = await client.getLogs({
+      address,
+      event: ORDER_STARTED,
+      fromBlock: from,
+      toBlock: to,
+    });
+    for (const log of logs) {
+      const args = log.args;
+      const datatoken = getAddress(log.address);
+      rows.push({
+        id: `${log.transactionHash}-${datatoken}-${args.payer}`.toLowerCase(),
+        tx: log.transactionHash,
+        createdAt: args.timestamp === undefined ? null : new Date(Number(args.timestamp) * 1000),
+        block: Number(log.blockNumber),
+        eventIndex: log.logIndex,
+        consumer: args.consumer?.toLowerCase(),
+        payer: args.payer?.toLowerCase(),
+        datatoken: datatoken.toLowerCase(),
+        amount: args.amount === undefined ? null : Number(formatUnits(args.amount, 18)),
+        serviceIndex: args.serviceIndex === undefined ? null : Number(args.serviceIndex),
+        publishingMarket: !args.publishMarketAddress || args.publishMarketAddress === ZERO
+          ? null
+          : args.publishMarketAddress.toLowerCase(),
+      });
+    }
+  }
+  return buildTable(chainOrderSchema, rows);
+}
+
+/**
+ * Compares the chain's orders with the subgraph's by transaction hash: the
+ * subgraph can lag or miss orders, and the chain is the truth.
+ *
+ * @param fromChain A table from {@linkcode chainOrders}.
+ * @param fromSubgraph A table from `Subgraph.orders` (needs a `tx` column).
+ * @returns One row per transaction: `tx`, `onChain`, `inSubgraph`, and `status`
+ * (`both`, `missing from subgraph`, `not on chain`).
+ * @example Orders the subgraph has not indexed yet
+ * ```ts ignore
+ * const diff = compareOrders(await chainOrders({ rpcUrl }), await sg.orders({}));
+ * diff.filter((d) => d.status !== "both").print();
+ * ```
+ */
+export function compareOrders(fromChain: ColumnTable, fromSubgraph: ColumnTable): ColumnTable {
+  const chainTx = new Set((fromChain.array("tx") as string[]).map((t) => t?.toLowerCase()));
+  const graphTx = new Set((fromSubgraph.array("tx") as string[]).map((t) => t?.toLowerCase()));
+  const rows = [...new Set([...chainTx, ...graphTx])].filter(Boolean).sort().map((tx) => ({
+    tx,
+    onChain: chainTx.has(tx),
+    inSubgraph: graphTx.has(tx),
+    status: chainTx.has(tx) ? graphTx.has(tx) ? "both" : "missing from subgraph" : "not on chain",
+  }));
+  return buildTable(COMPARISON_SCHEMA, rows);
+}
+
+const COMPARISON_SCHEMA = defineSchema(
+  [
+    { name: "tx", type: "string" },
+    { name: "onChain", type: "boolean" },
+    { name: "inSubgraph", type: "boolean" },
+    { name: "status", type: "string" },
+  ] as const,
+);
