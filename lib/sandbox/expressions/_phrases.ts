@@ -81,6 +81,41 @@ export const PHRASES: readonly (readonly [string, string, string])[] = [
   ["じっと見つめた", "目", "好"],
 ];
 
+/**
+ * How often each phrase occurs relative to the others (1 when not listed):
+ * writers reach for some pairings far more than others (tears with sorrow,
+ * wide eyes and a caught breath with surprise, a red face with shame), so
+ * the seeded emotion-by-body-part counts have the structure a real corpus
+ * has instead of a flat field.
+ */
+export const PHRASE_WEIGHTS: Readonly<Record<string, number>> = {
+  涙をこぼした: 14,
+  目を潤ませた: 6,
+  肩を落とした: 7,
+  胸がつぶれる思いがした: 4,
+  目を見張った: 9,
+  目を丸くした: 8,
+  息を呑んだ: 8,
+  口をあんぐりと開けた: 3,
+  顔を赤らめた: 7,
+  頬を染めた: 6,
+  目を伏せた: 4,
+  胸をなでおろした: 7,
+  ほっと息をついた: 5,
+  眉をひそめた: 6,
+  顔をしかめた: 5,
+  顔をほころばせた: 6,
+  目を細めた: 5,
+  口元をゆるめた: 4,
+  拳を固めた: 4,
+  声を荒らげた: 4,
+  手を震わせた: 4,
+  顔色を失った: 3,
+  胸が躍った: 3,
+  胸を焦がした: 3,
+  じっと見つめた: 3,
+};
+
 /** Sentences around a phrase; `{c}` is the character, `{p}` the phrase. */
 export const CONTEXTS: readonly string[] = [
   "{c}はそれを聞くと、{p}。",

@@ -6,7 +6,7 @@
  */
 
 import { SeededRandom } from "../_random.ts";
-import { CONTEXTS, EMOTION_VALENCE, PHRASES } from "./_phrases.ts";
+import { CONTEXTS, EMOTION_VALENCE, PHRASE_WEIGHTS, PHRASES } from "./_phrases.ts";
 import { SANDBOX_WORKS, type SandboxWork } from "./_works.ts";
 
 /** An expression as the sandbox stores it: the wire fields plus the gender. */
@@ -52,6 +52,9 @@ const VALENCES = ["positive", "negative", "neutral", "ambiguous"];
 /** The default seed of the sandbox data. */
 export const DEFAULT_SEED = 20_240_417;
 
+/** The weight of each phrase of PHRASES, in order. */
+const PHRASE_WEIGHT_LIST = PHRASES.map(([phrase]) => PHRASE_WEIGHTS[phrase] ?? 1);
+
 /**
  * Generates `count` expressions over the sandbox works.
  *
@@ -71,7 +74,7 @@ export function seedExpressions(count: number, seed = DEFAULT_SEED): StoredExpre
   for (let n = 0; n < count; n++) {
     const w = random.weighted(indexes, weights);
     const work: SandboxWork = SANDBOX_WORKS[w];
-    const [phrase, bodyPart, emotion] = random.pick(PHRASES);
+    const [phrase, bodyPart, emotion] = random.weighted(PHRASES, PHRASE_WEIGHT_LIST);
     const who = random.chance(0.06)
       ? { name: "人々", gender: "mixed" }
       : random.chance(0.03)
