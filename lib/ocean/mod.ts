@@ -46,3 +46,8 @@ export {
   type ChainOrdersOptions,
   compareOrders,
 } from "./order/chain_orders.ts";
+export {
+  downloadAsset,
+  type DownloadAssetOptions,
+  type DownloadAssetReturnType,
+} from "./order/download_asset.ts";

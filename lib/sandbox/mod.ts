@@ -17,6 +17,7 @@ export {
   anvilBinaryPath,
   type AnvilChain,
   type ChainAddress,
+  type ChainSandboxOptions,
   type DatatokenPricing,
   deployOceanContracts,
   type FeeSigner,
@@ -25,10 +26,12 @@ export {
   publishDatatoken,
   type PublishDatatokenParameters,
   type PublishedDatatoken,
+  type SandboxChain,
   type SignedProviderFee,
   signProviderFee,
   startAnvil,
   type StartAnvilOptions,
+  startChainSandbox,
   withAnvil,
 } from "./chain/mod.ts";
 export type { CacheOptions } from "../http/cache.ts";

@@ -8,6 +8,11 @@ import {
   type ArchiveSandboxOptions,
   startArchiveSandbox,
 } from "./archive/mod.ts";
+import {
+  type ChainSandboxOptions,
+  type SandboxChain,
+  startChainSandbox,
+} from "./chain/start_chain_sandbox.ts";
 import { type OceanSandbox, type OceanSandboxOptions, startOceanSandbox } from "./ocean/mod.ts";
 import type { SandboxMode } from "./_strictness.ts";
 import { type SandboxSubgraph, serveSubgraph, type ServeSubgraphOptions } from "./subgraph/mod.ts";
@@ -28,6 +33,11 @@ export interface SandboxOptions {
   expressions?: ExpressionSandboxOptions;
   /** The archive platform: seed and harvesting options. */
   archive?: ArchiveSandboxOptions;
+  /**
+   * A local chain (anvil) with the node's assets published on it: orders are
+   * real transactions and the node checks them on chain. Off by default.
+   */
+  chain?: boolean | ChainSandboxOptions;
 }
 
 /** Every sandbox service, running on loopback. */
@@ -40,6 +50,8 @@ export interface Sandbox {
   readonly expressions: ExpressionSandbox;
   /** The archive platform (account `shinano`, rdf-enabled database `letters`). */
   readonly archive: ArchiveSandbox;
+  /** The local chain, when started with `chain`. */
+  readonly chain?: SandboxChain;
   /** The address to give each client. */
   readonly urls: { ocean: string; subgraph: string; expressions: string; archive: string };
   /** Stops every service. */
@@ -67,14 +79,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const subgraph = serveSubgraph(options.subgraph);
   const expressions = startExpressionSandbox({ mode: options.mode, ...options.expressions });
   const archive = await startArchiveSandbox({ mode: options.mode, ...options.archive });
+  let chain: SandboxChain | undefined;
   const close = async () => {
-    await Promise.all([ocean.close(), subgraph.close(), expressions.close(), archive.close()]);
+    await Promise.all([
+      ocean.close(),
+      subgraph.close(),
+      expressions.close(),
+      archive.close(),
+      chain?.close(),
+    ]);
   };
+  if (options.chain) {
+    try {
+      chain = await startChainSandbox(ocean, options.chain === true ? {} : options.chain);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
   return {
     ocean,
     subgraph,
     expressions,
     archive,
+    chain,
     urls: {
       ocean: ocean.url,
       subgraph: subgraph.endpoint,

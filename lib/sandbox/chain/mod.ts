@@ -11,3 +11,4 @@ export * from "./deploy_ocean_contracts.ts";
 export * from "./publish_datatoken.ts";
 export * from "./provider_fee.ts";
 export * from "./validate_order.ts";
+export * from "./start_chain_sandbox.ts";
