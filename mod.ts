@@ -188,6 +188,8 @@ export type {
   DatabaseRecord,
   DatabasesParameters,
   DnsRecord,
+  IiifImage,
+  IiifImageFetchOptions,
   IiifImageOptions,
   IiifInfo,
   ImportResult,

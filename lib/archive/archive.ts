@@ -28,6 +28,7 @@ import {
   type TurtleFormat,
 } from "./linked_data.ts";
 import { linkedDataTable } from "./linked_data_table.ts";
+import { type IiifImage, iiifImage, type IiifImageFetchOptions } from "./iiif_image.ts";
 import { resource } from "./resource.ts";
 import { resources, type ResourcesParameters } from "./resources.ts";
 import { search, type SearchParameters, type SearchResult } from "./search.ts";
@@ -387,6 +388,27 @@ export class Archive {
    */
   iiifInfo(asset: string): Promise<IiifInfo> {
     return iiifInfo(this.#context, asset);
+  }
+
+  /**
+   * Fetches an image through the IIIF Image API 3: a region, size,
+   * rotation, quality and format of an uploaded image, as bytes (and a file
+   * with `path`). The output size is worked out locally from the info
+   * document and checked against its `maxWidth`, `maxHeight` and `maxArea`,
+   * and upscaling needs `^`, before the image is requested.
+   *
+   * @param asset The asset id.
+   * @param options The image request, `path` to save it, a signal.
+   * @returns The bytes, the URL, the output size and the content type.
+   *
+   * @example A 300-pixel-wide PNG saved to a file
+   * ```ts ignore
+   * const image = await archive.iiifImage(asset.id, { size: "300,", format: "png", path: "scan.png" });
+   * console.log(image.width, image.height, image.bytes.length);
+   * ```
+   */
+  iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
+    return iiifImage(this.#context, asset, options);
   }
 
   /**

@@ -24,6 +24,7 @@ export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 export { sparql, type SparqlTag } from "./sparql_tag.ts";
 export type { SparqlTerm, SparqlValue } from "./_rdf_term.ts";
 export type { IiifImageOptions, IiifInfo } from "./iiif.ts";
+export type { IiifImage, IiifImageFetchOptions } from "./iiif_image.ts";
 export type {
   ArchiveEntity,
   ArchiveResource,
