@@ -16,7 +16,7 @@ import { buildTable } from "../table/build_table.ts";
 import type { SubgraphInfo } from "./subgraph_info.ts";
 import type { OrderRow } from "./rows.ts";
 
-/** Filters of {@linkcode fetchOrders}. Addresses may be in any letter case. */
+/** Filters of `Subgraph.orders` (and `orderPages`). Addresses may be in any letter case. */
 export interface OrdersOptions extends PagedReadOptions {
   /** Orders consumed by this address. */
   consumer?: string;
