@@ -57,9 +57,10 @@ const notebooks = [...Deno.readDirSync(notebooksDir)]
   .map((entry) => entry.name)
   .sort();
 
-Deno.test("the five notebook stories are present", () => {
+Deno.test("the six notebook stories are present", () => {
   assert.deepEqual(notebooks, [
     "archive-linked-data.ipynb",
+    "buying-data.ipynb",
     "compute-to-data.ipynb",
     "expressions.ipynb",
     "ocean-assets.ipynb",
