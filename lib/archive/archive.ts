@@ -50,7 +50,14 @@ import { createEntity, type CreateEntityInput } from "./create_entity.ts";
 import { usage } from "./usage.ts";
 import { addDomain, type CustomDomain, domains, verifyDomain } from "./domains.ts";
 import { importCsv, type ImportResult } from "./import_csv.ts";
-import { upload, type UploadedAsset, type UploadOptions } from "./upload.ts";
+import type { PollOptions } from "../http/poll_until.ts";
+import {
+  upload,
+  type UploadedAsset,
+  type UploadOptions,
+  uploadStatus,
+  waitForUpload,
+} from "./upload.ts";
 import { setAssetPublic } from "./set_asset_public.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
 import { kernelProgress } from "../notebook/progress_display.ts";
@@ -806,6 +813,49 @@ export class Archive {
     options: UploadOptions = {},
   ): Promise<UploadedAsset> {
     return upload(this.#context, file, options);
+  }
+
+  /**
+   * One look at an upload's conversion, with no waiting: its status as the
+   * platform reports it (`ready` once converted; other names mean not yet, or
+   * a failure), and its size and IIIF base once ready.
+   *
+   * @param asset The asset id, or an uploaded asset.
+   * @param options `signal` cancels the request.
+   * @returns The asset as it stands.
+   *
+   * @example Check on an upload started with `wait: false`
+   * ```ts ignore
+   * const started = await archive.upload("scans/big.tif", { wait: false });
+   * console.log((await archive.uploadStatus(started)).status);
+   * ```
+   */
+  uploadStatus(
+    asset: string | { id: string },
+    options: { signal?: AbortSignal } = {},
+  ): Promise<UploadedAsset> {
+    return uploadStatus(this.#context, asset, options);
+  }
+
+  /**
+   * Waits until an upload is converted, with the poll options every wait
+   * shares: `pollMs` between polls (default 1,000), `timeoutMs` (default 10
+   * minutes; the error names the last status), `signal` cancels the pause
+   * and the poll in flight. A status the platform does not document keeps
+   * the wait going; a failure word (fail, error, reject...) ends it.
+   *
+   * @param asset The asset id, or an uploaded asset.
+   * @param options `pollMs`, `timeoutMs`, `signal`.
+   * @returns The ready asset.
+   *
+   * @example Upload many scans, then wait for all of them
+   * ```ts ignore
+   * const started = await Promise.all(paths.map((p) => archive.upload(p, { wait: false })));
+   * const ready = await Promise.all(started.map((a) => archive.waitForUpload(a)));
+   * ```
+   */
+  waitForUpload(asset: string | { id: string }, options: PollOptions = {}): Promise<UploadedAsset> {
+    return waitForUpload(this.#context, asset, options);
   }
 
   /**

@@ -45,6 +45,11 @@ export interface UploadOptions extends PollOptions {
    * default 60,000. A large file on a slow link takes as long as it takes.
    */
   stallMs?: number;
+  /**
+   * Wait for the conversion (default true). With false, the asset is handed
+   * back as it stands after finalize; {@linkcode Archive.waitForUpload} waits later.
+   */
+  wait?: boolean;
 }
 
 /** The raw poll answer: `{status, is_public, width, height, iiif}` in the spec; `id` and `error` when sent. */
@@ -238,14 +243,62 @@ export async function upload(
     path: `/api/${segment(account)}/uploads/${segment(issued.id)}/finalize`,
     signal: options.signal,
   }, { action: `finalize upload ${issued.id}`, account });
+  if (options.wait === false) return await readStatus(context, account, issued.id, options.signal);
   return await poll(context, account, issued.id, options);
+}
+
+/** One read of an upload's conversion status. */
+async function readStatus(
+  context: ArchiveContext,
+  account: string,
+  id: string,
+  signal?: AbortSignal,
+): Promise<UploadedAsset> {
+  const raw = (await send(context, {
+    path: `/api/${segment(account)}/uploads/${segment(id)}`,
+    auth: true,
+    cacheable: false,
+    signal,
+  })).json<RawAsset>();
+  return { ...toAsset(raw, id), status: String(raw.status ?? "(none)") };
+}
+
+/** The asset id of an id or an asset. */
+function assetId(asset: string | { id: string }): string {
+  const id = typeof asset === "string" ? asset : asset?.id;
+  if (typeof id !== "string" || id === "") {
+    throw new TidepoolError("Cannot read the upload: no asset id", {
+      hint: "Pass the id archive.upload returned, or the asset itself",
+    });
+  }
+  return id;
+}
+
+/** The body of {@linkcode Archive.uploadStatus}, on the archive's shared state; documented there. */
+export async function uploadStatus(
+  context: ArchiveContext,
+  asset: string | { id: string },
+  options: { signal?: AbortSignal } = {},
+): Promise<UploadedAsset> {
+  const { account } = requireTarget(context, "uploadStatus");
+  return await readStatus(context, account, assetId(asset), options.signal);
+}
+
+/** The body of {@linkcode Archive.waitForUpload}, on the archive's shared state; documented there. */
+export async function waitForUpload(
+  context: ArchiveContext,
+  asset: string | { id: string },
+  options: PollOptions = {},
+): Promise<UploadedAsset> {
+  const { account } = requireTarget(context, "waitForUpload");
+  return await poll(context, account, assetId(asset), options);
 }
 
 async function poll(
   context: ArchiveContext,
   account: string,
   id: string,
-  options: UploadOptions,
+  options: PollOptions,
 ): Promise<UploadedAsset> {
   const timeoutMs = options.timeoutMs ?? 600_000;
   const task = context.http.progress(`Converting ${id}`, { unit: "polls" });

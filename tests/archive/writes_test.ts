@@ -321,3 +321,37 @@ Deno.test("writes: survive a restart with a data directory; no key secret in err
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("uploads: wait: false hands the asset back at once; uploadStatus looks, waitForUpload waits, both abortable", async () => {
+  const sandbox = await startArchiveSandbox({ conversionMs: 300 });
+  try {
+    const { archive } = archiveOn(sandbox, { apiKey: WRITE });
+    const started = await archive.upload(await makePng(40, 30), {
+      contentType: "image/png",
+      wait: false,
+    });
+    assert.notEqual(started.status, "ready", "converting takes 300 ms: not ready yet");
+    assert.equal((await archive.uploadStatus(started.id)).id, started.id);
+
+    const aborted = new AbortController();
+    const waiting = archive.waitForUpload(started, { pollMs: 20, signal: aborted.signal });
+    aborted.abort();
+    await assert.rejects(
+      waiting,
+      (e: Error) => e.name === "AbortError" || /abort/i.test(e.message),
+    );
+
+    await assert.rejects(
+      archive.waitForUpload(started, { pollMs: 20, timeoutMs: 30 }),
+      (e: Error) => e instanceof TidepoolError && /last status is/.test(e.message),
+    );
+    const ready = await archive.waitForUpload(started, { pollMs: 20 });
+    assert.equal(ready.status, "ready");
+    assert.deepEqual([ready.width, ready.height], [40, 30]);
+    assert.equal((await archive.uploadStatus(ready)).status, "ready");
+    await assert.rejects(archive.uploadStatus("no-such-asset"), NotFoundError);
+    await assert.rejects(archive.uploadStatus(""), /no asset id/);
+  } finally {
+    await sandbox.close();
+  }
+});
