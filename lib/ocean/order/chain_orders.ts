@@ -7,7 +7,6 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { createPublicClient, defineChain, formatUnits, getAddress, http, parseAbi } from "viem";
 import { TidepoolError } from "../../http/errors.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../../table/schema.ts";
@@ -29,9 +28,8 @@ export interface ChainOrdersOptions {
   pageBlocks?: bigint;
 }
 
-const ORDER_STARTED = parseAbi([
-  "event OrderStarted(address indexed consumer, address payer, uint256 amount, uint256 serviceIndex, uint256 timestamp, address indexed publishMarketAddress, uint256 blockNumber)",
-])[0];
+const ORDER_STARTED_SIGNATURE =
+  "event OrderStarted(address indexed consumer, address payer, uint256 amount, uint256 serviceIndex, uint256 timestamp, address indexed publishMarketAddress, uint256 blockNumber)";
 
 /**
  * The columns of {@linkcode chainOrders}: the subgraph order table's names
@@ -81,6 +79,11 @@ const ZERO = "0x0000000000000000000000000000000000000000";
  * ```
  */
 export async function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
+  // viem loads with the first call: importing tidepool should not pay for it.
+  const { createPublicClient, defineChain, formatUnits, getAddress, http, parseAbi } = await import(
+    "viem"
+  );
+  const ORDER_STARTED = parseAbi([ORDER_STARTED_SIGNATURE] as const)[0];
   const chain = defineChain({
     id: options.chainId ?? SANDBOX_CHAIN_ID,
     name: "orders chain",

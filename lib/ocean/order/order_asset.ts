@@ -8,7 +8,7 @@ import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../../http/errors.ts";
 import type { OceanNode } from "../ocean_node.ts";
 import type { Signer } from "../signer.ts";
-import { type DatatokenOrder, orderDatatoken, type OrderProviderFee } from "./order_datatoken.ts";
+import type { DatatokenOrder, OrderProviderFee } from "./order_datatoken.ts";
 
 /** The local sandbox chain (anvil's default id); what `chainId` defaults to. */
 export const SANDBOX_CHAIN_ID = 31337;
@@ -70,6 +70,8 @@ export async function orderAsset(
       hint: "Check that the node is connected to the chain you order on",
     });
   }
+  // viem loads with the first order: importing tidepool should not pay for it.
+  const { orderDatatoken } = await import("./order_datatoken.ts");
   return await orderDatatoken({
     rpcUrl: options.rpcUrl,
     chainId: options.chainId ?? SANDBOX_CHAIN_ID,
