@@ -15,25 +15,11 @@ import SparqlClient from "sparql-http-client";
 import { Archive } from "../lib/archive/mod.ts";
 import { startArchiveSandbox } from "../lib/sandbox/archive/mod.ts";
 import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
+import { PYTHON, pythonMissing } from "./_python.ts";
 
 const ROWS = 100_000;
 const QUERY = `SELECT ?g ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } } LIMIT ${ROWS}`;
-const PYTHON = "/usr/bin/python3";
 const endpoint = (url: string) => `${url}/api/shinano/dl/letters/sparql`;
-
-function pythonMissing(): string | undefined {
-  try {
-    const { success } = new Deno.Command(PYTHON, {
-      args: ["-c", "import SPARQLWrapper, pandas"],
-      stderr: "null",
-    }).outputSync();
-    return success
-      ? undefined
-      : "not installed (apt-get install python3-sparqlwrapper python3-pandas)";
-  } catch {
-    return "not installed (no /usr/bin/python3)";
-  }
-}
 
 type Term = { value: string };
 

@@ -19,11 +19,11 @@ import { SparqlEndpointFetcher } from "fetch-sparql-endpoint";
 import SparqlClient from "sparql-http-client";
 import { Archive } from "../lib/archive/mod.ts";
 import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
+import { PYTHON, pythonMissing } from "./_python.ts";
 import { jsonDocument, type Shape, xmlDocument } from "./_sparql_shapes.ts";
 
 const ROWS = 100_000;
 const QUERY = "SELECT * WHERE { ?s ?p ?o }";
-const PYTHON = "/usr/bin/python3";
 const SHAPES: Shape[] = ["six", "wide", "strings"];
 const FORMATS = ["json", "xml"] as const;
 const TYPES = {
@@ -41,20 +41,6 @@ function withQuery(endpoint: string): URL {
   const address = new URL(endpoint);
   address.searchParams.set("query", QUERY);
   return address;
-}
-
-function pythonMissing(): string | undefined {
-  try {
-    const { success } = new Deno.Command(PYTHON, {
-      args: ["-c", "import SPARQLWrapper, pandas"],
-      stderr: "null",
-    }).outputSync();
-    return success
-      ? undefined
-      : "not installed (apt-get install python3-sparqlwrapper python3-pandas)";
-  } catch {
-    return "not installed (no /usr/bin/python3)";
-  }
 }
 
 type Term = { value: string };

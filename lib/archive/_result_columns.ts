@@ -7,6 +7,20 @@
  * @module
  */
 
+import { ProtocolError } from "../http/errors.ts";
+
+/** What to do about a result document that cannot be read. */
+export const MALFORMED_RESULTS_HINT =
+  "The endpoint sent a malformed result document; try another format with { format }";
+
+/** The error of a result document of `format` (JSON, XML, CSV, TSV) that cannot be read. */
+export function malformedResults(format: string, detail: string, cause?: unknown): ProtocolError {
+  return new ProtocolError(`Cannot read the SPARQL ${format} results: ${detail}`, {
+    hint: MALFORMED_RESULTS_HINT,
+    cause,
+  });
+}
+
 /** A term kind code; 0 is unbound. */
 export const UNBOUND = 0;
 /** An IRI. */

@@ -10,22 +10,19 @@
  * @module
  */
 
-import { ProtocolError } from "../http/errors.ts";
 import {
   BNODE,
   emptyColumns,
   IRI,
   LITERAL,
+  malformedResults,
   type ResultColumns,
   type TermColumn,
   TRIPLE,
 } from "./_result_columns.ts";
 
-function malformed(detail: string, cause?: unknown): ProtocolError {
-  return new ProtocolError(`Cannot read the SPARQL JSON results: ${detail}`, {
-    hint: "The endpoint sent a malformed result document; try another format with { format }",
-    cause,
-  });
+function malformed(detail: string, cause?: unknown) {
+  return malformedResults("JSON", detail, cause);
 }
 
 interface JsonTerm {

@@ -7,13 +7,13 @@
  * @module
  */
 
-import { ProtocolError } from "../http/errors.ts";
 import { XSD } from "./_triples.ts";
 import {
   BNODE,
   emptyColumns,
   IRI,
   LITERAL,
+  malformedResults,
   type ResultColumns,
   type TermColumn,
 } from "./_result_columns.ts";
@@ -54,12 +54,7 @@ export async function parseResults(
   }
 }
 
-function malformed(format: string, detail: string, cause?: unknown): ProtocolError {
-  return new ProtocolError(`Cannot read the SPARQL ${format} results: ${detail}`, {
-    hint: "The endpoint sent a malformed result document; try another format with { format }",
-    cause,
-  });
-}
+const malformed = malformedResults;
 
 // ---- CSV (text/csv) ---------------------------------------------------------
 

@@ -10,13 +10,14 @@
  */
 
 import type { SaxesTagPlain } from "saxes";
-import { ProtocolError } from "../http/errors.ts";
 import { localName, readXml } from "./_xml.ts";
 import {
   BNODE,
   ColumnsBuilder,
   IRI,
   LITERAL,
+  MALFORMED_RESULTS_HINT,
+  malformedResults,
   type ResultColumns,
   type TermColumn,
   TRIPLE,
@@ -36,13 +37,8 @@ interface TripleInProgress {
   part?: string;
 }
 
-const HINT = "The endpoint sent a malformed result document; try another format with { format }";
-
-function malformed(detail: string, cause?: unknown): ProtocolError {
-  return new ProtocolError(`Cannot read the SPARQL XML results: ${detail}`, {
-    hint: HINT,
-    cause,
-  });
+function malformed(detail: string, cause?: unknown) {
+  return malformedResults("XML", detail, cause);
 }
 
 /** Reads SPARQL 1.1 Query Results XML: the columns of a SELECT, or an ASK's boolean. */
@@ -52,7 +48,7 @@ export async function parseXmlResults(text: string): Promise<ResultColumns | boo
     open: (tag) => reader.open(tag),
     close: (tag) => reader.close(tag),
     text: (chunk) => reader.text(chunk),
-  }, { hint: HINT });
+  }, { hint: MALFORMED_RESULTS_HINT });
   return reader.result();
 }
 

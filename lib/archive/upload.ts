@@ -254,13 +254,23 @@ async function readStatus(
   id: string,
   signal?: AbortSignal,
 ): Promise<UploadedAsset> {
-  const raw = (await send(context, {
+  const raw = await readRaw(context, account, id, signal);
+  return { ...toAsset(raw, id), status: String(raw.status ?? "(none)") };
+}
+
+/** The platform's answer about an upload, as sent. */
+async function readRaw(
+  context: ArchiveContext,
+  account: string,
+  id: string,
+  signal?: AbortSignal,
+): Promise<RawAsset> {
+  return (await send(context, {
     path: `/api/${segment(account)}/uploads/${segment(id)}`,
     auth: true,
     cacheable: false,
     signal,
   })).json<RawAsset>();
-  return { ...toAsset(raw, id), status: String(raw.status ?? "(none)") };
 }
 
 /** The asset id of an id or an asset. */
@@ -306,12 +316,7 @@ async function poll(
   let status = "";
   try {
     const asset = await pollUntil(async (signal) => {
-      const raw = (await send(context, {
-        path: `/api/${segment(account)}/uploads/${segment(id)}`,
-        auth: true,
-        cacheable: false,
-        signal,
-      })).json<RawAsset>();
+      const raw = await readRaw(context, account, id, signal);
       status = String(raw.status ?? "(none)");
       task.update(++polls, { detail: status });
       if (status === "ready") return { value: toAsset(raw, id) };
