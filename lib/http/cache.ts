@@ -145,7 +145,7 @@ export class ResponseCache {
     response: CachedResponse,
   ): Promise<void> {
     if (this.mode !== "record" && this.mode !== "refresh") return;
-    const path = this.#path(url, await cacheKey(method, url, body));
+    const path = this.#path(url, response.key ?? await cacheKey(method, url, body));
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = response.headers[name];

@@ -301,8 +301,8 @@ export class HttpClient {
         return { answer, bytes };
       },
     );
-    if (cache) response.cacheKey = await cacheKey(method, url.toString(), cacheBody);
     if (cache) {
+      response.cacheKey = await cacheKey(method, url.toString(), cacheBody);
       // What is not an answer is still recorded, marked, so a replay retraces
       // this run exactly (the same restart after the same refused token); a
       // live client never gets it back and asks again.
@@ -311,6 +311,7 @@ export class HttpClient {
         headers: Object.fromEntries(response.headers),
         body: response.bytes,
         recordedAt: response.receivedAt,
+        key: response.cacheKey,
         replayOnly: !(await worthStoring(policy, response)),
       });
     }
