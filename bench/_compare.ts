@@ -72,7 +72,8 @@ export function peakRss(): number {
   return match ? Number(match[1]) * 1024 : Deno.memoryUsage().rss;
 }
 
-const median = (values: number[]) =>
+/** The median of some samples. */
+export const median = (values: number[]): number =>
   values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Whether this process is a child run; if so, runs it and returns true. */

@@ -13,7 +13,7 @@
  * Run: deno run -A --frozen bench/first_table_bench.ts [rounds]
  */
 
-import { type BenchSummary, print, record, roundsArg, type Summary } from "./_compare.ts";
+import { type BenchSummary, median, print, record, roundsArg, type Summary } from "./_compare.ts";
 
 interface FirstTable {
   name: string;
@@ -97,9 +97,6 @@ if (Deno.args[0] === "--child") {
   console.log(JSON.stringify({ rows, processMs: performance.now() }));
   Deno.exit(0);
 }
-
-const median = (values: number[]) =>
-  values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const { startSandbox } = await import("../lib/sandbox/mod.ts");
 await using sandbox = await startSandbox();

@@ -7,7 +7,7 @@
  * Run: deno run -A --frozen bench/import_bench.ts [rounds]
  */
 
-import { type BenchSummary, print, record, roundsArg, type Summary } from "./_compare.ts";
+import { type BenchSummary, median, print, record, roundsArg, type Summary } from "./_compare.ts";
 
 const SPECS: [string, string][] = [
   ["tidepool mod.ts", "../mod.ts"],
@@ -38,8 +38,6 @@ if (Deno.args[0] === "--child") {
   Deno.exit(0);
 }
 
-const median = (values: number[]) =>
-  values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rounds = roundsArg(5);
 const file = new URL(import.meta.url).pathname;
 const times = new Map(SPECS.map(([name]) => [name, [] as { ms: number; processMs: number }[]]));

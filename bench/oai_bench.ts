@@ -11,7 +11,7 @@
 import { XMLParser } from "fast-xml-parser";
 import { OaiPmh } from "../lib/archive/oai/mod.ts";
 import { startOaiSandbox } from "../lib/sandbox/archive/oai/mod.ts";
-import { record, type Summary } from "./_compare.ts";
+import { median, record, type Summary } from "./_compare.ts";
 
 const CONTENDERS = [
   "floor: fetch + fast-xml-parser",
@@ -88,8 +88,6 @@ async function spawn(contender: string, endpoint: string): Promise<RunResult> {
   return JSON.parse(new TextDecoder().decode(output.stdout));
 }
 
-const median = (values: number[]) =>
-  values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 if (Deno.args[0] === "--child") {
