@@ -54,8 +54,6 @@ export async function parseResults(
   }
 }
 
-const malformed = malformedResults;
-
 // ---- CSV (text/csv) ---------------------------------------------------------
 
 /**
@@ -65,7 +63,7 @@ const malformed = malformedResults;
  */
 export function parseCsvResults(text: string): ResultColumns {
   const records = csvRecords(text);
-  if (records.length === 0) throw malformed("CSV", "no header line");
+  if (records.length === 0) throw malformedResults("CSV", "no header line");
   const vars = records[0];
   const out = emptyColumns(vars, records.length - 1);
   for (let r = 1; r < records.length; r++) {
@@ -127,7 +125,7 @@ function csvRecords(text: string): string[][] {
 export function parseTsvResults(text: string): ResultColumns {
   const lines = text.split(/\r?\n/);
   if (lines.at(-1) === "") lines.pop();
-  if (lines.length === 0) throw malformed("TSV", "no header line");
+  if (lines.length === 0) throw malformedResults("TSV", "no header line");
   const vars = lines[0].split("\t").map((name) => name.replace(/^[?$]/, ""));
   const out = emptyColumns(vars, lines.length - 1);
   for (let r = 1; r < lines.length; r++) {
@@ -180,7 +178,7 @@ function closingQuote(cell: string): number {
     if (cell[i] === "\\") i++;
     else if (cell[i] === '"') return i;
   }
-  throw malformed("TSV", `an unterminated literal: ${cell.slice(0, 40)}`);
+  throw malformedResults("TSV", `an unterminated literal: ${cell.slice(0, 40)}`);
 }
 
 const ESCAPES: Record<string, string> = {
