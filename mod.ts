@@ -234,12 +234,20 @@ export type {
   ResourceSyncDiscovery,
   ResourceSyncOptions,
 } from "./lib/archive/resourcesync/mod.ts";
-export { buildTable, columnTypes, defineSchema, rows, TableBuilder } from "./lib/table/mod.ts";
+export {
+  buildTable,
+  columnTypes,
+  defineSchema,
+  provenance,
+  rows,
+  TableBuilder,
+} from "./lib/table/mod.ts";
 export type {
   ColumnSpec,
   ColumnType,
   ColumnValue,
   DynamicColumns,
+  Provenance,
   RowOf,
   TableBuilderOptions,
   TableSchema,

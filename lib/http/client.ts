@@ -30,6 +30,7 @@ import {
   retryPolicy,
 } from "./retry.ts";
 import { sleep } from "./sleep.ts";
+import { TIDEPOOL_VERSION } from "../version.ts";
 
 /** A value that can stand in a query string; arrays repeat the parameter. */
 export type QueryValue =
@@ -122,7 +123,7 @@ export interface HttpStream {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
-const USER_AGENT = "tidepool/0.1 (Deno; +https://github.com/tidepool)";
+const USER_AGENT = `tidepool/${TIDEPOOL_VERSION} (Deno; +https://github.com/tidepool)`;
 
 /**
  * The HTTP client an adapter holds. Adapters call {@linkcode request} or

@@ -12,3 +12,4 @@ export * from "./convert.ts";
 export * from "./schema.ts";
 export * from "./concat_tables.ts";
 export * from "./typed_rows.ts";
+export { type Provenance, provenance } from "./provenance.ts";

@@ -1,0 +1,94 @@
+/**
+ * What produced a table: the service, the call, its parameters without
+ * secrets, the service's own "as of", when it ran, and the cache keys of
+ * its requests. Kept beside the table (a WeakMap keyed by the table), never
+ * in its columns, so a table's data and its hash are what the service sent.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+
+/** Where a table came from, as read by {@linkcode provenance}. */
+export interface Provenance {
+  /** The service base URL, without credentials or query string. */
+  readonly service: string;
+  /** The call that returned the table, e.g. `OceanNode.searchAssets`, `Subgraph.orders`, `OaiPmh.harvest`, `Archive.sparql`. */
+  readonly operation: string;
+  /** The parameters of the call, with secrets (keys, signatures, tokens, signers) removed. JSON-serialisable. */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The tidepool version that made the table (the `version` of its `deno.json`). */
+  readonly tidepoolVersion: string;
+  /** When the call sent its first request (ISO 8601); from the cache, when that request was recorded. */
+  readonly startedAt: string;
+  /** When the call received its last answer (ISO 8601); from the cache, when that answer was recorded. */
+  readonly endedAt: string;
+  /**
+   * The service's own "as of": `{ block, blockTime }` for the subgraph,
+   * `{ responseDate, latestDatestamp }` for OAI-PMH, `{ endpoint }` for
+   * SPARQL, `{ nodeVersion }` for an Ocean node; empty when the service
+   * states none.
+   */
+  readonly asOf: Readonly<Record<string, string | number>>;
+  /** The number of rows of the table the call returned. */
+  readonly rows: number;
+  /** The record/replay cache keys of the requests that produced the table, in order; empty when the cache is off. */
+  readonly cacheKeys: readonly string[];
+}
+
+const provenances = new WeakMap<ColumnTable, Provenance>();
+
+/**
+ * Records where a table came from (used by the adapters and `readTable`).
+ * The record is frozen; `rows` is taken from the table.
+ *
+ * @param table The table a call returns.
+ * @param record Its provenance; `rows` may be left out.
+ * @returns The same table.
+ */
+export function attachProvenance(
+  table: ColumnTable,
+  record: Omit<Provenance, "rows"> & { rows?: number },
+): ColumnTable {
+  provenances.set(
+    table,
+    Object.freeze({
+      ...record,
+      params: Object.freeze({ ...record.params }),
+      asOf: Object.freeze({ ...record.asOf }),
+      cacheKeys: Object.freeze([...record.cacheKeys]),
+      rows: table.numRows(),
+    }),
+  );
+  return table;
+}
+
+/**
+ * Where a table came from: the service, the operation and its parameters
+ * (secrets removed), the tidepool version, when it ran, the service's own
+ * "as of", the row count and the cache keys of its requests.
+ *
+ * Provenance belongs to the table a tidepool call returned. Arquero verbs
+ * (`filter`, `derive`, `select`, ...) return new tables, which have none:
+ * read it from the returned table, or save that table. `readTable` restores
+ * the provenance `saveTable` wrote.
+ *
+ * @param table Any Arquero table.
+ * @returns Its provenance, or undefined for a table no tidepool call returned.
+ *
+ * @example Where a table came from
+ * ```ts ignore
+ * const assets = await node.searchAssets({ type: "dataset" });
+ * const from = provenance(assets);
+ * console.log(from?.operation, from?.service, from?.asOf); // OceanNode.searchAssets http://… { nodeVersion: "2.1.0" }
+ * ```
+ *
+ * @example A table made here has none
+ * ```ts
+ * import * as aq from "arquero";
+ * console.log(provenance(aq.table({ n: [1] }))); // undefined
+ * ```
+ */
+export function provenance(table: ColumnTable): Provenance | undefined {
+  return provenances.get(table);
+}
