@@ -9,6 +9,7 @@
 export * from "./start_sandbox.ts";
 export * from "./open_services.ts";
 export * from "./compute_plan.ts";
+export { SANDBOX_NOW } from "./sandbox_now.ts";
 export { startOceanSandbox } from "./ocean/mod.ts";
 export { serveSubgraph } from "./subgraph/mod.ts";
 export { startExpressionSandbox } from "./expressions/mod.ts";

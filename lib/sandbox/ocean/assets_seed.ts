@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import { getAddress } from "viem";
 import { SeededRandom } from "../_random.ts";
+import { BLOCK_SECONDS, blockMs } from "../sandbox_now.ts";
 import type { Ddo, DdoDatatoken, DdoService } from "../../ocean/ddo.ts";
 
 export type { Ddo } from "../../ocean/ddo.ts";
@@ -32,10 +33,12 @@ export const SEED_CHAIN_ID = 11155111;
 export const SEED_SERVICE_ENDPOINT = "https://node1.sandbox.tidepool.invalid";
 
 const OTHER_ENDPOINT = "https://node2.sandbox.tidepool.invalid";
-const START_MS = Date.UTC(2024, 8, 26); // two years before the interface date
+const START_BLOCK = 6_760_000; // the first block of the catalogue
+// Creation dates span two years from that block on the sandbox's chain clock
+// (about 2023-09 to 2025-09), so every DDO date lies before SANDBOX_NOW.
+const START_MS = blockMs(START_BLOCK);
 const SPAN_MS = 2 * 365 * 24 * 3600 * 1000;
-const START_BLOCK = 6_760_000; // about the chain height at START_MS
-const BLOCK_MS = 12_000;
+const BLOCK_MS = BLOCK_SECONDS * 1000;
 
 const TOPICS: [string, string[]][] = [
   ["air quality", ["air-quality", "pollution", "environment", "sensors"]],

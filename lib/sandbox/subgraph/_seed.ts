@@ -3,8 +3,9 @@
  * node: one data NFT per seeded asset, one datatoken per DDO datatoken,
  * and a year of orders for those datatokens from the subgraph's start block.
  *
- * The chain clock is the one of `seedAssets` (block 6,760,000 at
- * 2024-09-26, 12 s a block). Assets published before the start block
+ * The chain clock is the sandbox's (`sandbox_now.ts`): the head block is
+ * mined at `SANDBOX_NOW`, 12 s a block, the clock `seedAssets` uses too, so no
+ * order lies after the sandbox's "now". Assets published before the start block
  * appear with the start block as their block (the sandbox keeps every asset
  * orderable). Orders fall on "event blocks", so many share a block and its
  * timestamp; one block holds a batch of 1,200 orders (when there are at
@@ -14,22 +15,15 @@
  */
 
 import { SeededRandom } from "../_random.ts";
+import { blockTime, HEAD_BLOCK } from "../sandbox_now.ts";
 import { seedAssets } from "../ocean/assets_seed.ts";
 import type { Row } from "./_store.ts";
 
-/** The subgraph's start block on its network. */
-export const START_BLOCK = 11_459_549;
+export { blockTime, HEAD_BLOCK };
 /** Blocks in a year at 12 s a block. */
 export const YEAR_BLOCKS = 2_628_000;
-/** The head block of the seeded subgraph: a year after the start block. */
-export const HEAD_BLOCK = START_BLOCK + YEAR_BLOCKS;
-const CLOCK_BLOCK = 6_760_000;
-const CLOCK_MS = Date.UTC(2024, 8, 26);
-
-/** The Unix time (seconds) of a block. */
-export function blockTime(block: number): number {
-  return Math.floor((CLOCK_MS + (block - CLOCK_BLOCK) * 12_000) / 1000);
-}
+/** The subgraph's start block on its network (11,459,549): a year before the head block. */
+export const START_BLOCK = HEAD_BLOCK - YEAR_BLOCKS;
 
 /** Options of the seed. */
 export interface SubgraphSeedOptions {
