@@ -30,6 +30,7 @@ import {
   retryPolicy,
 } from "./retry.ts";
 import { sleep } from "./sleep.ts";
+import { noteRequest } from "./call_trace.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 
 /** A value that can stand in a query string; arrays repeat the parameter. */
@@ -256,6 +257,7 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
+    const sentAt = new Date().toISOString();
     const { method, url, body, headers, cacheBody, idempotent } = this.#prepare(request);
     const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
     const cacheable = policy.store !== "never" && !request.sensitive &&
@@ -275,6 +277,11 @@ export class HttpClient {
         attempts: 0,
         bytes: cached.body,
         receivedAt: cached.recordedAt,
+        cacheKey: cached.key,
+      });
+      noteRequest({
+        sentAt: response.receivedAt ?? sentAt,
+        receivedAt: response.receivedAt ?? sentAt,
         cacheKey: cached.key,
       });
       return this.#check(method, request, response);
@@ -316,6 +323,7 @@ export class HttpClient {
         replayOnly: !(await worthStoring(policy, response)),
       });
     }
+    noteRequest({ sentAt, receivedAt: response.receivedAt ?? sentAt, cacheKey: response.cacheKey });
     return this.#check(method, request, response);
   }
 
@@ -325,6 +333,7 @@ export class HttpClient {
    * Never cached; retried only before the body is handed over.
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
+    const sentAt = new Date().toISOString();
     const { method, url, body, headers, idempotent } = this.#prepare(request);
     this.#refuseInReplay(method, url);
     // The per-attempt timeout ends when the headers are in; from then on a
@@ -350,6 +359,7 @@ export class HttpClient {
       },
       true,
     );
+    noteRequest({ sentAt, receivedAt: response.receivedAt ?? sentAt });
     if (!response.answer.ok) {
       // Throws unless the status is accepted; an accepted one hands back the bytes read.
       this.#check(method, request, response);

@@ -84,3 +84,54 @@ export function redact(text: string): string {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+/** Parameter names that are never kept: secrets, and the plumbing of a call. */
+const DROPPED_PARAMS = new RegExp(
+  `^(?:${SECRET_NAMES}|nonce|signer|signal|progress|fetch|headers|warn|onPage)$`,
+  "i",
+);
+
+/**
+ * The parameters of a call as JSON values with secrets removed, for a
+ * record of what produced a table: secret-named fields (keys, signatures,
+ * tokens, passwords) and plumbing (signal, progress, fetch) are left out,
+ * a signer becomes its address, dates become ISO 8601 text, bigints text,
+ * and every string is {@linkcode redact}ed.
+ *
+ * @param params The parameters as the caller gave them.
+ * @returns A JSON-serialisable copy without secrets.
+ *
+ * @example A keyed call's parameters
+ * ```ts
+ * console.log(redactParams({ q: "map", apiKey: "k-123456789", from: new Date(0) }));
+ * // { q: "map", from: "1970-01-01T00:00:00.000Z" }
+ * ```
+ */
+export function redactParams(params: Record<string, unknown>): Record<string, unknown> {
+  return redactValue(params, 0) as Record<string, unknown> ?? {};
+}
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (value === null || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (typeof value === "string") return redact(value);
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value !== "object" || depth > 8) return undefined;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof URL) return redact(value.toString());
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1) ?? null);
+  const record = value as Record<string, unknown>;
+  // A signer (address and signMessage) stands for its wallet: the address is public.
+  if (typeof record.signMessage === "function" && typeof record.address === "string") {
+    return record.address;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(record)) {
+    if (DROPPED_PARAMS.test(name)) continue;
+    const kept = redactValue(item, depth + 1);
+    if (kept !== undefined) out[name] = kept;
+  }
+  return out;
+}

@@ -68,6 +68,7 @@ import {
   type ValidateDdoResult,
 } from "./publish/mod.ts";
 import { kernelProgress } from "../notebook/progress_display.ts";
+import { withProvenance } from "../table/with_provenance.ts";
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -85,6 +86,7 @@ export type { WaitForIndexedOptions } from "./_ddo.ts";
 export class OceanNode {
   /** The HTTP client of this node (shared with the compute and download methods). */
   readonly http: HttpClient;
+  #version?: Promise<string | undefined>;
 
   /**
    * Creates a client of one node, sending at most four requests at a time.
@@ -94,6 +96,31 @@ export class OceanNode {
    */
   constructor(url: string, options: ClientOptions = {}) {
     this.http = new HttpClient(url, options, { concurrency: 4, progress: kernelProgress() });
+  }
+
+  /**
+   * Runs a table call with its provenance: this node, the call, and the
+   * node's software version as its "as of".
+   */
+  #table<T>(operation: string, params: Record<string, unknown>, run: () => Promise<T>) {
+    return withProvenance({
+      service: this.http.baseUrl,
+      operation: `OceanNode.${operation}`,
+      params,
+      asOf: async () => ({ nodeVersion: await this.#nodeVersion() }),
+    }, run);
+  }
+
+  /**
+   * The node's version, asked once per client (`GET /`) after its first
+   * table call; undefined when the node does not say.
+   */
+  #nodeVersion(): Promise<string | undefined> {
+    this.#version ??= this.info().then(
+      (info) => typeof info.version === "string" ? info.version : undefined,
+      () => undefined,
+    );
+    return this.#version;
   }
 
   /**
@@ -228,7 +255,11 @@ export class OceanNode {
    * ```
    */
   searchAssets(filter: AssetFilter = {}, options: SearchAssetsOptions = {}): Promise<ColumnTable> {
-    return searchAssetsTable(this.http, filter, options);
+    return this.#table(
+      "searchAssets",
+      { filter, ...options },
+      () => searchAssetsTable(this.http, filter, options),
+    );
   }
 
   /**
@@ -264,7 +295,7 @@ export class OceanNode {
    * ```
    */
   fileInfo(target: ServiceRef | FileObject): Promise<ColumnTable> {
-    return fileInfoTable(this.http, target);
+    return this.#table("fileInfo", { ...target }, () => fileInfoTable(this.http, target));
   }
 
   /**
@@ -298,7 +329,11 @@ export class OceanNode {
    * ```
    */
   async environmentsTable(chainId: number): Promise<ColumnTable> {
-    return environmentsToTable(await this.computeEnvironments(chainId));
+    return await this.#table(
+      "environmentsTable",
+      { chainId },
+      async () => environmentsToTable(await this.computeEnvironments(chainId)),
+    );
   }
 
   /**
@@ -396,7 +431,7 @@ export class OceanNode {
    * ```
    */
   jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
-    return jobs(this.http, consumer, options);
+    return this.#table("jobs", { consumer, ...options }, () => jobs(this.http, consumer, options));
   }
 
   /**
@@ -416,7 +451,11 @@ export class OceanNode {
    * ```
    */
   jobResults(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
-    return jobResults(this.http, consumer, options);
+    return this.#table(
+      "jobResults",
+      { consumer, ...options },
+      () => jobResults(this.http, consumer, options),
+    );
   }
 
   /**
@@ -467,7 +506,11 @@ export class OceanNode {
    * ```
    */
   downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
-    return downloadResults(this.http, job, options);
+    return this.#table(
+      "downloadResults",
+      { jobId: job?.jobId, dir: options?.dir, types: options?.types },
+      () => downloadResults(this.http, job, options),
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { TidepoolError } from "../../lib/http/errors.ts";
-import { redact, registerSecret } from "../../lib/http/redact.ts";
+import { redact, redactParams, registerSecret } from "../../lib/http/redact.ts";
 
 Deno.test("redaction removes secret shapes and registered values", () => {
   const key = `0x${"4c".repeat(32)}`;
@@ -27,4 +27,34 @@ Deno.test("errors redact their message, details and hint", () => {
   assert.ok(!error.message.includes("SecretPart99"));
   assert.ok(!String(error.stack).includes("SecretPart99"));
   assert.match(error.message, /^Key \[redacted\] refused\nServer said: bad key \[redacted\]/);
+});
+
+Deno.test("redactParams keeps a call's parameters as JSON, without secrets or plumbing", () => {
+  const apiKey = "ak-provenance-0123456789";
+  registerSecret(apiKey);
+  const signer = { address: "0xAbC", signMessage: () => Promise.resolve("0x") };
+  const params = {
+    q: "map",
+    apiKey: "kept-nowhere-1",
+    auth: { token: "t-1234567890", user: "ann" },
+    note: `sent with ${apiKey}`,
+    url: `https://x.example/?signature=0x${"ab".repeat(65)}`,
+    consumer: signer,
+    from: new Date(0),
+    block: 10n,
+    tags: ["a", new Date(1)],
+    signal: new AbortController().signal,
+    progress: () => {},
+    missing: undefined,
+  };
+  assert.deepEqual(redactParams(params), {
+    q: "map",
+    auth: { user: "ann" },
+    note: "sent with [redacted]",
+    url: "https://x.example/?signature=[redacted]",
+    consumer: "0xAbC",
+    from: "1970-01-01T00:00:00.000Z",
+    block: "10",
+    tags: ["a", "1970-01-01T00:00:00.001Z"],
+  });
 });

@@ -1,0 +1,106 @@
+/**
+ * What the requests of one call were: their cache keys, when the first was
+ * sent and the last answered, and the "as of" the service stated. A call
+ * (`searchAssets`, `harvest`...) runs inside {@linkcode traceCall}; the HTTP
+ * client notes every request into the trace of the call it runs for, and
+ * the code that reads an answer notes what it says about its own age with
+ * {@linkcode noteAsOf}. The trace follows the call through `await`s and
+ * concurrent pages (an async context), so concurrent calls on one client
+ * keep apart, and a call made inside another counts for both.
+ *
+ * @module
+ */
+
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** What one call's requests were, as {@linkcode traceCall} hands it back. */
+export interface CallTrace {
+  /** When the first request was sent (ISO 8601); from the cache, when it was recorded. */
+  startedAt?: string;
+  /** When the last answer arrived (ISO 8601); from the cache, when it was recorded. */
+  endedAt?: string;
+  /** The cache keys of the requests, in order, each once. */
+  cacheKeys: string[];
+  /** The service's own "as of", as the answers stated it; later notes win. */
+  asOf: Record<string, string | number>;
+}
+
+/** One request as the HTTP client notes it. */
+export interface TracedRequest {
+  /** When it was sent (ISO 8601); for a cached answer, when it was recorded. */
+  sentAt: string;
+  /** When its answer arrived (ISO 8601); for a cached answer, when it was recorded. */
+  receivedAt: string;
+  /** Its cache key, when the cache was consulted. */
+  cacheKey?: string;
+}
+
+interface Frame {
+  trace: CallTrace;
+  keys: Set<string>;
+  parent?: Frame;
+}
+
+const frames = new AsyncLocalStorage<Frame>();
+
+/**
+ * Runs a call and collects what its requests were.
+ *
+ * @param run The call.
+ * @returns Its value and its trace.
+ *
+ * @example Tracing a call
+ * ```ts
+ * const { value, trace } = await traceCall(async () => {
+ *   noteAsOf({ block: 12 });
+ *   return 1;
+ * });
+ * console.log(value, trace.asOf); // 1 { block: 12 }
+ * ```
+ */
+export async function traceCall<T>(run: () => Promise<T>): Promise<{ value: T; trace: CallTrace }> {
+  const frame: Frame = {
+    trace: { cacheKeys: [], asOf: {} },
+    keys: new Set(),
+    parent: frames.getStore(),
+  };
+  const value = await frames.run(frame, run);
+  return { value, trace: frame.trace };
+}
+
+/**
+ * Notes a request in the traces of the calls it runs for (the HTTP client
+ * calls it for every answer it hands back); does nothing outside a call.
+ *
+ * @param request When it was sent and answered, and its cache key.
+ */
+export function noteRequest(request: TracedRequest): void {
+  for (let frame = frames.getStore(); frame; frame = frame.parent) {
+    const trace = frame.trace;
+    if (!trace.startedAt || request.sentAt < trace.startedAt) trace.startedAt = request.sentAt;
+    if (!trace.endedAt || request.receivedAt > trace.endedAt) trace.endedAt = request.receivedAt;
+    if (request.cacheKey && !frame.keys.has(request.cacheKey)) {
+      frame.keys.add(request.cacheKey);
+      trace.cacheKeys.push(request.cacheKey);
+    }
+  }
+}
+
+/**
+ * Notes what an answer says about its own age (a block, a response date),
+ * in the traces of the calls it is read for; does nothing outside a call.
+ *
+ * @param asOf Fields of the service's "as of"; undefined and null values are left out.
+ *
+ * @example An answer's block
+ * ```ts
+ * noteAsOf({ block: 123, blockTime: undefined });
+ * ```
+ */
+export function noteAsOf(asOf: Record<string, string | number | null | undefined>): void {
+  for (let frame = frames.getStore(); frame; frame = frame.parent) {
+    for (const [name, value] of Object.entries(asOf)) {
+      if (value !== null && value !== undefined) frame.trace.asOf[name] = value;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The one place an adapter call gets its provenance: the call runs traced,
+ * and the table it returns is attached what produced it.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { traceCall } from "../http/call_trace.ts";
+import { redactParams } from "../http/redact.ts";
+import { TIDEPOOL_VERSION } from "../version.ts";
+import { attachProvenance } from "./provenance.ts";
+
+/** "As of" fields; undefined and null values are left out. */
+export type AsOfFields = Record<string, string | number | null | undefined>;
+
+/** The call an adapter method makes, as its provenance names it. */
+export interface ProvenanceCall {
+  /** The service base URL; credentials and query string are dropped. */
+  service: string;
+  /** `Class.method`, such as `OceanNode.searchAssets`. */
+  operation: string;
+  /** The call's parameters as given; secrets are removed here. */
+  params: Record<string, unknown>;
+  /**
+   * "As of" fields the answers do not note themselves (a SPARQL endpoint, a
+   * node's version), or a function that looks them up once the call has
+   * succeeded, outside its trace; the answers' own notes win.
+   */
+  asOf?: AsOfFields | (() => Promise<AsOfFields>);
+}
+
+/**
+ * Runs an adapter call traced and attaches its provenance to the tables it
+ * returns (the value itself when it is a table, else those `tablesOf` picks).
+ *
+ * @param call The service, operation and parameters.
+ * @param run The call.
+ * @param tablesOf The tables of a value that is not a table (a search's `hits` and `facets`).
+ * @returns What the call returned, unchanged.
+ *
+ * @example A traced call
+ * ```ts
+ * import * as aq from "arquero";
+ * import { provenance } from "./provenance.ts";
+ * const table = await withProvenance(
+ *   { service: "http://127.0.0.1:1/", operation: "Demo.rows", params: { apiKey: "k-0123456789" } },
+ *   () => Promise.resolve(aq.table({ n: [1, 2] })),
+ * );
+ * console.log(provenance(table)?.params, provenance(table)?.rows); // {} 2
+ * ```
+ */
+export async function withProvenance<T>(
+  call: ProvenanceCall,
+  run: () => Promise<T>,
+  tablesOf?: (value: T) => readonly (ColumnTable | undefined)[],
+): Promise<T> {
+  const calledAt = new Date().toISOString();
+  const { value, trace } = await traceCall(run);
+  const tables = tablesOf ? tablesOf(value) : [value as ColumnTable];
+  const record = {
+    service: serviceAddress(call.service),
+    operation: call.operation,
+    params: redactParams(call.params),
+    tidepoolVersion: TIDEPOOL_VERSION,
+    startedAt: trace.startedAt ?? calledAt,
+    endedAt: trace.endedAt ?? trace.startedAt ?? calledAt,
+    asOf: {
+      ...definedFields(typeof call.asOf === "function" ? await call.asOf() : call.asOf),
+      ...trace.asOf,
+    },
+    cacheKeys: trace.cacheKeys,
+  };
+  for (const table of tables) if (table) attachProvenance(table, record);
+  return value;
+}
+
+function definedFields(fields: AsOfFields = {}): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== null && value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** A service URL without credentials, query or fragment. */
+function serviceAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    parsed.search = "";
+    parsed.hash = "";
+    return parsed.toString().replace(/\/+$/, "");
+  } catch {
+    return "";
+  }
+}
