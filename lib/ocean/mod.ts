@@ -19,6 +19,15 @@ export * from "./compute/job_statuses.ts";
 export * from "./compute/job_failed_error.ts";
 export { JOB_COLUMNS, JOB_RESULT_COLUMNS, type JobsOptions } from "./compute/jobs.ts";
 export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
+export type {
+  ComputeAssetTerms,
+  ComputePayment,
+  ComputePaymentTerms,
+  InitializeComputeParameters,
+  InitializeComputeReturnType,
+  PaidComputeAssetRef,
+} from "./compute/initialize_compute.ts";
+export type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
 export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
 export {
   type DownloadResultsOptions,

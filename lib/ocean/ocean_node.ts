@@ -51,6 +51,16 @@ import {
 } from "./compute/mod.ts";
 import type { ComputeJob } from "./compute/types.ts";
 import {
+  initializeCompute,
+  type InitializeComputeParameters,
+  type InitializeComputeReturnType,
+} from "./compute/initialize_compute.ts";
+import {
+  startCompute,
+  type StartComputeParameters,
+  type StartComputeReturnType,
+} from "./compute/start_compute.ts";
+import {
   download,
   type DownloadParameters,
   type DownloadReturnType,
@@ -392,8 +402,68 @@ export class OceanNode {
     return startFreeCompute(this.http, parameters, await this.computeEnvironments(chainId));
   }
 
+  /**
+   * Asks the node what a paid job would need (`POST
+   * /api/services/initializeCompute`, unsigned): for the algorithm and each
+   * dataset, the datatoken, the address orders must be made for (the
+   * environment's consumer address), whether a given `transferTxId` is still
+   * a valid order, and otherwise a fresh signed provider fee; and the price
+   * of the resources. Nothing is ordered or started.
+   *
+   * @param parameters Consumer, environment, algorithm, datasets, payment chain and token.
+   * @returns The node's terms, in ocean-node's field names, as received.
+   *
+   * @example What a paid job needs
+   * ```ts ignore
+   * const terms = await node.initializeCompute({
+   *   consumer: signer.address, environment: env.id, algorithm, datasets: [dataset],
+   *   payment: { chainId: 31337, token: oceanToken },
+   * });
+   * console.log(terms.datasets[0].validOrder, terms.datasets[0].providerFee?.validUntil);
+   * ```
+   */
+  initializeCompute(parameters: InitializeComputeParameters): Promise<InitializeComputeReturnType> {
+    return initializeCompute(this.http, parameters);
+  }
+
+  /**
+   * Starts a paid compute job: checks the request against the environment
+   * (it exists, takes payment on the order chain, the resources and duration
+   * fit its limits) and the datasets' algorithm policy, asks
+   * `initializeCompute` for the provider fees, prepares an order for the
+   * algorithm and each dataset (reusing a still-valid order of the signer;
+   * price, `maxPrice`, fee expiry and balance are checked for all of them
+   * together) and only then sends the orders, signs `startCompute` and posts
+   * `POST /api/services/compute` with the order transactions. The start is
+   * sent once and never retried. Follow the job with `waitForJob` and
+   * `downloadResults`, as a free one.
+   *
+   * Orders are made for the environment's consumer address and paid by the
+   * signer, as the node checks them. An environment that prices its
+   * resources (an escrow payment) is refused before anything is sent.
+   *
+   * @param parameters Signer, environment, algorithm, datasets, order chain and limits.
+   * @returns The started jobs and the orders they run on.
+   *
+   * @example A paid job on the sandbox chain
+   * ```ts ignore
+   * const { jobs: [job], orders } = await node.startCompute({
+   *   signer, environment: env.id, algorithm, datasets: [dataset],
+   *   rpcUrl: sandbox.chain!.rpcUrl, maxPrice: "2",
+   * });
+   * const done = await node.waitForJob(signer.address, job.jobId);
+   * ```
+   */
+  async startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
+    await this.#checkAlgorithmPolicy(parameters);
+    const environments = await this.computeEnvironments(await this.#defaultChainId());
+    return await startCompute(this, parameters, environments);
+  }
+
   /** Each dataset's compute service must admit the algorithm, read from the DDOs before signing. */
-  async #checkAlgorithmPolicy(parameters: StartFreeComputeParameters): Promise<void> {
+  async #checkAlgorithmPolicy(
+    parameters: Pick<StartFreeComputeParameters, "algorithm" | "datasets">,
+  ): Promise<void> {
     const algorithmDid = parameters.algorithm?.documentId;
     if (typeof algorithmDid !== "string" || !Array.isArray(parameters.datasets)) return;
     const algorithm = await this.ddo(algorithmDid);

@@ -36,7 +36,8 @@ export interface PrecheckInput {
   additionalViewers?: string[];
 }
 
-function checkRef(ref: unknown, what: string, violations: string[]): void {
+/** A dataset or algorithm reference: a DID and a service id. */
+export function checkRef(ref: unknown, what: string, violations: string[]): void {
   if (!ref || typeof ref !== "object") {
     violations.push(`${what} is missing (give { documentId, serviceId })`);
     return;

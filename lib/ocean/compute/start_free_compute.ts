@@ -1,15 +1,10 @@
 import type { HttpClient } from "../../http/client.ts";
-import {
-  HttpError,
-  httpErrorFields,
-  ProtocolError,
-  TidepoolError,
-  TimeoutError,
-} from "../../http/errors.ts";
+import { TidepoolError } from "../../http/errors.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { precheckFreeCompute } from "./_precheck.ts";
 import { signedCall } from "../_signed_call.ts";
+import { startedJobs, startError } from "./_start_answer.ts";
 import type {
   ComputeAssetRef,
   ComputeEnvironmentLimits,
@@ -94,38 +89,5 @@ export async function startFreeCompute(
       }
     },
   );
-  const jobs = response.json<unknown>();
-  const list = Array.isArray(jobs) ? jobs : jobs && typeof jobs === "object" ? [jobs] : null;
-  if (!list || list.some((job) => !job || typeof job.jobId !== "string")) {
-    throw new ProtocolError("Unexpected freeCompute answer: expected an array of jobs", {
-      details: response.text(),
-      hint: "The job may have started: list it with jobs(consumer) before starting another",
-    });
-  }
-  return list as ComputeJob[];
-}
-
-/** A failed start, with the node's JSON-string or plain-text body as the message. */
-function startError(error: unknown): unknown {
-  if (error instanceof TimeoutError) {
-    return new TimeoutError(`No answer to the compute start in time: ${error.shortMessage}`, {
-      hint: "The job may have started anyway: list it with jobs(consumer) before starting another",
-      cause: error,
-    });
-  }
-  if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) return error;
-  const said = error.serverMessage ?? error.body;
-  const fields = { ...httpErrorFields(error), serverMessage: said };
-  if (error.status === 429) {
-    return new HttpError(`Cannot start compute job: rate limited: ${said}`, {
-      ...fields,
-      hint: "Wait as the node says, then start it again (it is never retried automatically)",
-    });
-  }
-  return new HttpError(`Cannot start compute job: ${said || `HTTP ${error.status}`}`, {
-    ...fields,
-    hint: error.status >= 500
-      ? "The node failed; the job may still have started: check jobs(consumer) before retrying"
-      : "Fix the request as the node says and start it again",
-  });
+  return startedJobs(response, "freeCompute");
 }

@@ -8,7 +8,8 @@ import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../../http/errors.ts";
 import type { OceanNode } from "../ocean_node.ts";
 import type { Signer } from "../signer.ts";
-import type { DatatokenOrder, OrderProviderFee } from "./order_datatoken.ts";
+import type { ProviderFee } from "../download/initialize.ts";
+import type { DatatokenOrder, OrderProviderFee, PreparedOrder } from "./order_datatoken.ts";
 
 /** The local sandbox chain (anvil's default id); what `chainId` defaults to. */
 export const SANDBOX_CHAIN_ID = 31337;
@@ -23,6 +24,13 @@ export interface OrderAssetOptions {
   maxPrice?: string;
   /** Pay again even when a still-valid order exists; default false. */
   force?: boolean;
+  /**
+   * The address the order is for; default the signer. A compute order names
+   * the environment's `consumerAddress`, as `initializeCompute` gives it.
+   */
+  consumer?: string;
+  /** A provider fee already signed (by `initializeCompute`); default: asked from `initialize`. */
+  providerFee?: ProviderFee;
 }
 
 /**
@@ -51,6 +59,21 @@ export async function orderAsset(
   signer: Signer,
   options: OrderAssetOptions,
 ): Promise<DatatokenOrder> {
+  return await (await prepareAssetOrder(node, did, serviceId, signer, options)).send();
+}
+
+/**
+ * Everything {@linkcode orderAsset} does before sending: the DDO, the
+ * provider fee, an earlier still-valid order, and the checks of price,
+ * `maxPrice` and balance. `send()` of the result places the order.
+ */
+export async function prepareAssetOrder(
+  node: OceanNode,
+  did: string,
+  serviceId: string,
+  signer: Signer,
+  options: OrderAssetOptions,
+): Promise<PreparedOrder> {
   const account = await accountOf(signer);
   const ddo = await node.ddo(did);
   const serviceIndex = ddo.services.findIndex((s) => s.id === serviceId);
@@ -63,19 +86,21 @@ export async function orderAsset(
   if (!service.datatokenAddress) {
     throw new TidepoolError(`Cannot order ${did}: service ${serviceId} names no datatoken`);
   }
-  const answer = await node.initialize({ did, serviceId, consumer: signer.address });
-  const fee = answer.providerFee as Partial<OrderProviderFee> | undefined;
+  const fee = (options.providerFee ??
+    (await node.initialize({ did, serviceId, consumer: options.consumer ?? signer.address }))
+      .providerFee) as Partial<OrderProviderFee> | undefined;
   if (!fee || typeof fee.r !== "string" || typeof fee.providerData !== "string") {
     throw new TidepoolError(`Cannot order ${did}: initialize gave no signed provider fee`, {
       hint: "Check that the node is connected to the chain you order on",
     });
   }
   // viem loads with the first order: importing tidepool should not pay for it.
-  const { orderDatatoken } = await import("./order_datatoken.ts");
-  return await orderDatatoken({
+  const { prepareOrder } = await import("./order_datatoken.ts");
+  return await prepareOrder({
     rpcUrl: options.rpcUrl,
     chainId: options.chainId ?? SANDBOX_CHAIN_ID,
     account,
+    consumer: options.consumer,
     datatoken: service.datatokenAddress,
     serviceIndex,
     providerFee: fee as OrderProviderFee,

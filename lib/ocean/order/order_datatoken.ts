@@ -57,6 +57,11 @@ export interface OrderDatatokenParameters {
   datatoken: string;
   /** The index of the service in the DDO. */
   serviceIndex: number;
+  /**
+   * The address the order is for; default the buyer. A compute order names
+   * the environment's `consumerAddress` (what the node checks), paid by the buyer.
+   */
+  consumer?: string;
   /** The signed provider fee from `initialize`. */
   providerFee: OrderProviderFee;
   /**
@@ -101,6 +106,31 @@ const EXCHANGE_ABI = parseAbi([
 ]);
 
 /**
+ * An order checked and ready to send: what it will cost and how the
+ * datatoken is obtained. Nothing has been sent yet; `send()` does it.
+ */
+export interface PreparedOrder {
+  /** How the datatoken will be obtained (`reused`: an earlier order stands, nothing is sent). */
+  source: DatatokenOrder["source"];
+  /** What the datatoken costs in the exchange's base token, in its base units; 0n when free. */
+  price: bigint;
+  /** The exchange's base token, for priced datatokens. */
+  baseToken?: ChainHex;
+  /** Decimals of the base token (18 when free). */
+  priceDecimals: number;
+  /** The provider fee's token. */
+  feeToken: ChainHex;
+  /** The provider fee, in base units of `feeToken`. */
+  feeAmount: bigint;
+  /** The buyer, who signs and pays. */
+  buyer: ChainHex;
+  /** The buyer's balance of a token now, in its base units. */
+  balanceOf(token: ChainHex): Promise<bigint>;
+  /** Sends the transactions (or returns the reused order) and waits for the receipt. */
+  send(): Promise<DatatokenOrder>;
+}
+
+/**
  * Orders a service: refuses an expired provider fee, a price above
  * `maxPrice`, or a balance too small for price plus fee before sending
  * anything; approves exactly what is spent; then dispenses or buys one
@@ -118,6 +148,19 @@ const EXCHANGE_ABI = parseAbi([
 export async function orderDatatoken(
   parameters: OrderDatatokenParameters,
 ): Promise<DatatokenOrder> {
+  return await (await prepareOrder(parameters)).send();
+}
+
+/**
+ * Everything {@linkcode orderDatatoken} checks, without sending: an earlier
+ * still-valid order, the fee's expiry, the price against `maxPrice`, and the
+ * buyer's balance for this one order. A caller ordering several assets sums
+ * the prepared costs and checks them together before sending any.
+ *
+ * @param parameters Chain, buyer, datatoken, service and fee.
+ * @returns The prepared order.
+ */
+export async function prepareOrder(parameters: OrderDatatokenParameters): Promise<PreparedOrder> {
   const { account, serviceIndex, providerFee } = parameters;
   const chain = defineChain({
     id: parameters.chainId ?? 31337,
@@ -130,6 +173,7 @@ export async function orderDatatoken(
   const wallet = createWalletClient({ chain, transport, account, pollingInterval: 50 });
   const datatoken = getAddress(parameters.datatoken);
   const buyer = account.address;
+  const consumer = getAddress(parameters.consumer ?? buyer);
 
   const now = Math.floor(Date.now() / 1000);
   const send = async (address: ChainHex, abi: Abi, functionName: string, args: unknown[]) => {
@@ -161,16 +205,30 @@ export async function orderDatatoken(
     });
     if (allowance < amount) await send(token, erc20Abi, "approve", [spender, amount]);
   };
+  const feeToken = getAddress(providerFee.providerFeeToken);
+  const feeAmount = BigInt(providerFee.providerFeeAmount);
 
   if (parameters.reuseWithinSeconds !== undefined) {
     const earlier = await findValidOrder(reader, {
       datatoken,
-      consumer: buyer,
+      consumer,
+      payer: buyer,
       serviceIndex,
       timeout: parameters.reuseWithinSeconds,
       now,
     });
-    if (earlier) return earlier;
+    if (earlier) {
+      return {
+        source: "reused",
+        price: 0n,
+        priceDecimals: 18,
+        feeToken,
+        feeAmount: 0n,
+        buyer,
+        balanceOf,
+        send: () => Promise.resolve(earlier),
+      };
+    }
   }
 
   if (providerFee.validUntil !== 0 && providerFee.validUntil < now) {
@@ -181,8 +239,6 @@ export async function orderDatatoken(
     });
   }
 
-  const feeToken = getAddress(providerFee.providerFeeToken);
-  const feeAmount = BigInt(providerFee.providerFeeAmount);
   let source: DatatokenOrder["source"] = "held";
   let pricePaid = 0n;
   let priceDecimals = 18;
@@ -219,7 +275,7 @@ export async function orderDatatoken(
         functionName: "getExchange",
         args: [exchange.id],
       });
-      baseToken = details[3];
+      baseToken = getAddress(details[3]);
       const decimals = Number(details[4]);
       priceDecimals = decimals;
       if (!details[6]) {
@@ -241,7 +297,7 @@ export async function orderDatatoken(
           { hint: "Raise maxPrice if you accept this price" },
         );
       }
-      const needed = price + (feeToken === getAddress(baseToken) ? feeAmount : 0n);
+      const needed = price + (feeToken === baseToken ? feeAmount : 0n);
       const held = await balanceOf(baseToken);
       if (held < needed) {
         throw new TidepoolError(
@@ -253,8 +309,9 @@ export async function orderDatatoken(
       }
       pricePaid = price;
       const exchangeAddress = exchange.contractAddress;
+      const paidIn = baseToken;
       payment = async () => {
-        await approveExactly(baseToken!, exchangeAddress, price);
+        await approveExactly(paidIn, exchangeAddress, price);
         await send(exchangeAddress, EXCHANGE_ABI, "buyDT", [
           exchange.id,
           ONE,
@@ -280,41 +337,57 @@ export async function orderDatatoken(
       });
     }
   }
-  await payment?.();
-  await approveExactly(feeToken, datatoken, feeAmount);
-  const receipt = await send(datatoken, DATATOKEN_ABI, "startOrder", [
-    buyer,
-    BigInt(serviceIndex),
-    {
-      providerFeeAddress: getAddress(providerFee.providerFeeAddress),
-      providerFeeToken: feeToken,
-      providerFeeAmount: feeAmount,
-      v: providerFee.v,
-      r: providerFee.r as ChainHex,
-      s: providerFee.s as ChainHex,
-      validUntil: BigInt(providerFee.validUntil),
-      providerData: providerFee.providerData as ChainHex,
-    },
-    {
-      consumeMarketFeeAddress: zeroAddress,
-      consumeMarketFeeToken: zeroAddress,
-      consumeMarketFeeAmount: 0n,
-    },
-  ]);
   return {
-    txHash: receipt.transactionHash,
-    blockNumber: receipt.blockNumber,
-    pricePaid: formatUnits(pricePaid, priceDecimals),
     source,
+    price: pricePaid,
+    baseToken,
+    priceDecimals,
+    feeToken,
+    feeAmount,
+    buyer,
+    balanceOf,
+    async send() {
+      await payment?.();
+      await approveExactly(feeToken, datatoken, feeAmount);
+      const receipt = await send(datatoken, DATATOKEN_ABI, "startOrder", [
+        consumer,
+        BigInt(serviceIndex),
+        {
+          providerFeeAddress: getAddress(providerFee.providerFeeAddress),
+          providerFeeToken: feeToken,
+          providerFeeAmount: feeAmount,
+          v: providerFee.v,
+          r: providerFee.r as ChainHex,
+          s: providerFee.s as ChainHex,
+          validUntil: BigInt(providerFee.validUntil),
+          providerData: providerFee.providerData as ChainHex,
+        },
+        {
+          consumeMarketFeeAddress: zeroAddress,
+          consumeMarketFeeToken: zeroAddress,
+          consumeMarketFeeAmount: 0n,
+        },
+      ]);
+      return {
+        txHash: receipt.transactionHash,
+        blockNumber: receipt.blockNumber,
+        pricePaid: formatUnits(pricePaid, priceDecimals),
+        source,
+      };
+    },
   };
 }
 
-/** The newest order of `consumer` for this service that has not expired, read from OrderStarted logs. */
+/**
+ * The newest order of `consumer` paid by `payer` for this service that has
+ * not expired, read from OrderStarted logs.
+ */
 async function findValidOrder(
   reader: ReturnType<typeof createPublicClient>,
   query: {
     datatoken: ChainHex;
     consumer: ChainHex;
+    payer: ChainHex;
     serviceIndex: number;
     timeout: number;
     now: number;
@@ -328,8 +401,9 @@ async function findValidOrder(
     toBlock: "latest",
   });
   for (const log of logs.reverse()) {
-    const { serviceIndex, timestamp } = log.args;
+    const { serviceIndex, timestamp, payer } = log.args;
     if (Number(serviceIndex) !== query.serviceIndex || timestamp === undefined) continue;
+    if (!payer || getAddress(payer) !== getAddress(query.payer)) continue;
     if (query.timeout !== 0 && Number(timestamp) + query.timeout < query.now) continue;
     if (!log.transactionHash || log.blockNumber === null) continue;
     return {

@@ -14,6 +14,7 @@ import type { ChainAddress, OceanContracts } from "./deploy_ocean_contracts.ts";
 import { type DatatokenPricing, publishDatatoken } from "./publish_datatoken.ts";
 import { signProviderFee } from "./provider_fee.ts";
 import type { AnvilChain } from "./start_anvil.ts";
+import type { SandboxEnvironment } from "../ocean/compute/trial_environment.ts";
 import { validateOrder } from "./validate_order.ts";
 
 /** Options of {@linkcode putOceanOnChain}. */
@@ -35,7 +36,8 @@ export interface OceanOnChain {
 /**
  * Publishes the node's assets on chain, rewrites each service's
  * `datatokenAddress` to its on-chain datatoken, and makes `initialize` and
- * `download` use the chain.
+ * `download` use the chain; the node's environments take paid jobs in Ocean
+ * on this chain (resources free of charge, assets paid by their orders).
  *
  * @param ocean The sandbox node (with its compute routes).
  * @param chain The running chain.
@@ -83,7 +85,7 @@ export async function putOceanOnChain(
       : undefined;
   };
   routes.useChain({
-    async initialize(did, serviceId, consumer, validUntil) {
+    async initialize(did, serviceId, consumer, validUntil, environment) {
       const found = locate(did, serviceId);
       if (!found) return { error: `Service ${serviceId} of ${did} is not on chain` };
       const providerFee = await signProviderFee(node, {
@@ -91,7 +93,7 @@ export async function putOceanOnChain(
         providerFeeAmount: 0n,
         validUntil,
         data: {
-          environment: "download",
+          environment: environment ?? "download",
           timestamp: validUntil,
           dt: found.datatoken,
           id: serviceId,
@@ -107,10 +109,21 @@ export async function putOceanOnChain(
         txId: order.txId as `0x${string}`,
         datatoken: found.datatoken,
         consumer: order.consumer as ChainAddress,
+        payer: order.payer as ChainAddress | undefined,
         serviceIndex: found.index,
         timeout: found.timeout,
       });
     },
   });
+  // Paid jobs from now on: every environment takes Ocean on this chain. Resources cost
+  // nothing, so no escrow is needed; the datasets and the algorithm are paid by their orders.
+  for (const environment of ocean.environments) {
+    (environment as { fees: SandboxEnvironment["fees"] }).fees = {
+      [String(chain.chainId)]: [{
+        feeToken: contracts.oceanToken,
+        prices: environment.resources.map((r) => ({ id: r.id, price: 0 })),
+      }],
+    };
+  }
   return { nodeAddress: node.address, datatokens };
 }

@@ -17,8 +17,15 @@ export interface OrderCheck {
   txId: `0x${string}`;
   /** The datatoken of the service. */
   datatoken: ChainAddress;
-  /** The address asking for the download or job. */
+  /** The address asking for the download, or the environment's address for a job. */
   consumer: ChainAddress;
+  /**
+   * Who must have paid: the job's signer. ocean-node accepts a compute order
+   * whose consumer or payer is the environment's address; the sandbox also
+   * requires the payer to be the one who starts the job, so nobody runs a
+   * job on another's order.
+   */
+  payer?: ChainAddress;
   /** The index of the service in the DDO. */
   serviceIndex: number;
   /** The service's timeout in seconds; 0 means an order never expires. */
@@ -32,7 +39,12 @@ export type OrderVerdict =
   | { valid: true; orderTxId: `0x${string}`; blockNumber: bigint }
   | { valid: false; reason: string };
 
-type OrderStartedArgs = { consumer: ChainAddress; serviceIndex: bigint; timestamp: bigint };
+type OrderStartedArgs = {
+  consumer: ChainAddress;
+  payer: ChainAddress;
+  serviceIndex: bigint;
+  timestamp: bigint;
+};
 
 /**
  * Checks one order transaction on chain.
@@ -76,6 +88,9 @@ export async function validateOrder(
   }
   if (getAddress(started.args.consumer) !== getAddress(check.consumer)) {
     return { valid: false, reason: "Invalid consumer: the order was started for another address" };
+  }
+  if (check.payer && getAddress(started.args.payer) !== getAddress(check.payer)) {
+    return { valid: false, reason: "Invalid payer: the order was paid by another address" };
   }
   if (Number(started.args.serviceIndex) !== check.serviceIndex) {
     return { valid: false, reason: "Invalid service index" };

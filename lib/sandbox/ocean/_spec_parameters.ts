@@ -1,6 +1,6 @@
 /**
  * What the node spec lists for each endpoint: the query parameters of the
- * GET endpoints and the fields of a free compute request. A strict sandbox
+ * GET endpoints and the fields of the compute requests' bodies. A strict sandbox
  * node answers anything else with the spec's error shape (400, plain text).
  *
  * @module
@@ -51,6 +51,27 @@ const FREE_COMPUTE = [
   "additionalViewers",
 ];
 
+/** The paid start: a free request plus the required `payment` (section 4). */
+const PAID_COMPUTE = [...FREE_COMPUTE, "payment"];
+
+/** initializeCompute's body fields (section 4). */
+const INITIALIZE_COMPUTE = [
+  "algorithm",
+  "environment",
+  "payment",
+  "datasets",
+  "consumerAddress",
+  "maxJobDuration",
+  "resources",
+];
+
+/** The listed body fields of each POST endpoint the strict node checks. */
+const BODY: Record<string, readonly string[]> = {
+  "/api/services/freeCompute": FREE_COMPUTE,
+  "/api/services/compute": PAID_COMPUTE,
+  "/api/services/initializeCompute": INITIALIZE_COMPUTE,
+};
+
 /**
  * The 400 for a query parameter or free compute field the spec does not
  * list, or undefined when the request keeps to the spec.
@@ -61,10 +82,10 @@ export async function unlistedInRequest(request: Request, url: URL): Promise<Res
     const unknown = [...new Set(url.searchParams.keys())].filter((k) => !QUERY[path].includes(k));
     if (unknown.length > 0) return text(`Unknown parameter: ${unknown.join(", ")}`, 400);
   }
-  if (request.method === "POST" && path === "/api/services/freeCompute") {
+  if (request.method === "POST" && BODY[path]) {
     const body = await request.clone().json().catch(() => undefined);
     if (body && typeof body === "object" && !Array.isArray(body)) {
-      const unknown = Object.keys(body).filter((k) => !FREE_COMPUTE.includes(k));
+      const unknown = Object.keys(body).filter((k) => !BODY[path].includes(k));
       if (unknown.length > 0) return text(`Unknown field: ${unknown.join(", ")}`, 400);
     }
   }

@@ -8,8 +8,15 @@
 import type { Ddo } from "../../../ocean/ddo.ts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 import { joinCsvParts } from "./_computation.ts";
+import type { JobInput } from "./job_engine.ts";
 
-type Ref = { documentId?: unknown; serviceId?: unknown; algocustomdata?: unknown };
+/** A dataset or algorithm as a request carries it. */
+export type Ref = {
+  documentId?: unknown;
+  serviceId?: unknown;
+  algocustomdata?: unknown;
+  transferTxId?: unknown;
+};
 
 function computeService(ddo: Ddo | undefined, serviceId: unknown) {
   return ddo?.services.find((s) => s.id === serviceId && s.type === "compute");
@@ -37,6 +44,31 @@ export async function freeComputeHandler(
   if (!free.access.addresses.some((a) => a.toLowerCase() === owner.toLowerCase())) {
     return json(403, `Address ${owner} is not allowed to run free compute jobs`);
   }
+  const assets = checkAssets(context, body);
+  if (assets instanceof Response) return assets;
+  const limits = checkLimits(free, body);
+  if (limits instanceof Response) return limits;
+  if (context.engine.activeJobs(owner) >= free.maxJobs) {
+    return json(
+      400,
+      `Maximum number of free jobs (${free.maxJobs}) reached; wait for one to finish`,
+    );
+  }
+  return startJob(context, body, environment.id, assets, limits);
+}
+
+/** The algorithm and datasets of a start request, each compute service admitting the algorithm. */
+export interface CheckedAssets {
+  algorithm: Ref;
+  algoDdo: Ddo;
+  datasets: Ref[];
+}
+
+/** The request's algorithm and datasets, or the node's 400 when one is unknown or refused. */
+export function checkAssets(
+  context: ComputeContext,
+  body: Record<string, unknown>,
+): CheckedAssets | Response {
   const algorithm = body.algorithm as Ref;
   const algoDdo = context.asset(String(algorithm?.documentId));
   if (!algoDdo || algoDdo.metadata.type !== "algorithm") {
@@ -61,15 +93,30 @@ export async function freeComputeHandler(
       return json(400, `Algorithm ${algoDdo.id} is not trusted by dataset ${ddo.id}`);
     }
   }
+  return { algorithm, algoDdo, datasets };
+}
+
+/** What a tier allows: resources and duration (the free tier's, or the environment's own). */
+export interface TierLimits {
+  resources: { id: string; min: number; max: number }[];
+  minJobDuration: number;
+  maxJobDuration: number;
+}
+
+/** The granted resources and duration, or the node's 400 when a request is outside the limits. */
+export function checkLimits(
+  limits: TierLimits,
+  body: Record<string, unknown>,
+): { resources: { id: string; amount: number }[]; duration: number } | Response {
   const requested = Array.isArray(body.resources)
     ? body.resources as { id: string; amount: number }[]
     : [];
-  const resources = free.resources.map((r) => ({
+  const resources = limits.resources.map((r) => ({
     id: r.id,
     amount: requested.find((q) => q.id === r.id)?.amount ?? r.min,
   }));
   for (const q of requested) {
-    const limit = free.resources.find((r) => r.id === q.id);
+    const limit = limits.resources.find((r) => r.id === q.id);
     if (!limit) return json(400, `Resource ${q.id} is not available`);
     if (q.amount > limit.max || q.amount < limit.min) {
       return json(
@@ -79,26 +126,32 @@ export async function freeComputeHandler(
     }
   }
   const duration = body.maxJobDuration === undefined
-    ? free.minJobDuration
+    ? limits.minJobDuration
     : Number(body.maxJobDuration);
-  if (duration < free.minJobDuration || duration > free.maxJobDuration) {
+  if (duration < limits.minJobDuration || duration > limits.maxJobDuration) {
     return json(
       400,
-      `maxJobDuration must be between ${free.minJobDuration} and ${free.maxJobDuration}`,
+      `maxJobDuration must be between ${limits.minJobDuration} and ${limits.maxJobDuration}`,
     );
   }
-  if (context.engine.activeJobs(owner) >= free.maxJobs) {
-    return json(
-      400,
-      `Maximum number of free jobs (${free.maxJobs}) reached; wait for one to finish`,
-    );
-  }
-  const container = algoDdo.metadata.algorithm?.container;
+  return { resources, duration };
+}
+
+/** Starts the job over the datasets' own files and answers with it. */
+export function startJob(
+  context: ComputeContext,
+  body: Record<string, unknown>,
+  environment: string,
+  assets: CheckedAssets,
+  limits: { resources: { id: string; amount: number }[]; duration: number },
+  payment?: JobInput["payment"],
+): Response {
+  const container = assets.algoDdo.metadata.algorithm?.container;
   const job = context.engine.start({
-    owner,
-    environment: environment.id,
+    owner: String(body.consumerAddress),
+    environment,
     // The job reads the very files fileInfo describes and download serves.
-    datasets: datasets.map((ref) => {
+    datasets: assets.datasets.map((ref) => {
       const files = context.files(String(ref.documentId), String(ref.serviceId));
       return {
         did: String(ref.documentId),
@@ -107,9 +160,9 @@ export async function freeComputeHandler(
       };
     }),
     algorithmImage: container ? `${container.image}:${container.tag}` : "unknown",
-    algocustomdata: algorithm.algocustomdata as Record<string, unknown> | undefined,
-    resources,
-    maxJobDuration: duration,
+    algocustomdata: assets.algorithm.algocustomdata as Record<string, unknown> | undefined,
+    resources: limits.resources,
+    maxJobDuration: limits.duration,
     additionalViewers: Array.isArray(body.additionalViewers)
       ? body.additionalViewers.map(String)
       : [],
@@ -117,6 +170,7 @@ export async function freeComputeHandler(
       ...context.faults.resultFilenames,
       ...(context.faults.hostileResultFilename ? { output: "../../escape.txt" } : {}),
     },
+    payment,
   });
   return json(200, [context.engine.view(job)]);
 }

@@ -24,22 +24,28 @@ export interface ComputeFaults {
   interruptResultBody?: boolean;
   /** Answer freeCompute with this status and body instead of starting a job. */
   startFailure?: { status: number; body: string };
+  /** Sign compute provider fees that expired a minute ago (`initializeCompute`). */
+  expiredProviderFees?: boolean;
   /** Rate limit: at most `requests` per `windowSeconds`, then 429 `Try again in N seconds.` */
   rateLimit?: { requests: number; windowSeconds: number };
 }
 
 /** How the node reaches a chain: a signed provider fee, and an order check as ocean-node does it. */
 export interface ChainOrderHooks {
-  /** The `initialize` answer for a service: on-chain datatoken and a signed provider fee. */
+  /**
+   * The `initialize` answer for a service: on-chain datatoken and a signed
+   * provider fee, for a download or (with `environment`) a compute job.
+   */
   initialize(
     did: string,
     serviceId: string,
     consumer: string,
     validUntil: number,
+    environment?: string,
   ): Promise<unknown>;
-  /** Checks an order transaction on chain for this consumer and service. */
+  /** Checks an order transaction on chain for this consumer and service (and payer, when given). */
   checkOrder(
-    order: SandboxOrder,
+    order: SandboxOrder & { payer?: string },
   ): Promise<{ valid: true } | { valid: false; reason: string }>;
 }
 

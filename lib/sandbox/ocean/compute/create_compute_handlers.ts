@@ -8,6 +8,7 @@ import {
 } from "./_context.ts";
 import { computeResultHandler, freeComputeHandler, jobsHandler } from "./_compute_routes.ts";
 import { downloadHandler, initializeHandler } from "./_file_routes.ts";
+import { initializeComputeHandler, paidComputeHandler } from "./_paid_routes.ts";
 import { decryptHandler, encryptHandler, validateHandler } from "./_publish_routes.ts";
 import { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
@@ -58,7 +59,8 @@ export interface ComputeRoutes {
 
 /**
  * The sandbox node's compute and file-access endpoints (freeCompute, GET
- * compute, computeResult, initialize, download), faithful to the spec:
+ * compute, computeResult, initialize, download, and with a chain
+ * initializeCompute and paid compute), faithful to the spec:
  * signatures checked with viem against the node's stored nonces, the free
  * allowlist and limits of the node's environments enforced, jobs moving
  * through real statuses on a clock and publishing real results of a
@@ -134,6 +136,9 @@ type Handler = (
 const HANDLERS: Record<string, Handler> = {
   "POST /api/services/freeCompute": (context, _url, request) =>
     freeComputeHandler(context, request),
+  "POST /api/services/initializeCompute": (context, _url, request) =>
+    initializeComputeHandler(context, request),
+  "POST /api/services/compute": (context, _url, request) => paidComputeHandler(context, request),
   "GET /api/services/compute": (context, url) => jobsHandler(context, url),
   "GET /api/services/computeResult": (context, url) => computeResultHandler(context, url),
   "GET /api/services/initialize": (context, url) => initializeHandler(context, url),

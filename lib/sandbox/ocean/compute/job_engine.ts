@@ -37,6 +37,8 @@ export interface SandboxJob {
   oomKilled: boolean;
   /** Result files, available once the job finishes. */
   results: SandboxResult[];
+  /** A paid job's payment; undefined for a free job. */
+  payment?: JobInput["payment"];
 }
 
 /** What a new job runs. */
@@ -59,6 +61,8 @@ export interface JobInput {
   additionalViewers: string[];
   /** Result file names to use instead of the usual ones, by type (fault switch). */
   filenames?: Record<string, string>;
+  /** A paid job's payment: chain, token and the order transactions it runs on. */
+  payment?: { chainId: number; token: string; orders: string[] };
 }
 
 const TEXT: Record<number, string> = {
@@ -157,6 +161,7 @@ export class JobEngine {
       results: files
         .filter((entry): entry is [string, string] => entry[1] !== undefined)
         .map(([type, text]) => ({ type, filename: names[type], content: encoder.encode(text) })),
+      payment: input.payment,
     };
     this.#jobs.set(jobId, job);
     return job;
@@ -222,7 +227,14 @@ export class JobEngine {
       algoStopTimestamp: status > 40 ? seconds(endMs) : "0",
       status,
       statusText: TEXT[status] ?? "Unknown",
-      isFree: true,
+      isFree: job.payment === undefined,
+      // A paid job's agreement is its first dataset's order, as before escrow payments.
+      ...(job.payment
+        ? {
+          agreementId: job.payment.orders[1] ?? job.payment.orders[0],
+          payment: { chainId: job.payment.chainId, token: job.payment.token },
+        }
+        : {}),
       maxJobDuration: job.maxJobDuration,
       resources: job.resources,
       terminationDetails: ended

@@ -36,8 +36,8 @@ export interface SandboxEnvironment {
   queuedFreeJobs: number;
   /** Whether jobs may reach the network. */
   enableNetwork: boolean;
-  /** Fees per chain; null in the trial environment. */
-  fees: null;
+  /** Fees per chain id: the token and per-resource prices; null in the trial environment. */
+  fees: Record<string, { feeToken: string; prices: { id: string; price: number }[] }[]> | null;
   /** Who may start paid jobs (empty: anyone). */
   access: { addresses: string[]; accessLists: null };
   /** Resources of the environment. */

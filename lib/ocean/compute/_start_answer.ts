@@ -1,0 +1,49 @@
+/**
+ * What free and paid compute starts share: reading the node's job list
+ * answer, and turning a refused start into an error that says whether the
+ * job may have started anyway.
+ *
+ * @module
+ */
+
+import type { HttpResponse } from "../../http/client.ts";
+import { HttpError, httpErrorFields, ProtocolError, TimeoutError } from "../../http/errors.ts";
+import type { ComputeJob } from "./types.ts";
+
+/** The jobs a start answered (an array, or one job object). */
+export function startedJobs(response: HttpResponse, endpoint: string): ComputeJob[] {
+  const jobs = response.json<unknown>();
+  const list = Array.isArray(jobs) ? jobs : jobs && typeof jobs === "object" ? [jobs] : null;
+  if (!list || list.some((job) => !job || typeof job.jobId !== "string")) {
+    throw new ProtocolError(`Unexpected ${endpoint} answer: expected an array of jobs`, {
+      details: response.text(),
+      hint: "The job may have started: list it with jobs(consumer) before starting another",
+    });
+  }
+  return list as ComputeJob[];
+}
+
+/** A failed start, with the node's JSON-string or plain-text body as the message. */
+export function startError(error: unknown): unknown {
+  if (error instanceof TimeoutError) {
+    return new TimeoutError(`No answer to the compute start in time: ${error.shortMessage}`, {
+      hint: "The job may have started anyway: list it with jobs(consumer) before starting another",
+      cause: error,
+    });
+  }
+  if (!(error instanceof HttpError) || error.status === 401 || error.status === 403) return error;
+  const said = error.serverMessage ?? error.body;
+  const fields = { ...httpErrorFields(error), serverMessage: said };
+  if (error.status === 429) {
+    return new HttpError(`Cannot start compute job: rate limited: ${said}`, {
+      ...fields,
+      hint: "Wait as the node says, then start it again (it is never retried automatically)",
+    });
+  }
+  return new HttpError(`Cannot start compute job: ${said || `HTTP ${error.status}`}`, {
+    ...fields,
+    hint: error.status >= 500
+      ? "The node failed; the job may still have started: check jobs(consumer) before retrying"
+      : "Fix the request as the node says and start it again",
+  });
+}

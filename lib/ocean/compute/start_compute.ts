@@ -1,0 +1,237 @@
+import { TidepoolError } from "../../http/errors.ts";
+import type { OceanNode } from "../ocean_node.ts";
+import { prepareAssetOrder, SANDBOX_CHAIN_ID } from "../order/order_asset.ts";
+import type { ChainHex, DatatokenOrder, PreparedOrder } from "../order/order_datatoken.ts";
+import type { Signer } from "../signer.ts";
+import { checksummedSigner } from "../_address.ts";
+import { signedCall } from "../_signed_call.ts";
+import { precheckPaidCompute } from "./_paid_precheck.ts";
+import { startedJobs, startError } from "./_start_answer.ts";
+import type {
+  ComputeAssetTerms,
+  InitializeComputeReturnType,
+  PaidComputeAssetRef,
+} from "./initialize_compute.ts";
+import type { ComputeEnvironmentLimits, ComputeJob, ResourceRequest } from "./types.ts";
+
+/** Parameters of {@linkcode OceanNode.startCompute}. */
+export interface StartComputeParameters {
+  /** The wallet that orders, pays and signs the start. */
+  signer: Signer;
+  /** The environment id, `<cluster hash>-<environment hash>`. */
+  environment: string;
+  /** The algorithm and its compute service (with `transferTxId` to use an order you made). */
+  algorithm: PaidComputeAssetRef;
+  /** The datasets and their compute services (each may carry its `transferTxId`). */
+  datasets: PaidComputeAssetRef[];
+  /** The JSON-RPC URL of the chain the orders are made on (the sandbox's `chain.rpcUrl`). */
+  rpcUrl: string;
+  /** The chain id of the orders and the payment; default the sandbox chain's. */
+  chainId?: number;
+  /** The token the environment is paid in; default the first it lists for the chain. */
+  paymentToken?: string;
+  /** The most to pay for each datatoken, in base-token units (`"5"`). */
+  maxPrice?: string;
+  /** Resources, each within the environment's min and max. */
+  resources?: ResourceRequest[];
+  /** Longest run in seconds, within the environment's limits. */
+  maxJobDuration?: number;
+  /** Where the node should store the output (node specific). */
+  output?: Record<string, unknown>;
+  /** Free-form metadata stored with the job. */
+  metadata?: Record<string, unknown>;
+  /** Other addresses that may list and download the job. */
+  additionalViewers?: string[];
+  /** Cancels the requests (not a transaction already sent). */
+  signal?: AbortSignal;
+}
+
+/** What {@linkcode OceanNode.startCompute} returns. */
+export interface StartComputeReturnType {
+  /** The jobs the node started (usually one), as it answered. */
+  jobs: ComputeJob[];
+  /** The orders the job runs on: new, reused, or the ones you gave. */
+  orders: { algorithm: DatatokenOrder; datasets: DatatokenOrder[] };
+}
+
+/** The body of {@linkcode OceanNode.startCompute}, with the environments already read; documented there. */
+export async function startCompute(
+  node: OceanNode,
+  parameters: StartComputeParameters,
+  environments: readonly ComputeEnvironmentLimits[],
+): Promise<StartComputeReturnType> {
+  const signer = checksummedSigner(parameters.signer);
+  const chainId = parameters.chainId ?? SANDBOX_CHAIN_ID;
+  const check = precheckPaidCompute(
+    { ...parameters, address: signer.address },
+    environments,
+    { chainId, token: parameters.paymentToken },
+  );
+  if (check.violations.length > 0 || !check.token) {
+    throw new TidepoolError(`Cannot start compute job: ${check.violations.join("; ")}`, {
+      hint: "Change the request to fit the environment (see computeEnvironments and its fees)",
+    });
+  }
+  const payment = { chainId, token: check.token };
+  const terms = await node.initializeCompute({
+    consumer: signer.address,
+    environment: parameters.environment,
+    algorithm: parameters.algorithm,
+    datasets: parameters.datasets,
+    payment,
+    maxJobDuration: parameters.maxJobDuration,
+    resources: parameters.resources,
+    signal: parameters.signal,
+  });
+  refuseEscrowPayment(terms);
+
+  const refs = [parameters.algorithm, ...parameters.datasets];
+  const assetTerms = [terms.algorithm, ...terms.datasets];
+  const prepared: PreparedOrder[] = [];
+  for (const [i, ref] of refs.entries()) {
+    prepared.push(await prepareOne(node, signer, parameters, ref, assetTerms[i], chainId));
+  }
+  await checkCombinedBalance(prepared, refs);
+
+  const orders: DatatokenOrder[] = [];
+  for (const order of prepared) orders.push(await order.send());
+  const withOrders = refs.map((ref, i) => ({ ...ref, transferTxId: orders[i].txHash }));
+  const body = {
+    environment: parameters.environment,
+    algorithm: withOrders[0],
+    datasets: withOrders.slice(1),
+    payment,
+    resources: parameters.resources,
+    maxJobDuration: parameters.maxJobDuration,
+    output: parameters.output,
+    metadata: parameters.metadata,
+    additionalViewers: parameters.additionalViewers,
+  };
+  const response = await signedCall(
+    {
+      http: node.http,
+      signer,
+      command: "startCompute",
+      action: "start a paid compute job",
+      signal: parameters.signal,
+    },
+    async (fields) => {
+      try {
+        return await node.http.request({
+          method: "POST",
+          path: "/api/services/compute",
+          json: { ...fields, ...body },
+          idempotent: false,
+          sensitive: true,
+          signal: parameters.signal,
+        });
+      } catch (error) {
+        throw startError(error);
+      }
+    },
+  );
+  return {
+    jobs: startedJobs(response, "compute"),
+    orders: { algorithm: orders[0], datasets: orders.slice(1) },
+  };
+}
+
+/** tidepool pays datatoken orders; a resource price needs an escrow lock it does not make. */
+function refuseEscrowPayment(terms: InitializeComputeReturnType): void {
+  const amount = terms.payment?.amount;
+  if (amount === undefined || !/^[0-9]+$/.test(String(amount)) || BigInt(amount) === 0n) return;
+  throw new TidepoolError(
+    `Cannot start compute job: the environment charges ${amount} base units of ${terms.payment?.token} for its resources, paid through an escrow lock tidepool does not make`,
+    {
+      hint:
+        "Pick an environment whose resources cost nothing on this chain, or lock the payment in the node's escrow yourself",
+    },
+  );
+}
+
+/** An order for one asset: the one given, the one the node found valid, or a fresh one. */
+async function prepareOne(
+  node: OceanNode,
+  signer: Signer,
+  parameters: StartComputeParameters,
+  ref: PaidComputeAssetRef,
+  terms: ComputeAssetTerms | null | undefined,
+  chainId: number,
+): Promise<PreparedOrder> {
+  const given = ref.transferTxId ??
+    (typeof terms?.validOrder === "string" ? terms.validOrder : undefined);
+  if (given) return alreadyOrdered(given as ChainHex, signer);
+  if (!terms?.providerFee || !terms.consumerAddress) {
+    throw new TidepoolError(
+      `Cannot start compute job: initializeCompute gave no provider fee for ${ref.documentId}`,
+      { hint: "Check that the asset's compute service is served by this node" },
+    );
+  }
+  return await prepareAssetOrder(node, ref.documentId, ref.serviceId, signer, {
+    rpcUrl: parameters.rpcUrl,
+    chainId,
+    maxPrice: parameters.maxPrice,
+    consumer: terms.consumerAddress,
+    providerFee: terms.providerFee,
+  });
+}
+
+/** An order made before: nothing to pay or send. */
+function alreadyOrdered(txHash: ChainHex, signer: Signer): PreparedOrder {
+  const order: DatatokenOrder = { txHash, blockNumber: -1n, pricePaid: "0", source: "reused" };
+  return {
+    source: "reused",
+    price: 0n,
+    priceDecimals: 18,
+    feeToken: "0x0000000000000000000000000000000000000000",
+    feeAmount: 0n,
+    buyer: signer.address,
+    balanceOf: () => Promise.resolve(0n),
+    send: () => Promise.resolve(order),
+  };
+}
+
+/** Each order checked its own cost; together they must fit the balance too, before any is sent. */
+async function checkCombinedBalance(
+  prepared: readonly PreparedOrder[],
+  refs: readonly PaidComputeAssetRef[],
+): Promise<void> {
+  const needs = new Map<ChainHex, { amount: bigint; order: PreparedOrder; what: string[] }>();
+  const add = (token: ChainHex | undefined, amount: bigint, order: PreparedOrder, what: string) => {
+    if (!token || amount === 0n) return;
+    const need = needs.get(token) ?? { amount: 0n, order, what: [] };
+    need.amount += amount;
+    need.what.push(what);
+    needs.set(token, need);
+  };
+  const decimals = new Map<ChainHex, number>();
+  prepared.forEach((order, i) => {
+    if (order.baseToken) decimals.set(order.baseToken, order.priceDecimals);
+    const what = i === 0 ? "the algorithm" : `dataset ${refs[i].documentId}`;
+    add(order.baseToken, order.price, order, what);
+    add(order.feeToken, order.feeAmount, order, `${what}'s provider fee`);
+  });
+  for (const [token, need] of needs) {
+    const held = await need.order.balanceOf(token);
+    if (held < need.amount) {
+      const units = (amount: bigint) => tokenUnits(amount, decimals.get(token) ?? 18);
+      throw new TidepoolError(
+        `Cannot start compute job: insufficient balance for its orders: ${units(held)} held, ${
+          units(need.amount)
+        } needed of token ${token}`,
+        {
+          details: `orders for ${need.what.join(", ")}`,
+          detailsLabel: "Needed by",
+          hint: `Fund ${need.order.buyer} with ${token}, then start again`,
+        },
+      );
+    }
+  }
+}
+
+/** A base-unit amount in whole tokens, as a decimal string (`2002000000000000000n` -> `"2.002"`). */
+function tokenUnits(amount: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (amount % scale).toString().padStart(decimals, "0").replace(/0+$/, "");
+  return fraction ? `${amount / scale}.${fraction}` : `${amount / scale}`;
+}

@@ -1,0 +1,151 @@
+/**
+ * A paid compute job on the sandbox chain through the public client: the
+ * dataset and the algorithm ordered on anvil, the job started with their
+ * transactions, followed and its results downloaded; the node's refusals
+ * (another's order, an expired provider fee) and the secrets kept out of
+ * every output.
+ */
+
+import assert from "node:assert/strict";
+import { generatePrivateKey } from "viem/accounts";
+import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
+import { startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
+import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
+import { expectedStats } from "../ocean_compute/_setup.ts";
+
+Deno.test("a paid job runs on orders made on chain, and only on the payer's own orders", async (t) => {
+  const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
+  const { dataset, algorithm, environment } = ocean.computeExample();
+  const chain = await startChainSandbox(ocean, {
+    dids: [dataset.documentId, algorithm.documentId],
+    pricing: () => ({ type: "fixed", price: "1" }),
+  });
+  const dir = await Deno.makeTempDir();
+  // Every signature the client sends, to prove none of them comes back out.
+  const signatures: string[] = [];
+  const recordingFetch: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const sent = url.searchParams.get("signature") ??
+      (typeof init?.body === "string" ? JSON.parse(init.body).signature : undefined);
+    if (typeof sent === "string") signatures.push(sent);
+    return await fetch(input, init);
+  };
+  const outputs: string[] = [];
+  const keep = (value: unknown) => outputs.push(Deno.inspect(value, { depth: 10 }));
+  const refused = (pattern: RegExp) => (error: Error) => {
+    assert.match(error.message, pattern);
+    keep(error);
+    outputs.push(String(error.stack));
+    return true;
+  };
+  try {
+    const node = new OceanNode(ocean.url, { progress: false, retry: false, fetch: recordingFetch });
+    const { publicClient } = chainClients(chain);
+    const buyerKey = generatePrivateKey();
+    const buyer = signerFromPrivateKey(buyerKey);
+    await chain.fund(buyer.address, "10");
+    const sent = () => publicClient.getTransactionCount({ address: buyer.address });
+    const request = {
+      environment,
+      algorithm,
+      datasets: [dataset],
+      rpcUrl: chain.rpcUrl,
+      maxJobDuration: 60,
+    };
+
+    let orders: { algorithm: { txHash: string }; datasets: { txHash: string }[] } | undefined;
+    await t.step("the job pays for both orders and computes the dataset's statistics", async () => {
+      const terms = await node.initializeCompute({
+        consumer: buyer,
+        environment,
+        algorithm,
+        datasets: [dataset],
+        payment: { chainId: chain.chainId, token: chain.contracts.oceanToken },
+      });
+      const [env] = await node.computeEnvironments(11155111);
+      assert.equal(terms.datasets[0].consumerAddress, env.consumerAddress);
+      assert.equal(terms.datasets[0].validOrder, false);
+      assert.ok(terms.algorithm?.providerFee?.r, "a signed provider fee for the algorithm");
+      keep(terms);
+
+      const started = await node.startCompute({ ...request, signer: buyer, maxPrice: "1.5" });
+      keep(started);
+      orders = started.orders;
+      assert.deepEqual(
+        [started.orders.algorithm.source, started.orders.datasets[0].source],
+        ["exchange", "exchange"],
+      );
+      assert.equal(started.orders.datasets[0].pricePaid, "1.001");
+      const [job] = started.jobs;
+      assert.equal(job.isFree, false);
+      const done = await node.waitForJob(buyer.address, job.jobId, {
+        pollMs: 10,
+        timeoutMs: 5_000,
+      });
+      const saved = await node.downloadResults(done, { signer: buyer, dir, types: ["output"] });
+      keep(saved.objects());
+      const output = JSON.parse(await Deno.readTextFile(saved.get("path", 0) as string));
+      const parts = ocean.files(dataset.documentId, dataset.serviceId)
+        .map((file) => new TextDecoder().decode(file.bytes));
+      const expected = expectedStats(parts, "value");
+      assert.equal(output[dataset.documentId].columns.value.count, expected.count);
+      assert.ok(Math.abs(output[dataset.documentId].columns.value.mean - expected.mean) < 1e-9);
+    });
+
+    await t.step("a second job reuses both orders and sends no transaction", async () => {
+      const before = await sent();
+      const again = await node.startCompute({ ...request, signer: buyer });
+      assert.equal(again.orders.algorithm.source, "reused");
+      assert.equal(again.orders.datasets[0].txHash, orders?.datasets[0].txHash);
+      assert.equal(await sent(), before);
+      keep(again);
+    });
+
+    await t.step("another wallet presenting the buyer's orders is refused", async () => {
+      const thiefKey = generatePrivateKey();
+      const thief = signerFromPrivateKey(thiefKey);
+      await chain.fund(thief.address, "10");
+      await assert.rejects(
+        node.startCompute({
+          ...request,
+          signer: thief,
+          algorithm: { ...algorithm, transferTxId: orders!.algorithm.txHash },
+          datasets: [{ ...dataset, transferTxId: orders!.datasets[0].txHash }],
+        }),
+        refused(/paid by another address/),
+      );
+      assert.equal((await node.jobs(thief.address)).numRows(), 0);
+      assert.equal(await publicClient.getTransactionCount({ address: thief.address }), 0);
+      outputs.push(thiefKey.slice(2).length === 64 ? "" : "unexpected key form");
+      assert.ok(!outputs.join("\n").includes(thiefKey.slice(2)));
+    });
+
+    await t.step("an expired provider fee is refused before anything is sent", async () => {
+      const late = signerFromPrivateKey(generatePrivateKey());
+      await chain.fund(late.address, "10");
+      ocean.compute!.faults.expiredProviderFees = true;
+      try {
+        await assert.rejects(
+          node.startCompute({ ...request, signer: late }),
+          refused(/provider fee has expired/),
+        );
+      } finally {
+        ocean.compute!.faults.expiredProviderFees = false;
+      }
+      assert.equal(await publicClient.getTransactionCount({ address: late.address }), 0);
+      assert.equal((await node.jobs(late.address)).numRows(), 0);
+    });
+
+    await t.step("no key or signature appears in any output", () => {
+      const text = outputs.join("\n").toLowerCase();
+      assert.ok(signatures.length >= 3, `${signatures.length} signatures recorded`);
+      assert.ok(!text.includes(buyerKey.slice(2)));
+      for (const signature of signatures) assert.ok(!text.includes(signature.slice(2, 66)));
+    });
+  } finally {
+    await chain.close();
+    await ocean.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
