@@ -65,6 +65,9 @@ export interface Sandbox {
  * seeded data of each: the offline default of the demo, the notebooks and
  * the tests.
  *
+ * The seeded data is dated as of `SANDBOX_NOW` (2026-06-30): nothing
+ * seeded lies after it, so "the last 90 days" means the 90 days before it.
+ *
  * @param options Per-service options.
  * @returns The running services and their URLs.
  *
