@@ -21,7 +21,10 @@ import { startAnvil } from "./start_anvil.ts";
 export interface ChainSandboxOptions {
   /** Which assets to publish on chain; default every asset of the node. */
   dids?: readonly string[];
-  /** Pricing per asset; default every second asset costs 1 Ocean, the others are free. */
+  /**
+   * Pricing per asset; default every algorithm and every second other asset
+   * cost 1 Ocean, the rest are free (so a compute job pays for its algorithm).
+   */
   pricing?: (did: string, position: number) => DatatokenPricing;
 }
 
@@ -71,11 +74,15 @@ export async function startChainSandbox(
   try {
     const contracts = await deployOceanContracts(anvil);
     const dids = options.dids ?? ocean.ddos.map((d) => d.id);
+    const isAlgorithm = (did: string) =>
+      ocean.ddos.find((d) => d.id === did)?.metadata.type === "algorithm";
     const pricing = new Map<string, DatatokenPricing>(
       dids.map((did, position) => [
         did,
         options.pricing?.(did, position) ??
-          (position % 2 === 1 ? { type: "fixed", price: "1" } : { type: "free" }),
+          (position % 2 === 1 || isAlgorithm(did)
+            ? { type: "fixed", price: "1" }
+            : { type: "free" }),
       ]),
     );
     const { nodeAddress } = await putOceanOnChain(ocean, anvil, contracts, {
