@@ -25,6 +25,13 @@ const examples = readExamples(readme);
 const IGNORED_BLOCKS = 0;
 /** Time one block may take, sandbox start (and a chain, for one of them) included. */
 const TIME_LIMIT_MS = 180_000;
+/** What to do when a block fails, said with every failure. */
+const HOW_TO_FIX =
+  "Each ts block of README.md is a whole script: import tidepool by package name " +
+  "(@tidepool/tidepool/...), start what it needs (`await using sandbox = await startSandbox()` from " +
+  "@tidepool/tidepool/sandbox) and declare every name it uses; a text block right after it must be " +
+  "exactly what it prints. A block that truly cannot run is fenced `ts ignore`, begins with " +
+  "`// Not run: why`, and is counted in IGNORED_BLOCKS in tests/packaging/readme_examples_test.ts";
 
 /** Writes the examples to files in a fresh folder, each with a folder of its own to run in. */
 async function writeExamples(list: Example[]): Promise<{ root: string; files: string[] }> {
@@ -48,12 +55,12 @@ async function runAndCompare(example: Example, root: string): Promise<void> {
   );
   const where = `README.md line ${example.line}`;
   assert.ok(!result.timedOut, `${where} took longer than ${TIME_LIMIT_MS / 1000} s`);
-  assert.equal(result.code, 0, `${where} failed:\n${result.stderr.slice(-3000)}`);
+  assert.equal(result.code, 0, `${where} failed:\n${result.stderr.slice(-3000)}\n${HOW_TO_FIX}`);
   if (example.output !== undefined) {
     assert.equal(
       normaliseOutput(result.stdout),
       normaliseOutput(example.output),
-      `${where} printed something else than the README shows`,
+      `${where} printed something else than the README shows (${HOW_TO_FIX})`,
     );
   }
 }
@@ -71,7 +78,7 @@ Deno.test("README: ts blocks are counted and opted out only visibly", () => {
   assert.equal(
     ignored.length,
     IGNORED_BLOCKS,
-    `ts ignore blocks at README lines ${ignored.map((e) => e.line).join(", ")}`,
+    `ts ignore blocks at README lines ${ignored.map((e) => e.line).join(", ")}. ${HOW_TO_FIX}`,
   );
 });
 
@@ -80,7 +87,12 @@ Deno.test("README: every ts block type-checks and runs against the sandbox", asy
   const { root, files } = await writeExamples(runnable);
   try {
     const checked = await checkExamples(files, root);
-    assert.equal(checked.code, 0, `deno check of the README blocks failed:\n${checked.stderr}`);
+    assert.equal(
+      checked.code,
+      0,
+      `deno check of the README blocks failed (files readme_line_N.ts: the block at README.md ` +
+        `line N):\n${checked.stderr}\n${HOW_TO_FIX}`,
+    );
     for (const example of runnable) {
       await t.step(`README.md line ${example.line}`, () => runAndCompare(example, root));
     }
