@@ -271,3 +271,12 @@ export type {
   HarvestPartitioning,
   HarvestSource,
 } from "./lib/archive/oai/mod.ts";
+export { frictionlessSchema, saveBundle } from "./lib/bundle/mod.ts";
+export type {
+  BundleFile,
+  FrictionlessField,
+  FrictionlessSchema,
+  FrictionlessType,
+  SaveBundleOptions,
+  SavedBundle,
+} from "./lib/bundle/mod.ts";

@@ -3,6 +3,7 @@ import { TidepoolError } from "../http/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { escapeFormulaCells } from "./_formula_cells.ts";
 
 /** How {@linkcode saveTable} writes list cells in formats that hold only scalars (CSV, Arrow). */
 export type ListCells = "json" | "join" | "first";
@@ -60,7 +61,7 @@ export async function saveTable(
   let bytes: Uint8Array;
   if (extension === "csv") {
     const scalar = scalarCells(table, ["array", "object"], flat);
-    const safe = options.escapeFormulas === false ? scalar : withoutFormulas(scalar);
+    const safe = options.escapeFormulas === false ? scalar : escapeFormulaCells(scalar);
     bytes = new TextEncoder().encode(toCSV(safe));
   } else if (extension === "arrow" || extension === "feather") {
     const kinds = options.lists === undefined ? ["object"] : ["array", "object"];
@@ -116,28 +117,6 @@ function scalarCells(
       if (flat.lists === "first") return value.length ? itemText(value[0]) : null;
       return value.map(itemText).join(flat.separator);
     });
-  }
-  return Object.keys(derived).length ? table.assign(derived) : table;
-}
-
-/** Text a spreadsheet would run: a formula lead character, unless the text is a plain number. */
-const FORMULA_LEAD = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/** Prefixes formula-like text cells with `'` so a spreadsheet shows them as text. */
-function withoutFormulas(table: ColumnTable): ColumnTable {
-  const derived: Record<string, unknown[]> = {};
-  for (const name of table.columnNames()) {
-    const values = table.array(name) as ArrayLike<unknown>;
-    let changed = false;
-    const safe = Array.from(values, (value) => {
-      if (typeof value !== "string" || !FORMULA_LEAD.test(value) || PLAIN_NUMBER.test(value)) {
-        return value;
-      }
-      changed = true;
-      return `'${value}`;
-    });
-    if (changed) derived[name] = safe;
   }
   return Object.keys(derived).length ? table.assign(derived) : table;
 }

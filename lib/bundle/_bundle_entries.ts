@@ -1,0 +1,72 @@
+/**
+ * What a bundle holds once its data files are written: the facts both
+ * metadata files (`datapackage.json`, `ro-crate-metadata.json`) describe.
+ *
+ * @module
+ */
+
+import type { Provenance } from "../table/provenance.ts";
+import type { FrictionlessSchema } from "./frictionless_schema.ts";
+
+/** One file written into the bundle folder. */
+export interface BundleFile {
+  /** Its path relative to the bundle folder (a plain file name). */
+  readonly path: string;
+  /** Its IANA media type, e.g. `text/csv`. */
+  readonly mediaType: string;
+  /** Its size in bytes. */
+  readonly bytes: number;
+  /** The SHA-256 of its bytes, lower-case hex. */
+  readonly sha256: string;
+}
+
+/** A table as saved: its two files, its schema and where it came from. */
+export interface SavedTable {
+  /** The name the caller gave. */
+  readonly name: string;
+  /** The CSV file. */
+  readonly csv: BundleFile;
+  /** The Parquet file. */
+  readonly parquet: BundleFile;
+  /** Its Table Schema. */
+  readonly schema: FrictionlessSchema;
+  /** Its row count. */
+  readonly rows: number;
+  /** Its provenance, when a tidepool call returned it. */
+  readonly provenance?: Provenance;
+  /** When the bundle started writing its files (ISO 8601). */
+  readonly savedFrom: string;
+  /** When the bundle finished writing its files (ISO 8601). */
+  readonly savedUntil: string;
+}
+
+/** A plot as saved. */
+export interface SavedPlot {
+  /** The name the caller gave. */
+  readonly name: string;
+  /** The SVG file. */
+  readonly svg: BundleFile;
+}
+
+/** The bundle as a whole. */
+export interface BundleEntries {
+  /** Its title. */
+  readonly title: string;
+  /** Its description. */
+  readonly description: string;
+  /** A license URL or a sentence on reuse, as given; undefined when none was. */
+  readonly license?: string;
+  /** When it was written (ISO 8601). */
+  readonly created: string;
+  /** The tidepool version that wrote it. */
+  readonly tidepoolVersion: string;
+  /** The tables, in the order given. */
+  readonly tables: readonly SavedTable[];
+  /** The plots, in the order given. */
+  readonly plots: readonly SavedPlot[];
+}
+
+/** Whether a license is given as an address (then it is linked, not quoted). */
+export function isUrl(text: string): boolean {
+  return /^https?:\/\/\S+$/.test(text);
+}

@@ -1,0 +1,94 @@
+/**
+ * The `datapackage.json` of a bundle: a Frictionless Data Package 2.0 with
+ * one resource per file, each with its size and SHA-256; CSV and Parquet
+ * resources carry the table's Table Schema.
+ *
+ * @module
+ */
+
+import type { BundleEntries, BundleFile, SavedTable } from "./_bundle_entries.ts";
+import { isUrl } from "./_bundle_entries.ts";
+
+/** The Data Package profile the descriptor follows. */
+export const DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json";
+
+/** The CSV dialect Arquero writes (and the bundle therefore declares). */
+const CSV_DIALECT = {
+  header: true,
+  delimiter: ",",
+  lineTerminator: "\n",
+  quoteChar: '"',
+  doubleQuote: true,
+};
+
+/** A name Data Package accepts: lower-case letters, digits, `-`, `_`, `.`. */
+export function packageName(title: string): string {
+  const name = title.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "");
+  return name || "tidepool-bundle";
+}
+
+function fileResource(file: BundleFile, title: string, format: string) {
+  return {
+    name: file.path.toLowerCase(),
+    path: file.path,
+    title,
+    format,
+    mediatype: file.mediaType,
+    bytes: file.bytes,
+    hash: `sha256:${file.sha256}`,
+  };
+}
+
+function tableResources(table: SavedTable) {
+  const from = table.provenance;
+  const sources = from ? { sources: [{ title: from.operation, path: from.service }] } : {};
+  const rows = `${table.rows} ${table.rows === 1 ? "row" : "rows"}`;
+  const description = from
+    ? `${from.operation} at ${from.service}, ${rows}`
+    : `${rows}, made in the notebook (no tidepool call returned this table)`;
+  return [
+    {
+      ...fileResource(table.csv, table.name, "csv"),
+      type: "table",
+      description,
+      encoding: "utf-8",
+      dialect: CSV_DIALECT,
+      schema: table.schema,
+      ...sources,
+    },
+    {
+      ...fileResource(table.parquet, table.name, "parquet"),
+      type: "table",
+      description: `${description}; the same table in Parquet, types kept`,
+      schema: table.schema,
+      ...sources,
+    },
+  ];
+}
+
+/**
+ * The Data Package descriptor of a bundle.
+ *
+ * @param entries What the bundle holds.
+ * @returns The descriptor, ready for `JSON.stringify`.
+ */
+export function dataPackage(entries: BundleEntries): Record<string, unknown> {
+  const licenses = entries.license && isUrl(entries.license)
+    ? { licenses: [{ path: entries.license }] }
+    : {};
+  return {
+    $schema: DATA_PACKAGE_PROFILE,
+    name: packageName(entries.title),
+    title: entries.title,
+    description: entries.description,
+    created: entries.created,
+    ...licenses,
+    resources: [
+      ...entries.tables.flatMap(tableResources),
+      ...entries.plots.map((plot) => ({
+        ...fileResource(plot.svg, plot.name, "svg"),
+        encoding: "utf-8",
+      })),
+    ],
+  };
+}

@@ -1,0 +1,185 @@
+/**
+ * The `ro-crate-metadata.json` of a bundle: an RO-Crate 1.2 whose root
+ * Dataset lists every file (`hasPart`), each File with its media type, size
+ * and SHA-256, and one `CreateAction` per table: tidepool (and its version)
+ * the instrument, the service and the query the object, the table's files
+ * the result, the call's start and end the times. A table no tidepool call
+ * returned has no object, and its times are those of the save, as its
+ * description says.
+ *
+ * @module
+ */
+
+import type { BundleEntries, BundleFile, SavedTable } from "./_bundle_entries.ts";
+import { isUrl } from "./_bundle_entries.ts";
+import { DATA_PACKAGE_PROFILE } from "./_data_package.ts";
+
+/** The RO-Crate 1.2 JSON-LD context. */
+export const RO_CRATE_CONTEXT = "https://w3id.org/ro/crate/1.2/context";
+/** The RO-Crate 1.2 specification the metadata descriptor conforms to. */
+export const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.2";
+
+type Entity = Record<string, unknown> & { "@id": string; "@type": string | string[] };
+
+const ref = (id: string) => ({ "@id": id });
+
+function fileEntity(file: BundleFile, name: string, extra: Record<string, unknown> = {}): Entity {
+  return {
+    "@id": encodeURI(file.path),
+    "@type": "File",
+    name,
+    encodingFormat: file.mediaType,
+    contentSize: String(file.bytes),
+    sha256: file.sha256,
+    ...extra,
+  };
+}
+
+/** JSON text with object keys sorted, so the same query always reads the same. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item) => {
+    if (typeof item === "bigint") return String(item);
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1)));
+  });
+}
+
+/** A local `#id` part from any text: a fragment that needs no escaping. */
+function fragment(name: string): string {
+  return encodeURIComponent(name).replace(/%/g, "_");
+}
+
+function software(version: string): Entity {
+  return {
+    "@id": `#tidepool-${version}`,
+    "@type": "SoftwareApplication",
+    name: "tidepool",
+    version,
+    description: "A Deno module that turns web services into Arquero tables",
+  };
+}
+
+/** The CreateAction of one table and the contextual entities it names. */
+function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
+  const id = table.csv.path.replace(/\.csv$/, "");
+  const result = [ref(encodeURI(table.csv.path)), ref(encodeURI(table.parquet.path))];
+  const from = table.provenance;
+  if (!from) {
+    return [{
+      "@id": `#create-${id}`,
+      "@type": "CreateAction",
+      name: `Table ${table.name}, made in the notebook`,
+      description: "No tidepool call returned this table, so no service, query or request " +
+        "time is known; the start and end times are those of writing its files.",
+      instrument: ref(software(tidepoolVersion)["@id"]),
+      result,
+      startTime: table.savedFrom,
+      endTime: table.savedUntil,
+    }];
+  }
+  const service: Entity = isUrl(from.service)
+    ? { "@id": from.service, "@type": "WebAPI", name: from.service, url: from.service }
+    : { "@id": `#service-${fragment(from.service)}`, "@type": "WebAPI", name: from.service };
+  const query: Entity = {
+    "@id": `#query-${id}`,
+    "@type": "PropertyValue",
+    name: from.operation,
+    value: canonicalJson(from.params),
+    description: `The parameters of ${from.operation} as JSON, secrets removed`,
+  };
+  const context: Entity[] = [service, query];
+  if (Object.keys(from.asOf).length) {
+    context.push({
+      "@id": `#as-of-${id}`,
+      "@type": "PropertyValue",
+      name: "as of",
+      value: canonicalJson(from.asOf),
+      description: "The state the service said it answered from, as JSON",
+    });
+  }
+  if (from.cacheKeys.length) {
+    context.push({
+      "@id": `#cache-keys-${id}`,
+      "@type": "PropertyValue",
+      name: "cache keys",
+      value: canonicalJson(from.cacheKeys),
+      description: "The record/replay cache keys of the requests, in order, as JSON",
+    });
+  }
+  return [
+    {
+      "@id": `#create-${id}`,
+      "@type": "CreateAction",
+      name: `Table ${table.name} from ${from.operation}`,
+      description: `${from.operation} at ${from.service} returned ${from.rows} ${
+        from.rows === 1 ? "row" : "rows"
+      }`,
+      instrument: ref(software(from.tidepoolVersion)["@id"]),
+      object: context.map((entity) => ref(entity["@id"])),
+      result,
+      startTime: from.startedAt,
+      endTime: from.endedAt,
+    },
+    ...context,
+  ];
+}
+
+/**
+ * The RO-Crate metadata document of a bundle.
+ *
+ * @param entries What the bundle holds.
+ * @param dataPackageFile The written `datapackage.json`.
+ * @returns The document, ready for `JSON.stringify`.
+ */
+export function roCrate(
+  entries: BundleEntries,
+  dataPackageFile: BundleFile,
+): Record<string, unknown> {
+  const files: Entity[] = [
+    ...entries.tables.flatMap((table) => [
+      fileEntity(table.csv, `${table.name} (CSV)`),
+      fileEntity(table.parquet, `${table.name} (Parquet)`),
+    ]),
+    ...entries.plots.map((plot) => fileEntity(plot.svg, `${plot.name} (SVG)`)),
+    fileEntity(dataPackageFile, "Data Package: the Table Schema of each table", {
+      conformsTo: ref(DATA_PACKAGE_PROFILE),
+    }),
+  ];
+  const actions = entries.tables.flatMap((table) => tableAction(table, entries.tidepoolVersion));
+  const versions = new Set([
+    entries.tidepoolVersion,
+    ...entries.tables.map((table) => table.provenance?.tidepoolVersion ?? entries.tidepoolVersion),
+  ]);
+  const license = entries.license ??
+    "No license was given: ask the authors before reusing these files";
+  const contextual: Entity[] = [
+    ...[...versions].map(software),
+    { "@id": DATA_PACKAGE_PROFILE, "@type": ["CreativeWork", "Profile"], name: "Data Package 2.0" },
+    ...(isUrl(license) ? [{ "@id": license, "@type": "CreativeWork", name: license }] : []),
+  ];
+  const seen = new Set<string>();
+  const graph = [
+    {
+      "@id": "ro-crate-metadata.json",
+      "@type": "CreativeWork",
+      about: ref("./"),
+      conformsTo: ref(RO_CRATE_SPEC),
+    },
+    {
+      "@id": "./",
+      "@type": "Dataset",
+      name: entries.title,
+      description: entries.description,
+      datePublished: entries.created,
+      license: isUrl(license) ? ref(license) : license,
+      hasPart: files.map((file) => ref(file["@id"])),
+      mentions: actions.filter((entity) => entity["@type"] === "CreateAction").map((entity) =>
+        ref(entity["@id"])
+      ),
+    },
+    ...files,
+    ...contextual,
+    ...actions,
+  ].filter((entity) => !seen.has(entity["@id"]) && seen.add(entity["@id"]));
+  return { "@context": RO_CRATE_CONTEXT, "@graph": graph };
+}

@@ -1,0 +1,246 @@
+/**
+ * Writes the tables and plots behind a paper as one folder that other tools
+ * can read and check: data files, a Frictionless Data Package and an
+ * RO-Crate.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { TidepoolError } from "../http/errors.ts";
+import { columnTypes } from "../table/build_table.ts";
+import { provenance } from "../table/provenance.ts";
+import { saveTable } from "../notebook/save_table.ts";
+import { PlotFigure } from "../plot/plot_figure.ts";
+import { savePlot } from "../plot/save_plot.ts";
+import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { TIDEPOOL_VERSION } from "../version.ts";
+import { frictionlessSchema } from "./frictionless_schema.ts";
+import { csvCells } from "./_csv_cells.ts";
+import type { BundleFile, SavedPlot, SavedTable } from "./_bundle_entries.ts";
+import { dataPackage } from "./_data_package.ts";
+import { roCrate } from "./_ro_crate.ts";
+
+export type { BundleFile } from "./_bundle_entries.ts";
+
+/** What {@linkcode saveBundle} writes, and how it describes it. */
+export interface SaveBundleOptions {
+  /** Tables by name; each becomes `<name>.csv` and `<name>.parquet`. */
+  tables?: Readonly<Record<string, ColumnTable>>;
+  /** Plots by name (figures or SVG markup); each becomes `<name>.svg`. */
+  plots?: Readonly<Record<string, PlotFigure | string>>;
+  /** The bundle's title; the folder's name unless given. */
+  title?: string;
+  /** What the bundle is, for a reader of the paper; a sentence on its contents unless given. */
+  description?: string;
+  /**
+   * The license of the files: an address (`https://creativecommons.org/licenses/by/4.0/`),
+   * linked from both metadata files, or a sentence on reuse. Unless given,
+   * the crate says that no license was given.
+   */
+  license?: string;
+  /** Prefix formula-like text cells of the CSV files with `'`, as `saveTable` does; default `true`. */
+  escapeFormulas?: boolean;
+}
+
+/** What {@linkcode saveBundle} wrote. */
+export interface SavedBundle {
+  /** The bundle folder. */
+  readonly dir: string;
+  /** Every file written, metadata files last, each with its size and SHA-256. */
+  readonly files: readonly BundleFile[];
+}
+
+/** `1 table`, `2 tables`. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
+const METADATA_FILES = ["datapackage.json", "ro-crate-metadata.json"];
+
+/** A file name from a table or plot name: `ordersPerWeek` → `orders_per_week`. */
+function fileStem(kind: string, name: string): string {
+  const stem = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "_").replace(/^[_-]+|[_-]+$/g, "");
+  if (!stem) {
+    throw new TidepoolError(`Cannot name a bundle file after the ${kind} "${name}"`, {
+      hint: "Give it a name with Latin letters or digits, such as orders_per_week",
+    });
+  }
+  return stem;
+}
+
+/** The stems of the names, checked to be distinct. */
+function stems(kind: string, names: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  return names.map((name) => {
+    const stem = fileStem(kind, name);
+    const other = seen.get(stem);
+    if (other !== undefined) {
+      throw new TidepoolError(
+        `Cannot save the ${kind}s "${other}" and "${name}" in one bundle: both would be ${stem}`,
+        { hint: `Rename one of the ${kind}s` },
+      );
+    }
+    seen.set(stem, name);
+    return stem;
+  });
+}
+
+/** Refuses a folder holding files the bundle would not list, so its metadata covers all. */
+async function checkFolder(dir: string, planned: ReadonlySet<string>): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  const strangers: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (!planned.has(entry.name)) strangers.push(entry.name);
+  }
+  if (strangers.length) {
+    throw new TidepoolError(
+      `Cannot write the bundle into ${dir}: it holds files the bundle would not list: ${
+        strangers.sort().slice(0, 5).join(", ")
+      }${strangers.length > 5 ? ", ..." : ""}`,
+      { hint: "Give a new or empty folder, or remove those files" },
+    );
+  }
+}
+
+async function describeFile(dir: string, path: string, mediaType: string): Promise<BundleFile> {
+  const bytes = await Deno.readFile(`${dir}/${path}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const sha256 = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return { path, mediaType, bytes: bytes.byteLength, sha256 };
+}
+
+async function saveOneTable(
+  dir: string,
+  name: string,
+  stem: string,
+  table: ColumnTable,
+  escapeFormulas: boolean,
+): Promise<SavedTable> {
+  const savedFrom = new Date().toISOString();
+  const types = columnTypes(table);
+  await saveTable(`${dir}/${stem}.csv`, csvCells(table, types, escapeFormulas), {
+    escapeFormulas: false,
+  });
+  await saveTable(`${dir}/${stem}.parquet`, table);
+  return {
+    name,
+    csv: await describeFile(dir, `${stem}.csv`, "text/csv"),
+    parquet: await describeFile(dir, `${stem}.parquet`, "application/vnd.apache.parquet"),
+    schema: frictionlessSchema(table),
+    rows: table.numRows(),
+    provenance: provenance(table),
+    savedFrom,
+    savedUntil: new Date().toISOString(),
+  };
+}
+
+/**
+ * Saves tables and plots as a bundle for a paper, in one folder:
+ *
+ * - each table as `<name>.csv` (UTF-8; dates in UTC with their time, lists
+ *   and objects as JSON text) and `<name>.parquet` (types kept);
+ * - each plot as `<name>.svg`;
+ * - `datapackage.json`, a Frictionless Data Package 2.0 listing every file
+ *   with its size and SHA-256, each table with a Table Schema from its
+ *   column types (see `frictionlessSchema` for the mapping);
+ * - `ro-crate-metadata.json`, an RO-Crate 1.2 listing every file with its
+ *   media type, size and SHA-256, and one `CreateAction` per table: tidepool
+ *   and its version the instrument, the service and the query (parameters
+ *   without secrets, the service's "as of", the cache keys) the object, the
+ *   two files the result, the call's start and end the times, all read from
+ *   `provenance(table)`. A table no tidepool call returned (one made with
+ *   Arquero verbs, say) has no object, and its times are those of the save.
+ *
+ * Names become file names (`ordersPerWeek` → `orders_per_week`). The folder
+ * is made if needed and must hold no other files, so the metadata lists
+ * everything in it; saving again into it replaces the bundle. Saving the
+ * same tables again gives byte-identical CSV and Parquet files, and the same
+ * figure the same SVG; only the times in the two metadata files change.
+ * Each file appears under its name only when complete; the RO-Crate is
+ * written last.
+ *
+ * @param dir The bundle folder.
+ * @param options The tables, the plots, and the bundle's title, description and license.
+ * @returns The folder and every file written, with its size and SHA-256.
+ * @throws {TidepoolError} When there is nothing to save, two names give one
+ *   file name, or the folder holds other files.
+ *
+ * @example A bundle of one table
+ * ```ts
+ * import * as aq from "arquero";
+ * const dir = await Deno.makeTempDir();
+ * const bundle = await saveBundle(`${dir}/paper`, {
+ *   tables: { counts: aq.table({ emotion: ["喜", "怒"], n: [3, 1] }) },
+ *   license: "https://creativecommons.org/licenses/by/4.0/",
+ * });
+ * console.log(bundle.files.map((file) => file.path));
+ * // ["counts.csv", "counts.parquet", "datapackage.json", "ro-crate-metadata.json"]
+ * ```
+ *
+ * @example The tables and charts of a notebook
+ * ```ts ignore
+ * const orders = await sg.orders();
+ * await saveBundle("paper/data", {
+ *   tables: { orders, ordersPerWeek },
+ *   plots: { ordersPerWeek: chart },
+ *   title: "Ocean orders, 2025-2026",
+ * });
+ * ```
+ */
+export async function saveBundle(dir: string, options: SaveBundleOptions): Promise<SavedBundle> {
+  const tables = Object.entries(options.tables ?? {});
+  const plots = Object.entries(options.plots ?? {});
+  if (!tables.length && !plots.length) {
+    throw new TidepoolError(`Cannot save an empty bundle into ${dir}`, {
+      hint: "Give at least one table in `tables` or one plot in `plots`",
+    });
+  }
+  const tableStems = stems("table", tables.map(([name]) => name));
+  const plotStems = stems("plot", plots.map(([name]) => name));
+  const planned = new Set([
+    ...tableStems.flatMap((stem) => [`${stem}.csv`, `${stem}.parquet`]),
+    ...plotStems.map((stem) => `${stem}.svg`),
+    ...METADATA_FILES,
+  ]);
+  await checkFolder(dir, planned);
+  const created = new Date().toISOString();
+  const savedTables: SavedTable[] = [];
+  for (const [index, [name, table]] of tables.entries()) {
+    savedTables.push(
+      await saveOneTable(dir, name, tableStems[index], table, options.escapeFormulas !== false),
+    );
+  }
+  const savedPlots: SavedPlot[] = [];
+  for (const [index, [name, figure]] of plots.entries()) {
+    const path = `${plotStems[index]}.svg`;
+    await savePlot(`${dir}/${path}`, figure);
+    savedPlots.push({ name, svg: await describeFile(dir, path, "image/svg+xml") });
+  }
+  const title = options.title ?? (dir.replace(/\/+$/, "").split("/").pop() || "tidepool bundle");
+  const entries = {
+    title,
+    description: options.description ??
+      `${count(savedTables.length, "table")} and ${
+        count(savedPlots.length, "plot")
+      } saved by tidepool ${TIDEPOOL_VERSION}`,
+    license: options.license,
+    created,
+    tidepoolVersion: TIDEPOOL_VERSION,
+    tables: savedTables,
+    plots: savedPlots,
+  };
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  await writeFileAtomic(`${dir}/datapackage.json`, json(dataPackage(entries)));
+  const packageFile = await describeFile(dir, "datapackage.json", "application/json");
+  await writeFileAtomic(`${dir}/ro-crate-metadata.json`, json(roCrate(entries, packageFile)));
+  const crateFile = await describeFile(dir, "ro-crate-metadata.json", "application/ld+json");
+  return {
+    dir,
+    files: [
+      ...savedTables.flatMap((table) => [table.csv, table.parquet]),
+      ...savedPlots.map((plot) => plot.svg),
+      packageFile,
+      crateFile,
+    ],
+  };
+}

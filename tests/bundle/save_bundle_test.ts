@@ -1,0 +1,190 @@
+/**
+ * saveBundle on hand-made tables of every column type: both metadata files
+ * check out against the bytes on disk, the CreateActions tell a table with
+ * provenance from one without, and a re-save gives the same data files.
+ */
+
+import assert from "node:assert/strict";
+import * as aq from "arquero";
+import { saveBundle } from "../../lib/bundle/mod.ts";
+import { tableFromColumns } from "../../lib/table/build_table.ts";
+import { attachProvenance } from "../../lib/table/provenance.ts";
+import { renderPlot } from "../../lib/plot/render_plot.ts";
+import { TidepoolError } from "../../lib/http/errors.ts";
+import { checkDataPackage, checkRoCrate } from "./_check_bundle.ts";
+import * as Plot from "@observablehq/plot";
+
+/** A table of every tidepool type, with the cells CSV gets wrong most easily. */
+function everyType() {
+  return tableFromColumns([
+    { name: "title", type: "string", values: ["=1+1", "", null, "-INF"] },
+    { name: "score", type: "number", values: [1.5, NaN, Infinity, 1e21] },
+    { name: "count", type: "integer", values: [1, null, 3, -4] },
+    { name: "wei", type: "bigint", values: [2n ** 70n, 1n, null, -(2n ** 60n)] },
+    { name: "listed", type: "boolean", values: [true, false, null, true] },
+    {
+      name: "seen",
+      type: "date",
+      values: [new Date("2026-06-30T00:00:00Z"), new Date("2026-06-30T10:11:12.345Z"), null, null],
+    },
+    { name: "tags", type: "array", values: [["a", "b"], [], null, ["c"]] },
+    { name: "meta", type: "object", values: [{ a: 1 }, null, { b: [2] }, { c: "d" }] },
+    { name: "mixed", type: "object", values: ["text", 2, null, { e: 1 }] },
+  ]);
+}
+
+function withProvenance() {
+  return attachProvenance(aq.table({ id: ["x", "y"] }), {
+    service: "http://127.0.0.1:8080/subgraphs/name/ocean",
+    operation: "Subgraph.orders",
+    params: { consumer: "0xabc", first: 1000 },
+    tidepoolVersion: "0.1.0",
+    startedAt: "2026-06-30T09:00:00.000Z",
+    endedAt: "2026-06-30T09:00:02.000Z",
+    asOf: { block: 123, blockTime: "2026-06-30T08:59:00Z" },
+    cacheKeys: ["k1", "k2"],
+  });
+}
+
+async function inTempDir(body: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("saveBundle: every file listed with its hash, every CSV cell of its schema type", async () => {
+  await inTempDir(async (dir) => {
+    const chart = renderPlot({ marks: [Plot.barY([{ x: "a", y: 1 }], { x: "x", y: "y" })] });
+    const saved = await saveBundle(`${dir}/paper`, {
+      tables: { everyType: everyType(), orders: withProvenance() },
+      plots: { counts: chart },
+      license: "https://creativecommons.org/licenses/by/4.0/",
+    });
+    assert.deepEqual(saved.files.map((file) => file.path), [
+      "every_type.csv",
+      "every_type.parquet",
+      "orders.csv",
+      "orders.parquet",
+      "counts.svg",
+      "datapackage.json",
+      "ro-crate-metadata.json",
+    ]);
+    const rows = await checkDataPackage(`${dir}/paper`);
+    assert.deepEqual(Object.fromEntries(rows), {
+      "every_type.csv": 4,
+      "every_type.parquet": 4,
+      "orders.csv": 2,
+      "orders.parquet": 2,
+    });
+    await checkRoCrate(`${dir}/paper`);
+
+    const pkg = JSON.parse(await Deno.readTextFile(`${dir}/paper/datapackage.json`));
+    const types = Object.fromEntries(
+      pkg.resources[0].schema.fields.map((field: { name: string; type: string }) => [
+        field.name,
+        field.type,
+      ]),
+    );
+    assert.deepEqual(types, {
+      title: "string",
+      score: "number",
+      count: "integer",
+      wei: "integer",
+      listed: "boolean",
+      seen: "datetime",
+      tags: "array",
+      meta: "object",
+      mixed: "any",
+    });
+    const csv = await Deno.readTextFile(`${dir}/paper/every_type.csv`);
+    const lines = csv.split("\n");
+    // Midnight keeps its time, big integers stay exact, numbers use Table Schema tokens,
+    // formula-like text is escaped but the INF token is not.
+    assert.equal(
+      lines[1],
+      `'=1+1,1.5,1,1180591620717411303424,true,2026-06-30T00:00:00.000Z,"[""a"",""b""]","{""a"":1}","""text"""`,
+    );
+    assert.match(lines[2], /^,NaN,,1,false,2026-06-30T10:11:12.345Z,\[\],,2$/);
+    assert.match(lines[3], /^,INF,3,,,,,/);
+    assert.match(lines[4], /^'-INF,1E\+21,-4,-1152921504606846976,true,,/);
+    assert.deepEqual(pkg.licenses, [{ path: "https://creativecommons.org/licenses/by/4.0/" }]);
+    assert.deepEqual(pkg.resources[2].sources, [
+      { title: "Subgraph.orders", path: "http://127.0.0.1:8080/subgraphs/name/ocean" },
+    ]);
+  });
+});
+
+Deno.test("saveBundle: a CreateAction from provenance, and an honest one without", async () => {
+  await inTempDir(async (dir) => {
+    await saveBundle(dir, { tables: { orders: withProvenance(), handMade: aq.table({ n: [1] }) } });
+    const byId = await checkRoCrate(dir);
+    const action = byId.get("#create-orders")!;
+    assert.deepEqual(action.object, [
+      { "@id": "http://127.0.0.1:8080/subgraphs/name/ocean" },
+      { "@id": "#query-orders" },
+      { "@id": "#as-of-orders" },
+      { "@id": "#cache-keys-orders" },
+    ]);
+    assert.deepEqual(action.result, [{ "@id": "orders.csv" }, { "@id": "orders.parquet" }]);
+    assert.equal(action.startTime, "2026-06-30T09:00:00.000Z");
+    assert.equal(action.endTime, "2026-06-30T09:00:02.000Z");
+    assert.equal(byId.get("#query-orders")!.name, "Subgraph.orders");
+    assert.equal(byId.get("#query-orders")!.value, '{"consumer":"0xabc","first":1000}');
+    assert.equal(
+      byId.get("#as-of-orders")!.value,
+      '{"block":123,"blockTime":"2026-06-30T08:59:00Z"}',
+    );
+    assert.equal(byId.get("http://127.0.0.1:8080/subgraphs/name/ocean")!["@type"], "WebAPI");
+
+    const handMade = byId.get("#create-hand_made")!;
+    assert.equal(handMade.object, undefined);
+    assert.match(handMade.description as string, /No tidepool call returned this table/);
+    const root = byId.get("./")!;
+    assert.ok((handMade.startTime as string) >= (root.datePublished as string));
+    assert.match(root.license as string, /No license was given/);
+  });
+});
+
+Deno.test("saveBundle: the same tables saved again give the same data files", async () => {
+  await inTempDir(async (dir) => {
+    const chart = renderPlot({ marks: [Plot.dot([{ x: 1, y: 2 }], { x: "x", y: "y" })] });
+    const contents = { tables: { everyType: everyType() }, plots: { dots: chart } };
+    const first = await saveBundle(`${dir}/a`, contents);
+    const second = await saveBundle(`${dir}/b`, {
+      ...contents,
+      tables: { everyType: everyType() },
+    });
+    const again = await saveBundle(`${dir}/a`, contents);
+    const data = (files: typeof first.files) =>
+      files.filter((file) => !file.path.endsWith(".json")).map((file) => [file.path, file.sha256]);
+    assert.deepEqual(data(second.files), data(first.files));
+    assert.deepEqual(data(again.files), data(first.files));
+    await checkRoCrate(`${dir}/a`);
+    // The check reads the bytes: one changed cell is caught by both metadata files.
+    const csv = await Deno.readTextFile(`${dir}/a/every_type.csv`);
+    await Deno.writeTextFile(`${dir}/a/every_type.csv`, csv.replace("1.5", "1.6"));
+    await assert.rejects(checkRoCrate(`${dir}/a`), /sha256 of every_type.csv/);
+    await assert.rejects(checkDataPackage(`${dir}/a`), /hash of every_type.csv/);
+  });
+});
+
+Deno.test("saveBundle: refuses a folder with other files, clashing names and nothing to save", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
+    await assert.rejects(
+      saveBundle(dir, { tables: { t: aq.table({ n: [1] }) } }),
+      (error: TidepoolError) => error.message.includes("notes.txt") && !!error.hint,
+    );
+    await assert.rejects(
+      saveBundle(`${dir}/x`, {
+        tables: { ordersPerWeek: aq.table({}), orders_per_week: aq.table({}) },
+      }),
+      /both would be orders_per_week/,
+    );
+    await assert.rejects(saveBundle(`${dir}/y`, {}), /Cannot save an empty bundle/);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name), ["notes.txt"]);
+  });
+});
