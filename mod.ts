@@ -241,6 +241,7 @@ export {
   provenance,
   rows,
   TableBuilder,
+  tableDigest,
 } from "./lib/table/mod.ts";
 export type {
   ColumnSpec,
@@ -250,6 +251,7 @@ export type {
   Provenance,
   RowOf,
   TableBuilderOptions,
+  TableDigest,
   TableSchema,
 } from "./lib/table/mod.ts";
 export type { AssetRow, JobResultRow, JobRow, SavedResultRow } from "./lib/ocean/rows.ts";

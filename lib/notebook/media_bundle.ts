@@ -3,13 +3,22 @@ import { TidepoolError } from "../http/errors.ts";
 import { escapeHtml } from "./_format_cell.ts";
 import { tableHtml, type TableViewOptions } from "./table_html.ts";
 import { tableText } from "./table_text.ts";
+import { tableDigest } from "../table/table_digest.ts";
+
+/**
+ * The MIME type that carries a displayed table's digest (columns, types,
+ * rows, SHA-256 of its canonical text) in the saved notebook, so a re-run,
+ * replayed or live, can be compared with it table by table. Notebook
+ * front ends show the HTML and ignore this entry.
+ */
+export const TABLE_DIGEST_MIME = "application/vnd.tidepool.table-digest+json";
 
 /** A Jupyter MIME bundle: MIME type to content. */
 export type MediaBundle = Record<string, string>;
 
 /**
  * The richest form of a value that a notebook can show: tables as HTML with
- * a plain-text twin, tidepool errors as a short message, SVG elements as
+ * a plain-text twin and their digest ({@linkcode TABLE_DIGEST_MIME}), tidepool errors as a short message, SVG elements as
  * `image/svg+xml`, other elements as HTML; undefined for anything else.
  *
  * @param value Any value.
@@ -20,7 +29,8 @@ export type MediaBundle = Record<string, string>;
  * ```ts
  * import * as aq from "arquero";
  * const bundle = mediaBundle(aq.table({ a: [1] }));
- * console.log(Object.keys(bundle ?? {})); // ["text/plain", "text/html"]
+ * console.log(Object.keys(bundle ?? {}));
+ * // ["text/plain", "text/html", "application/vnd.tidepool.table-digest+json"]
  * ```
  */
 export function mediaBundle(
@@ -28,7 +38,11 @@ export function mediaBundle(
   options: TableViewOptions = {},
 ): MediaBundle | undefined {
   if (value instanceof ColumnTable) {
-    return { "text/plain": tableText(value, options), "text/html": tableHtml(value, options) };
+    return {
+      "text/plain": tableText(value, options),
+      "text/html": tableHtml(value, options),
+      [TABLE_DIGEST_MIME]: JSON.stringify(tableDigest(value)),
+    };
   }
   if (value instanceof TidepoolError) return errorBundle(value);
   if (isElementLike(value)) return elementBundle(value);

@@ -13,7 +13,13 @@ installRichDisplay();
 
 export { display } from "./display.ts";
 export { installRichDisplay } from "./install_rich_display.ts";
-export { errorBundle, type MediaBundle, mediaBundle, withSvgNamespaces } from "./media_bundle.ts";
+export {
+  errorBundle,
+  type MediaBundle,
+  mediaBundle,
+  TABLE_DIGEST_MIME,
+  withSvgNamespaces,
+} from "./media_bundle.ts";
 export { tableHtml, type TableViewOptions } from "./table_html.ts";
 export { tableText } from "./table_text.ts";
 export { type ListCells, saveTable, type SaveTableOptions } from "./save_table.ts";

@@ -4,7 +4,9 @@
  * wallet; against a real node the assets in `TIDEPOOL_COMPUTE_DATASET` and
  * `TIDEPOOL_COMPUTE_ALGORITHM` with the key in `OCEAN_PRIVATE_KEY`, or a
  * one-line reason to skip. The sandbox wallet's key is used only when the
- * node is the sandbox's own, so it never reaches a real service.
+ * node is the sandbox's own, so it never reaches a real service. A replay
+ * skips too: starting a job is a signed request, and signed requests are
+ * never recorded, so there is nothing honest to replay.
  *
  * @module
  */
@@ -77,6 +79,12 @@ export async function computePlan(
   node: OceanNode,
   services: Services,
 ): Promise<ComputePlan | ComputeSkipped> {
+  if (services.replay) {
+    return {
+      skipped:
+        "compute: skipped in replay: starting a job is a signed request, never recorded; record again to compute",
+    };
+  }
   const sandbox = services.sandbox?.ocean;
   if (sandbox && !services.real.ocean && services.urls.ocean === sandbox.url) {
     const example = sandbox.computeExample();

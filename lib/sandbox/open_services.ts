@@ -4,6 +4,7 @@ import { type OceanSandbox, startOceanSandbox } from "./ocean/mod.ts";
 import { type SandboxSubgraph, serveSubgraph } from "./subgraph/mod.ts";
 import { type ExpressionSandbox, startExpressionSandbox } from "./expressions/mod.ts";
 import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
+import { readRecordedServices, writeRecordedServices } from "./_recorded_services.ts";
 
 /** The environment variables that point the notebooks and the demo at real services. */
 export const SERVICE_VARIABLES = {
@@ -38,8 +39,17 @@ export interface Services {
   readonly live: boolean;
   /** Which services are real (their address came from the environment). */
   readonly real: Readonly<Record<ServiceName, boolean>>;
-  /** The cache to give the clients: `record` for real services, off for the sandbox. */
+  /**
+   * The cache to give the clients: `record` for real services, off for the
+   * sandbox, unless `TIDEPOOL_CACHE_MODE` says otherwise.
+   */
   readonly cache?: CacheOptions;
+  /**
+   * True in replay mode: no sandbox was started, the addresses are the
+   * recording's, and only reads answer (signed requests and writes were
+   * never stored).
+   */
+  readonly replay: boolean;
   /**
    * The sandbox services started here: only those whose variable was not
    * set, so `sandbox.ocean` exists only when the node is the sandbox's.
@@ -57,7 +67,12 @@ export interface Services {
  * service not given (lenient by default, as befits a demo). With a real
  * service the cache is on in `record` mode under `.cache/tidepool` (or
  * `TIDEPOOL_CACHE_DIR`), so a second run can set `TIDEPOOL_CACHE_MODE=replay`
- * and run offline.
+ * and run offline; `TIDEPOOL_CACHE_MODE=record` records the sandbox too.
+ *
+ * A recording keeps the addresses it was made against in `services.json`
+ * in the cache folder (a sandbox's port changes on every start, and cache
+ * keys name it). In replay mode no sandbox starts and no socket opens: the
+ * services not named in the environment are the recording's addresses.
  *
  * @param options Sandbox options, for the services that come from it.
  * @returns The addresses, which are real, the cache settings and a close function.
@@ -82,6 +97,9 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     expressions: env(SERVICE_VARIABLES.expressions),
     archive: env(SERVICE_VARIABLES.archive),
   };
+  const cacheMode = env("TIDEPOOL_CACHE_MODE") as CacheOptions["mode"] | undefined;
+  const cacheDir = env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool";
+  if (cacheMode === "replay") return await replayServices(given, cacheDir, env);
   const mode = options.mode ?? "lenient";
   const started: {
     ocean?: OceanSandbox;
@@ -104,20 +122,29 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     throw error;
   }
   const live = Object.values(given).some((url) => url !== undefined);
-  const cacheMode = env("TIDEPOOL_CACHE_MODE") as CacheOptions["mode"] | undefined;
   const cache: CacheOptions | undefined = live || cacheMode
-    ? { dir: env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool", mode: cacheMode ?? "record" }
+    ? { dir: cacheDir, mode: cacheMode ?? "record" }
     : undefined;
+  const urls = {
+    ocean: given.ocean ?? started.ocean!.url,
+    subgraph: given.subgraph ?? started.subgraph!.endpoint,
+    expressions: given.expressions ?? started.expressions!.url,
+    archive: given.archive ?? started.archive!.url,
+  };
+  const archiveSite = given.archive
+    ? { account: env("TIDEPOOL_ARCHIVE_ACCOUNT") ?? "", db: env("TIDEPOOL_ARCHIVE_DB") ?? "" }
+    : { account: "shinano", db: "letters" };
+  if (cache?.mode === "record" || cache?.mode === "refresh") {
+    try {
+      await writeRecordedServices(cache.dir, { urls, archiveSite, live });
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
   return {
-    urls: {
-      ocean: given.ocean ?? started.ocean!.url,
-      subgraph: given.subgraph ?? started.subgraph!.endpoint,
-      expressions: given.expressions ?? started.expressions!.url,
-      archive: given.archive ?? started.archive!.url,
-    },
-    archiveSite: given.archive
-      ? { account: env("TIDEPOOL_ARCHIVE_ACCOUNT") ?? "", db: env("TIDEPOOL_ARCHIVE_DB") ?? "" }
-      : { account: "shinano", db: "letters" },
+    urls,
+    archiveSite,
     live,
     real: {
       ocean: given.ocean !== undefined,
@@ -126,7 +153,43 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
       archive: given.archive !== undefined,
     },
     cache,
+    replay: false,
     sandbox: Object.keys(started).length > 0 ? started : undefined,
     close,
+  };
+}
+
+/**
+ * The services of a replay: the addresses the environment names, the
+ * recording's for the rest; nothing is started, so nothing listens.
+ */
+async function replayServices(
+  given: Record<ServiceName, string | undefined>,
+  dir: string,
+  env: (name: string) => string | undefined,
+): Promise<Services> {
+  const everyGiven = Object.values(given).every((url) => url !== undefined);
+  const recorded = everyGiven ? undefined : await readRecordedServices(dir);
+  const url = (name: ServiceName) => given[name] ?? recorded!.urls[name];
+  return {
+    urls: {
+      ocean: url("ocean"),
+      subgraph: url("subgraph"),
+      expressions: url("expressions"),
+      archive: url("archive"),
+    },
+    archiveSite: given.archive
+      ? { account: env("TIDEPOOL_ARCHIVE_ACCOUNT") ?? "", db: env("TIDEPOOL_ARCHIVE_DB") ?? "" }
+      : recorded!.archiveSite,
+    live: recorded?.live ?? true,
+    real: {
+      ocean: given.ocean !== undefined,
+      subgraph: given.subgraph !== undefined,
+      expressions: given.expressions !== undefined,
+      archive: given.archive !== undefined,
+    },
+    cache: { dir, mode: "replay" },
+    replay: true,
+    close: () => Promise.resolve(),
   };
 }

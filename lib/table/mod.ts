@@ -13,3 +13,5 @@ export * from "./schema.ts";
 export * from "./concat_tables.ts";
 export * from "./typed_rows.ts";
 export { type Provenance, provenance } from "./provenance.ts";
+export { canonicalTable } from "./canonical_table.ts";
+export { type TableDigest, tableDigest } from "./table_digest.ts";

@@ -7,11 +7,12 @@ import {
   errorBundle,
   mediaBundle,
   saveTable,
+  TABLE_DIGEST_MIME,
   tableHtml,
   tableText,
   withSvgNamespaces,
 } from "../../lib/notebook/mod.ts";
-import { buildTable, defineSchema } from "../../lib/table/mod.ts";
+import { buildTable, defineSchema, tableDigest } from "../../lib/table/mod.ts";
 
 const schema = defineSchema([
   { name: "<script>alert(1)</script>", type: "string", path: "evil" },
@@ -60,6 +61,13 @@ Deno.test("an empty table still shows its columns and types", () => {
   const bundle = mediaBundle(buildTable(schema, []))!;
   assert.match(bundle["text/html"], /0 rows × 4 columns/);
   assert.match(bundle["text/plain"], /<array>/);
+});
+
+Deno.test("a displayed table carries its digest, for comparing re-runs", () => {
+  const table = buildTable(schema, records.slice(0, 3));
+  const digest = JSON.parse(mediaBundle(table)![TABLE_DIGEST_MIME]);
+  assert.deepEqual(digest, tableDigest(table));
+  assert.equal(digest.rows, 3);
 });
 
 interface MiniElement {

@@ -1,0 +1,44 @@
+import type { ColumnTable } from "arquero";
+import { createHash } from "node:crypto";
+import { columnTypes } from "./build_table.ts";
+import type { ColumnType } from "./convert.ts";
+import { canonicalTable } from "./canonical_table.ts";
+
+/** What {@linkcode tableDigest} returns: the shape of a table and the hash of its content. */
+export interface TableDigest {
+  /** The column names, in order. */
+  columns: string[];
+  /** The type of each column, from `columnTypes`. */
+  types: Record<string, ColumnType>;
+  /** The number of rows. */
+  rows: number;
+  /** SHA-256 (hex) of the table's canonical text (`canonicalTable`). */
+  sha256: string;
+}
+
+/**
+ * The digest of a table: its columns, their types, its row count and the
+ * SHA-256 of its canonical text. Two tables have the same `sha256` exactly
+ * when their column names, types and values are the same, so a notebook
+ * re-run from its recording can be checked table by table.
+ *
+ * @param table The table.
+ * @returns The digest.
+ *
+ * @example Equal tables, equal digests; a bigint is not a number
+ * ```ts
+ * import * as aq from "arquero";
+ * const a = tableDigest(aq.table({ n: [1] })).sha256;
+ * const b = tableDigest(aq.table({ n: [1n] })).sha256;
+ * console.log(a === tableDigest(aq.table({ n: [1] })).sha256, a === b); // true false
+ * ```
+ */
+export function tableDigest(table: ColumnTable): TableDigest {
+  const types = columnTypes(table);
+  return {
+    columns: table.columnNames(),
+    types,
+    rows: table.numRows(),
+    sha256: createHash("sha256").update(canonicalTable(table)).digest("hex"),
+  };
+}
