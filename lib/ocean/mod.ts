@@ -48,7 +48,16 @@ export type { AssetRow, JobResultRow, JobRow, SavedResultRow } from "./rows.ts";
 export { TAG_COUNT_COLUMNS, type TagCountRow, tags } from "./asset_tags.ts";
 export { ordersWithAssets, type OrdersWithAssetsOptions } from "./orders_with_assets.ts";
 export { orderAsset, type OrderAssetOptions, SANDBOX_CHAIN_ID } from "./order/order_asset.ts";
-export type { ChainHex, DatatokenOrder } from "./order/order_datatoken.ts";
+export {
+  type ChainHex,
+  type DatatokenOrder,
+  type OrderAccount,
+  orderDatatoken,
+  type OrderDatatokenParameters,
+  type OrderProviderFee,
+  type PreparedOrder,
+  prepareOrder,
+} from "./order/order_datatoken.ts";
 export {
   chainOrders,
   chainOrderSchema,

@@ -9,7 +9,8 @@ import {
 } from "../../lib/sandbox/chain/mod.ts";
 import { validateOrder } from "../../lib/sandbox/chain/validate_order.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
-import { orderDatatoken } from "../../lib/ocean/order/order_datatoken.ts";
+// Through the root module, as a user imports it: viem loads inside the first order.
+import { orderDatatoken } from "../../mod.ts";
 import { TidepoolError } from "../../lib/http/errors.ts";
 
 Deno.test("orders on a real chain: free and paid, checked locally first, validated like ocean-node", async (t) => {

@@ -4,12 +4,17 @@
  * @module
  */
 
-import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../../http/errors.ts";
 import type { OceanNode } from "../ocean_node.ts";
 import type { Signer } from "../signer.ts";
 import type { ProviderFee } from "../download/initialize.ts";
-import type { DatatokenOrder, OrderProviderFee, PreparedOrder } from "./order_datatoken.ts";
+import {
+  type DatatokenOrder,
+  type OrderAccount,
+  type OrderProviderFee,
+  type PreparedOrder,
+  prepareOrder,
+} from "./order_datatoken.ts";
 
 /** The local sandbox chain (anvil's default id); what `chainId` defaults to. */
 export const SANDBOX_CHAIN_ID = 31337;
@@ -94,8 +99,6 @@ export async function prepareAssetOrder(
       hint: "Check that the node is connected to the chain you order on",
     });
   }
-  // viem loads with the first order: importing tidepool should not pay for it.
-  const { prepareOrder } = await import("./order_datatoken.ts");
   return await prepareOrder({
     rpcUrl: options.rpcUrl,
     chainId: options.chainId ?? SANDBOX_CHAIN_ID,
@@ -109,13 +112,13 @@ export async function prepareAssetOrder(
   });
 }
 
-/** The viem account a signer sends transactions with; the key stays inside the signer. */
-async function accountOf(signer: Signer): Promise<LocalAccount> {
-  const withAccount = signer as Signer & { viemAccount?: () => Promise<LocalAccount> };
+/** The account a signer sends transactions with; the key stays inside the signer. */
+async function accountOf(signer: Signer): Promise<OrderAccount> {
+  const withAccount = signer as Signer & { viemAccount?: () => Promise<OrderAccount> };
   if (typeof withAccount.viemAccount === "function") return await withAccount.viemAccount();
-  const account = signer as Partial<LocalAccount>;
+  const account = signer as Partial<OrderAccount>;
   if (account.type === "local" && typeof account.signTransaction === "function") {
-    return account as LocalAccount;
+    return account as OrderAccount;
   }
   throw new TidepoolError("Cannot order: this signer cannot sign transactions", {
     hint: "Use signerFromPrivateKey or signerFromEnv, or pass a viem local account",
