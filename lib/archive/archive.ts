@@ -463,8 +463,8 @@ export class Archive {
    * const { granularity, earliestDatestamp } = await archive.identify();
    * ```
    */
-  identify(): Promise<OaiIdentify> {
-    return this.#oaiEndpoint.identify();
+  identify(options: StrictOption = {}): Promise<OaiIdentify> {
+    return this.#oaiEndpoint.identify(options);
   }
 
   /**
@@ -502,8 +502,12 @@ export class Archive {
    * const record = await archive.getRecord(identifier, "oai_dc");
    * ```
    */
-  getRecord(identifier: string, metadataPrefix = "oai_dc"): Promise<OaiRecord> {
-    return this.#oaiEndpoint.getRecord(identifier, metadataPrefix);
+  getRecord(
+    identifier: string,
+    metadataPrefix = "oai_dc",
+    options: StrictOption = {},
+  ): Promise<OaiRecord> {
+    return this.#oaiEndpoint.getRecord(identifier, metadataPrefix, options);
   }
 
   /**

@@ -32,6 +32,22 @@ export function readRecord(node: unknown, prefix: string): OaiRecord | undefined
   return record;
 }
 
+/**
+ * What in a GetRecord answer OAI-PMH 2.0 does not allow, given its record
+ * elements and the first one read: more than one record, a datestamp missing
+ * or not a date, no metadata on a record that is not deleted.
+ */
+export function recordProblems(nodes: unknown[], record: OaiRecord): string[] {
+  const problems: string[] = [];
+  if (nodes.length > 1) problems.push(`${nodes.length} records (the first is read)`);
+  if (record.datestampText === "") problems.push("no datestamp");
+  else if (!record.datestamp) problems.push(`datestamp ${record.datestampText} is not a date`);
+  if (!record.deleted && child(nodes[0], "metadata") === undefined) {
+    problems.push("no metadata, and the header does not say deleted");
+  }
+  return problems;
+}
+
 /** A header element into a record without metadata; undefined when it has no identifier. */
 export function readHeader(header: unknown): OaiRecord | undefined {
   const identifier = textOf(child(header, "identifier"))?.trim();

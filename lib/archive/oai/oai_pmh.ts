@@ -13,12 +13,14 @@ import { namedCursor } from "../../paging/cursors.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
+import { reportUnknownShape, type StrictOption } from "../../http/unknown_shape.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
 import { child, children, textOf, type XmlNode } from "../_xml.ts";
 import { DAY, formatDatestamp, isDay, nextFrom, parseUtc } from "./_dates.ts";
 import { dateInput, isIsoDay } from "../../table/date_input.ts";
 import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
-import { readRecord } from "./_records.ts";
+import { type IdentifyReading, readIdentify } from "./_identify.ts";
+import { readRecord, recordProblems } from "./_records.ts";
 import { type OaiContext, oaiRequest } from "./_response.ts";
 import { dcRecordSchema, formatSchema, headerSchema, recordSchema, setSchema } from "./_schemas.ts";
 import { appendSpool, checkIdentity, loadState, readSpool, spoolPath } from "./_state.ts";
@@ -45,7 +47,7 @@ const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, t
  */
 export class OaiPmh {
   readonly #ctx: OaiContext;
-  #identify?: Promise<OaiIdentify>;
+  #identify?: Promise<IdentifyReading & { warned: boolean; details: string }>;
 
   /**
    * Creates a harvester of one OAI-PMH endpoint, either on its own client or sharing one.
@@ -91,41 +93,43 @@ export class OaiPmh {
   }
 
   /**
-   * Describes the repository (Identify). The answer is kept for the life of the client.
+   * Describes the repository (Identify). The answer is kept for the life of
+   * the client. An answer OAI-PMH 2.0 does not allow (a required element
+   * missing, an earliestDatestamp that is no date, an unknown granularity or
+   * deletedRecord value) is read as far as it goes with one warning, or with
+   * `strict` is a `ProtocolError` (code `unknownShape`).
    *
+   * @param options `strict` to refuse an answer OAI-PMH 2.0 does not allow.
    * @returns Name, base URL, granularity, deleted-record support and contacts.
+   * @throws {ProtocolError} With code `unknownShape` under `strict`.
    */
-  identify(): Promise<OaiIdentify> {
+  async identify(options: StrictOption = {}): Promise<OaiIdentify> {
     this.#identify ??= this.#readIdentify().catch((error) => {
       this.#identify = undefined;
       throw error;
     });
-    return this.#identify;
-  }
-
-  async #readIdentify(): Promise<OaiIdentify> {
-    const { verbNode: node } = await oaiRequest(this.#ctx, { verb: "Identify" });
-    const text = (name: string) => (textOf(child(node, name)) ?? "").trim();
-    const oaiIdentifier = children(node, "description")
-      .map((d) => child(d, "oai-identifier"))
-      .find((d) => d !== undefined);
-    const earliest = text("earliestDatestamp");
-    if (earliest && !parseUtc(earliest)) {
-      // OAI-PMH 2.0 §4.2 requires a UTC datestamp; say so rather than guess a date.
-      this.#ctx.http.warn(
-        `The repository's earliestDatestamp is not a date: ${earliest} (kept as text; from and until are not checked against it)`,
+    const reading = await this.#identify;
+    // Warned once per client; strict refuses on every call.
+    if (reading.problems.length > 0 && (options.strict || !reading.warned)) {
+      if (!options.strict) reading.warned = true;
+      reportUnknownShape(
+        this.#ctx.http,
+        options.strict,
+        `The repository's Identify answer is not what OAI-PMH 2.0 requires: ${
+          reading.problems.join("; ")
+        }`,
+        reading.details,
       );
     }
+    return reading.identify;
+  }
+
+  async #readIdentify(): Promise<IdentifyReading & { warned: boolean; details: string }> {
+    const { verbNode } = await oaiRequest(this.#ctx, { verb: "Identify" });
     return {
-      repositoryName: text("repositoryName"),
-      baseURL: text("baseURL"),
-      protocolVersion: text("protocolVersion"),
-      adminEmail: children(node, "adminEmail").map((e) => (textOf(e) ?? "").trim()),
-      earliestDatestamp: earliest,
-      deletedRecord: text("deletedRecord"),
-      granularity: text("granularity") || DAY,
-      compression: children(node, "compression").map((e) => (textOf(e) ?? "").trim()),
-      repositoryIdentifier: textOf(child(oaiIdentifier, "repositoryIdentifier"))?.trim(),
+      ...readIdentify(verbNode),
+      warned: false,
+      details: JSON.stringify(verbNode).slice(0, 300),
     };
   }
 
@@ -193,24 +197,45 @@ export class OaiPmh {
   }
 
   /**
-   * One record.
+   * One record. A record OAI-PMH 2.0 does not allow (no or an unreadable
+   * datestamp, no metadata on a record not deleted, more than one record) is
+   * read as far as it goes with a warning, or with `strict` is a
+   * `ProtocolError` (code `unknownShape`).
    *
    * @param identifier The OAI identifier.
    * @param metadataPrefix The format; default `oai_dc`.
+   * @param options `strict` to refuse a record OAI-PMH 2.0 does not allow.
    * @returns The record with its flattened metadata.
-   * @throws {ProtocolError} `idDoesNotExist`, `cannotDisseminateFormat`.
+   * @throws {ProtocolError} `idDoesNotExist`, `cannotDisseminateFormat`,
+   *   `missingRecord`; `unknownShape` under `strict`.
    */
-  async getRecord(identifier: string, metadataPrefix = "oai_dc"): Promise<OaiRecord> {
+  async getRecord(
+    identifier: string,
+    metadataPrefix = "oai_dc",
+    options: StrictOption = {},
+  ): Promise<OaiRecord> {
     const { verbNode, url } = await oaiRequest(this.#ctx, {
       verb: "GetRecord",
       identifier,
       metadataPrefix,
     });
-    const record = readRecord(child(verbNode, "record"), metadataPrefix);
+    const nodes = children(verbNode, "record");
+    const record = readRecord(nodes[0], metadataPrefix);
     if (!record) {
       throw new ProtocolError(`OAI-PMH GetRecord answered without a record header: ${url}`, {
         code: "missingRecord",
       });
+    }
+    const problems = recordProblems(nodes, record);
+    if (problems.length > 0) {
+      reportUnknownShape(
+        this.#ctx.http,
+        options.strict,
+        `OAI-PMH GetRecord ${identifier} answered a record OAI-PMH 2.0 does not allow: ${
+          problems.join("; ")
+        }`,
+        JSON.stringify(nodes[0]).slice(0, 300),
+      );
     }
     return record;
   }
@@ -309,7 +334,9 @@ export class OaiPmh {
       [options.from, options.until].some((v) =>
         v !== undefined && !(typeof v === "string" && isDay(v))
       ) || !!saved?.highWater;
-    const granularity = needsGranularity ? (await this.identify()).granularity : DAY;
+    const granularity = needsGranularity
+      ? (await this.identify({ strict: options.strict })).granularity
+      : DAY;
     let from = toDatestamp(options.from, granularity, "from");
     let until = toDatestamp(options.until, granularity, "until");
     if (saved?.highWater) {
