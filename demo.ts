@@ -1,8 +1,9 @@
 /**
  * The demo: starts the sandbox services (or uses the real ones named in
  * TIDEPOOL_* variables), runs the notebook stories as one script, writes
- * every table as CSV and every chart as SVG under `out/`, and prints a short
- * summary.
+ * every table as CSV and every chart as SVG under `out/`, the same as a
+ * bundle for a paper under `out/bundle/` (CSV, Parquet, SVG, a Data Package
+ * and an RO-Crate), and prints a short summary.
  *
  * Run: deno task demo
  */
@@ -10,7 +11,15 @@
 import * as aq from "arquero";
 import * as Plot from "@observablehq/plot";
 import type { ColumnTable } from "arquero";
-import { Archive, ExpressionSearch, OceanNode, sparql, Subgraph, subgraphInfo } from "./mod.ts";
+import {
+  Archive,
+  ExpressionSearch,
+  OceanNode,
+  saveBundle,
+  sparql,
+  Subgraph,
+  subgraphInfo,
+} from "./mod.ts";
 import { saveTable } from "./lib/notebook/mod.ts";
 import {
   emotionBodyPartHeatmap,
@@ -26,11 +35,17 @@ import { computePlan, openServices, type Services } from "./lib/sandbox/mod.ts";
 
 const OUT = Deno.args[0] ?? "out";
 const written: { file: string; rows?: number }[] = [];
+/** Everything written, again, for the bundle. */
+const bundled: { tables: Record<string, ColumnTable>; plots: Record<string, PlotFigure> } = {
+  tables: {},
+  plots: {},
+};
 
 async function table(name: string, data: ColumnTable): Promise<ColumnTable> {
   const file = `${OUT}/${name}.csv`;
   await saveTable(file, data);
   written.push({ file, rows: data.numRows() });
+  bundled.tables[name] = data;
   return data;
 }
 
@@ -38,6 +53,7 @@ async function chart(name: string, figure: PlotFigure): Promise<void> {
   const file = `${OUT}/${name}.svg`;
   await savePlot(file, figure);
   written.push({ file });
+  bundled.plots[name] = figure;
 }
 
 /** Monday 00:00 UTC of the week a date falls in. */
@@ -258,6 +274,11 @@ try {
 } finally {
   await services.close();
 }
+const bundle = await saveBundle(`${OUT}/bundle`, {
+  ...bundled,
+  title: "tidepool demo",
+  description: "Every table and chart of the tidepool demo, with where each table came from",
+});
 
 console.log(
   `\n${services.live ? "live services" : "sandbox"}: wrote ${written.length} files to ${OUT}/`,
@@ -265,4 +286,8 @@ console.log(
 for (const { file, rows } of written) {
   console.log(`  ${file.padEnd(44)} ${rows === undefined ? "chart" : `${rows} rows`}`);
 }
+console.log(
+  `  ${`${OUT}/bundle/`.padEnd(44)} ${bundle.files.length} files: CSV, Parquet, SVG, ` +
+    "datapackage.json, ro-crate-metadata.json",
+);
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -45,7 +45,7 @@ function tableResources(table: SavedTable) {
   const rows = `${table.rows} ${table.rows === 1 ? "row" : "rows"}`;
   const description = from
     ? `${from.operation} at ${from.service}, ${rows}`
-    : `${rows}, made in the notebook (no tidepool call returned this table)`;
+    : `${rows}, without provenance (made or changed with Arquero verbs, or from a call that records none)`;
   return [
     {
       ...fileResource(table.csv, table.name, "csv"),

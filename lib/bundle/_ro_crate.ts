@@ -3,8 +3,8 @@
  * Dataset lists every file (`hasPart`), each File with its media type, size
  * and SHA-256, and one `CreateAction` per table: tidepool (and its version)
  * the instrument, the service and the query the object, the table's files
- * the result, the call's start and end the times. A table no tidepool call
- * returned has no object, and its times are those of the save, as its
+ * the result, the call's start and end the times. A table without
+ * provenance has no object, and its times are those of the save, as its
  * description says.
  *
  * @module
@@ -68,8 +68,9 @@ function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
     return [{
       "@id": `#create-${id}`,
       "@type": "CreateAction",
-      name: `Table ${table.name}, made in the notebook`,
-      description: "No tidepool call returned this table, so no service, query or request " +
+      name: `Table ${table.name}, without provenance`,
+      description: "The table carries no provenance (it was made or changed with Arquero " +
+        "verbs, or returned by a call that records none), so no service, query or request " +
         "time is known; the start and end times are those of writing its files.",
       instrument: ref(software(tidepoolVersion)["@id"]),
       result,

@@ -148,7 +148,7 @@ async function saveOneTable(
  *   and its version the instrument, the service and the query (parameters
  *   without secrets, the service's "as of", the cache keys) the object, the
  *   two files the result, the call's start and end the times, all read from
- *   `provenance(table)`. A table no tidepool call returned (one made with
+ *   `provenance(table)`. A table without provenance (made or changed with
  *   Arquero verbs, say) has no object, and its times are those of the save.
  *
  * Names become file names (`ordersPerWeek` → `orders_per_week`). The folder

@@ -60,9 +60,15 @@ Deno.test("saveBundle: sandbox tables and a chart, read back and checked", async
         assert.equal(action.startTime, from.startedAt);
       } else {
         assert.equal(action.object, undefined, `${name}: no provenance, no object`);
-        assert.match(action.description as string, /No tidepool call returned this table/);
+        assert.match(action.description as string, /The table carries no provenance/);
       }
     }
+
+    // The node's table records its provenance: the action names the call, the node and its version.
+    const assets = byId.get("#create-assets")!;
+    assert.equal(assets.name, "Table assets from OceanNode.searchAssets");
+    assert.equal(byId.get("#query-assets")!.name, "OceanNode.searchAssets");
+    assert.match(byId.get("#as-of-assets")!.value as string, /"nodeVersion":/);
 
     // No secret in any file: the archive key's secret part, in any case.
     const secret = apiKey.slice(apiKey.indexOf(".") + 1).toLowerCase();

@@ -141,7 +141,7 @@ Deno.test("saveBundle: a CreateAction from provenance, and an honest one without
 
     const handMade = byId.get("#create-hand_made")!;
     assert.equal(handMade.object, undefined);
-    assert.match(handMade.description as string, /No tidepool call returned this table/);
+    assert.match(handMade.description as string, /The table carries no provenance/);
     const root = byId.get("./")!;
     assert.ok((handMade.startTime as string) >= (root.datePublished as string));
     assert.match(root.license as string, /No license was given/);

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
+import { checkDataPackage, checkRoCrate } from "../bundle/_check_bundle.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -40,6 +42,21 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     }
     const orders = await Deno.readTextFile(`${out}/subgraph_orders.csv`);
     assert.equal(orders.trimEnd().split("\n").length - 1, 12_000);
+
+    // The bundle: another tool (DuckDB) reads every Parquet file, both JSON files
+    // list every file with its hash, every table is in it, and the wallet key is not.
+    const bundle = `${out}/bundle`;
+    const rows = await checkDataPackage(bundle);
+    await checkRoCrate(bundle);
+    assert.equal(rows.get("subgraph_orders.parquet"), 12_000);
+    for (const file of files.filter((f) => f.endsWith(".csv") || f.endsWith(".svg"))) {
+      assert.ok(Deno.statSync(`${bundle}/${file}`).isFile, `${file} in the bundle`);
+    }
+    const key = SANDBOX_WALLET_KEY.slice(2).toLowerCase();
+    for (const entry of Deno.readDirSync(bundle)) {
+      const text = new TextDecoder().decode(Deno.readFileSync(`${bundle}/${entry.name}`));
+      assert.ok(!text.toLowerCase().includes(key), `${entry.name} holds no private key`);
+    }
   } finally {
     await Deno.remove(out, { recursive: true });
   }
