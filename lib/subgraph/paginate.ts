@@ -18,6 +18,7 @@ import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
 import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
 import { attachSubgraphInfo, type SubgraphInfo } from "./subgraph_info.ts";
+import { noteAsOf } from "../http/call_trace.ts";
 
 export type { WhereFilter };
 
@@ -106,7 +107,18 @@ export async function paginate(
     builder.add(page.value);
     page = await pages.next();
   }
+  noteAsOf(subgraphAsOf(page.value));
   return attachSubgraphInfo(builder.build(), page.value);
+}
+
+/** The block a read is pinned to, as a table's provenance states it. */
+function subgraphAsOf(info: SubgraphInfo) {
+  const atHead = info.meta && info.meta.block === info.block;
+  return {
+    block: info.block,
+    blockTime: atHead ? info.meta?.blockTime?.toISOString() : undefined,
+    deployment: info.meta?.deployment || undefined,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { ProtocolError } from "../http/errors.ts";
+import { withProvenance } from "../table/with_provenance.ts";
 import type { ClientOptions } from "../http/options.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { META_SELECTION } from "./_document.ts";
@@ -74,6 +75,15 @@ export class Subgraph {
     };
   }
 
+  /** Runs a table call with its provenance; the block it read at is its "as of". */
+  #table(
+    operation: string,
+    params: Record<string, unknown>,
+    run: () => Promise<ColumnTable>,
+  ): Promise<ColumnTable> {
+    return withProvenance({ service: this.url, operation: `Subgraph.${operation}`, params }, run);
+  }
+
   /**
    * Sends a GraphQL query (an idempotent POST, retried on transport errors).
    *
@@ -114,7 +124,9 @@ export class Subgraph {
    * @returns The table; `subgraphInfo(table)` tells its block and staleness.
    */
   paginate(options: PaginateOptions): Promise<ColumnTable> {
-    return paginate(this.#context, options);
+    // The schema is code (accessors), not a parameter of the query.
+    const { schema: _schema, ...params } = options;
+    return this.#table("paginate", params, () => paginate(this.#context, options));
   }
 
   /**
@@ -126,7 +138,7 @@ export class Subgraph {
    *   serviceIndex, providerFee, reuses`.
    */
   orders(options: OrdersOptions = {}): Promise<ColumnTable> {
-    return fetchOrders(this.#context, options);
+    return this.#table("orders", { ...options }, () => fetchOrders(this.#context, options));
   }
 
   /**
@@ -149,7 +161,11 @@ export class Subgraph {
    * @returns The token table.
    */
   tokens(where: WhereFilter = {}, options: TokensOptions = {}): Promise<ColumnTable> {
-    return fetchTokens(this.#context, where, options);
+    return this.#table(
+      "tokens",
+      { where, ...options },
+      () => fetchTokens(this.#context, where, options),
+    );
   }
 
   /**
@@ -173,7 +189,7 @@ export class Subgraph {
    * @returns The update table: `id, nft, owner, tx, timestamp, type`.
    */
   nftUpdates(options: NftUpdatesOptions = {}): Promise<ColumnTable> {
-    return fetchNftUpdates(this.#context, options);
+    return this.#table("nftUpdates", { ...options }, () => fetchNftUpdates(this.#context, options));
   }
 
   /**
@@ -183,7 +199,11 @@ export class Subgraph {
    * @returns A table `id, nftCount, datatokenCount, orderCount`.
    */
   globalStatistics(options: { block?: number; minBlock?: number } = {}): Promise<ColumnTable> {
-    return fetchGlobalStatistics(this.#context, options);
+    return this.#table(
+      "globalStatistics",
+      { ...options },
+      () => fetchGlobalStatistics(this.#context, options),
+    );
   }
 
   /**
