@@ -61,6 +61,7 @@ import {
 import { setAssetPublic } from "./set_asset_public.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
 import { kernelProgress } from "../notebook/progress_display.ts";
+import { withProvenance } from "../table/with_provenance.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -143,6 +144,27 @@ export class Archive {
     };
   }
 
+  /**
+   * Runs a table call with its provenance: the platform, this client's
+   * account and database, and the call's parameters.
+   */
+  #table<T>(
+    operation: string,
+    params: Record<string, unknown>,
+    run: () => Promise<T>,
+    tablesOf?: (value: T) => readonly ColumnTable[],
+  ): Promise<T> {
+    return withProvenance(
+      {
+        service: this.url,
+        operation: `Archive.${operation}`,
+        params: { account: this.account, db: this.db, ...params },
+      },
+      run,
+      tablesOf,
+    );
+  }
+
   /** Path prefixes that moved after a service switch (307), as learnt so far. */
   get movedPaths(): readonly MovedPath[] {
     return [...this.#context.moved];
@@ -161,7 +183,7 @@ export class Archive {
    * ```
    */
   databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
-    return databases(this.#context, parameters);
+    return this.#table("databases", { ...parameters }, () => databases(this.#context, parameters));
   }
 
   /**
@@ -178,7 +200,12 @@ export class Archive {
    * ```
    */
   search(parameters: SearchParameters = {}): Promise<SearchResult> {
-    return search(this.#context, parameters);
+    return this.#table(
+      "search",
+      { ...parameters },
+      () => search(this.#context, parameters),
+      (result) => [result.hits, ...result.facets.values()],
+    );
   }
 
   /**
@@ -198,7 +225,7 @@ export class Archive {
    * ```
    */
   searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
-    return searchAll(this.#context, parameters);
+    return this.#table("searchAll", { ...parameters }, () => searchAll(this.#context, parameters));
   }
 
   /**
@@ -228,7 +255,7 @@ export class Archive {
    * ```
    */
   resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
-    return resources(this.#context, parameters);
+    return this.#table("resources", { ...parameters }, () => resources(this.#context, parameters));
   }
 
   /**
@@ -327,7 +354,11 @@ export class Archive {
     format: LinkedDataFormat = "jsonld",
     options: StrictOption = {},
   ): Promise<ColumnTable> {
-    return linkedDataTable(this.#context, id, format, options);
+    return this.#table(
+      "linkedDataTable",
+      { id, format, ...options },
+      () => linkedDataTable(this.#context, id, format, options),
+    );
   }
 
   /**
@@ -352,7 +383,12 @@ export class Archive {
     query: string,
     options: SparqlOptions = {},
   ): Promise<T> {
-    return runSparql(this.#context, query, options) as Promise<T>;
+    return this.#table(
+      "sparql",
+      { query, ...options },
+      () => runSparql(this.#context, query, options) as Promise<T>,
+      (result) => typeof result === "boolean" ? [] : [result as ColumnTable],
+    );
   }
 
   /**
@@ -365,7 +401,11 @@ export class Archive {
    * @returns One table of every row.
    */
   sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
-    return sparqlAll(this.#context, query, options);
+    return this.#table(
+      "sparqlAll",
+      { query, ...options },
+      () => sparqlAll(this.#context, query, options),
+    );
   }
 
   /**

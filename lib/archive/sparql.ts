@@ -5,6 +5,8 @@
  * @module
  */
 
+import { noteAsOf } from "../http/call_trace.ts";
+import { redact } from "../http/redact.ts";
 import type { ColumnTable } from "arquero";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
@@ -57,6 +59,7 @@ export async function runSparql(
   const queryType = parsed.queryType ?? "SELECT";
   const graph = queryType === "CONSTRUCT" || queryType === "DESCRIBE";
   const path = `${await endpointBase(context, options)}/sparql`;
+  noteAsOf({ endpoint: redact(context.http.url(path).toString()) });
   const accept = graph ? GRAPH_ACCEPT : SELECT_ACCEPT[options.format ?? "any"];
   const long = context.http.url(path, { query }).toString().length > MAX_GET_URL;
   const post = options.method === "POST" || (options.method !== "GET" && long);

@@ -7,6 +7,7 @@
 
 import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
+import { withProvenance } from "../table/with_provenance.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/mod.ts";
 import { type CollectOptions, collectPages, expressionPages, readPage } from "./_collect_pages.ts";
@@ -98,7 +99,16 @@ export class ExpressionSearch {
    * const { hits, total, facets } = await ex.search({ emotion: ["喜", "驚"], bodyPart: "目" });
    * ```
    */
-  async search(parameters: SearchParameters = {}): Promise<SearchResult> {
+  search(parameters: SearchParameters = {}): Promise<SearchResult> {
+    return this.#table(
+      "search",
+      { ...parameters },
+      () => this.#search(parameters),
+      (result) => [result.hits, ...Object.values(result.facets)],
+    );
+  }
+
+  async #search(parameters: SearchParameters): Promise<SearchResult> {
     const query = searchQuery(parameters);
     if (requestedIntensities(parameters)) {
       throw new TidepoolError(
@@ -146,10 +156,15 @@ export class ExpressionSearch {
    * const all = await ex.searchAll({ pid: "1234567" }, { maxRows: 5000 });
    * ```
    */
-  async searchAll(
-    filters: SearchFilters = {},
-    options: SearchAllOptions = {},
-  ): Promise<ColumnTable> {
+  searchAll(filters: SearchFilters = {}, options: SearchAllOptions = {}): Promise<ColumnTable> {
+    return this.#table(
+      "searchAll",
+      { ...filters, ...options },
+      () => this.#searchAll(filters, options),
+    );
+  }
+
+  async #searchAll(filters: SearchFilters, options: SearchAllOptions): Promise<ColumnTable> {
     const read = this.#allPages(filters, options);
     await this.#checkVocabulary(filters);
     const result = await collectPages(this.http, read);
@@ -263,7 +278,11 @@ export class ExpressionSearch {
    * const rows = await ex.byBook("1234567");
    * ```
    */
-  async byBook(pid: string, options: PagingOptions = {}): Promise<ColumnTable> {
+  byBook(pid: string, options: PagingOptions = {}): Promise<ColumnTable> {
+    return this.#table("byBook", { pid, ...options }, () => this.#byBook(pid, options));
+  }
+
+  async #byBook(pid: string, options: PagingOptions): Promise<ColumnTable> {
     if (typeof pid !== "string" || pid === "") {
       throw new TidepoolError("Cannot read the expressions of a work: the pid is empty", {
         hint: "Pass a pid from the books() table",
@@ -294,7 +313,11 @@ export class ExpressionSearch {
    * console.log(books.orderby(aq.desc("expressionCount")).objects());
    * ```
    */
-  async books(): Promise<ColumnTable> {
+  books(): Promise<ColumnTable> {
+    return this.#table("books", {}, () => this.#bookTable());
+  }
+
+  async #bookTable(): Promise<ColumnTable> {
     return buildTable(BOOK_COLUMNS, await this.#books());
   }
 
@@ -308,7 +331,11 @@ export class ExpressionSearch {
    * const long = await ex.bookEmotions();
    * ```
    */
-  async bookEmotions(): Promise<ColumnTable> {
+  bookEmotions(): Promise<ColumnTable> {
+    return this.#table("bookEmotions", {}, () => this.#bookEmotions());
+  }
+
+  async #bookEmotions(): Promise<ColumnTable> {
     const rows = longFromList(
       await this.#books(),
       "books[].emotions",
@@ -329,7 +356,16 @@ export class ExpressionSearch {
    * const { emotions, total } = await ex.stats();
    * ```
    */
-  async stats(): Promise<ExpressionStats> {
+  stats(): Promise<ExpressionStats> {
+    return this.#table(
+      "stats",
+      {},
+      () => this.#stats(),
+      (stats) => [stats.emotions, stats.bodyParts, stats.valences],
+    );
+  }
+
+  async #stats(): Promise<ExpressionStats> {
     const body = await this.#object("/api/stats");
     // `total` is `{value}` in the spec (an Elasticsearch total); a bare number is read too.
     const raw = body.total;
@@ -363,7 +399,11 @@ export class ExpressionSearch {
    * const { emotionBodyPart } = await ex.analytics();
    * ```
    */
-  async analytics(): Promise<ExpressionAnalytics> {
+  analytics(): Promise<ExpressionAnalytics> {
+    return this.#table("analytics", {}, () => this.#analytics(), (tables) => Object.values(tables));
+  }
+
+  async #analytics(): Promise<ExpressionAnalytics> {
     const body = await this.#object("/api/analytics");
     const bookEmotions = longFromList(
       body.booksEmotions,
@@ -395,6 +435,20 @@ export class ExpressionSearch {
         longCounts(body.bodyPartDistribution, "bodyPart", "bodyPartDistribution"),
       ),
     };
+  }
+
+  /** Runs a table call with its provenance (the service states no "as of" of its own). */
+  #table<T>(
+    operation: string,
+    params: Record<string, unknown>,
+    run: () => Promise<T>,
+    tablesOf?: (value: T) => readonly ColumnTable[],
+  ): Promise<T> {
+    return withProvenance(
+      { service: this.http.baseUrl, operation: `ExpressionSearch.${operation}`, params },
+      run,
+      tablesOf,
+    );
   }
 
   async #books(): Promise<Record<string, unknown>[]> {

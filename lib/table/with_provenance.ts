@@ -57,6 +57,8 @@ export async function withProvenance<T>(
 ): Promise<T> {
   const calledAt = new Date().toISOString();
   const { value, trace } = await traceCall(run);
+  // A call that sent nothing through the HTTP client (a chain read) is timed as a whole.
+  const finishedAt = new Date().toISOString();
   const tables = tablesOf ? tablesOf(value) : [value as ColumnTable];
   const record = {
     service: serviceAddress(call.service),
@@ -64,7 +66,7 @@ export async function withProvenance<T>(
     params: redactParams(call.params),
     tidepoolVersion: TIDEPOOL_VERSION,
     startedAt: trace.startedAt ?? calledAt,
-    endedAt: trace.endedAt ?? trace.startedAt ?? calledAt,
+    endedAt: trace.endedAt ?? finishedAt,
     asOf: {
       ...definedFields(typeof call.asOf === "function" ? await call.asOf() : call.asOf),
       ...trace.asOf,

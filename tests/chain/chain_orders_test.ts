@@ -11,6 +11,7 @@ import { orderDatatoken } from "../../lib/ocean/order/order_datatoken.ts";
 import { chainOrders, compareOrders } from "../../lib/ocean/order/chain_orders.ts";
 import { orderSchema } from "../../lib/subgraph/orders.ts";
 import { buildTable } from "../../lib/table/build_table.ts";
+import { provenance } from "../../lib/table/provenance.ts";
 
 Deno.test("order history from chain logs: paged by block range, pinned, compared with the subgraph", async () => {
   const chain = await startAnvil();
@@ -76,6 +77,15 @@ Deno.test("order history from chain logs: paged by block range, pinned, compared
     assert.deepEqual(paged.objects(), all.objects());
     const pinned = await chainOrders({ rpcUrl: chain.rpcUrl, toBlock: orders[1].blockNumber });
     assert.equal(pinned.numRows(), 2);
+    // Provenance: the chain's origin, the pinned block as "as of", no RPC path.
+    const from = provenance(pinned)!;
+    assert.equal(from.operation, "chainOrders");
+    assert.equal(from.service, new URL(chain.rpcUrl).origin);
+    assert.deepEqual(from.params, { toBlock: String(orders[1].blockNumber) });
+    assert.equal(from.asOf.block, Number(orders[1].blockNumber));
+    assert.equal(typeof from.asOf.chainId, "number");
+    assert.equal(from.rows, 2);
+    assert.ok(from.endedAt >= from.startedAt);
     const one = await chainOrders({
       rpcUrl: chain.rpcUrl,
       datatokens: [tokens[1].datatokenAddress],

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { noteAsOf } from "../../http/call_trace.ts";
 import { answersOnly } from "../../http/cache_policy.ts";
 import type { HttpClient } from "../../http/client.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
@@ -109,6 +110,7 @@ export async function oaiRequest(
     );
   }
   const responseDate = textOf(child(envelope, "responseDate"));
+  noteAsOf({ responseDate: responseDate?.trim() || undefined });
   const errors = children(envelope, "error");
   if (errors.length > 0) {
     const code = attribute(errors[0], "code") ?? "undefinedError";

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { noteAsOf } from "../../http/call_trace.ts";
+import { withProvenance } from "../../table/with_provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../http/errors.ts";
@@ -139,17 +141,19 @@ export class OaiPmh {
    * @param options An identifier to ask about one item.
    * @returns A table with `metadataPrefix`, `schema`, `metadataNamespace`.
    */
-  async listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
-    const { verbNode } = await oaiRequest(this.#ctx, {
-      verb: "ListMetadataFormats",
-      identifier: options.identifier,
+  listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
+    return this.#table("listMetadataFormats", { ...options }, async () => {
+      const { verbNode } = await oaiRequest(this.#ctx, {
+        verb: "ListMetadataFormats",
+        identifier: options.identifier,
+      });
+      const rows = children(verbNode, "metadataFormat").map((f) => ({
+        metadataPrefix: textOf(child(f, "metadataPrefix"))?.trim(),
+        schema: textOf(child(f, "schema"))?.trim(),
+        metadataNamespace: textOf(child(f, "metadataNamespace"))?.trim(),
+      }));
+      return buildTable(formatSchema, rows);
     });
-    const rows = children(verbNode, "metadataFormat").map((f) => ({
-      metadataPrefix: textOf(child(f, "metadataPrefix"))?.trim(),
-      schema: textOf(child(f, "schema"))?.trim(),
-      metadataNamespace: textOf(child(f, "metadataNamespace"))?.trim(),
-    }));
-    return buildTable(formatSchema, rows);
   }
 
   /**
@@ -158,7 +162,11 @@ export class OaiPmh {
    * @param options The per-call signal and caps.
    * @returns A table with `setSpec`, `setName`, `setDescription`.
    */
-  async listSets(options: PagedReadOptions = {}): Promise<ColumnTable> {
+  listSets(options: PagedReadOptions = {}): Promise<ColumnTable> {
+    return this.#table("listSets", { ...options }, () => this.#listSets(options));
+  }
+
+  async #listSets(options: PagedReadOptions): Promise<ColumnTable> {
     const rows: Record<string, unknown>[] = [];
     const pages = walkPages(
       {
@@ -252,7 +260,11 @@ export class OaiPmh {
    * @param options Format, set, window, verb and state file.
    * @returns The records as a table.
    */
-  async harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
+  harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
+    return this.#table("harvest", { ...options }, () => this.#harvest(options));
+  }
+
+  async #harvest(options: HarvestOptions): Promise<ColumnTable> {
     const run = { ...await this.#resolve(options), eager: true };
     const schema = run.verb === "ListIdentifiers"
       ? headerSchema
@@ -281,6 +293,7 @@ export class OaiPmh {
       page.records.forEach(keep);
     }
     if (spool) await Deno.remove(spool).catch(() => {});
+    noteAsOf({ latestDatestamp: latestDatestamp(rows) });
     const builder = new TableBuilder(schema, {
       dynamic: run.verb === "ListRecords" ? METADATA_COLUMNS : undefined,
     });
@@ -298,6 +311,18 @@ export class OaiPmh {
    */
   async *harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
     yield* harvestPages(await this.#resolve(options));
+  }
+
+  /** Runs a table call with its provenance; the last `responseDate` and datestamp are its "as of". */
+  #table(
+    operation: string,
+    params: Record<string, unknown>,
+    run: () => Promise<ColumnTable>,
+  ): Promise<ColumnTable> {
+    return withProvenance(
+      { service: this.endpoint, operation: `OaiPmh.${operation}`, params },
+      run,
+    );
   }
 
   async #resolve(options: HarvestOptions): Promise<HarvestRun> {
@@ -351,6 +376,16 @@ export class OaiPmh {
     }
     return { ...base, from: from ?? null, until: until ?? null };
   }
+}
+
+/** The newest datestamp of the records, as ISO 8601; undefined when none has one. */
+function latestDatestamp(records: readonly OaiRecord[]): string | undefined {
+  let latest = -Infinity;
+  for (const record of records) {
+    const time = record.datestamp?.getTime();
+    if (time !== undefined && time > latest) latest = time;
+  }
+  return Number.isFinite(latest) ? new Date(latest).toISOString() : undefined;
 }
 
 function toDatestamp(

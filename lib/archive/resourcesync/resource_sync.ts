@@ -6,6 +6,8 @@
  * @module
  */
 
+import { noteAsOf } from "../../http/call_trace.ts";
+import { withProvenance } from "../../table/with_provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
@@ -135,8 +137,10 @@ export class ResourceSync {
    * @returns A table: `loc`, `lastmod`, `change`, `html`, `length`, `type`, `hash`, `datetime`.
    */
   async resourceList(options: ListOptions = {}): Promise<ColumnTable> {
-    const url = await this.#capability("resourcelist");
-    return buildTable(entrySchema, await this.#entries(url, "resource list", options));
+    return await this.#table("resourceList", { ...options }, async () => {
+      const url = await this.#capability("resourcelist");
+      return buildTable(entrySchema, await this.#entries(url, "resource list", options));
+    });
   }
 
   /**
@@ -148,8 +152,10 @@ export class ResourceSync {
    */
   async changeList(options: ListOptions & { from?: string | Date } = {}): Promise<ColumnTable> {
     if (options.from !== undefined) dateInput(options.from, "from"); // before anything is sent
-    const url = await this.#capability("changelist");
-    return buildTable(entrySchema, await this.changeEntries(url, options.from, options));
+    return await this.#table("changeList", { ...options }, async () => {
+      const url = await this.#capability("changelist");
+      return buildTable(entrySchema, await this.changeEntries(url, options.from, options));
+    });
   }
 
   /**
@@ -192,6 +198,20 @@ export class ResourceSync {
       const when = parseUtc((e.datetime ?? e.lastmod) ?? undefined);
       return !when || when.getTime() >= since.getTime();
     });
+  }
+
+  /** Runs a table call with its provenance; the list's `at` (or `from`) time is its "as of". */
+  #table(
+    operation: string,
+    params: Record<string, unknown>,
+    run: () => Promise<ColumnTable>,
+  ): Promise<ColumnTable> {
+    const site = this.#options.site;
+    return withProvenance({
+      service: this.#http.baseUrl,
+      operation: `ResourceSync.${operation}`,
+      params: { site, capabilityList: this.#options.capabilityList, ...params },
+    }, run);
   }
 
   async #capability(name: string): Promise<string> {
@@ -257,7 +277,10 @@ export class ResourceSync {
         read: (page, c) => {
           if (!page) return { rows: [], done: true };
           const { doc } = page;
-          if (c.p === 1 && c.map === undefined) onDoc?.(doc);
+          if (c.p === 1 && c.map === undefined) {
+            noteAsOf({ at: doc.at });
+            onDoc?.(doc);
+          }
           if (c.p === 1 && c.map === undefined && doc.kind === "sitemapindex") {
             maps = doc.entries.filter((map) => {
               const until = parseUtc(map.until ?? undefined);

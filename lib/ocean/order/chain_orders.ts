@@ -8,6 +8,8 @@
 
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../../http/errors.ts";
+import { noteAsOf } from "../../http/call_trace.ts";
+import { withProvenance } from "../../table/with_provenance.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../../table/schema.ts";
 import { SANDBOX_CHAIN_ID } from "./order_asset.ts";
@@ -78,7 +80,25 @@ const ZERO = "0x0000000000000000000000000000000000000000";
  * orders.print();
  * ```
  */
-export async function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
+export function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
+  const { rpcUrl, ...params } = options;
+  return withProvenance(
+    // An RPC URL often carries a provider key in its path: only its origin is kept.
+    { service: originOf(rpcUrl), operation: "chainOrders", params },
+    () => readChainOrders(options),
+  );
+}
+
+/** The scheme, host and port of a URL; empty when it is not one. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
+}
+
+async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
   // viem loads with the first call: importing tidepool should not pay for it.
   const { createPublicClient, defineChain, formatUnits, getAddress, http, parseAbi } = await import(
     "viem"
@@ -94,6 +114,7 @@ export async function chainOrders(options: ChainOrdersOptions): Promise<ColumnTa
   const pageBlocks = options.pageBlocks ?? 5000n;
   if (pageBlocks < 1n) throw new TidepoolError("Cannot read orders: pageBlocks must be at least 1");
   const toBlock = options.toBlock ?? await client.getBlockNumber();
+  noteAsOf({ chainId: chain.id, block: Number(toBlock) });
   const address = options.datatokens?.map((a) => getAddress(a));
   const rows: Record<string, unknown>[] = [];
   for (let from = options.fromBlock ?? 0n; from <= toBlock; from += pageBlocks) {
