@@ -13,9 +13,13 @@
 
 import { AsyncLocalStorage } from "node:async_hooks";
 
-/** What one call's requests were, as {@linkcode traceCall} hands it back. */
+/**
+ * What one call's requests were, as {@linkcode traceCall} hands it back.
+ * Times are those of the answers, so a call replayed from the cache states
+ * the times of the recording, the same as the recording run did.
+ */
 export interface CallTrace {
-  /** When the first request was sent (ISO 8601); from the cache, when it was recorded. */
+  /** When the first answer arrived (ISO 8601); from the cache, when it was recorded. */
   startedAt?: string;
   /** When the last answer arrived (ISO 8601); from the cache, when it was recorded. */
   endedAt?: string;
@@ -27,10 +31,8 @@ export interface CallTrace {
 
 /** One request as the HTTP client notes it. */
 export interface TracedRequest {
-  /** When it was sent (ISO 8601); for a cached answer, when it was recorded. */
-  sentAt: string;
   /** When its answer arrived (ISO 8601); for a cached answer, when it was recorded. */
-  receivedAt: string;
+  receivedAt?: string;
   /** Its cache key, when the cache was consulted. */
   cacheKey?: string;
 }
@@ -77,8 +79,9 @@ export async function traceCall<T>(run: () => Promise<T>): Promise<{ value: T; t
 export function noteRequest(request: TracedRequest): void {
   for (let frame = frames.getStore(); frame; frame = frame.parent) {
     const trace = frame.trace;
-    if (!trace.startedAt || request.sentAt < trace.startedAt) trace.startedAt = request.sentAt;
-    if (!trace.endedAt || request.receivedAt > trace.endedAt) trace.endedAt = request.receivedAt;
+    const at = request.receivedAt;
+    if (at && (!trace.startedAt || at < trace.startedAt)) trace.startedAt = at;
+    if (at && (!trace.endedAt || at > trace.endedAt)) trace.endedAt = at;
     if (request.cacheKey && !frame.keys.has(request.cacheKey)) {
       frame.keys.add(request.cacheKey);
       trace.cacheKeys.push(request.cacheKey);

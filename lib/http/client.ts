@@ -257,7 +257,6 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
-    const sentAt = new Date().toISOString();
     const { method, url, body, headers, cacheBody, idempotent } = this.#prepare(request);
     const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
     const cacheable = policy.store !== "never" && !request.sensitive &&
@@ -279,11 +278,7 @@ export class HttpClient {
         receivedAt: cached.recordedAt,
         cacheKey: cached.key,
       });
-      noteRequest({
-        sentAt: response.receivedAt ?? sentAt,
-        receivedAt: response.receivedAt ?? sentAt,
-        cacheKey: cached.key,
-      });
+      noteRequest({ receivedAt: cached.recordedAt, cacheKey: cached.key });
       return this.#check(method, request, response);
     }
 
@@ -323,7 +318,7 @@ export class HttpClient {
         replayOnly: !(await worthStoring(policy, response)),
       });
     }
-    noteRequest({ sentAt, receivedAt: response.receivedAt ?? sentAt, cacheKey: response.cacheKey });
+    noteRequest({ receivedAt: response.receivedAt, cacheKey: response.cacheKey });
     return this.#check(method, request, response);
   }
 
@@ -333,7 +328,6 @@ export class HttpClient {
    * Never cached; retried only before the body is handed over.
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
-    const sentAt = new Date().toISOString();
     const { method, url, body, headers, idempotent } = this.#prepare(request);
     this.#refuseInReplay(method, url);
     // The per-attempt timeout ends when the headers are in; from then on a
@@ -359,7 +353,7 @@ export class HttpClient {
       },
       true,
     );
-    noteRequest({ sentAt, receivedAt: response.receivedAt ?? sentAt });
+    noteRequest({ receivedAt: response.receivedAt });
     if (!response.answer.ok) {
       // Throws unless the status is accepted; an accepted one hands back the bytes read.
       this.#check(method, request, response);

@@ -19,9 +19,12 @@ export interface Provenance {
   readonly params: Readonly<Record<string, unknown>>;
   /** The tidepool version that made the table (the `version` of its `deno.json`). */
   readonly tidepoolVersion: string;
-  /** When the call sent its first request (ISO 8601); from the cache, when that request was recorded. */
+  /**
+   * When the call's first answer arrived (ISO 8601). Replayed from the
+   * cache, when it was recorded: a replay states the recording's times.
+   */
   readonly startedAt: string;
-  /** When the call received its last answer (ISO 8601); from the cache, when that answer was recorded. */
+  /** When the call's last answer arrived (ISO 8601); replayed, when it was recorded. */
   readonly endedAt: string;
   /**
    * The service's own "as of": `{ block, blockTime }` for the subgraph,

@@ -43,6 +43,9 @@ Deno.test("concurrent calls on one client keep their own cache keys and times", 
     assert.deepEqual(b.trace.asOf, { block: 2 });
     assert.ok(a.trace.startedAt! <= a.trace.endedAt!);
     assert.ok(b.trace.endedAt! < a.trace.endedAt!, "b answered before a's second request");
+    const again = await traceCall(() => http.request({ path: "/b", query: { delay: 5 } }));
+    // Replayed from the cache: the recording's times and key.
+    assert.deepEqual(again.trace, { ...b.trace, asOf: {} });
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
