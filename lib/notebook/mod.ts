@@ -22,6 +22,7 @@ export {
 } from "./media_bundle.ts";
 export { tableHtml, type TableViewOptions } from "./table_html.ts";
 export { tableText } from "./table_text.ts";
+export { provenanceLine } from "./provenance_line.ts";
 export { type ListCells, saveTable, type SaveTableOptions } from "./save_table.ts";
 export { readTable } from "./read_table.ts";
 export {

@@ -1,6 +1,7 @@
 import type { ColumnTable } from "arquero";
 import { columnTypes } from "../table/build_table.ts";
 import { type CellLimits, escapeHtml, formatCell } from "./_format_cell.ts";
+import { provenanceLine } from "./provenance_line.ts";
 
 /** Options of {@linkcode tableHtml} and {@linkcode tableText}. */
 export interface TableViewOptions {
@@ -67,9 +68,13 @@ export function tableHtml(table: ColumnTable, options: TableViewOptions = {}): s
   }
   const caption = `${total.toLocaleString("en-US")} rows × ${names.length} columns` +
     (shown < total ? ` (first ${shown} shown)` : "");
+  const from = provenanceLine(table);
+  const source = from ? `<br>${escapeHtml(from.replace(/^# /, "From "))}` : "";
   return `<div class="tidepool-table" style="overflow-x:auto"><table><thead><tr>${head}</tr></thead><tbody>${
     body.join("")
-  }</tbody></table><p style="color:#666;font-size:smaller">${escapeHtml(caption)}</p></div>`;
+  }</tbody></table><p style="color:#666;font-size:smaller">${
+    escapeHtml(caption)
+  }${source}</p></div>`;
 }
 
 /** The row indices of the first `count` rows, honouring filters and order. */

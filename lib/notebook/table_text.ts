@@ -1,11 +1,14 @@
 import type { ColumnTable } from "arquero";
 import { columnTypes } from "../table/build_table.ts";
 import { formatCell, shorten } from "./_format_cell.ts";
+import { provenanceLine } from "./provenance_line.ts";
 import { rowIndices, type TableViewOptions, viewLimits } from "./table_html.ts";
 
 /**
  * Renders the first rows of a table as aligned plain text, the `text/plain`
- * form of a table in a notebook and its form in a terminal.
+ * form of a table in a notebook and its form in a terminal. A table a
+ * tidepool call returned starts with a line that says where it came from
+ * (see `provenance`).
  *
  * @param table The table to show.
  * @param options How many rows and how long a cell.
@@ -36,7 +39,9 @@ export function tableText(table: ColumnTable, options: TableViewOptions = {}): s
     cells.map((cell, c) => cell + " ".repeat(widths[c] - width(cell))).join("  ").trimEnd();
   const caption = `${total.toLocaleString("en-US")} rows × ${names.length} columns` +
     (shown < total ? ` (first ${shown} shown)` : "");
-  return [line(header), line(typeRow), ...rows.map(line), caption].join("\n");
+  const from = provenanceLine(table);
+  return [...(from ? [from] : []), line(header), line(typeRow), ...rows.map(line), caption]
+    .join("\n");
 }
 
 /** Display width: East Asian wide characters count twice. */
