@@ -3,7 +3,10 @@
  * TIDEPOOL_* variables), runs the notebook stories as one script, writes
  * every table as CSV and every chart as SVG under `out/`, the same as a
  * bundle for a paper under `out/bundle/` (CSV, Parquet, SVG, a Data Package
- * and an RO-Crate), and prints a short summary.
+ * and an RO-Crate), each table's digest (columns, types, SHA-256 of its
+ * canonical text) in `out/table_digests.json`, and prints a short summary.
+ * A run replayed from its recording (TIDEPOOL_CACHE_MODE=replay) writes the
+ * same digests.
  *
  * Run: deno task demo
  */
@@ -19,6 +22,8 @@ import {
   sparql,
   Subgraph,
   subgraphInfo,
+  type TableDigest,
+  tableDigest,
 } from "./mod.ts";
 import { saveTable } from "./lib/notebook/mod.ts";
 import {
@@ -40,12 +45,14 @@ const bundled: { tables: Record<string, ColumnTable>; plots: Record<string, Plot
   tables: {},
   plots: {},
 };
+const digests: Record<string, TableDigest> = {};
 
 async function table(name: string, data: ColumnTable): Promise<ColumnTable> {
   const file = `${OUT}/${name}.csv`;
   await saveTable(file, data);
   written.push({ file, rows: data.numRows() });
   bundled.tables[name] = data;
+  digests[name] = tableDigest(data);
   return data;
 }
 
@@ -279,6 +286,7 @@ const bundle = await saveBundle(`${OUT}/bundle`, {
   title: "tidepool demo",
   description: "Every table and chart of the tidepool demo, with where each table came from",
 });
+await Deno.writeTextFile(`${OUT}/table_digests.json`, JSON.stringify(digests, null, 2));
 
 console.log(
   `\n${services.live ? "live services" : "sandbox"}: wrote ${written.length} files to ${OUT}/`,

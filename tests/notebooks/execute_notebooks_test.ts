@@ -3,11 +3,24 @@
  * and checks its outputs: no error output, the rich outputs the notebook
  * promises in its metadata (`tidepool.expects`), and no secret anywhere.
  *
+ * The run records (TIDEPOOL_CACHE_MODE=record). Then the notebook runs
+ * again in replay mode with the sandbox stopped and the kernel's network
+ * revoked (the kernel takes no permission flags, so a first cell calls
+ * `Deno.permissions.revokeSync({ name: "net" })`; any request or server
+ * after it fails the run), and every table it displays must have the
+ * digest the recording displayed in the same cell (names, types, values).
+ * Cells whose tables come from signed requests, never recorded, are listed
+ * in {@linkcode SIGNED_CELLS}: in replay they show nothing, and must have.
+ * `buying-data.ipynb` is not replayed at all (see {@linkcode NOT_REPLAYED}).
+ *
  * Without Jupyter these tests say so loudly and are skipped; with CI=true a
  * missing Jupyter is a failure.
  */
 
 import assert from "node:assert/strict";
+import { TABLE_DIGEST_MIME } from "../../lib/notebook/mod.ts";
+import type { TableDigest } from "../../lib/table/mod.ts";
+import { cacheEnvironment } from "../replay/_replay.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const notebooksDir = `${root}notebooks`;
@@ -18,13 +31,19 @@ interface Output {
   output_type: string;
   name?: string;
   text?: string | string[];
-  data?: Record<string, string | string[]>;
+  data?: Record<string, unknown>;
   ename?: string;
   evalue?: string;
 }
 
 interface Notebook {
-  cells: { cell_type: string; source: string | string[]; outputs?: Output[] }[];
+  cells: {
+    cell_type: string;
+    source: string | string[];
+    outputs?: Output[];
+    metadata?: Record<string, unknown>;
+    execution_count?: number | null;
+  }[];
   metadata: { kernelspec?: { name?: string }; tidepool?: { expects?: string[] } };
 }
 
@@ -89,56 +108,165 @@ Deno.test("notebooks import tidepool by package name, never by a path into the r
 const text = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value.join("") : value ?? "";
 
+/**
+ * Cells (by index) whose tables come from signed requests: a compute job
+ * started, followed and downloaded with a signature. Signed requests are
+ * never recorded, so a replay skips them (`computePlan` says why in one
+ * line) and these cells display no table.
+ */
+const SIGNED_CELLS: Record<string, number[]> = {
+  "compute-to-data.ipynb": [7, 9, 10],
+};
+
+/**
+ * Notebooks with nothing to replay: every table of `buying-data.ipynb`
+ * comes from transactions a new wallet sends on a chain the notebook starts
+ * itself (orders, downloads, a paid job), or from reads of what those
+ * transactions did; none of it may be stored, so it only runs live.
+ */
+const NOT_REPLAYED = new Set(["buying-data.ipynb"]);
+
+/** The first cell of a replay run: no network for the rest of the kernel's life. */
+const REVOKE_NET = [
+  "// Added by the replay test: the kernel takes no --deny-net, so network access is revoked here.",
+  'Deno.permissions.revokeSync({ name: "net" });',
+  'if (Deno.permissions.querySync({ name: "net" }).state === "granted") throw new Error("net still granted");',
+].join("\n");
+
+async function execute(
+  path: string,
+  outDir: string,
+  environment: Record<string, string>,
+): Promise<Notebook> {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const { code, stderr } = await new Deno.Command("jupyter", {
+    args: [
+      "nbconvert",
+      "--to",
+      "notebook",
+      "--execute",
+      "--ExecutePreprocessor.kernel_name=deno",
+      "--ExecutePreprocessor.timeout=300",
+      "--output-dir",
+      outDir,
+      path,
+    ],
+    cwd: notebooksDir,
+    env: environment,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const log = new TextDecoder().decode(stderr);
+  assert.equal(code, 0, `nbconvert failed for ${name}:\n${log.slice(-3000)}`);
+  return JSON.parse(await Deno.readTextFile(`${outDir}/${name}`));
+}
+
+/** Checks the outputs; `expects` false leaves out the promised MIME types (a replay that skips a plot). */
+function checkOutputs(name: string, executed: Notebook, expects = true): void {
+  const outputs = executed.cells.flatMap((cell) => cell.outputs ?? []);
+  const errors = outputs.filter((o) => o.output_type === "error");
+  assert.deepEqual(
+    errors.map((o) => `${o.ename}: ${o.evalue}`),
+    [],
+    `${name} has error outputs`,
+  );
+  const mimes = new Set(outputs.flatMap((o) => Object.keys(o.data ?? {})));
+  for (const expected of expects ? executed.metadata.tidepool?.expects ?? [] : []) {
+    assert.ok(mimes.has(expected), `${name} has no ${expected} output`);
+  }
+  const all = JSON.stringify(outputs);
+  assert.doesNotMatch(all, /0x[0-9a-fA-F]{130}/, "a signature appears in the outputs");
+  assert.doesNotMatch(
+    all,
+    /Bearer [A-Za-z0-9._-]{8,}/,
+    "a bearer token appears in the outputs",
+  );
+  for (const output of outputs) {
+    if (output.output_type === "stream" && output.name === "stderr") {
+      assert.doesNotMatch(text(output.text), /Uncaught|error:/i, `${name} wrote an error`);
+    }
+  }
+}
+
+/** The digests of the tables each cell displayed, in order. */
+function tableDigests(notebook: Notebook): TableDigest[][] {
+  return notebook.cells.map((cell) =>
+    (cell.outputs ?? []).flatMap((output) => {
+      const value = output.data?.[TABLE_DIGEST_MIME];
+      if (value === undefined) return [];
+      const json = typeof value === "string" || Array.isArray(value)
+        ? JSON.parse(text(value))
+        : value;
+      return [json as TableDigest];
+    })
+  );
+}
+
+/** The notebook with {@linkcode REVOKE_NET} as its first cell. */
+function offlineCopy(notebook: Notebook): Notebook {
+  const cell = {
+    cell_type: "code",
+    source: REVOKE_NET,
+    outputs: [],
+    metadata: {},
+    execution_count: null,
+  };
+  return { ...notebook, cells: [cell, ...notebook.cells] };
+}
+
 for (const name of notebooks) {
   Deno.test({
-    name: `notebook ${name} runs in the Deno kernel without errors`,
+    name: NOT_REPLAYED.has(name)
+      ? `notebook ${name} runs in the Deno kernel without errors`
+      : `notebook ${name} runs in the Deno kernel without errors, then replays offline to the same tables`,
     ignore: !available,
     async fn() {
       const outDir = await Deno.makeTempDir();
+      const cache = `${outDir}/cache`;
+      // The kernel runs in notebooks/, where tidepool's deno.json is found.
+      const copy = `${notebooksDir}/_replay-${crypto.randomUUID()}-${name}`;
       try {
-        const { code, stderr } = await new Deno.Command("jupyter", {
-          args: [
-            "nbconvert",
-            "--to",
-            "notebook",
-            "--execute",
-            "--ExecutePreprocessor.kernel_name=deno",
-            "--ExecutePreprocessor.timeout=300",
-            "--output-dir",
-            outDir,
-            `${notebooksDir}/${name}`,
-          ],
-          cwd: notebooksDir,
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        const log = new TextDecoder().decode(stderr);
-        assert.equal(code, 0, `nbconvert failed for ${name}:\n${log.slice(-3000)}`);
-        const executed: Notebook = JSON.parse(await Deno.readTextFile(`${outDir}/${name}`));
-        const outputs = executed.cells.flatMap((cell) => cell.outputs ?? []);
-        const errors = outputs.filter((o) => o.output_type === "error");
-        assert.deepEqual(
-          errors.map((o) => `${o.ename}: ${o.evalue}`),
-          [],
-          `${name} has error outputs`,
+        const recorded = await execute(
+          `${notebooksDir}/${name}`,
+          outDir,
+          cacheEnvironment("record", cache),
         );
-        const mimes = new Set(outputs.flatMap((o) => Object.keys(o.data ?? {})));
-        for (const expected of executed.metadata.tidepool?.expects ?? []) {
-          assert.ok(mimes.has(expected), `${name} has no ${expected} output`);
+        checkOutputs(name, recorded);
+        if (NOT_REPLAYED.has(name)) return;
+
+        const source: Notebook = JSON.parse(await Deno.readTextFile(`${notebooksDir}/${name}`));
+        await Deno.writeTextFile(copy, JSON.stringify(offlineCopy(source)));
+        const replayed = await execute(copy, outDir, cacheEnvironment("replay", cache));
+        const signed = SIGNED_CELLS[name] ?? [];
+        checkOutputs(name, replayed, signed.length === 0);
+        if (signed.length > 0) {
+          const printed = replayed.cells.flatMap((cell) => cell.outputs ?? [])
+            .filter((output) => output.output_type === "stream").map((output) => text(output.text));
+          assert.ok(
+            printed.some((line) => /skipped in replay: .*signed request/.test(line)),
+            `${name} does not say in replay why its signed cells skip`,
+          );
         }
-        const all = JSON.stringify(outputs);
-        assert.doesNotMatch(all, /0x[0-9a-fA-F]{130}/, "a signature appears in the outputs");
-        assert.doesNotMatch(
-          all,
-          /Bearer [A-Za-z0-9._-]{8,}/,
-          "a bearer token appears in the outputs",
-        );
-        for (const output of outputs) {
-          if (output.output_type === "stream" && output.name === "stderr") {
-            assert.doesNotMatch(text(output.text), /Uncaught|error:/i, `${name} wrote an error`);
+
+        const before = tableDigests(recorded);
+        const after = tableDigests(replayed).slice(1);
+        let compared = 0;
+        before.forEach((tables, cell) => {
+          if (signed.includes(cell)) {
+            assert.ok(
+              tables.length > 0,
+              `${name} cell ${cell} is listed as signed but showed no table`,
+            );
+            assert.deepEqual(after[cell], [], `${name} cell ${cell} showed a table in replay`);
+            return;
           }
-        }
+          assert.deepEqual(after[cell], tables, `${name} cell ${cell}: replayed tables differ`);
+          compared += tables.length;
+        });
+        assert.ok(compared > 0, `${name}: no table compared`);
       } finally {
+        await Deno.remove(copy).catch(() => {});
         await Deno.remove(outDir, { recursive: true });
       }
     },
