@@ -30,6 +30,8 @@ export interface SavedTable {
   readonly parquet: BundleFile;
   /** Its Table Schema. */
   readonly schema: FrictionlessSchema;
+  /** The columns whose formula-like text cells got a leading `'` in the CSV file. */
+  readonly escaped: readonly string[];
   /** Its row count. */
   readonly rows: number;
   /** Its provenance, when a tidepool call returned it. */

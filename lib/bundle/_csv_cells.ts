@@ -1,7 +1,8 @@
 /**
  * A table's cells as the bundle's CSV writes them, so every cell parses as
  * its Table Schema type (see `frictionless_schema.ts`): dates always with
- * their time, numbers in Table Schema's lexical form.
+ * their time, numbers in Table Schema's lexical form, formula-like text
+ * escaped when asked.
  *
  * @module
  */
@@ -9,7 +10,7 @@
 import type { ColumnTable } from "arquero";
 import type { ColumnType } from "../table/convert.ts";
 import { tableFromColumns } from "../table/build_table.ts";
-import { escapeFormulaCells } from "../notebook/_formula_cells.ts";
+import { isFormulaLike } from "../notebook/_formula_cells.ts";
 
 /** A number as Table Schema writes it: `NaN`, `INF`, `-INF`, an upper-case exponent. */
 function numberText(value: number): string {
@@ -19,37 +20,48 @@ function numberText(value: number): string {
   return String(value).replace("e", "E");
 }
 
-function cellText(value: unknown, type: ColumnType): unknown {
-  if (value === null || value === undefined) return null;
-  if (type === "date" && value instanceof Date) return value.toISOString();
-  if (type === "number" && typeof value === "number") return numberText(value);
-  return value;
+/** The CSV form of a table: the table to write, and the columns whose formula-like text was escaped. */
+export interface CsvCells {
+  /** The table to hand to `saveTable` with `escapeFormulas: false`. */
+  table: ColumnTable;
+  /** The `string` columns in which some cell got a leading `'`. */
+  escaped: string[];
 }
 
 /**
  * The table with text cells for dates (`toISOString`, so midnight keeps its
  * time, which Arquero's CSV writer drops) and numbers. Formula-like text in
- * `string` columns is escaped first when asked, so `-INF` is never escaped.
- * The other columns keep their declared types, so `saveTable` writes list
- * and object cells as JSON text whatever their first value.
+ * `string` columns is escaped when asked, and only there, so `-INF` is
+ * never escaped. The other columns keep their declared types, so
+ * `saveTable` writes list and object cells as JSON text whatever their
+ * first value.
  *
  * @param table The table.
  * @param types Its column types.
  * @param escapeFormulas Whether to prefix formula-like text with `'`.
- * @returns The table to hand to `saveTable` with `escapeFormulas: false`.
+ * @returns The table to write and the columns escaped.
  */
 export function csvCells(
   table: ColumnTable,
   types: Readonly<Record<string, ColumnType>>,
   escapeFormulas: boolean,
-): ColumnTable {
-  const names = Object.keys(types);
-  const text = names.filter((name) => types[name] === "string");
-  const escaped = escapeFormulas ? escapeFormulaCells(table, text) : table;
-  return tableFromColumns(names.map((name) => {
-    const type = types[name];
-    const values = Array.from(escaped.array(name) as ArrayLike<unknown>);
-    if (type !== "date" && type !== "number") return { name, type, values };
-    return { name, type: "string", values: values.map((value) => cellText(value, type)) };
-  }));
+): CsvCells {
+  const escaped: string[] = [];
+  const columns = Object.entries(types).map(([name, type]) => {
+    const values = Array.from(table.array(name) as ArrayLike<unknown>);
+    if (type === "date") {
+      const text = values.map((value) => value instanceof Date ? value.toISOString() : null);
+      return { name, type: "string" as const, values: text };
+    }
+    if (type === "number") {
+      const text = values.map((value) => typeof value === "number" ? numberText(value) : null);
+      return { name, type: "string" as const, values: text };
+    }
+    if (type === "string" && escapeFormulas && values.some(isFormulaLike)) {
+      escaped.push(name);
+      return { name, type, values: values.map((v) => isFormulaLike(v) ? `'${v}` : v) };
+    }
+    return { name, type, values };
+  });
+  return { table: tableFromColumns(columns), escaped };
 }

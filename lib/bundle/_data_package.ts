@@ -39,6 +39,21 @@ function fileResource(file: BundleFile, title: string, format: string) {
   };
 }
 
+/** The CSV file's schema: fields whose formula-like text was escaped say so. */
+function csvSchema(table: SavedTable) {
+  if (!table.escaped.length) return table.schema;
+  const fields = table.schema.fields.map((field) =>
+    table.escaped.includes(field.name)
+      ? {
+        ...field,
+        description: `${field.description}; in this file, text a spreadsheet would run as ` +
+          "a formula (=, +, -, @ first) begins with an added '",
+      }
+      : field
+  );
+  return { ...table.schema, fields };
+}
+
 function tableResources(table: SavedTable) {
   const from = table.provenance;
   const sources = from ? { sources: [{ title: from.operation, path: from.service }] } : {};
@@ -53,7 +68,7 @@ function tableResources(table: SavedTable) {
       description,
       encoding: "utf-8",
       dialect: CSV_DIALECT,
-      schema: table.schema,
+      schema: csvSchema(table),
       ...sources,
     },
     {

@@ -39,7 +39,11 @@ export interface SaveBundleOptions {
    * the crate says that no license was given.
    */
   license?: string;
-  /** Prefix formula-like text cells of the CSV files with `'`, as `saveTable` does; default `true`. */
+  /**
+   * Prefix formula-like text cells of the CSV files with `'`, as `saveTable`
+   * does (the field's description in the CSV's Table Schema then says so;
+   * the Parquet file keeps the text as it is); default `true`.
+   */
   escapeFormulas?: boolean;
 }
 
@@ -117,16 +121,15 @@ async function saveOneTable(
   escapeFormulas: boolean,
 ): Promise<SavedTable> {
   const savedFrom = new Date().toISOString();
-  const types = columnTypes(table);
-  await saveTable(`${dir}/${stem}.csv`, csvCells(table, types, escapeFormulas), {
-    escapeFormulas: false,
-  });
+  const csv = csvCells(table, columnTypes(table), escapeFormulas);
+  await saveTable(`${dir}/${stem}.csv`, csv.table, { escapeFormulas: false });
   await saveTable(`${dir}/${stem}.parquet`, table);
   return {
     name,
     csv: await describeFile(dir, `${stem}.csv`, "text/csv"),
     parquet: await describeFile(dir, `${stem}.parquet`, "application/vnd.apache.parquet"),
     schema: frictionlessSchema(table),
+    escaped: csv.escaped,
     rows: table.numRows(),
     provenance: provenance(table),
     savedFrom,
@@ -175,6 +178,7 @@ async function saveOneTable(
  * });
  * console.log(bundle.files.map((file) => file.path));
  * // ["counts.csv", "counts.parquet", "datapackage.json", "ro-crate-metadata.json"]
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @example The tables and charts of a notebook

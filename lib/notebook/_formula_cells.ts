@@ -13,6 +13,16 @@ const FORMULA_LEAD = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
+ * Whether a cell is text a spreadsheet would run as a formula.
+ *
+ * @param value Any cell.
+ * @returns True for text with a formula lead character that is not a plain number.
+ */
+export function isFormulaLike(value: unknown): value is string {
+  return typeof value === "string" && FORMULA_LEAD.test(value) && !PLAIN_NUMBER.test(value);
+}
+
+/**
  * Prefixes formula-like text cells with `'` so a spreadsheet shows them as text.
  *
  * @param table The table.
@@ -28,9 +38,7 @@ export function escapeFormulaCells(
     const values = table.array(name) as ArrayLike<unknown>;
     let changed = false;
     const safe = Array.from(values, (value) => {
-      if (typeof value !== "string" || !FORMULA_LEAD.test(value) || PLAIN_NUMBER.test(value)) {
-        return value;
-      }
+      if (!isFormulaLike(value)) return value;
       changed = true;
       return `'${value}`;
     });

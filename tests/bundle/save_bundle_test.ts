@@ -110,6 +110,10 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
     assert.match(lines[2], /^,NaN,,1,false,2026-06-30T10:11:12.345Z,\[\],,2$/);
     assert.match(lines[3], /^,INF,3,,,,,/);
     assert.match(lines[4], /^'-INF,1E\+21,-4,-1152921504606846976,true,,/);
+    // The CSV schema says which column's text was escaped; the Parquet file keeps the text.
+    assert.match(pkg.resources[0].schema.fields[0].description, /begins with an added '/);
+    assert.equal(pkg.resources[1].schema.fields[0].description, "tidepool type: string");
+    assert.equal(pkg.resources[2].schema.fields[0].description, "tidepool type: string");
     assert.deepEqual(pkg.licenses, [{ path: "https://creativecommons.org/licenses/by/4.0/" }]);
     assert.deepEqual(pkg.resources[2].sources, [
       { title: "Subgraph.orders", path: "http://127.0.0.1:8080/subgraphs/name/ocean" },
