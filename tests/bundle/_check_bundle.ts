@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { fromCSV } from "arquero";
+import { Ajv } from "ajv";
 import { columnTypes } from "../../lib/table/build_table.ts";
 import { readTable } from "../../lib/notebook/read_table.ts";
 import { query, readParquetSql } from "../../lib/dataset/query.ts";
@@ -180,12 +181,35 @@ function cellOfType(cell: string, field: Json): boolean {
   return false;
 }
 
-/** Checks datapackage.json against the files; returns its row count per resource path. */
+/** The Data Package 2.0 profile (a JSON Schema, vendored: tests stay offline), compiled once. */
+const dataPackageProfile = (() => {
+  const profile = JSON.parse(
+    Deno.readTextFileSync(new URL("../fixtures/datapackage/datapackage-2.0.json", import.meta.url)),
+  );
+  // The profile's own annotations (propertyOrder, context, a "textarea" format) are not
+  // JSON Schema keywords: strict mode off, the formats it uses defined here.
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  ajv.addFormat("date-time", ISO_DATETIME);
+  ajv.addFormat("uri", /^[a-z][a-z0-9+.-]*:\S+$/i);
+  ajv.addFormat("email", /^\S+@\S+$/);
+  ajv.addFormat("textarea", true);
+  return ajv.compile(profile);
+})();
+
+/** Checks datapackage.json against the profile and the files; returns its row count per resource path. */
 export async function checkDataPackage(dir: string): Promise<Map<string, number>> {
-  const pkg = JSON.parse(await Deno.readTextFile(`${dir}/datapackage.json`));
+  const pkg: { $schema: string; name: string; resources: Json[] } = JSON.parse(
+    await Deno.readTextFile(`${dir}/datapackage.json`),
+  );
   assert.equal(pkg.$schema, "https://datapackage.org/profiles/2.0/datapackage.json");
+  assert.ok(
+    dataPackageProfile(pkg),
+    `datapackage.json follows the Data Package 2.0 profile: ${
+      JSON.stringify(dataPackageProfile.errors)
+    }`,
+  );
   assert.match(pkg.name, /^[a-z0-9._-]+$/);
-  const resources = pkg.resources as Json[];
+  const resources = pkg.resources;
   const onDisk = (await filesIn(dir)).filter((name) => !name.endsWith(".json"));
   assert.deepEqual(resources.map((resource) => resource.path).sort(), onDisk);
   assert.equal(new Set(resources.map((resource) => resource.name)).size, resources.length);
