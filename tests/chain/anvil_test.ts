@@ -6,15 +6,9 @@ import {
   startAnvil,
   withAnvil,
 } from "../../lib/sandbox/chain/mod.ts";
-import { anvilChildren } from "./_anvil_processes.ts";
+import { anvilChildren, isRunning } from "./_anvil_processes.ts";
 import { ARTIFACTS } from "../../lib/sandbox/chain/_artifacts.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
-
-async function isRunning(pid: number): Promise<boolean> {
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-  // A zombie (state Z) has exited; it only waits to be reaped.
-  return stat !== "" && !/^\d+ \(.*\) Z/.test(stat);
-}
 
 Deno.test("anvil starts on loopback, deploys the Ocean contracts and stops", async () => {
   const chain = await startAnvil();

@@ -30,6 +30,26 @@ export interface AnvilChain {
 }
 
 const LISTENING = /Listening on (127\.0\.0\.1:\d+)/;
+const ANVIL_PID = /tidepool-anvil-pid (\d+)/;
+
+/**
+ * Runs anvil under a watchdog: a shell that starts anvil, says its pid, and
+ * kills it as soon as its own stdin (a pipe from this Deno process) reaches
+ * end of file. The kernel closes that pipe whenever the Deno process ends:
+ * a script that returns without `close()`, `Deno.exit`, an uncaught error,
+ * SIGTERM or SIGKILL. Signal listeners could not cover SIGKILL, and they
+ * would take over Ctrl-C from the program (and the Jupyter kernel). The
+ * background watcher reads the pipe through fd 3, since a non-interactive
+ * shell gives background jobs /dev/null as stdin.
+ */
+const WATCHDOG = [
+  "exec 3<&0",
+  '"$0" "$@" </dev/null 3<&- &',
+  "pid=$!",
+  'echo "tidepool-anvil-pid $pid"',
+  '( cat <&3 >/dev/null 2>&1; kill -9 "$pid" 2>/dev/null ) >/dev/null 2>&1 &',
+  'wait "$pid"',
+].join("\n");
 
 /**
  * The path of the anvil binary inside Deno's npm cache. The package ships the
@@ -64,7 +84,8 @@ export async function anvilBinaryPath(): Promise<string> {
  * Starts anvil on 127.0.0.1 with a port the system chooses, and resolves once
  * it listens. Anvil's own output (which lists its dev keys) is read only for
  * the listening line and never forwarded. Always `close()` it in `finally`,
- * or use {@linkcode withAnvil}.
+ * or use {@linkcode withAnvil}; a script that forgets still ends, and anvil
+ * stops with it (also on SIGTERM or SIGKILL), through a watchdog shell.
  *
  * @param options Ready timeout and chain id.
  * @returns The running chain.
@@ -81,12 +102,21 @@ export async function anvilBinaryPath(): Promise<string> {
 export async function startAnvil(options: StartAnvilOptions = {}): Promise<AnvilChain> {
   const chainId = options.chainId ?? 31337;
   const binary = await anvilBinaryPath();
-  const child = new Deno.Command(binary, {
-    args: ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(chainId)],
-    stdin: "null",
+  const child = new Deno.Command("/bin/sh", {
+    args: [
+      "-c",
+      WATCHDOG,
+      binary,
+      ...["--host", "127.0.0.1", "--port", "0", "--chain-id", String(chainId)],
+    ],
+    stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  // A script that never calls close() still ends; the watchdog then stops anvil.
+  child.unref();
+  const lifeline = child.stdin.getWriter();
+  let anvilPid: number | undefined;
   let exited = false;
   const status = child.status.then((s) => {
     exited = true;
@@ -95,20 +125,25 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
   const close = async () => {
     if (!exited) {
       try {
-        child.kill("SIGKILL");
+        if (anvilPid !== undefined) Deno.kill(anvilPid, "SIGKILL");
       } catch {
         // Already gone between the check and the kill.
       }
+      // End of file for the watchdog: it kills anvil (if the pid was never read) and exits.
+      await lifeline.close().catch(() => {});
     }
+    // Waiting for the exit keeps the event loop (and so the caller) alive.
+    child.ref();
     await status;
   };
   const stderrText = new Response(child.stderr).text();
   try {
-    const address = await readListeningAddress(child.stdout, status, options.readyTimeoutMs);
+    const ready = await readListeningAddress(child.stdout, status, options.readyTimeoutMs);
+    anvilPid = ready.pid;
     return {
-      rpcUrl: `http://${address}`,
+      rpcUrl: `http://${ready.address}`,
       chainId,
-      pid: child.pid,
+      pid: ready.pid,
       close,
       [Symbol.asyncDispose]: close,
     };
@@ -148,12 +183,12 @@ export async function withAnvil<T>(
   }
 }
 
-/** Reads anvil's stdout until its listening line; the rest is drained and dropped. */
+/** Reads the watchdog's pid line and anvil's listening line; the rest is drained and dropped. */
 async function readListeningAddress(
   stdout: ReadableStream<Uint8Array>,
   status: Promise<Deno.CommandStatus>,
   timeoutMs = 10_000,
-): Promise<string> {
+): Promise<{ address: string; pid: number }> {
   const lines = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -166,14 +201,16 @@ async function readListeningAddress(
   const exit = status.then((s) => {
     throw new Error(`anvil exited with code ${s.code}`);
   });
+  let pid: number | undefined;
   const find = (async () => {
     while (true) {
       const { value, done } = await lines.read();
       if (done) throw new Error("anvil closed its output");
       // Keep only the tail: the banner holds dev keys, which need not stay in memory.
       seen = (seen + value).slice(-200);
+      pid ??= Number(ANVIL_PID.exec(seen)?.[1]) || undefined;
       const match = LISTENING.exec(seen);
-      if (match) return match[1];
+      if (match && pid !== undefined) return { address: match[1], pid };
     }
   })();
   try {
