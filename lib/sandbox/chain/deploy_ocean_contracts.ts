@@ -7,6 +7,7 @@
 
 import { getAddress } from "viem";
 import { chainClients } from "./_chain_clients.ts";
+import { inTransactionLane } from "./_transaction_lane.ts";
 import { TidepoolError } from "../../http/errors.ts";
 import { type Artifact, ARTIFACTS } from "./_artifacts.ts";
 import type { AnvilChain } from "./start_anvil.ts";
@@ -71,13 +72,14 @@ export async function deployOceanContracts(
   }
   const deploy = async (name: keyof typeof ARTIFACTS, args: unknown[]) => {
     const { abi, bytecode }: Artifact = ARTIFACTS[name];
-    const hash = await walletClient.deployContract({
-      abi,
-      bytecode,
-      args,
-      account: owner,
-      chain: walletClient.chain,
-    });
+    const hash = await inTransactionLane(chain.rpcUrl, owner, () =>
+      walletClient.deployContract({
+        abi,
+        bytecode,
+        args,
+        account: owner,
+        chain: walletClient.chain,
+      }));
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     if (receipt.status !== "success" || !receipt.contractAddress) {
       throw new TidepoolError(`Cannot deploy ${name}: the deployment transaction reverted`, {
@@ -95,14 +97,15 @@ export async function deployOceanContracts(
     fn: string,
     args: unknown[],
   ) => {
-    const hash = await walletClient.writeContract({
-      address,
-      abi: ARTIFACTS[name].abi,
-      functionName: fn,
-      args,
-      account: owner,
-      chain: walletClient.chain,
-    });
+    const hash = await inTransactionLane(chain.rpcUrl, owner, () =>
+      walletClient.writeContract({
+        address,
+        abi: ARTIFACTS[name].abi,
+        functionName: fn,
+        args,
+        account: owner,
+        chain: walletClient.chain,
+      }));
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     if (receipt.status !== "success") {
       throw new TidepoolError(`Cannot set up the Ocean contracts: ${name}.${fn} reverted`, {

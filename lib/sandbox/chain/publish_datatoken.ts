@@ -10,6 +10,7 @@ import { getAddress, parseEventLogs, parseUnits, zeroAddress } from "viem";
 import { TidepoolError } from "../../http/errors.ts";
 import { ARTIFACTS } from "./_artifacts.ts";
 import { chainClients } from "./_chain_clients.ts";
+import { inTransactionLane } from "./_transaction_lane.ts";
 import type { ChainAddress, OceanContracts } from "./deploy_ocean_contracts.ts";
 import type { AnvilChain } from "./start_anvil.ts";
 
@@ -82,33 +83,39 @@ export async function publishDatatoken(
   };
   const pricing = parameters.pricing;
   const common = { address: contracts.erc721Factory, abi: ARTIFACTS.ERC721Factory.abi };
-  const hash = pricing.type === "free"
-    ? await walletClient.writeContract({
-      ...common,
-      functionName: "createNftWithErc20WithDispenser",
-      args: [nft, token, {
-        dispenserAddress: contracts.dispenser,
-        maxTokens: parseUnits("100", 18),
-        maxBalance: parseUnits("100", 18),
-        withMint: true,
-        allowedSwapper: zeroAddress,
-      }],
-      account: owner,
-      chain: walletClient.chain,
-    })
-    : await walletClient.writeContract({
-      ...common,
-      functionName: "createNftWithErc20WithFixedRate",
-      args: [nft, token, {
-        fixedPriceAddress: contracts.fixedRateExchange,
-        // base token, owner, market fee collector, allowed consumer
-        addresses: [contracts.oceanToken, owner, owner, zeroAddress],
-        // base decimals, datatoken decimals, rate, market fee, with mint
-        uints: [18n, 18n, parseUnits(pricing.price, 18), 0n, 1n],
-      }],
-      account: owner,
-      chain: walletClient.chain,
-    });
+  // One owner sends every publish: its transactions go one at a time (nonces).
+  const hash = await inTransactionLane(
+    chain.rpcUrl,
+    owner,
+    () =>
+      pricing.type === "free"
+        ? walletClient.writeContract({
+          ...common,
+          functionName: "createNftWithErc20WithDispenser",
+          args: [nft, token, {
+            dispenserAddress: contracts.dispenser,
+            maxTokens: parseUnits("100", 18),
+            maxBalance: parseUnits("100", 18),
+            withMint: true,
+            allowedSwapper: zeroAddress,
+          }],
+          account: owner,
+          chain: walletClient.chain,
+        })
+        : walletClient.writeContract({
+          ...common,
+          functionName: "createNftWithErc20WithFixedRate",
+          args: [nft, token, {
+            fixedPriceAddress: contracts.fixedRateExchange,
+            // base token, owner, market fee collector, allowed consumer
+            addresses: [contracts.oceanToken, owner, owner, zeroAddress],
+            // base decimals, datatoken decimals, rate, market fee, with mint
+            uints: [18n, 18n, parseUnits(pricing.price, 18), 0n, 1n],
+          }],
+          account: owner,
+          chain: walletClient.chain,
+        }),
+  );
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   if (receipt.status !== "success") {
     throw new TidepoolError(`Cannot publish ${parameters.name}: the transaction reverted`, {

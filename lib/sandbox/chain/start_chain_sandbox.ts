@@ -8,6 +8,7 @@
 import { erc20Abi, parseEther, toHex } from "viem";
 import type { OceanSandbox } from "../ocean/start_ocean_sandbox.ts";
 import { chainClients } from "./_chain_clients.ts";
+import { inTransactionLane } from "./_transaction_lane.ts";
 import {
   type ChainAddress,
   deployOceanContracts,
@@ -101,14 +102,19 @@ export async function startChainSandbox(
           method: "anvil_setBalance" as never,
           params: [address, toHex(parseEther("100"))] as never,
         });
-        const hash = await walletClient.writeContract({
-          address: contracts.oceanToken,
-          abi: erc20Abi,
-          functionName: "transfer",
-          args: [address as ChainAddress, parseEther(ocean)],
-          account: contracts.owner,
-          chain: walletClient.chain,
-        });
+        const hash = await inTransactionLane(
+          anvil.rpcUrl,
+          contracts.owner,
+          () =>
+            walletClient.writeContract({
+              address: contracts.oceanToken,
+              abi: erc20Abi,
+              functionName: "transfer",
+              args: [address as ChainAddress, parseEther(ocean)],
+              account: contracts.owner,
+              chain: walletClient.chain,
+            }),
+        );
         await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
       },
       close: () => anvil.close(),
