@@ -117,9 +117,21 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       );
       assert.equal((await node.jobs(thief.address)).numRows(), 0);
       assert.equal(await publicClient.getTransactionCount({ address: thief.address }), 0);
-      outputs.push(thiefKey.slice(2).length === 64 ? "" : "unexpected key form");
       assert.ok(!outputs.join("\n").includes(thiefKey.slice(2)));
     });
+
+    await t.step(
+      "a balance for one order but not both is refused before either is sent",
+      async () => {
+        const short = signerFromPrivateKey(generatePrivateKey());
+        await chain.fund(short.address, "1.5");
+        await assert.rejects(
+          node.startCompute({ ...request, signer: short, maxPrice: "1.5" }),
+          refused(/insufficient balance for its orders: 1\.5 held, 2\.002 needed/),
+        );
+        assert.equal(await publicClient.getTransactionCount({ address: short.address }), 0);
+      },
+    );
 
     await t.step("an expired provider fee is refused before anything is sent", async () => {
       const late = signerFromPrivateKey(generatePrivateKey());
