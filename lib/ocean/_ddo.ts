@@ -17,8 +17,12 @@ import { type PollOptions, pollUntil } from "../http/poll_until.ts";
 import type { Ddo } from "./ddo.ts";
 import type { DdoState, DdoStateKey } from "./types.ts";
 import { checkAddress, checkDid } from "./_validate.ts";
+import { assetAtTopLevel } from "./_ddo_forms.ts";
 
-/** Reads one DDO; a 404 says the asset is not indexed and points to ddoState. */
+/**
+ * Reads one DDO, a 5.0.0 one with its asset also at the top level (see
+ * `assetAtTopLevel`); a 404 says the asset is not indexed and points to ddoState.
+ */
 export async function fetchDdo(
   http: HttpClient,
   did: string,
@@ -32,7 +36,7 @@ export async function fetchDdo(
       cacheable: !live,
       signal,
     });
-    return response.json<Ddo>();
+    return assetAtTopLevel(response.json<Ddo>());
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw new NotFoundError(

@@ -19,6 +19,35 @@ export function ddoBody(ddo: Ddo): Ddo {
     : ddo;
 }
 
+/**
+ * A DDO with its asset at the top level, where orders, downloads and compute
+ * read it (`services`, `chainId`, `nftAddress`, `metadata`, `datatokens`,
+ * `indexedMetadata`). A 5.0.0 DDO gains each field of its credentialSubject
+ * that its top level lacks, as the same object (a service is one object
+ * whichever way it is reached); `metadata` is a copy with its description
+ * and license as text, as the `Ddo` type has them. The credential's own
+ * fields and the whole credentialSubject stay as sent, so nothing is lost.
+ * Any other form comes back as it is.
+ */
+export function assetAtTopLevel(ddo: Ddo): Ddo {
+  const subject = ddoBody(ddo);
+  if (subject === ddo) return ddo;
+  const lifted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(subject)) {
+    if (!(key in ddo)) lifted[key] = value;
+  }
+  const metadata: unknown = subject.metadata;
+  if ("metadata" in lifted && metadata && typeof metadata === "object") {
+    const { description, license } = metadata as Record<string, unknown>;
+    lifted.metadata = {
+      ...metadata,
+      ...(description === undefined ? {} : { description: textValue(description) ?? description }),
+      ...(license === undefined ? {} : { license: licenseName(license) ?? license }),
+    };
+  }
+  return { ...ddo, ...lifted } as Ddo;
+}
+
 /** The data NFT as the indexer saw it, wherever the form keeps it. */
 export function nftOf(ddo: Ddo): DdoNft | undefined {
   const body = ddoBody(ddo);

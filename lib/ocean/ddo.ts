@@ -176,8 +176,9 @@ export interface Ddo {
   event?: DdoEvent;
   /**
    * DDO 5.0.0 (ddo.js, a verifiable credential): the asset itself, with the
-   * fields a 4.x DDO has at the top level (the top level keeps `id`, `version`
-   * and the credential's own fields).
+   * fields a 4.x DDO has at the top level. The node sends only `id`,
+   * `version` and the credential's own fields at the top level; `ddo()` and
+   * `waitForIndexed()` add the asset's fields there too (see `ddo()`).
    */
   credentialSubject?: DdoCredentialSubject;
   /** Any other field the node sends, kept as it came. */

@@ -188,6 +188,12 @@ export class OceanNode {
   /**
    * One asset description. The DID is checked locally first.
    *
+   * A 5.0.0 DDO (ddo.js's verifiable credential, the asset under
+   * `credentialSubject`) comes with its asset's fields also at the top
+   * level, as 4.x has them, so `services`, `chainId`, `nftAddress` and
+   * `metadata` (description and license as text) read the same for every
+   * version; `credentialSubject` stays as the node sent it.
+   *
    * @param did `did:<method-tag>:<64 lowercase hex>`.
    * @returns The DDO.
    * @throws NotFoundError when the asset is not indexed (yet, or never); see `ddoState`.

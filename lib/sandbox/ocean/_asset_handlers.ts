@@ -5,6 +5,7 @@
  * @module
  */
 
+import { sentForm } from "./_credential_form.ts";
 import { json, type OceanState, text } from "./_state.ts";
 
 const DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
@@ -31,7 +32,7 @@ export function handleDdo(did: string, state: OceanState): Response {
   if (!DID.test(did)) return text(`Invalid DID: ${did}`, 400);
   const entry = state.entries.get(did);
   if (!entry || !entry.valid || entry.pendingPolls > 0) return text("DDO not found", 404);
-  return json({ ...entry.ddo, ...state.extraFields });
+  return json({ ...sentForm(entry.ddo), ...state.extraFields });
 }
 
 /** `GET /api/aquarius/state/ddo`: one of did (prefix), nft, txId; empty 404 when never seen. */

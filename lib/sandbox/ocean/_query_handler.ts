@@ -10,6 +10,7 @@
  */
 
 import type { Ddo } from "../../ocean/ddo.ts";
+import { sentForm } from "./_credential_form.ts";
 import { json, type OceanState, text } from "./_state.ts";
 import {
   compileFilter,
@@ -113,7 +114,7 @@ function collectionResult(
     facet_counts: [],
     found: matches.length,
     hits: matches.slice(start, start + perPage).map((document) => ({
-      document: { ...document, ...extra },
+      document: { ...sentForm(document), ...extra },
       highlight: {},
       highlights: [],
     })),

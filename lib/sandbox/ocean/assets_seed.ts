@@ -1,6 +1,6 @@
 /**
- * Seeded, deterministic Ocean asset descriptions (DDO v4.1.0) for the sandbox
- * node and the sandbox subgraph.
+ * Seeded, deterministic Ocean asset descriptions (DDO v4.1.0, or 5.0.0 on
+ * request) for the sandbox node and the sandbox subgraph.
  *
  * Each asset has its own random stream drawn from the seed and its index; the
  * creation dates are spread over two years whatever the count, so the same
@@ -15,6 +15,7 @@ import { getAddress } from "viem";
 import { SeededRandom } from "../_random.ts";
 import { BLOCK_SECONDS, blockMs } from "../sandbox_now.ts";
 import type { Ddo, DdoDatatoken, DdoService } from "../../ocean/ddo.ts";
+import { asCredential } from "./_credential_form.ts";
 
 export type { Ddo } from "../../ocean/ddo.ts";
 
@@ -24,6 +25,12 @@ export interface SeedAssetsOptions {
   count?: number;
   /** Seed of the generator. Default 20260926. */
   seed?: number;
+  /**
+   * The DDO form: `4.1.0` (default), or `5.0.0`, ddo.js's verifiable
+   * credential with the asset under `credentialSubject` and `did:ope` DIDs
+   * (the same assets otherwise).
+   */
+  ddoVersion?: "4.1.0" | "5.0.0";
 }
 
 /** Chain id of every seeded asset (the test network of the spec). */
@@ -167,7 +174,7 @@ interface SeededAlgorithm {
  * unlisted, state 5), compute-only datasets that trust earlier algorithms, and
  * algorithms with containers. The same options always give the same DDOs.
  *
- * @param options Number of assets and seed.
+ * @param options Number of assets, seed and DDO form.
  * @returns The DDOs, in publication order.
  *
  * @example Ten assets, always the same
@@ -181,11 +188,12 @@ interface SeededAlgorithm {
 export function seedAssets(options: SeedAssetsOptions = {}): Ddo[] {
   const count = options.count ?? 2000;
   const seed = options.seed ?? 20260926;
+  const credential = options.ddoVersion === "5.0.0";
   const ddos: Ddo[] = [];
   const algorithms: SeededAlgorithm[] = [];
   for (let i = 0; i < count; i++) {
-    const ddo = seedOne(streamFor(seed, i), i, count, algorithms);
-    ddos.push(ddo);
+    const ddo = seedOne(streamFor(seed, i), i, count, algorithms, credential ? "ope" : "op");
+    ddos.push(credential ? asCredential(ddo) : ddo);
     if (ddo.metadata.type === "algorithm") {
       const container = ddo.metadata.algorithm!.container;
       algorithms.push({
@@ -205,6 +213,7 @@ function seedOne(
   index: number,
   count: number,
   algorithms: SeededAlgorithm[],
+  didMethod: "op" | "ope",
 ): Ddo {
   const isAlgorithm = random.chance(0.22);
   // Spread creation over two years, roughly in publication order.
@@ -213,7 +222,7 @@ function seedOne(
     ? Math.min(createdMs + random.int(1, 200) * 86_400_000, START_MS + SPAN_MS)
     : createdMs;
   const nftAddress = address(random);
-  const did = `did:op:${sha256Hex(nftAddress + String(SEED_CHAIN_ID))}`;
+  const did = `did:${didMethod}:${sha256Hex(nftAddress + String(SEED_CHAIN_ID))}`;
   const owner = random.pick(OWNERS);
   const [topic, topicTags] = random.pick(TOPICS);
   const place = random.pick(PLACES);

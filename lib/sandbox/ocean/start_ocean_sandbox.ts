@@ -10,6 +10,7 @@
  */
 
 import type { Ddo } from "../../ocean/ddo.ts";
+import { assetAtTopLevel } from "../../ocean/_ddo_forms.ts";
 import { serveLocal } from "../_serve.ts";
 import { handleDdo, handleInfo, handleNonce, handleState } from "./_asset_handlers.ts";
 import { type ComputeExample, findComputeExample } from "./_compute_example.ts";
@@ -38,7 +39,12 @@ export interface OceanSandboxOptions {
   count?: number;
   /** Seed of the DDOs. */
   seed?: number;
-  /** DDOs to serve instead of the seeded ones. */
+  /**
+   * The form of the seeded DDOs: `4.1.0` (default) or `5.0.0` (ddo.js's
+   * verifiable credential, `did:ope`), as {@linkcode seedAssets} writes them.
+   */
+  ddoVersion?: "4.1.0" | "5.0.0";
+  /** DDOs to serve instead of the seeded ones (any version). */
   ddos?: Ddo[];
   /**
    * Stored nonces by address, on top of the sandbox wallet's millisecond
@@ -83,7 +89,10 @@ export interface PublishOptions {
 export interface OceanSandbox extends OceanFaults {
   /** Base URL, `http://127.0.0.1:<port>`. */
   readonly url: string;
-  /** The DDOs the node serves (seeded), in publication order. */
+  /**
+   * The DDOs the node serves (seeded), in publication order; a 5.0.0 one
+   * with its asset also at the top level, as `OceanNode.ddo()` reads it.
+   */
   readonly ddos: readonly Ddo[];
   /** Requests answered so far. */
   readonly requestCount: number;
@@ -163,7 +172,11 @@ export const SANDBOX_FREE_ALLOWLIST: readonly string[] = [
  * ```
  */
 export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandbox {
-  const ddos = options.ddos ?? seedAssets({ count: options.count, seed: options.seed });
+  // Held with the asset at the top level, so every handler reads all versions
+  // alike; sent as given (see sentForm).
+  const ddos = (options.ddos ??
+    seedAssets({ count: options.count, seed: options.seed, ddoVersion: options.ddoVersion }))
+    .map(assetAtTopLevel);
   const nonces = new NonceStore({
     [SANDBOX_WALLET_ADDRESS]: String(Date.now()),
     ...options.nonces,
@@ -231,7 +244,8 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     get requestCount() {
       return server.requestCount;
     },
-    publish(ddo, publish = {}) {
+    publish(sent, publish = {}) {
+      const ddo = assetAtTopLevel(sent);
       const pending = publish.pollsBeforeSeen ?? 0;
       const valid = publish.rejectWith === undefined;
       state.entries.set(ddo.id, {
