@@ -244,9 +244,13 @@ function mergeChunks(chunks: readonly EncodedChunk[]): EncodedColumn[] {
  * the tidepool types and storages in the schema metadata.
  *
  * @param chunks Chunks of encoded columns.
+ * @param metadata More schema metadata (a table's provenance).
  * @returns The Arrow IPC stream bytes.
  */
-export function chunksToArrowIPC(chunks: readonly EncodedChunk[]): Uint8Array {
+export function chunksToArrowIPC(
+  chunks: readonly EncodedChunk[],
+  metadata: Readonly<Record<string, string>> = {},
+): Uint8Array {
   const columns = chunks.length === 1 ? chunks[0].columns : mergeChunks(chunks);
   const data: Record<string, arrow.Column<unknown>> = {};
   const declared: Record<string, ColumnType> = {};
@@ -259,6 +263,7 @@ export function chunksToArrowIPC(chunks: readonly EncodedChunk[]): Uint8Array {
     [TYPES_KEY, JSON.stringify(declared)],
     [JSON_KEY, JSON.stringify(columns.filter((c) => c.storage === "json").map((c) => c.name))],
     [DIGITS_KEY, JSON.stringify(columns.filter((c) => c.storage === "digits").map((c) => c.name))],
+    ...Object.entries(metadata),
   ]);
   return arrow.tableToIPC(table, { format: "stream" })!;
 }
@@ -267,13 +272,17 @@ export function chunksToArrowIPC(chunks: readonly EncodedChunk[]): Uint8Array {
  * Typed columns as an Arrow IPC stream, with the tidepool types in the schema metadata.
  *
  * @param columns Columns whose values are of their declared types or null.
+ * @param metadata More schema metadata (a table's provenance).
  * @returns The Arrow IPC stream bytes.
  */
-export function columnsToArrowIPC(columns: readonly TypedColumn[]): Uint8Array {
+export function columnsToArrowIPC(
+  columns: readonly TypedColumn[],
+  metadata: Readonly<Record<string, string>> = {},
+): Uint8Array {
   return chunksToArrowIPC([{
     length: columns[0]?.values.length ?? 0,
     columns: columns.map(encodeColumn),
-  }]);
+  }], metadata);
 }
 
 /** Strings and lists of strings through the direct builders, the rest through flechette's. */
@@ -338,8 +347,25 @@ function parseJson(value: unknown): unknown {
  * @returns The columns with their types.
  */
 export function arrowIPCToColumns(bytes: Uint8Array): TypedColumn[] {
+  return readArrowIPC(bytes).columns;
+}
+
+/**
+ * Arrow IPC bytes as typed columns (see {@linkcode arrowIPCToColumns}) and
+ * the schema metadata.
+ *
+ * @param bytes An Arrow IPC stream or file.
+ * @returns The columns and the metadata (empty when there is none).
+ */
+export function readArrowIPC(
+  bytes: Uint8Array,
+): { columns: TypedColumn[]; metadata: ReadonlyMap<string, string> } {
   const table = arrow.tableFromIPC(bytes, { useBigInt: true, useDate: true });
-  const metadata = table.schema.metadata;
+  const metadata = table.schema.metadata ?? new Map<string, string>();
+  return { columns: columnsOf(table, metadata), metadata };
+}
+
+function columnsOf(table: arrow.Table, metadata: ReadonlyMap<string, string>): TypedColumn[] {
   const declared = JSON.parse(metadata?.get(TYPES_KEY) ?? "{}") as Record<string, ColumnType>;
   const asJson = new Set(JSON.parse(metadata?.get(JSON_KEY) ?? "[]") as string[]);
   const asDigits = new Set(JSON.parse(metadata?.get(DIGITS_KEY) ?? "[]") as string[]);

@@ -8,17 +8,19 @@
 import type { ColumnTable } from "arquero";
 import { columnTypes, tableFromColumns, type TypedColumn } from "../table/build_table.ts";
 import {
-  arrowIPCToColumns,
   chunksToArrowIPC,
   columnsToArrowIPC,
   type EncodedChunk,
+  readArrowIPC,
 } from "./_arrow_columns.ts";
+import { PROVENANCE_KEY, provenanceJson, restoreProvenance } from "../table/_provenance_json.ts";
 import { parquetWasm } from "./_parquet_wasm.ts";
 
 /**
  * Encodes typed columns as one Parquet file (ZSTD, one row group).
  *
  * @param columns Columns whose values are of their declared types or null.
+ * @param metadata More Arrow schema metadata, kept in the file (a table's provenance).
  * @returns The bytes of a Parquet file.
  *
  * @example Two columns
@@ -30,8 +32,11 @@ import { parquetWasm } from "./_parquet_wasm.ts";
  * console.log(new TextDecoder().decode(bytes.subarray(0, 4))); // "PAR1"
  * ```
  */
-export function columnsToParquet(columns: readonly TypedColumn[]): Promise<Uint8Array> {
-  return ipcToParquet(columnsToArrowIPC(columns), columns[0]?.values.length ?? 0);
+export function columnsToParquet(
+  columns: readonly TypedColumn[],
+  metadata: Readonly<Record<string, string>> = {},
+): Promise<Uint8Array> {
+  return ipcToParquet(columnsToArrowIPC(columns, metadata), columns[0]?.values.length ?? 0);
 }
 
 /**
@@ -59,7 +64,8 @@ async function ipcToParquet(ipc: Uint8Array, rows: number): Promise<Uint8Array> 
 /**
  * Encodes a table as a Parquet file, each column stored by its tidepool type
  * (see {@linkcode columnTypes}): dates as UTC timestamps, bigints as int64,
- * arrays as Parquet lists, objects as JSON text.
+ * arrays as Parquet lists, objects as JSON text. A table's provenance (see
+ * `provenance`) is kept in the schema metadata.
  *
  * @param table The table.
  * @returns The bytes of a Parquet file.
@@ -77,12 +83,13 @@ export function tableToParquet(table: ColumnTable): Promise<Uint8Array> {
     type,
     values: Array.from(table.array(name) as ArrayLike<unknown>),
   }));
-  return columnsToParquet(columns);
+  const from = provenanceJson(table);
+  return columnsToParquet(columns, from ? { [PROVENANCE_KEY]: from } : {});
 }
 
 /**
  * Decodes a Parquet file as a table. Files tidepool wrote come back with the
- * same column types and values; other files are typed from their Arrow types
+ * same column types, values and provenance; other files are typed from their Arrow types
  * (int64 as bigint, timestamps as dates, lists as arrays, structs as objects).
  *
  * @param bytes The bytes of a Parquet file.
@@ -102,5 +109,8 @@ export async function tableFromParquet(
 ): Promise<ColumnTable> {
   const wasm = await parquetWasm();
   const arrowTable = wasm.readParquet(bytes, options.columns ? { columns: options.columns } : {});
-  return tableFromColumns(arrowIPCToColumns(arrowTable.intoIPCStream()));
+  const { columns, metadata } = readArrowIPC(arrowTable.intoIPCStream());
+  const table = tableFromColumns(columns);
+  const from = metadata.get(PROVENANCE_KEY);
+  return from === undefined ? table : restoreProvenance(table, from, "Parquet schema metadata");
 }

@@ -1,14 +1,16 @@
 import { type ColumnTable, fromCSV, fromJSON } from "arquero";
 import { TidepoolError } from "../http/errors.ts";
 import { tableFromColumns } from "../table/build_table.ts";
-import { arrowIPCToColumns } from "../dataset/_arrow_columns.ts";
+import { readArrowIPC } from "../dataset/_arrow_columns.ts";
+import { PROVENANCE_KEY, provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
 import { tableFromParquet } from "../dataset/parquet.ts";
 
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
  * and `.arrow`/`.feather` come back with their column types (dates, bigints,
  * arrays, objects), `.csv` with types guessed from the text, `.json` as
- * Arquero's column JSON.
+ * Arquero's column JSON. The provenance `saveTable` kept (in the file's
+ * metadata, or in the `<file>.provenance.json` beside it) is attached again.
  *
  * @param path The file to read.
  * @returns The table.
@@ -27,11 +29,27 @@ export async function readTable(path: string): Promise<ColumnTable> {
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   if (extension === "parquet") return tableFromParquet(await Deno.readFile(path));
   if (extension === "arrow" || extension === "feather") {
-    return tableFromColumns(arrowIPCToColumns(await Deno.readFile(path)));
+    const { columns, metadata } = readArrowIPC(await Deno.readFile(path));
+    const table = tableFromColumns(columns);
+    const from = metadata.get(PROVENANCE_KEY);
+    return from === undefined ? table : restoreProvenance(table, from, `${path} metadata`);
   }
-  if (extension === "csv") return fromCSV(await Deno.readTextFile(path));
-  if (extension === "json") return fromJSON(await Deno.readTextFile(path));
+  if (extension === "csv") return withSidecar(path, fromCSV(await Deno.readTextFile(path)));
+  if (extension === "json") return withSidecar(path, fromJSON(await Deno.readTextFile(path)));
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {
     hint: "Use a .parquet, .arrow, .feather, .csv or .json file",
   });
+}
+
+/** Attaches the provenance in `<path>.provenance.json`, when there is one. */
+async function withSidecar(path: string, table: ColumnTable): Promise<ColumnTable> {
+  const sidecar = provenancePath(path);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(sidecar);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return table;
+    throw error;
+  }
+  return restoreProvenance(table, text, sidecar);
 }

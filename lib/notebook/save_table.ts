@@ -1,8 +1,10 @@
-import { type ColumnTable, toArrowIPC, toCSV, toJSON } from "arquero";
+import { type ColumnTable, toArrow, toCSV, toJSON } from "arquero";
+import { tableToIPC } from "@uwdata/flechette";
 import { TidepoolError } from "../http/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { PROVENANCE_KEY, provenanceJson, provenancePath } from "../table/_provenance_json.ts";
 import { escapeFormulaCells } from "./_formula_cells.ts";
 
 /** How {@linkcode saveTable} writes list cells in formats that hold only scalars (CSV, Arrow). */
@@ -36,6 +38,12 @@ export interface SaveTableOptions {
  * `readTable`), or `.json` (Arquero's column JSON). The file appears under
  * its final name only when complete.
  *
+ * A table a tidepool call returned keeps its provenance (see `provenance`):
+ * in the schema metadata of `.parquet` and `.arrow` files, and in a sidecar
+ * `<file>.provenance.json` beside `.csv` and `.json` files, which hold no
+ * metadata. `readTable` restores it. Saving a table without provenance
+ * removes a sidecar left by an earlier save to the same path.
+ *
  * @param path Where to write; the folder must exist.
  * @param table The table.
  * @param options How list cells are flattened and whether formula-like cells are escaped.
@@ -58,25 +66,37 @@ export async function saveTable(
   const lists = checkLists(options.lists);
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   const flat = { lists, separator: options.separator ?? "; " };
+  const from = provenanceJson(table);
   let bytes: Uint8Array;
+  let sidecar = false;
   if (extension === "csv") {
     const scalar = scalarCells(table, ["array", "object"], flat);
     const safe = options.escapeFormulas === false ? scalar : escapeFormulaCells(scalar);
     bytes = new TextEncoder().encode(toCSV(safe));
+    sidecar = true;
   } else if (extension === "arrow" || extension === "feather") {
     const kinds = options.lists === undefined ? ["object"] : ["array", "object"];
-    bytes = toArrowIPC(scalarCells(table, kinds, flat), { format: "file" });
+    const arrow = toArrow(scalarCells(table, kinds, flat));
+    if (from) arrow.schema.metadata = new Map([[PROVENANCE_KEY, from]]);
+    bytes = tableToIPC(arrow, { format: "file" })!;
   } else if (extension === "parquet") {
     bytes = await tableToParquet(table);
   } else if (extension === "json") {
     bytes = new TextEncoder().encode(toJSON(table));
+    sidecar = true;
   } else {
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
       hint: "Use a .csv, .arrow, .feather, .parquet or .json file name",
     });
   }
   await writeFileAtomic(path, bytes);
+  if (sidecar && from) await writeFileAtomic(provenancePath(path), new TextEncoder().encode(from));
+  else await Deno.remove(provenancePath(path)).catch(ignoreMissing);
   return bytes.byteLength;
+}
+
+function ignoreMissing(error: unknown): void {
+  if (!(error instanceof Deno.errors.NotFound)) throw error;
 }
 
 function checkLists(lists: ListCells | undefined): ListCells {
