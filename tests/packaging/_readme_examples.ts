@@ -63,6 +63,8 @@ export function normaliseOutput(text: string): string {
   return text
     .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")
     .replace(/\b(in|took) \d+(\.\d+)? (ms|s)\b/g, "$1 N s")
+    // The time in a table's provenance line is when its answers arrived.
+    .replace(/^(# \S+ · \S+ · )\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ( · )/gm, "$1TIME$2")
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n")
