@@ -17,6 +17,10 @@
  * retraces the recorded run while a live client always asks again. Signed
  * requests and writes are never stored.
  *
+ * Keys name the host and port. A sandbox takes a new port on every start, so
+ * a recording of it replays at the addresses it was made against, which
+ * `openServices` keeps in `services.json` in the cache folder.
+ *
  * Besides answers, a recording keeps the configuration a client discovered
  * (the largest page size a service accepts), so a replay, and a later
  * recording, needs no probe.
