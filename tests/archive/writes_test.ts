@@ -14,60 +14,15 @@ import {
   SANDBOX_KEYS,
   startArchiveSandbox,
 } from "../../lib/sandbox/archive/mod.ts";
+import { encodePng } from "../../lib/sandbox/archive/_png.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 
 const WRITE = SANDBOX_KEYS.shinanoWrite;
 const SECRET = WRITE.split(".")[1];
 
-/** A valid RGB PNG of the given size: real zlib data and correct CRCs. */
-async function makePng(width: number, height: number): Promise<Uint8Array> {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Uint8Array) => {
-    let c = 0xffffffff;
-    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, data.length);
-    out.set(new TextEncoder().encode(type), 4);
-    out.set(data, 8);
-    view.setUint32(8 + data.length, crc(out.subarray(4, 8 + data.length)));
-    return out;
-  };
-  const ihdr = new Uint8Array(13);
-  const hv = new DataView(ihdr.buffer);
-  hv.setUint32(0, width);
-  hv.setUint32(4, height);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const raw = new Uint8Array(height * (1 + width * 3));
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      raw.set([x % 256, y % 256, 128], y * (1 + width * 3) + 1 + x * 3);
-    }
-  }
-  const zlib = new Uint8Array(
-    await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate")))
-      .arrayBuffer(),
-  );
-  const parts = [
-    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", zlib),
-    chunk("IEND", new Uint8Array()),
-  ];
-  const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    png.set(p, at);
-    at += p.length;
-  }
-  return png;
+/** An RGB PNG (the sandbox's size reader is checked on a colour type it does not serve itself). */
+function makePng(width: number, height: number): Promise<Uint8Array> {
+  return encodePng(width, height, "rgb", (x, y, channel) => [x % 256, y % 256, 128][channel]);
 }
 
 Deno.test("writes: resources are created, updated and deleted; each error status is specific", async () => {

@@ -1,7 +1,7 @@
 /**
- * A minimal PNG encoder for the sandbox's image API: 8-bit grayscale,
- * zlib-compressed with the platform's CompressionStream, so the images it
- * serves are real PNG files any decoder reads.
+ * A minimal PNG encoder for the sandbox's image API and the tests' uploads:
+ * 8-bit grayscale or RGB, zlib-compressed with the platform's
+ * CompressionStream, so the images are real PNG files any decoder reads.
  *
  * @module
  */
@@ -35,29 +35,46 @@ async function zlib(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** The colour types written, 8 bits a channel: their IHDR code and channels a pixel. */
+const COLOUR_TYPES = {
+  gray: { code: 0, channels: 1 },
+  rgb: { code: 2, channels: 3 },
+} as const;
+
+/** A PNG colour type: `gray` (one channel) or `rgb` (three). */
+export type PngColour = keyof typeof COLOUR_TYPES;
+
 /**
- * Encodes a grayscale image as PNG.
+ * Encodes an 8-bit image as PNG.
  *
  * @param width Width in pixels.
  * @param height Height in pixels.
- * @param pixel The gray level (0 to 255) of each pixel.
+ * @param colour `gray` or `rgb`.
+ * @param sample The value (0 to 255) of each pixel's channel: 0 for gray;
+ *   0, 1, 2 (red, green, blue) for rgb.
  * @returns The PNG file bytes.
  */
-export async function grayPng(
+export async function encodePng(
   width: number,
   height: number,
-  pixel: (x: number, y: number) => number,
+  colour: PngColour,
+  sample: (x: number, y: number, channel: number) => number,
 ): Promise<Uint8Array> {
-  const raw = new Uint8Array((width + 1) * height);
+  const { code, channels } = COLOUR_TYPES[colour];
+  const stride = 1 + width * channels; // a filter byte (0, none) starts each row
+  const raw = new Uint8Array(stride * height);
   for (let y = 0; y < height; y++) {
-    raw[y * (width + 1)] = 0; // filter: none
-    for (let x = 0; x < width; x++) raw[y * (width + 1) + 1 + x] = pixel(x, y) & 0xff;
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < channels; c++) {
+        raw[y * stride + 1 + x * channels + c] = sample(x, y, c) & 0xff;
+      }
+    }
   }
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
-  header.set([8, 0, 0, 0, 0], 8); // 8-bit, grayscale, deflate, no filter method, no interlace
+  header.set([8, code, 0, 0, 0], 8); // 8-bit, colour type, deflate, no filter method, no interlace
   const parts = [
     new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", header),

@@ -7,7 +7,7 @@
  */
 
 import { type ArchiveState, type Caller, errorResponse, json } from "./_state.ts";
-import { grayPng } from "./_png.ts";
+import { encodePng } from "./_png.ts";
 
 /** The limits the sandbox's image service advertises in info.json and enforces. */
 const MAX_WIDTH = 1200;
@@ -108,7 +108,7 @@ async function imageResponse(
   if (file !== "default.png" && file !== "gray.png") {
     return errorResponse(400, `Unsupported quality or format: ${file}`);
   }
-  const png = await grayPng(w, h, (x, y) => {
+  const png = await encodePng(w, h, "gray", (x, y) => {
     const fx = rx + (x * rw) / w;
     const fy = ry + (y * rh) / h;
     return Math.floor(255 * (fx / found.width + fy / found.height) / 2);
