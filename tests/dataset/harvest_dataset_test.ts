@@ -3,24 +3,12 @@ import { OaiPmh } from "../../lib/archive/oai/mod.ts";
 import { harvestDataset } from "../../lib/archive/oai/harvest_dataset.ts";
 import { query } from "../../lib/dataset/query.ts";
 import { startOaiSandbox } from "../../lib/sandbox/archive/oai/mod.ts";
+import { failingOn } from "../archive/oai/_failing_fetch.ts";
 
 const SITE = "acme/letters";
 
 function client(url: string, fetcher: typeof fetch = fetch) {
   return new OaiPmh(`${url}/${SITE}/api/oai`, { progress: false, retry: false, fetch: fetcher });
-}
-
-/** A fetch that fails (like a dropped connection) on the n-th list request. */
-function failingOn(n: number): typeof fetch {
-  let count = 0;
-  return (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (url.includes("ListRecords") || url.includes("resumptionToken")) {
-      count++;
-      if (count === n) return Promise.reject(new TypeError("connection reset"));
-    }
-    return fetch(input, init);
-  };
 }
 
 async function parquetFiles(dir: string, relative = ""): Promise<string[]> {

@@ -12,21 +12,9 @@ import type { CacheOptions } from "../../lib/http/mod.ts";
 import { startOaiSandbox } from "../../lib/sandbox/archive/oai/mod.ts";
 import { tableDigest } from "../../lib/table/mod.ts";
 import { editRecordedBody } from "./_replay.ts";
+import { failingOn } from "../archive/oai/_failing_fetch.ts";
 
 const SITE = "acme/letters";
-
-/** A fetch that drops the connection on the n-th list request. */
-function failingOn(n: number): typeof fetch {
-  let count = 0;
-  return (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (url.includes("ListRecords") || url.includes("resumptionToken")) {
-      count++;
-      if (count === n) return Promise.reject(new TypeError("connection reset"));
-    }
-    return fetch(input, init);
-  };
-}
 
 const offline: typeof fetch = (input) =>
   Promise.reject(new Error(`network used in replay mode: ${input}`));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { ColumnTable } from "arquero";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
+import { failingOn } from "./_failing_fetch.ts";
 
 const SITE = "acme/letters";
 
@@ -15,19 +16,6 @@ function client(url: string, options: { warnings?: string[]; fetch?: typeof fetc
 }
 
 const ids = (table: ColumnTable) => (table.array("identifier") as string[]).slice().sort();
-
-/** A fetch that fails (like a dropped connection) on the n-th ListRecords request. */
-function failingOn(n: number): typeof fetch {
-  let count = 0;
-  return (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (url.includes("ListRecords") || url.includes("resumptionToken")) {
-      count++;
-      if (count === n) return Promise.reject(new TypeError("connection reset"));
-    }
-    return fetch(input, init);
-  };
-}
 
 Deno.test("an interrupted table harvest resumes from its state: nothing lost or duplicated", async () => {
   const sandbox = startOaiSandbox({ pageSize: 25 });
