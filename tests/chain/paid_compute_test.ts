@@ -8,7 +8,11 @@
 
 import assert from "node:assert/strict";
 import { generatePrivateKey } from "viem/accounts";
-import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import {
+  OceanNode,
+  signerFromPrivateKey,
+  type StartComputeReturnType,
+} from "../../lib/ocean/mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
@@ -54,7 +58,7 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       maxJobDuration: 60,
     };
 
-    let orders: { algorithm: { txHash: string }; datasets: { txHash: string }[] } | undefined;
+    let orders: StartComputeReturnType["orders"] | undefined;
     await t.step("the job pays for both orders and computes the dataset's statistics", async () => {
       const terms = await node.initializeCompute({
         consumer: buyer,
@@ -98,6 +102,7 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       const again = await node.startCompute({ ...request, signer: buyer });
       assert.equal(again.orders.algorithm.source, "reused");
       assert.equal(again.orders.datasets[0].txHash, orders?.datasets[0].txHash);
+      assert.equal(again.orders.datasets[0].blockNumber, orders?.datasets[0].blockNumber);
       assert.equal(await sent(), before);
       keep(again);
     });
@@ -118,6 +123,18 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       assert.equal((await node.jobs(thief.address)).numRows(), 0);
       assert.equal(await publicClient.getTransactionCount({ address: thief.address }), 0);
       assert.ok(!outputs.join("\n").includes(thiefKey.slice(2)));
+    });
+
+    await t.step("a transferTxId the chain does not know is refused before signing", async () => {
+      const unknown = `0x${"ab".repeat(32)}`;
+      await assert.rejects(
+        node.startCompute({
+          ...request,
+          signer: buyer,
+          datasets: [{ ...dataset, transferTxId: unknown }],
+        }),
+        refused(/not a successful transaction on chain 31337/),
+      );
     });
 
     await t.step(

@@ -160,7 +160,26 @@ async function prepareOne(
 ): Promise<PreparedOrder> {
   const given = ref.transferTxId ??
     (typeof terms?.validOrder === "string" ? terms.validOrder : undefined);
-  if (given) return alreadyOrdered(given as ChainHex, signer);
+  if (given) {
+    if (!/^0x[0-9a-fA-F]{64}$/.test(given)) {
+      throw new TidepoolError(
+        `Cannot start compute job: transferTxId ${
+          given.slice(0, 80)
+        } of ${ref.documentId} is not a transaction hash`,
+        { hint: "Give the hash of the startOrder transaction (0x and 64 hex digits)" },
+      );
+    }
+    // viem loads with the first order: importing tidepool should not pay for it.
+    const { minedBlock } = await import("../order/_order_transactions.ts");
+    const block = await minedBlock(parameters.rpcUrl, chainId, given as ChainHex);
+    if (block === undefined) {
+      throw new TidepoolError(
+        `Cannot start compute job: order ${given} of ${ref.documentId} is not a successful transaction on chain ${chainId}`,
+        { hint: "Check rpcUrl and chainId, or leave transferTxId out to order again" },
+      );
+    }
+    return alreadyOrdered(given as ChainHex, block, signer);
+  }
   if (!terms?.providerFee || !terms.consumerAddress) {
     throw new TidepoolError(
       `Cannot start compute job: initializeCompute gave no provider fee for ${ref.documentId}`,
@@ -177,8 +196,8 @@ async function prepareOne(
 }
 
 /** An order made before: nothing to pay or send. */
-function alreadyOrdered(txHash: ChainHex, signer: Signer): PreparedOrder {
-  const order: DatatokenOrder = { txHash, blockNumber: -1n, pricePaid: "0", source: "reused" };
+function alreadyOrdered(txHash: ChainHex, blockNumber: bigint, signer: Signer): PreparedOrder {
+  const order: DatatokenOrder = { txHash, blockNumber, pricePaid: "0", source: "reused" };
   return {
     source: "reused",
     price: 0n,

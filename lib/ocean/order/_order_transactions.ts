@@ -306,3 +306,20 @@ async function findValidOrder(
   }
   return undefined;
 }
+
+/** The block of a mined transaction, or undefined when the chain does not know it. */
+export async function minedBlock(
+  rpcUrl: string,
+  chainId: number,
+  txHash: ChainHex,
+): Promise<bigint | undefined> {
+  const chain = defineChain({
+    id: chainId,
+    name: "order chain",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const reader = createPublicClient({ chain, transport: http(rpcUrl) });
+  const receipt = await reader.getTransactionReceipt({ hash: txHash }).catch(() => undefined);
+  return receipt?.status === "success" ? receipt.blockNumber : undefined;
+}
