@@ -59,7 +59,8 @@ export function convertTo(value: unknown, type: ColumnType): unknown {
  * is all null do not count).
  *
  * @param tables The tables, in order.
- * @returns One table; its types readable with {@linkcode columnTypes}.
+ * @returns One table; its types readable with {@linkcode columnTypes}. It
+ *   has no provenance (see `provenance`): its parts may come from different calls.
  *
  * @example Two pages whose integers outgrow numbers
  * ```ts

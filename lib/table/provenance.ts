@@ -72,9 +72,10 @@ export function attachProvenance(
  * "as of", the row count and the cache keys of its requests.
  *
  * Provenance belongs to the table a tidepool call returned. Arquero verbs
- * (`filter`, `derive`, `select`, ...) return new tables, which have none:
- * read it from the returned table, or save that table. `readTable` restores
- * the provenance `saveTable` wrote.
+ * (`filter`, `derive`, `select`, `reify`, ...) return new tables, which
+ * have none, and so does `concatTables`, whose parts may come
+ * from different calls: read it from the returned table, or save that
+ * table. `readTable` restores the provenance `saveTable` wrote.
  *
  * @param table Any Arquero table.
  * @returns Its provenance, or undefined for a table no tidepool call returned.

@@ -14,6 +14,7 @@ import {
   startOceanSandbox,
 } from "../../lib/sandbox/ocean/mod.ts";
 import { expectedStats } from "../ocean_compute/_setup.ts";
+import { provenance } from "../../lib/table/provenance.ts";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -89,6 +90,14 @@ Deno.test("OceanNode runs a free job on the sandbox node end to end, over the no
       [...types].sort(),
       ["algorithmLog", "configurationLog", "imageLog", "output", "publishLog"],
     );
+    // The saved files say where they came from, with no key or signature of the signed requests.
+    const from = provenance(saved)!;
+    assert.equal(from.operation, "OceanNode.downloadResults");
+    assert.deepEqual(from.params, { jobId: job.jobId, dir });
+    assert.deepEqual(from.cacheKeys, []);
+    const recorded = JSON.stringify(from);
+    assert.ok(!recorded.toLowerCase().includes(SANDBOX_WALLET_KEY.slice(2).toLowerCase()));
+    assert.doesNotMatch(recorded, /0x[0-9a-fA-F]{130}|signature|Bearer/i);
 
     // The files fileInfo describes are the bytes the job read: same sizes and SHA-256.
     const info = await node.fileInfo({ did: dataset.documentId, serviceId: dataset.serviceId });
