@@ -10,6 +10,7 @@
 import { ProtocolError } from "../../http/errors.ts";
 import { reportUnknownShape } from "../../http/unknown_shape.ts";
 import { namedCursor } from "../../paging/cursors.ts";
+import { SeenKeys } from "../../paging/_seen_keys.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
 import { attribute, child, children, textOf } from "../_xml.ts";
@@ -70,7 +71,10 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   };
   const save = () => run.statePath ? saveState(run.statePath, s) : Promise.resolve();
   const label = `OAI-PMH ${verb} ${metadataPrefix}${run.set ? ` set ${run.set}` : ""}`;
-  const seen = new Map<string, number>();
+  // Every identifier handed on in this harvest, with its datestamp: exact
+  // and never windowed (a restarted window repeats records from far back),
+  // about 16 bytes a record, so a harvest of millions stays flat in memory.
+  const seen = new SeenKeys();
   let maxMs = s.maxDatestamp ? Date.parse(s.maxDatestamp) : -Infinity;
   let completeListSize: number | undefined;
   let skipped = 0;
@@ -128,10 +132,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
             maxMs = ms;
             s.maxDatestamp = record.datestampText || s.maxDatestamp;
           }
-          const previous = seen.get(record.identifier);
-          if (previous !== undefined && ms <= previous) continue;
-          seen.set(record.identifier, ms);
-          records.push(record);
+          if (seen.admit(record.identifier, ms)) records.push(record);
         }
         const tokenNode = node ? child(node, "resumptionToken") : undefined;
         const next = (textOf(tokenNode) ?? "").trim() || null;
@@ -174,6 +175,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   );
   if (run.statePath && !run.saved?.inProgress) await save();
   for await (const page of pages) {
+    await seen.compact(); // between pages: it may load zlib
     yield { records: [...page.rows], page: page.page, completeListSize, ...about, last: page.last };
     s.delivered += page.rows.length;
     if (!page.last) await save();

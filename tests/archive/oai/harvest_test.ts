@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { columnTypes } from "../../../lib/table/build_table.ts";
 import { NotFoundError, ProtocolError } from "../../../lib/http/errors.ts";
-import { startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
+import { seedOaiRecords, startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
 import type { OaiSandboxRecord } from "../../../lib/sandbox/archive/oai/mod.ts";
 import type { ColumnTable } from "arquero";
 
@@ -149,6 +149,43 @@ Deno.test("records repeated across pages are kept once, the latest datestamp win
     if (!newer.deleted) assert.deepEqual(row["dc:title"], ["改訂版", "Revised"]);
     // The stream drops the repeats as well: every page but the last holds 50 new records.
     assert.equal(pages.reduce((a, b) => a + b, 0), records.length);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("a record repeated thousands of records later is still given once", async () => {
+  // More records than the harvester keeps in its map of latest identifiers
+  // (8,192, frozen between pages): the first record must be found again
+  // among the frozen ones.
+  const site = "acme/many";
+  const sandbox = startOaiSandbox({
+    sites: { [site]: { records: seedOaiRecords({ count: 12_000, site }), pageSize: 1_000 } },
+  });
+  try {
+    let first: string | undefined;
+    // The last page repeats the first record of the first page, as a
+    // repository whose list shifted under the harvest may.
+    const repeating: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      let body = await response.text();
+      first ??= /<record>.*?<\/record>/s.exec(body)?.[0];
+      if (/<resumptionToken[^>]*><\/resumptionToken>/.test(body)) {
+        body = body.replace("<resumptionToken", `${first}<resumptionToken`);
+      }
+      return new Response(body, {
+        status: response.status,
+        headers: { "content-type": "text/xml" },
+      });
+    };
+    const oai = new OaiPmh(`${sandbox.url}/${site}/api/oai`, { progress: false, fetch: repeating });
+    const identifiers: string[] = [];
+    for await (const page of oai.harvestRecords()) {
+      identifiers.push(...page.records.map((r) => r.identifier));
+    }
+    assert.ok(first, "the first page had a record to repeat");
+    assert.equal(identifiers.length, 12_000);
+    assert.equal(new Set(identifiers).size, 12_000);
   } finally {
     await sandbox.close();
   }
