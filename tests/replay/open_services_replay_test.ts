@@ -1,0 +1,79 @@
+/**
+ * openServices in replay mode: no sandbox starts (so nothing listens, and
+ * `--deny-net` does not refuse it), the addresses are the recording's, and
+ * the compute job skips in one line; without a recording it says how to make one.
+ */
+
+import assert from "node:assert/strict";
+import { OceanNode } from "../../lib/ocean/mod.ts";
+import { computePlan, openServices, type Services } from "../../lib/sandbox/mod.ts";
+
+/** Runs with TIDEPOOL_* variables set as given (and every other one unset), then restores them. */
+async function withCacheEnv(values: Record<string, string>, run: () => Promise<void>) {
+  const saved = Object.entries(Deno.env.toObject()).filter(([name]) =>
+    name.startsWith("TIDEPOOL_")
+  );
+  for (const [name] of saved) Deno.env.delete(name);
+  for (const [name, value] of Object.entries(values)) Deno.env.set(name, value);
+  try {
+    await run();
+  } finally {
+    for (const name of Object.keys(values)) Deno.env.delete(name);
+    for (const [name, value] of saved) Deno.env.set(name, value);
+  }
+}
+
+Deno.test("openServices replays at the recorded addresses and starts no sandbox", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    let recordedUrls: Services["urls"] | undefined;
+    let recordedRows = 0;
+    await withCacheEnv({ TIDEPOOL_CACHE_MODE: "record", TIDEPOOL_CACHE_DIR: dir }, async () => {
+      const services = await openServices();
+      try {
+        assert.equal(services.replay, false);
+        assert.deepEqual(services.cache, { dir, mode: "record" });
+        recordedUrls = services.urls;
+        const node = new OceanNode(services.urls.ocean, { cache: services.cache, progress: false });
+        recordedRows = (await node.searchAssets({ type: "dataset" })).numRows();
+      } finally {
+        await services.close();
+      }
+    });
+    await withCacheEnv({ TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: dir }, async () => {
+      const services = await openServices();
+      assert.equal(services.replay, true);
+      assert.equal(services.sandbox, undefined, "no sandbox started in replay");
+      assert.deepEqual(services.urls, recordedUrls);
+      assert.deepEqual(services.archiveSite, { account: "shinano", db: "letters" });
+      assert.deepEqual(services.cache, { dir, mode: "replay" });
+      const node = new OceanNode(services.urls.ocean, {
+        cache: services.cache,
+        progress: false,
+        fetch: (input) => Promise.reject(new Error(`network used in replay: ${input}`)),
+      });
+      assert.equal((await node.searchAssets({ type: "dataset" })).numRows(), recordedRows);
+      const plan = await computePlan(node, services);
+      assert.ok("skipped" in plan);
+      assert.match(plan.skipped, /^compute: skipped in replay: .*signed request/);
+      await services.close();
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openServices in replay mode without a recording says how to make one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await withCacheEnv({ TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: dir }, async () => {
+      await assert.rejects(() => openServices(), (error: Error) => {
+        assert.match(error.message, /Cannot replay: no recording of the services in /);
+        assert.match(error.message, /TIDEPOOL_CACHE_MODE=record/);
+        return true;
+      });
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
