@@ -1,26 +1,12 @@
 import assert from "node:assert/strict";
 import { SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
 import { checkDataPackage, checkRoCrate } from "../bundle/_check_bundle.ts";
-
-const root = new URL("../../", import.meta.url).pathname;
+import { childEnvironment, runDemo } from "../_child_runs.ts";
 
 Deno.test("the demo runs against the sandbox and writes every table and chart", async () => {
   const out = await Deno.makeTempDir();
   try {
-    const environment = { ...Deno.env.toObject() };
-    for (const name of Object.keys(environment)) {
-      if (name.startsWith("TIDEPOOL_")) delete environment[name];
-    }
-    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--frozen", `${root}demo.ts`, out],
-      cwd: root,
-      env: environment,
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const printed = new TextDecoder().decode(stdout);
-    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    const printed = await runDemo(out, childEnvironment());
     assert.match(printed, /^sandbox: wrote \d+ files/m);
     const files = [...Deno.readDirSync(out)].filter((e) => e.isFile).map((e) => e.name).sort();
     for (const prefix of ["ocean_", "compute_", "subgraph_", "archive_", "expressions_"]) {

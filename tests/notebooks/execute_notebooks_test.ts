@@ -21,6 +21,7 @@ import assert from "node:assert/strict";
 import { TABLE_DIGEST_MIME } from "../../lib/notebook/mod.ts";
 import type { TableDigest } from "../../lib/table/mod.ts";
 import { cacheEnvironment } from "../replay/_replay.ts";
+import { executeNotebook, jupyterAvailable } from "../_child_runs.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const notebooksDir = `${root}notebooks`;
@@ -45,19 +46,6 @@ interface Notebook {
     execution_count?: number | null;
   }[];
   metadata: { kernelspec?: { name?: string }; tidepool?: { expects?: string[] } };
-}
-
-function jupyterAvailable(): boolean {
-  try {
-    const { code } = new Deno.Command("jupyter", {
-      args: ["nbconvert", "--version"],
-      stdout: "null",
-      stderr: "null",
-    }).outputSync();
-    return code === 0;
-  } catch {
-    return false;
-  }
 }
 
 const available = jupyterAvailable();
@@ -133,33 +121,13 @@ const REVOKE_NET = [
   'if (Deno.permissions.querySync({ name: "net" }).state === "granted") throw new Error("net still granted");',
 ].join("\n");
 
-async function execute(
+/** Executes a notebook as the tests run them all (five minutes a cell at most). */
+function execute(
   path: string,
   outDir: string,
   environment: Record<string, string>,
 ): Promise<Notebook> {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const { code, stderr } = await new Deno.Command("jupyter", {
-    args: [
-      "nbconvert",
-      "--to",
-      "notebook",
-      "--execute",
-      "--ExecutePreprocessor.kernel_name=deno",
-      "--ExecutePreprocessor.timeout=300",
-      "--output-dir",
-      outDir,
-      path,
-    ],
-    cwd: notebooksDir,
-    env: environment,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const log = new TextDecoder().decode(stderr);
-  assert.equal(code, 0, `nbconvert failed for ${name}:\n${log.slice(-3000)}`);
-  return JSON.parse(await Deno.readTextFile(`${outDir}/${name}`));
+  return executeNotebook<Notebook>(path, { outDir, environment, timeoutSeconds: 300 });
 }
 
 /** Checks the outputs; `expects` false leaves out the promised MIME types (a replay that skips a plot). */

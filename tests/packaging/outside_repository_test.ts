@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import { jupyterAvailable } from "../_child_runs.ts";
 
 const repository = new URL("../../", import.meta.url).pathname;
 
@@ -19,14 +20,6 @@ function run(command: string, args: string[], cwd: string) {
   }).outputSync();
   const decoder = new TextDecoder();
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
-}
-
-function jupyterAvailable(): boolean {
-  try {
-    return run("jupyter", ["nbconvert", "--version"], repository).code === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** Copies the files git knows (tracked, or new and not ignored): what a checkout holds. */

@@ -4,16 +4,14 @@
  * that a replay which differs from its recording is caught.
  */
 
+import { childEnvironment } from "../_child_runs.ts";
+
 /** The environment of a child run: no TIDEPOOL_* service from outside, the given cache mode. */
 export function cacheEnvironment(
   mode: "record" | "replay",
   dir: string,
 ): Record<string, string> {
-  const environment = Deno.env.toObject();
-  for (const name of Object.keys(environment)) {
-    if (name.startsWith("TIDEPOOL_") || name === "OCEAN_PRIVATE_KEY") delete environment[name];
-  }
-  return { ...environment, TIDEPOOL_CACHE_MODE: mode, TIDEPOOL_CACHE_DIR: dir };
+  return childEnvironment({ TIDEPOOL_CACHE_MODE: mode, TIDEPOOL_CACHE_DIR: dir });
 }
 
 /**

@@ -9,25 +9,16 @@
 import assert from "node:assert/strict";
 import type { TableDigest } from "../../lib/table/mod.ts";
 import { cacheEnvironment, editRecordedBody } from "./_replay.ts";
+import { runDemo } from "../_child_runs.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
-
-async function runDemo(
+/** Runs the demo recording or replaying, and reads the digests of the tables it wrote. */
+async function demoInMode(
   mode: "record" | "replay",
   cache: string,
   out: string,
 ): Promise<{ printed: string; digests: Record<string, TableDigest> }> {
   const permissions = mode === "replay" ? ["-A", "--deny-net"] : ["-A"];
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...permissions, "--frozen", `${root}demo.ts`, out],
-    cwd: root,
-    env: cacheEnvironment(mode, cache),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const printed = new TextDecoder().decode(stdout);
-  assert.equal(code, 0, `demo in ${mode} mode failed:\n${new TextDecoder().decode(stderr)}`);
+  const printed = await runDemo(out, cacheEnvironment(mode, cache), permissions);
   const digests = JSON.parse(await Deno.readTextFile(`${out}/table_digests.json`));
   return { printed, digests };
 }
@@ -35,8 +26,8 @@ async function runDemo(
 Deno.test("the demo replays offline to the same tables as its recording", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tidepool-demo-replay-" });
   try {
-    const recorded = await runDemo("record", `${dir}/cache`, `${dir}/recorded`);
-    const replayed = await runDemo("replay", `${dir}/cache`, `${dir}/replayed`);
+    const recorded = await demoInMode("record", `${dir}/cache`, `${dir}/recorded`);
+    const replayed = await demoInMode("replay", `${dir}/cache`, `${dir}/replayed`);
     assert.match(replayed.printed, /^compute: skipped in replay: .*signed request/m);
 
     const signed = Object.keys(recorded.digests).filter((name) => name.startsWith("compute_"));
@@ -52,7 +43,7 @@ Deno.test("the demo replays offline to the same tables as its recording", async 
       assert.match(body, /"year":1905\b/);
       return body.replace(/"year":1905\b/, '"year":1906');
     });
-    const edited = await runDemo("replay", `${dir}/cache`, `${dir}/edited`);
+    const edited = await demoInMode("replay", `${dir}/cache`, `${dir}/edited`);
     const changed = Object.keys(expected).filter((name) =>
       edited.digests[name]?.sha256 !== expected[name].sha256
     );

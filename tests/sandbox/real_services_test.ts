@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { OceanNode, signerFromPrivateKey } from "../../mod.ts";
 import { computePlan, openServices } from "../../lib/sandbox/mod.ts";
 import { SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
+import { childEnvironment, executeNotebook, jupyterAvailable, runDemo } from "../_child_runs.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 /** A test wallet the "real" node allowlists; never the sandbox's. */
@@ -130,27 +131,14 @@ Deno.test("demo: against a real node the job uses TIDEPOOL_COMPUTE_* and OCEAN_P
   const out = await Deno.makeTempDir();
   try {
     await withRealNode(async (real) => {
-      const environment: Record<string, string> = { ...Deno.env.toObject() };
-      for (const name of Object.keys(environment)) {
-        if (name.startsWith("TIDEPOOL_") || name === "OCEAN_PRIVATE_KEY") delete environment[name];
-      }
-      Object.assign(environment, {
+      const environment = childEnvironment({
         TIDEPOOL_OCEAN_NODE: real.url,
         TIDEPOOL_COMPUTE_DATASET: real.example.dataset.documentId,
         TIDEPOOL_COMPUTE_ALGORITHM: real.example.algorithm.documentId,
         OCEAN_PRIVATE_KEY: TEST_KEY,
         TIDEPOOL_CACHE_DIR: `${out}/cache`,
       });
-      const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--frozen", `${root}demo.ts`, `${out}/demo`],
-        cwd: root,
-        env: environment,
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const printed = new TextDecoder().decode(stdout);
-      assert.equal(code, 0, new TextDecoder().decode(stderr));
+      const printed = await runDemo(`${out}/demo`, environment);
       assert.match(printed, /^live services: wrote \d+ files/m);
       assert.ok(!printed.includes(TEST_KEY.slice(2)), "the key was printed");
       const files = [...Deno.readDirSync(`${out}/demo`)].map((e) => e.name);
@@ -169,19 +157,6 @@ Deno.test("demo: against a real node the job uses TIDEPOOL_COMPUTE_* and OCEAN_P
   }
 });
 
-function jupyterAvailable(): boolean {
-  try {
-    return new Deno.Command("jupyter", {
-      args: ["nbconvert", "--version"],
-      stdout: "null",
-      stderr: "null",
-    })
-      .outputSync().code === 0;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test({
   name:
     "compute notebook: against a real node without the compute variables it says why in one line",
@@ -190,38 +165,16 @@ Deno.test({
     const out = await Deno.makeTempDir();
     try {
       await withRealNode(async (real) => {
-        const environment: Record<string, string> = { ...Deno.env.toObject() };
-        for (const name of Object.keys(environment)) {
-          if (name.startsWith("TIDEPOOL_") || name === "OCEAN_PRIVATE_KEY") {
-            delete environment[name];
-          }
-        }
-        Object.assign(environment, {
-          TIDEPOOL_OCEAN_NODE: real.url,
-          TIDEPOOL_CACHE_DIR: `${out}/cache`,
-        });
-        const { code, stderr } = await new Deno.Command("jupyter", {
-          args: [
-            "nbconvert",
-            "--to",
-            "notebook",
-            "--execute",
-            "--ExecutePreprocessor.kernel_name=deno",
-            "--ExecutePreprocessor.timeout=120",
-            "--output-dir",
-            out,
-            `${root}notebooks/compute-to-data.ipynb`,
-          ],
-          cwd: `${root}notebooks`,
-          env: environment,
-          clearEnv: true,
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        assert.equal(code, 0, new TextDecoder().decode(stderr).slice(-3000));
-        const executed = JSON.parse(await Deno.readTextFile(`${out}/compute-to-data.ipynb`)) as {
+        const executed = await executeNotebook<{
           cells: { outputs?: { output_type: string; text?: string | string[] }[] }[];
-        };
+        }>(`${root}notebooks/compute-to-data.ipynb`, {
+          outDir: out,
+          environment: childEnvironment({
+            TIDEPOOL_OCEAN_NODE: real.url,
+            TIDEPOOL_CACHE_DIR: `${out}/cache`,
+          }),
+          timeoutSeconds: 120,
+        });
         const outputs = executed.cells.flatMap((cell) => cell.outputs ?? []);
         assert.deepEqual(outputs.filter((o) => o.output_type === "error"), []);
         const printed = outputs.map((o) => [o.text ?? ""].flat().join("")).join("");
