@@ -30,12 +30,19 @@ Deno.test("saveBundle: sandbox tables and a chart, read back and checked", async
     });
     const ex = new ExpressionSearch(sandbox.urls.expressions, options);
     const analytics = await ex.analytics();
-    const tables: Record<string, ColumnTable> = {
+    // The subgraph records through the cache, so its action lists the cache keys too.
+    const cache = { dir: `${dir}/cache`, mode: "record" as const };
+    const orders = await new Subgraph(sandbox.urls.subgraph, { ...options, cache }).orders();
+    const fromServices: Record<string, ColumnTable> = {
       assets: await new OceanNode(sandbox.urls.ocean, options).searchAssets({}),
-      orders: await new Subgraph(sandbox.urls.subgraph, options).orders(),
+      orders,
       letters: (await archive.search({ q: "東京" })).hits,
       records: await archive.harvest({ metadataPrefix: "oai_dc" }),
       emotions: analytics.emotion,
+    };
+    const tables = {
+      ...fromServices,
+      bySymbol: orders.groupby("datatokenSymbol").count(),
     };
     for (const [name, table] of Object.entries(tables)) {
       assert.ok(table.numRows() > 0, `${name} has rows`);
@@ -48,27 +55,42 @@ Deno.test("saveBundle: sandbox tables and a chart, read back and checked", async
 
     const rows = await checkDataPackage(`${dir}/bundle`);
     for (const [name, table] of Object.entries(tables)) {
-      assert.equal(rows.get(`${name}.csv`), table.numRows(), `${name}: CSV rows`);
-      assert.equal(rows.get(`${name}.parquet`), table.numRows(), `${name}: DuckDB rows`);
+      const stem = name === "bySymbol" ? "by_symbol" : name;
+      assert.equal(rows.get(`${stem}.csv`), table.numRows(), `${name}: CSV rows`);
+      assert.equal(rows.get(`${stem}.parquet`), table.numRows(), `${name}: DuckDB rows`);
     }
     const byId = await checkRoCrate(`${dir}/bundle`);
-    for (const [name, table] of Object.entries(tables)) {
+    // Each service's table: the action is the call, from its provenance.
+    for (const [name, table] of Object.entries(fromServices)) {
+      const from = provenance(table)!;
+      assert.ok(from, `${name} has provenance`);
       const action = byId.get(`#create-${name}`)!;
-      const from = provenance(table);
-      if (from) {
-        assert.deepEqual((action.object as { "@id": string }[])[0], { "@id": from.service });
-        assert.equal(action.startTime, from.startedAt);
-      } else {
-        assert.equal(action.object, undefined, `${name}: no provenance, no object`);
-        assert.match(action.description as string, /The table carries no provenance/);
-      }
+      assert.equal(action.name, `Table ${name} from ${from.operation}`);
+      assert.deepEqual((action.object as { "@id": string }[]).slice(0, 2), [
+        { "@id": from.service },
+        { "@id": `#query-${name}` },
+      ]);
+      assert.equal(byId.get(from.service)!["@type"], "WebAPI");
+      assert.equal(byId.get(`#query-${name}`)!.name, from.operation);
+      assert.deepEqual(
+        JSON.parse(byId.get(`#query-${name}`)!.value as string),
+        JSON.parse(JSON.stringify(from.params)),
+      );
+      assert.equal(action.startTime, from.startedAt);
+      assert.equal(action.endTime, from.endedAt);
+      assert.deepEqual(action.result, [{ "@id": `${name}.csv` }, { "@id": `${name}.parquet` }]);
     }
-
-    // The node's table records its provenance: the action names the call, the node and its version.
-    const assets = byId.get("#create-assets")!;
-    assert.equal(assets.name, "Table assets from OceanNode.searchAssets");
-    assert.equal(byId.get("#query-assets")!.name, "OceanNode.searchAssets");
     assert.match(byId.get("#as-of-assets")!.value as string, /"nodeVersion":/);
+    assert.match(byId.get("#as-of-orders")!.value as string, /"block":\d+/);
+    assert.deepEqual(
+      JSON.parse(byId.get("#cache-keys-orders")!.value as string),
+      provenance(orders)!.cacheKeys,
+    );
+    assert.ok(provenance(orders)!.cacheKeys.length > 0);
+    // A table made with Arquero verbs has none, and its action says so.
+    const derived = byId.get("#create-by_symbol")!;
+    assert.equal(derived.object, undefined);
+    assert.match(derived.description as string, /The table carries no provenance/);
 
     // No secret in any file: the archive key's secret part, in any case.
     const secret = apiKey.slice(apiKey.indexOf(".") + 1).toLowerCase();

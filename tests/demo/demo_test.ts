@@ -33,7 +33,11 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     // list every file with its hash, every table is in it, and the wallet key is not.
     const bundle = `${out}/bundle`;
     const rows = await checkDataPackage(bundle);
-    await checkRoCrate(bundle);
+    const crate = await checkRoCrate(bundle);
+    assert.equal(
+      crate.get("#create-subgraph_orders")?.name,
+      "Table subgraph_orders from Subgraph.orders",
+    );
     assert.equal(rows.get("subgraph_orders.parquet"), 12_000);
     for (const file of files.filter((f) => f.endsWith(".csv") || f.endsWith(".svg"))) {
       assert.ok(Deno.statSync(`${bundle}/${file}`).isFile, `${file} in the bundle`);
