@@ -43,6 +43,12 @@ Deno.test("searchAssets: node, operation, params, version, node version, rows, c
     assert.deepEqual(provenance(again)!.cacheKeys, from.cacheKeys, "replayed from the same keys");
     // From the cache, the same record: the recording's times, keys and as-of.
     assert.deepEqual(provenance(again), from);
+
+    // Replayed by a new client with the node gone: still the same record.
+    await sandbox.close();
+    const offline = new OceanNode(sandbox.url, { progress: false, cache: { dir, mode: "replay" } });
+    const replayed = await offline.searchAssets({ type: "dataset" }, { pageSize: 10 });
+    assert.deepEqual(provenance(replayed), from);
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
