@@ -9,7 +9,6 @@
  */
 
 import type { Ddo, DdoService } from "../../ocean/ddo.ts";
-import { ddoBody } from "../../ocean/_ddo_forms.ts";
 
 /** A JSON-LD value object in English, as ddo.js writes descriptions. */
 function english(text: string) {
@@ -52,13 +51,58 @@ export function asCredential(ddo: Ddo): Ddo {
 }
 
 /**
+ * The asset of a 5.0.0 DDO as this sandbox writes it (under
+ * `credentialSubject`), or undefined for any other version. The sandbox
+ * reads its own form here, not through the client's reader, so that a
+ * client bug in reading 5.0.0 cannot hide behind the same bug in the node.
+ */
+function subjectOf(ddo: Ddo): Record<string, unknown> | undefined {
+  const subject: unknown = (ddo as { credentialSubject?: unknown }).credentialSubject;
+  return subject && typeof subject === "object" && !Array.isArray(subject)
+    ? subject as Record<string, unknown>
+    : undefined;
+}
+
+/** The text of a JSON-LD value object as {@linkcode english} writes it, or the value itself. */
+function plainText(value: unknown): unknown {
+  return value && typeof value === "object" && "@value" in value
+    ? (value as { "@value": unknown })["@value"]
+    : value;
+}
+
+/**
+ * A DDO as the sandbox node holds it: a 5.0.0 DDO gains each field of its
+ * credentialSubject that its top level lacks (services as the same objects,
+ * metadata with description and license as text), so the node's handlers
+ * read every version alike; the credential stays whole. Other DDOs as given.
+ */
+export function heldForm(ddo: Ddo): Ddo {
+  const subject = subjectOf(ddo);
+  if (subject === undefined) return ddo;
+  const lifted: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(subject)) {
+    if (!(key in ddo)) lifted[key] = value;
+  }
+  const metadata = lifted.metadata as Record<string, unknown> | undefined;
+  if (metadata && typeof metadata === "object") {
+    const license = metadata.license as { name?: unknown } | undefined;
+    lifted.metadata = {
+      ...metadata,
+      description: plainText(metadata.description),
+      ...(license && typeof license === "object" ? { license: license.name } : {}),
+    };
+  }
+  return { ...ddo, ...lifted } as Ddo;
+}
+
+/**
  * What the node sends of a DDO it holds: a 5.0.0 DDO without the copies of
  * its credentialSubject's fields at the top level (its `id` stays), any
  * other DDO as it is.
  */
 export function sentForm(ddo: Ddo): Ddo {
-  const subject = ddoBody(ddo);
-  if (subject === ddo) return ddo;
+  const subject = subjectOf(ddo);
+  if (subject === undefined) return ddo;
   return Object.fromEntries(
     Object.entries(ddo).filter(([key]) => key === "id" || !(key in subject)),
   ) as Ddo;

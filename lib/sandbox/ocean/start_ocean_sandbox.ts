@@ -10,7 +10,6 @@
  */
 
 import type { Ddo } from "../../ocean/ddo.ts";
-import { assetAtTopLevel } from "../../ocean/_ddo_forms.ts";
 import { serveLocal } from "../_serve.ts";
 import { handleDdo, handleInfo, handleNonce, handleState } from "./_asset_handlers.ts";
 import { type ComputeExample, findComputeExample } from "./_compute_example.ts";
@@ -19,6 +18,7 @@ import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_f
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
 import { seedAssets } from "./assets_seed.ts";
+import { heldForm } from "./_credential_form.ts";
 import { extraFields, type SandboxMode, shapesSeed } from "../_strictness.ts";
 import { unlistedInRequest } from "./_spec_parameters.ts";
 import {
@@ -176,7 +176,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
   // alike; sent as given (see sentForm).
   const ddos = (options.ddos ??
     seedAssets({ count: options.count, seed: options.seed, ddoVersion: options.ddoVersion }))
-    .map(assetAtTopLevel);
+    .map(heldForm);
   const nonces = new NonceStore({
     [SANDBOX_WALLET_ADDRESS]: String(Date.now()),
     ...options.nonces,
@@ -245,7 +245,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
       return server.requestCount;
     },
     publish(sent, publish = {}) {
-      const ddo = assetAtTopLevel(sent);
+      const ddo = heldForm(sent);
       const pending = publish.pollsBeforeSeen ?? 0;
       const valid = publish.rejectWith === undefined;
       state.entries.set(ddo.id, {
