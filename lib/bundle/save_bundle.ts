@@ -141,7 +141,8 @@ async function saveOneTable(
  * Saves tables and plots as a bundle for a paper, in one folder:
  *
  * - each table as `<name>.csv` (UTF-8; dates in UTC with their time, lists
- *   and objects as JSON text) and `<name>.parquet` (types kept);
+ *   and objects as JSON text) and `<name>.parquet` (types and provenance
+ *   kept: `readTable` gives the table back with both);
  * - each plot as `<name>.svg`;
  * - `datapackage.json`, a Frictionless Data Package 2.0 listing every file
  *   with its size and SHA-256, each table with a Table Schema from its

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { saveBundle } from "../../lib/bundle/mod.ts";
 import { tableFromColumns } from "../../lib/table/build_table.ts";
-import { attachProvenance } from "../../lib/table/provenance.ts";
+import { attachProvenance, provenance } from "../../lib/table/provenance.ts";
+import { readTable } from "../../lib/notebook/read_table.ts";
 import { renderPlot } from "../../lib/plot/render_plot.ts";
 import { TidepoolError } from "../../lib/http/errors.ts";
 import { checkDataPackage, checkRoCrate } from "./_check_bundle.ts";
@@ -123,8 +124,10 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
 
 Deno.test("saveBundle: a CreateAction from provenance, and an honest one without", async () => {
   await inTempDir(async (dir) => {
-    await saveBundle(dir, { tables: { orders: withProvenance(), handMade: aq.table({ n: [1] }) } });
-    const byId = await checkRoCrate(dir);
+    await saveBundle(`${dir}/first`, {
+      tables: { orders: withProvenance(), handMade: aq.table({ n: [1] }) },
+    });
+    const byId = await checkRoCrate(`${dir}/first`);
     const action = byId.get("#create-orders")!;
     assert.deepEqual(action.object, [
       { "@id": "http://127.0.0.1:8080/subgraphs/name/ocean" },
@@ -142,6 +145,13 @@ Deno.test("saveBundle: a CreateAction from provenance, and an honest one without
       '{"block":123,"blockTime":"2026-06-30T08:59:00Z"}',
     );
     assert.equal(byId.get("http://127.0.0.1:8080/subgraphs/name/ocean")!["@type"], "WebAPI");
+
+    // The Parquet file keeps the provenance: read back and bundled again, the action is the same.
+    const again = await readTable(`${dir}/first/orders.parquet`);
+    assert.deepEqual(provenance(again), provenance(withProvenance()));
+    await saveBundle(`${dir}/again`, { tables: { orders: again } });
+    const rebundled = await checkRoCrate(`${dir}/again`);
+    assert.deepEqual(rebundled.get("#create-orders"), action);
 
     const handMade = byId.get("#create-hand_made")!;
     assert.equal(handMade.object, undefined);
