@@ -4,6 +4,9 @@
  * @module
  */
 
+import type { RecordRow } from "../table/schema.ts";
+import type { TokenRecord } from "./token.ts";
+
 /**
  * One row of the orders table (`Subgraph.orders`): one property per column, null where the value is missing.
  * Checked against the column schema by `deno check`, so it cannot drift.
@@ -70,39 +73,12 @@ export interface OrderRow {
 }
 
 /**
- * One row of the tokens table (`Subgraph.tokens`): one property per column, null where the value is missing.
+ * One row of the tokens table (`Subgraph.tokens`): the fields of a
+ * {@linkcode TokenRecord} (what `Subgraph.token` gives), one column each,
+ * null where the value is missing.
  * Checked against the column schema by `deno check`, so it cannot drift.
  */
-export interface TokenRow {
-  /** Token address (the entity id) */
-  id: string | null;
-  /** Token address */
-  address: string | null;
-  /** Token symbol */
-  symbol: string | null;
-  /** Token name */
-  name: string | null;
-  /** Whether it is a datatoken */
-  isDatatoken: boolean | null;
-  /** Datatoken template id */
-  templateId: number | null;
-  /** Data NFT that owns the datatoken */
-  nft: string | null;
-  /** Address that collects the publish-market fee */
-  publishMarketFeeAddress: string | null;
-  /** Token of that fee */
-  publishMarketFeeToken: string | null;
-  /** Fee amount, a BigDecimal kept as exact decimal text */
-  publishMarketFeeAmount: string | null;
-  /** Orders of the token (BigInt, exact) */
-  orderCount: bigint | null;
-  /** Block time the token was created */
-  createdAt: Date | null;
-  /** Ids of its dispensers */
-  dispensers: unknown[] | null;
-  /** Ids of its fixed-rate exchanges */
-  fixedRateExchanges: unknown[] | null;
-}
+export type TokenRow = RecordRow<TokenRecord>;
 
 /**
  * One row of the NFT updates table (`Subgraph.nftUpdates`): one property per column, null where the value is missing.

@@ -63,6 +63,19 @@ export type RowOf<C extends readonly { name: string; type: ColumnType }[]> = {
 };
 
 /**
+ * The row type of a table built from records of type `T` (a client's plain
+ * record, such as `TokenRecord`): one property per field, of the value a
+ * column holds (a list as `unknown[]`) or null. A schema annotated with it
+ * is held by `deno check` to the record's fields, so the two cannot drift.
+ */
+export type RecordRow<T> = { [K in keyof T]: CellOf<T[K]> };
+
+/** The value a column holds for a field of type `V`, or null. */
+export type CellOf<V> =
+  | (NonNullable<V> extends readonly unknown[] ? unknown[] : NonNullable<V>)
+  | null;
+
+/**
  * Declares a schema. Names must be unique. The row type is read from the
  * column names and types, so annotate the result with the row interface
  * (`TableSchema<Record, MyRow>`) to have `deno check` hold them together.

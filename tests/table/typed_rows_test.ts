@@ -17,6 +17,9 @@ import {
   rows,
   type TableSchema,
 } from "../../mod.ts";
+import type { RecordRow } from "../../lib/table/mod.ts";
+import type { TokenRecord, TokenRow } from "../../lib/subgraph/mod.ts";
+import type { Expression } from "../../lib/expressions/types.ts";
 import { buildTable } from "../../lib/table/mod.ts";
 import { orderSchema } from "../../lib/subgraph/mod.ts";
 import type { Ddo } from "../../lib/ocean/ddo.ts";
@@ -101,4 +104,41 @@ Deno.test("order, expression and harvest rows carry their columns", () => {
   assert.deepEqual(record["dc:title"], ["題"]);
   // @ts-expect-error: dc:titel is not a Dublin Core element
   record["dc:titel"];
+});
+
+Deno.test("token and expression rows are their records' fields, null where missing", () => {
+  // Each line type-checks only while the row types derive from the records.
+  const tokenRows: [TokenRow, RecordRow<TokenRecord>] extends [RecordRow<TokenRecord>, TokenRow]
+    ? true
+    : false = true;
+  const expressionRows: [ExpressionRow, RecordRow<Expression>] extends
+    [RecordRow<Expression>, ExpressionRow] ? true : false = true;
+  assert.ok(tokenRows && expressionRows);
+  const record: TokenRecord = {
+    id: "0xa",
+    address: "0xa",
+    symbol: "OCEAN",
+    name: "Ocean Token",
+    isDatatoken: false,
+    templateId: null,
+    nft: null,
+    publishMarketFeeAddress: null,
+    publishMarketFeeToken: null,
+    publishMarketFeeAmount: null,
+    orderCount: 3n,
+    createdAt: null,
+    dispensers: ["0xd"],
+    fixedRateExchanges: [],
+  };
+  const row: TokenRow = record;
+  // @ts-expect-error: a field the record does not have is no column
+  const extra: TokenRow = { ...record, decimals: 18 };
+  const [read] = rows<TokenRow>(aq.table({ id: ["0xa"], symbol: ["OCEAN"] }));
+  // @ts-expect-error: a misspelt column is not a property of TokenRow
+  read.symbl;
+  const [hit] = rows<ExpressionRow>(aq.table({ id: ["e1"], pages: [[3, 4]] }));
+  // @ts-expect-error: nor of ExpressionRow (the wire name body_part is not a column)
+  hit.body_part;
+  assert.deepEqual([row.dispensers, read.symbol, hit.pages], [["0xd"], "OCEAN", [3, 4]]);
+  assert.equal(extra.symbol, "OCEAN");
 });
