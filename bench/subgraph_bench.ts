@@ -4,7 +4,9 @@
  * Graph refuses skip past 5,000, so it stops at 6,000 rows) and with an
  * `id_gt` loop, both collected into `aq.from`, and the floor (the exact
  * requests tidepool sends, replayed with bare `fetch` + `JSON.parse`, no
- * table). Each run is its own process.
+ * table). All of them ask for the same fields: the alternatives' selection
+ * is taken from tidepool's recorded request, so the rows compare the same
+ * work. Each run is its own process.
  *
  * Run: deno run -A --frozen bench/subgraph_bench.ts [rounds]
  */
@@ -14,12 +16,20 @@ import { GraphQLClient } from "graphql-request";
 import { serveSubgraph } from "../lib/sandbox/subgraph/mod.ts";
 import { Subgraph } from "../lib/subgraph/mod.ts";
 import { compare, type Contender, roundsArg, runChild } from "./_compare.ts";
+import { orderSelection } from "./_order_selection.ts";
 
 const SIZE = 100_000;
-const FIELDS = "id tx createdTimestamp consumer { id } payer { id } " +
-  "datatoken { id address symbol } consumerMarketToken { address symbol } " +
-  "serviceIndex providerFee reuses(first: 1000) { id }";
 const BODIES = "TIDEPOOL_BENCH_SUBGRAPH_BODIES";
+
+/** The recorded request bodies of tidepool's orders(), written by the parent run. */
+function recordedBodies(): string[] {
+  return JSON.parse(Deno.readTextFileSync(Deno.env.get(BODIES)!));
+}
+
+/** The fields tidepool asks of each order, from its first recorded request. */
+function recordedSelection(): string {
+  return orderSelection((JSON.parse(recordedBodies()[0]) as { query: string }).query);
+}
 
 interface Order {
   id: string;
@@ -30,9 +40,8 @@ const contenders: Contender[] = [
     name: "floor: same requests, fetch + JSON.parse",
     kind: "floor",
     run: async (url) => {
-      const bodies: string[] = JSON.parse(await Deno.readTextFile(Deno.env.get(BODIES)!));
       let n = 0;
-      for (const body of bodies) {
+      for (const body of recordedBodies()) {
         const response = await fetch(url, {
           method: "POST",
           headers: { "content-type": "application/json" },
@@ -53,10 +62,11 @@ const contenders: Contender[] = [
     kind: "alternative",
     run: async (url) => {
       const client = new GraphQLClient(url);
+      const selection = recordedSelection();
       const rows: Order[] = [];
       for (let last = "";;) {
         const data = await client.request<{ orders: Order[] }>(
-          `query($last: ID!) { orders(first: 1000, orderBy: id, where: { id_gt: $last }) { ${FIELDS} } }`,
+          `query($last: ID!) { orders(first: 1000, orderBy: id, where: { id_gt: $last }) ${selection} }`,
           { last },
         );
         rows.push(...data.orders);
@@ -72,12 +82,13 @@ const contenders: Contender[] = [
     note: "stops at skip 5,000 (the subgraph refuses deeper skips), so it reads 6,000 rows",
     run: async (url) => {
       const client = new GraphQLClient(url);
+      const selection = recordedSelection();
       const rows: Order[] = [];
       for (let skip = 0;; skip += 1000) {
         let data: { orders: Order[] };
         try {
           data = await client.request(
-            `query($skip: Int!) { orders(first: 1000, skip: $skip, orderBy: createdTimestamp) { ${FIELDS} } }`,
+            `query($skip: Int!) { orders(first: 1000, skip: $skip, orderBy: createdTimestamp) ${selection} }`,
             { skip },
           );
         } catch {
