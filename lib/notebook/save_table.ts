@@ -44,7 +44,7 @@ export interface SaveTableOptions {
  * metadata. `readTable` restores it. Saving a table without provenance
  * removes a sidecar left by an earlier save to the same path.
  *
- * @param path Where to write; the folder must exist.
+ * @param path Where to write; missing parent folders are created.
  * @param table The table.
  * @param options How list cells are flattened and whether formula-like cells are escaped.
  * @returns The number of bytes written.
@@ -89,12 +89,60 @@ export async function saveTable(
       hint: "Use a .csv, .arrow, .feather, .parquet or .json file name",
     });
   }
-  await writeFileAtomic(path, bytes);
-  if (sidecar && from) await writeFileAtomic(provenancePath(path), new TextEncoder().encode(from));
-  else await Deno.remove(provenancePath(path)).catch(ignoreMissing);
+  try {
+    await createParentFolder(path);
+    await writeFileAtomic(path, bytes);
+    if (sidecar && from) {
+      await writeFileAtomic(provenancePath(path), new TextEncoder().encode(from));
+    } else await Deno.remove(provenancePath(path)).catch(ignoreMissing);
+  } catch (error) {
+    throw writeError(path, error);
+  }
   return bytes.byteLength;
 }
 
+/** Creates the folders above `path` (the sidecar shares the table's folder). */
+async function createParentFolder(path: string): Promise<void> {
+  const folder = folderOf(path);
+  if (folder !== ".") await Deno.mkdir(folder, { recursive: true });
+}
+
+/** A file-system failure as an error that names the path and says what to try. */
+function writeError(path: string, error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof TidepoolError) return error;
+  if (error instanceof Deno.errors.NotCapable) {
+    return new TidepoolError(`Cannot save the table to ${path}: Deno may not write there`, {
+      hint: `Run Deno with --allow-write (or --allow-write=${folderOf(path)})`,
+      cause: error,
+    });
+  }
+  const reason = error instanceof Deno.errors.PermissionDenied
+    ? "the system denied the write"
+    : error instanceof Deno.errors.NotADirectory || error instanceof Deno.errors.AlreadyExists
+    ? "a part of the path is a file, not a folder"
+    : error instanceof Deno.errors.IsADirectory
+    ? "the path is a folder"
+    : error.message;
+  return new TidepoolError(`Cannot save the table to ${path}: ${reason}`, {
+    hint: `Give a path under a folder you can write to${relativeTo(path)}`,
+    cause: error,
+  });
+}
+
+function folderOf(path: string): string {
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  return slash > 0 ? path.slice(0, slash) : ".";
+}
+
+/** Where a relative path lands, when the current folder may be read. */
+function relativeTo(path: string): string {
+  if (/^([a-z]:)?[\\/]/i.test(path)) return "";
+  try {
+    return ` (a relative path is taken from ${Deno.cwd()})`;
+  } catch {
+    return "";
+  }
+}
 function ignoreMissing(error: unknown): void {
   if (!(error instanceof Deno.errors.NotFound)) throw error;
 }
