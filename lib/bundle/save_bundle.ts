@@ -11,7 +11,7 @@ import { TidepoolError } from "../http/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { provenance } from "../table/provenance.ts";
 import { saveTable } from "../notebook/save_table.ts";
-import { PlotFigure } from "../plot/plot_figure.ts";
+import type { PlotFigure } from "../plot/plot_figure.ts";
 import { savePlot } from "../plot/save_plot.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
