@@ -24,10 +24,16 @@ export interface LocalServer {
 export interface ServeLocalOptions {
   /** Most requests answered before the server answers 503 to everything. Default 1,000,000. */
   maxRequests?: number;
+  /**
+   * The port to listen on when it is free, else an ephemeral one. Default 0
+   * (ephemeral). A recording of the sandbox passes the port it recorded, so
+   * its answers stay at the address their cache keys name.
+   */
+  port?: number;
 }
 
 /**
- * Serves a handler on 127.0.0.1 with port 0.
+ * Serves a handler on 127.0.0.1 with port 0 (or the port asked for, when free).
  *
  * @param handler Answers one request.
  * @param options The request bound.
@@ -45,21 +51,27 @@ export function serveLocal(
 ): LocalServer {
   const maxRequests = options.maxRequests ?? 1_000_000;
   let count = 0;
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    async (request) => {
-      count++;
-      if (count > maxRequests) {
-        return new Response("Sandbox request limit reached", { status: 503 });
-      }
-      try {
-        return await handler(request);
-      } catch (error) {
-        const text = error instanceof Error ? error.message : String(error);
-        return new Response(`Sandbox handler failed: ${text}`, { status: 500 });
-      }
-    },
-  );
+  const handle = async (request: Request) => {
+    count++;
+    if (count > maxRequests) {
+      return new Response("Sandbox request limit reached", { status: 503 });
+    }
+    try {
+      return await handler(request);
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      return new Response(`Sandbox handler failed: ${text}`, { status: 500 });
+    }
+  };
+  const listen = (port: number) =>
+    Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, handle);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = listen(options.port ?? 0);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    server = listen(0);
+  }
   const url = `http://127.0.0.1:${server.addr.port}`;
   // Clients of this process leave out the polite interval for it.
   const unmark = markLocalService(url);

@@ -70,9 +70,11 @@ export interface Services {
  * and run offline; `TIDEPOOL_CACHE_MODE=record` records the sandbox too.
  *
  * A recording keeps the addresses it was made against in `services.json`
- * in the cache folder (a sandbox's port changes on every start, and cache
- * keys name it). In replay mode no sandbox starts and no socket opens: the
- * services not named in the environment are the recording's addresses.
+ * in the cache folder (cache keys name host and port). A later recording
+ * into the same folder starts each sandbox on the port kept there when it
+ * is free, so one folder holds the recordings of many notebooks. In replay
+ * mode no sandbox starts and no socket opens: the services not named in
+ * the environment are the recording's addresses.
  *
  * @param options Sandbox options, for the services that come from it.
  * @returns The addresses, which are real, the cache settings and a close function.
@@ -101,6 +103,16 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
   const cacheDir = env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool";
   if (cacheMode === "replay") return await replayServices(given, cacheDir, env);
   const mode = options.mode ?? "lenient";
+  // A recording into a folder that holds one starts each sandbox on the port
+  // recorded there (when free), so every notebook recorded into the folder
+  // shares one services.json and replays from it.
+  const recorded = cacheMode === "record" || cacheMode === "refresh"
+    ? await readRecordedServices(cacheDir).catch(() => undefined)
+    : undefined;
+  const port = (name: ServiceName) => {
+    const url = recorded?.urls[name];
+    return url && new URL(url).hostname === "127.0.0.1" ? Number(new URL(url).port) : undefined;
+  };
   const started: {
     ocean?: OceanSandbox;
     subgraph?: SandboxSubgraph;
@@ -111,12 +123,26 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     await Promise.all(Object.values(started).map((service) => service.close()));
   };
   try {
-    if (!given.ocean) started.ocean = startOceanSandbox({ mode, ...options.ocean });
-    if (!given.subgraph) started.subgraph = serveSubgraph(options.subgraph);
-    if (!given.expressions) {
-      started.expressions = startExpressionSandbox({ mode, ...options.expressions });
+    if (!given.ocean) {
+      started.ocean = startOceanSandbox({ mode, port: port("ocean"), ...options.ocean });
     }
-    if (!given.archive) started.archive = await startArchiveSandbox({ mode, ...options.archive });
+    if (!given.subgraph) {
+      started.subgraph = serveSubgraph({ port: port("subgraph"), ...options.subgraph });
+    }
+    if (!given.expressions) {
+      started.expressions = startExpressionSandbox({
+        mode,
+        port: port("expressions"),
+        ...options.expressions,
+      });
+    }
+    if (!given.archive) {
+      started.archive = await startArchiveSandbox({
+        mode,
+        port: port("archive"),
+        ...options.archive,
+      });
+    }
   } catch (error) {
     await close();
     throw error;

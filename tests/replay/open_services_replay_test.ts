@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { ExpressionSearch } from "../../lib/expressions/mod.ts";
 import { OceanNode } from "../../lib/ocean/mod.ts";
 import { computePlan, openServices, type Services } from "../../lib/sandbox/mod.ts";
 
@@ -57,6 +58,51 @@ Deno.test("openServices replays at the recorded addresses and starts no sandbox"
       assert.ok("skipped" in plan);
       assert.match(plan.skipped, /^compute: skipped in replay: .*signed request/);
       await services.close();
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("notebooks recorded one after another into one folder all replay from it", async () => {
+  const dir = await Deno.makeTempDir();
+  const quiet = { progress: false as const };
+  try {
+    const urls: Services["urls"][] = [];
+    let datasets = 0;
+    let books = 0;
+    await withCacheEnv({ TIDEPOOL_CACHE_MODE: "record", TIDEPOOL_CACHE_DIR: dir }, async () => {
+      const first = await openServices();
+      try {
+        urls.push(first.urls);
+        const node = new OceanNode(first.urls.ocean, { ...quiet, cache: first.cache });
+        datasets = (await node.searchAssets({ type: "dataset" })).numRows();
+      } finally {
+        await first.close();
+      }
+      // The second recording's sandboxes listen where the first one's did.
+      const second = await openServices();
+      try {
+        urls.push(second.urls);
+        const ex = new ExpressionSearch(second.urls.expressions, { ...quiet, cache: second.cache });
+        books = (await ex.books()).numRows();
+      } finally {
+        await second.close();
+      }
+    });
+    assert.deepEqual(urls[1], urls[0]);
+    await withCacheEnv({ TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: dir }, async () => {
+      const services = await openServices();
+      const offline = {
+        ...quiet,
+        cache: services.cache,
+        fetch: (input: RequestInfo | URL) =>
+          Promise.reject(new Error(`network used in replay: ${input}`)),
+      };
+      const node = new OceanNode(services.urls.ocean, offline);
+      assert.equal((await node.searchAssets({ type: "dataset" })).numRows(), datasets);
+      const ex = new ExpressionSearch(services.urls.expressions, offline);
+      assert.equal((await ex.books()).numRows(), books);
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -38,6 +38,8 @@ import { type ArchiveSeed, seedArchive, seedKeys, type SeedOptions } from "./see
 export interface ArchiveSandboxOptions extends SeedOptions, HarvestingOptions {
   /** Most requests answered (see serveLocal). */
   maxRequests?: number;
+  /** The port to listen on when free, else an ephemeral one (see `serveLocal`). Default 0. */
+  port?: number;
   /**
    * A directory where writes persist: the data is saved there after every
    * write and loaded from it on the next start, uploads are kept beside it.
@@ -128,6 +130,7 @@ export async function startArchiveSandbox(
   };
   const server = serveLocal((request) => route(state, request), {
     maxRequests: options.maxRequests,
+    port: options.port,
   });
   state.origin = server.url;
   state.sparql = buildStore(state);

@@ -52,6 +52,8 @@ export interface ExpressionSandboxOptions {
   rateLimit?: RateLimitFault;
   /** Most requests answered before the server answers 503 to everything. */
   maxRequests?: number;
+  /** The port to listen on when free, else an ephemeral one (see `serveLocal`). Default 0. */
+  port?: number;
   /** `strict` (default): unlisted parameters answer 400; `lenient` (demos) ignores them. */
   mode?: SandboxMode;
   /** Picks the "not shown" shapes (extra fields); default from `TIDEPOOL_SANDBOX_SEED`, else 0. */
@@ -230,7 +232,7 @@ export function startExpressionSandbox(options: ExpressionSandboxOptions = {}): 
     const url = new URL(request.url);
     requests.push({ path: url.pathname + url.search, at, status: response.status });
     return response;
-  }, { maxRequests: options.maxRequests });
+  }, { maxRequests: options.maxRequests, port: options.port });
 
   return extendServer(server, {
     expressions: records,

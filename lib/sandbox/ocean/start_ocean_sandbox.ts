@@ -62,6 +62,8 @@ export interface OceanSandboxOptions {
   compute?: ComputeHandlersOptions | false;
   /** Most requests answered (a guard against runaway loops). */
   maxRequests?: number;
+  /** The port to listen on when free, else an ephemeral one (see `serveLocal`). Default 0. */
+  port?: number;
   /**
    * `strict` (default): query parameters and free compute fields the spec
    * does not list answer 400 in plain text; `lenient` (demos) lets them pass.
@@ -236,7 +238,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     return await compute?.(request) ?? text(`Cannot ${method} ${path}`, 404);
   };
 
-  const server = serveLocal(route, { maxRequests: options.maxRequests });
+  const server = serveLocal(route, { maxRequests: options.maxRequests, port: options.port });
   state.url = server.url;
   const sandbox: Omit<OceanSandbox, keyof OceanFaults> = {
     url: server.url,

@@ -41,6 +41,8 @@ export interface ServeSubgraphOptions extends SubgraphSeedOptions {
   faults?: SubgraphFaults;
   /** Most requests the server answers (see `serveLocal`). */
   maxRequests?: number;
+  /** The port to listen on when free, else an ephemeral one (see `serveLocal`). Default 0. */
+  port?: number;
 }
 
 /** A running sandbox subgraph. */
@@ -135,7 +137,7 @@ export function serveSubgraph(options: ServeSubgraphOptions = {}): SandboxSubgra
     return json(errors.length ? { data: result.data ?? null, errors } : { data: result.data });
   };
 
-  const server = serveLocal(handler, { maxRequests: options.maxRequests });
+  const server = serveLocal(handler, { maxRequests: options.maxRequests, port: options.port });
   return extendServer(server, {
     endpoint: `${server.url}${path}`,
     rows: store.rows,
