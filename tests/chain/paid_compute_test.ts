@@ -166,6 +166,38 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       assert.equal((await node.jobs(late.address)).numRows(), 0);
     });
 
+    await t.step("a start the node refuses after paying names the paid orders", async () => {
+      const unlucky = signerFromPrivateKey(generatePrivateKey());
+      await chain.fund(unlucky.address, "10");
+      ocean.compute!.faults.startFailure = { status: 500, body: "scheduler unavailable" };
+      let message = "";
+      try {
+        await assert.rejects(
+          node.startCompute({ ...request, signer: unlucky }),
+          refused(/after paying 2 orders: scheduler unavailable/),
+        );
+        message = outputs.at(-1) ?? "";
+      } finally {
+        ocean.compute!.faults.startFailure = undefined;
+      }
+      // The hashes the error names are the orders the chain holds for this wallet.
+      const paid = [...message.matchAll(/0x[0-9a-f]{64}/g)].map((match) => match[0]);
+      assert.equal(paid.length, 2, message);
+      for (const hash of paid) {
+        const receipt = await publicClient.getTransactionReceipt({ hash: hash as `0x${string}` });
+        assert.equal(receipt.from.toLowerCase(), unlucky.address.toLowerCase());
+      }
+      assert.match(message, /check jobs\(consumer\) before retrying/);
+      // Started again, the job runs on those orders and pays nothing more.
+      const before = await publicClient.getTransactionCount({ address: unlucky.address });
+      const again = await node.startCompute({ ...request, signer: unlucky });
+      assert.deepEqual(
+        [again.orders.algorithm.txHash, again.orders.datasets[0].txHash].sort(),
+        [...paid].sort(),
+      );
+      assert.equal(await publicClient.getTransactionCount({ address: unlucky.address }), before);
+    });
+
     await t.step("no key or signature appears in any output", () => {
       const text = outputs.join("\n").toLowerCase();
       assert.ok(signatures.length >= 3, `${signatures.length} signatures recorded`);

@@ -94,7 +94,11 @@ export async function startCompute(
   await checkCombinedBalance(prepared, refs);
 
   const orders: DatatokenOrder[] = [];
-  for (const order of prepared) orders.push(await order.send());
+  try {
+    for (const order of prepared) orders.push(await order.send());
+  } catch (error) {
+    throw failedAfterPaying(error, refs, orders);
+  }
   const withOrders = refs.map((ref, i) => ({ ...ref, transferTxId: orders[i].txHash }));
   const body = {
     environment: parameters.environment,
@@ -107,33 +111,74 @@ export async function startCompute(
     metadata: parameters.metadata,
     additionalViewers: parameters.additionalViewers,
   };
-  const response = await signedCall(
-    {
-      http: node.http,
-      signer,
-      command: "startCompute",
-      action: "start a paid compute job",
-      signal: parameters.signal,
-    },
-    async (fields) => {
-      try {
-        return await node.http.request({
-          method: "POST",
-          path: "/api/services/compute",
-          json: { ...fields, ...body },
-          idempotent: false,
-          sensitive: true,
-          signal: parameters.signal,
-        });
-      } catch (error) {
-        throw startError(error);
-      }
-    },
-  );
+  let jobs: ComputeJob[];
+  try {
+    const response = await signedCall(
+      {
+        http: node.http,
+        signer,
+        command: "startCompute",
+        action: "start a paid compute job",
+        signal: parameters.signal,
+      },
+      async (fields) => {
+        try {
+          return await node.http.request({
+            method: "POST",
+            path: "/api/services/compute",
+            json: { ...fields, ...body },
+            idempotent: false,
+            sensitive: true,
+            signal: parameters.signal,
+          });
+        } catch (error) {
+          throw startError(error);
+        }
+      },
+    );
+    jobs = startedJobs(response, "compute");
+  } catch (error) {
+    throw failedAfterPaying(error, refs, orders);
+  }
   return {
-    jobs: startedJobs(response, "compute"),
+    jobs,
     orders: { algorithm: orders[0], datasets: orders.slice(1) },
   };
+}
+
+/**
+ * A failure once some orders were paid names them, so that they are not
+ * paid again: an order stays valid, and a start that names it (or a new
+ * start, whose initializeCompute reports it valid) uses it.
+ */
+function failedAfterPaying(
+  error: unknown,
+  refs: readonly PaidComputeAssetRef[],
+  orders: readonly DatatokenOrder[],
+): unknown {
+  const paid = orders.flatMap((order, i) =>
+    order.source === "reused" ? [] : [`${refs[i].documentId} ${order.txHash}`]
+  );
+  if (paid.length === 0) return error;
+  // viem's shortMessage leaves out the request and the RPC URL, which may hold a provider key.
+  const said = error instanceof TidepoolError
+    ? error.shortMessage
+    : (error as { shortMessage?: string })?.shortMessage ??
+      String((error as Error)?.message ?? error);
+  const earlier = error instanceof TidepoolError && error.hint ? `${error.hint}. ` : "";
+  return new TidepoolError(
+    `Cannot start compute job after paying ${paid.length} order${paid.length === 1 ? "" : "s"}: ${
+      said.replace(/^Cannot start compute job: /, "")
+    }`,
+    {
+      details: error instanceof TidepoolError ? error.details : undefined,
+      detailsLabel: error instanceof TidepoolError ? error.detailsLabel : undefined,
+      hint: `${earlier}The paid orders stay valid (${
+        paid.join(", ")
+      }): start again and they are reused, or give each as its asset's transferTxId`,
+      cause: error,
+    },
+  );
 }
 
 /** tidepool pays datatoken orders; a resource price needs an escrow lock it does not make. */
