@@ -89,12 +89,21 @@ function stems(kind: string, names: readonly string[]): string[] {
   });
 }
 
-/** Refuses a folder holding files the bundle would not list, so its metadata covers all. */
-async function checkFolder(dir: string, planned: ReadonlySet<string>): Promise<void> {
+/**
+ * Makes the folder ready: files an earlier bundle listed but this one does
+ * not are removed; any other file the bundle would not list is refused, so
+ * its metadata covers everything in the folder and no file of the user's is
+ * touched.
+ */
+async function prepareFolder(dir: string, planned: ReadonlySet<string>): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
+  const earlier = await earlierBundleFiles(dir);
   const strangers: string[] = [];
+  const stale: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
-    if (!planned.has(entry.name)) strangers.push(entry.name);
+    if (planned.has(entry.name)) continue;
+    if (entry.isFile && earlier.has(entry.name)) stale.push(entry.name);
+    else strangers.push(entry.name);
   }
   if (strangers.length) {
     throw new TidepoolError(
@@ -104,6 +113,32 @@ async function checkFolder(dir: string, planned: ReadonlySet<string>): Promise<v
       { hint: "Give a new or empty folder, or remove those files" },
     );
   }
+  // Files of an earlier bundle here that this one no longer holds (a table left out).
+  for (const name of stale) await Deno.remove(`${dir}/${name}`);
+}
+
+/** The files an earlier bundle in the folder listed (its crate's `hasPart`): plain names only. */
+async function earlierBundleFiles(dir: string): Promise<Set<string>> {
+  let parts: unknown;
+  try {
+    const crate = JSON.parse(await Deno.readTextFile(`${dir}/ro-crate-metadata.json`));
+    const root = crate["@graph"].find((entity: { "@id"?: unknown }) => entity["@id"] === "./");
+    parts = root.hasPart;
+  } catch {
+    return new Set(); // no crate, or not one of ours: its files count as strangers
+  }
+  const names = new Set<string>();
+  for (const part of [parts].flat()) {
+    const id = (part as { "@id"?: unknown })?.["@id"];
+    if (typeof id !== "string") continue;
+    try {
+      const name = decodeURI(id);
+      if (/^[^./\\][^/\\]*$/.test(name)) names.add(name);
+    } catch {
+      // A malformed escape names no file of ours.
+    }
+  }
+  return names;
 }
 
 async function describeFile(dir: string, path: string, mediaType: string): Promise<BundleFile> {
@@ -157,7 +192,8 @@ async function saveOneTable(
  *
  * Names become file names (`ordersPerWeek` → `orders_per_week`). The folder
  * is made if needed and must hold no other files, so the metadata lists
- * everything in it; saving again into it replaces the bundle. Saving the
+ * everything in it; saving again into it replaces the bundle (files of the
+ * earlier one that the new one does not hold are removed). Saving the
  * same tables again gives byte-identical CSV and Parquet files, and the same
  * figure the same SVG; only the times in the two metadata files change.
  * Each file appears under its name only when complete; the RO-Crate is
@@ -207,7 +243,7 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
     ...plotStems.map((stem) => `${stem}.svg`),
     ...METADATA_FILES,
   ]);
-  await checkFolder(dir, planned);
+  await prepareFolder(dir, planned);
   const created = new Date().toISOString();
   const savedTables: SavedTable[] = [];
   for (const [index, [name, table]] of tables.entries()) {

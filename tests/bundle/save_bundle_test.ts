@@ -185,6 +185,32 @@ Deno.test("saveBundle: the same tables saved again give the same data files", as
   });
 });
 
+Deno.test("saveBundle: saved again with fewer tables, the earlier bundle's extra files go", async () => {
+  await inTempDir(async (dir) => {
+    await saveBundle(dir, {
+      tables: { kept: aq.table({ n: [1] }), dropped: aq.table({ n: [2] }) },
+    });
+    await saveBundle(dir, { tables: { kept: aq.table({ n: [1] }) } });
+    const names = [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
+    assert.deepEqual(names, [
+      "datapackage.json",
+      "kept.csv",
+      "kept.parquet",
+      "ro-crate-metadata.json",
+    ]);
+    await checkRoCrate(dir);
+    await checkDataPackage(dir);
+    // A file the earlier bundle did not list is the user's: refused, not removed.
+    await Deno.writeTextFile(`${dir}/notes.csv`, "mine");
+    await assert.rejects(
+      saveBundle(dir, { tables: { other: aq.table({ n: [3] }) } }),
+      /notes\.csv/,
+    );
+    assert.ok(Deno.statSync(`${dir}/notes.csv`).isFile);
+    assert.ok(Deno.statSync(`${dir}/kept.csv`).isFile);
+  });
+});
+
 Deno.test("saveBundle: refuses a folder with other files, clashing names and nothing to save", async () => {
   await inTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
