@@ -92,6 +92,15 @@ Deno.test("saveBundle: sandbox tables and a chart, read back and checked", async
     assert.equal(derived.object, undefined);
     assert.match(derived.description as string, /The table carries no provenance/);
 
+    // Saved again, the same tables give the same data files, provenance in the Parquet included.
+    const again = await saveBundle(`${dir}/again`, {
+      tables,
+      plots: { emotions: emotionDistributionChart(analytics.emotion) },
+    });
+    const dataFiles = (files: typeof saved.files) =>
+      files.filter((file) => !file.path.endsWith(".json")).map((file) => [file.path, file.sha256]);
+    assert.deepEqual(dataFiles(again.files), dataFiles(saved.files));
+
     // No secret in any file: the archive key's secret part, in any case.
     const secret = apiKey.slice(apiKey.indexOf(".") + 1).toLowerCase();
     for (const file of saved.files) {
