@@ -5,6 +5,7 @@ import type { ChainHex, DatatokenOrder, PreparedOrder } from "../order/order_dat
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { signedCall } from "../_signed_call.ts";
+import { onChain } from "../order/_chain_errors.ts";
 import { precheckPaidCompute } from "./_paid_precheck.ts";
 import { startedJobs, startError } from "./_start_answer.ts";
 import type {
@@ -216,7 +217,11 @@ async function prepareOne(
     }
     // viem loads with the first order: importing tidepool should not pay for it.
     const { minedBlock } = await import("../order/_order_transactions.ts");
-    const block = await minedBlock(parameters.rpcUrl, chainId, given as ChainHex);
+    const block = await onChain(
+      parameters.rpcUrl,
+      `check order ${given} of ${ref.documentId}`,
+      () => minedBlock(parameters.rpcUrl, chainId, given as ChainHex),
+    );
     if (block === undefined) {
       throw new TidepoolError(
         `Cannot start compute job: order ${given} of ${ref.documentId} is not a successful transaction on chain ${chainId}`,

@@ -18,6 +18,7 @@ import {
   http,
   parseAbi,
   parseUnits,
+  TransactionReceiptNotFoundError,
   zeroAddress,
 } from "viem";
 import type { LocalAccount } from "viem/accounts";
@@ -320,6 +321,10 @@ export async function minedBlock(
     rpcUrls: { default: { http: [rpcUrl] } },
   });
   const reader = createPublicClient({ chain, transport: http(rpcUrl) });
-  const receipt = await reader.getTransactionReceipt({ hash: txHash }).catch(() => undefined);
+  // Only "no such receipt" means unknown; an unreachable chain is an error of its own.
+  const receipt = await reader.getTransactionReceipt({ hash: txHash }).catch((error) => {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw error;
+  });
   return receipt?.status === "success" ? receipt.blockNumber : undefined;
 }

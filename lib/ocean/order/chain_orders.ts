@@ -13,6 +13,7 @@ import { withProvenance } from "../../table/with_provenance.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../../table/schema.ts";
 import { SANDBOX_CHAIN_ID } from "./order_asset.ts";
+import { onChain, originOf } from "./_chain_errors.ts";
 
 /** Options of {@linkcode chainOrders}. */
 export interface ChainOrdersOptions {
@@ -85,17 +86,8 @@ export function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
   return withProvenance(
     // An RPC URL often carries a provider key in its path: only its origin is kept.
     { service: originOf(rpcUrl), operation: "chainOrders", params },
-    () => readChainOrders(options),
+    () => onChain(rpcUrl, "read orders from the chain", () => readChainOrders(options)),
   );
-}
-
-/** The scheme, host and port of a URL; empty when it is not one. */
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
 }
 
 async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {

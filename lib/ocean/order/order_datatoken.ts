@@ -8,6 +8,8 @@
  * @module
  */
 
+import { onChain } from "./_chain_errors.ts";
+
 /** A 0x address or hash. */
 export type ChainHex = `0x${string}`;
 
@@ -152,5 +154,11 @@ export async function orderDatatoken(
 export async function prepareOrder(parameters: OrderDatatokenParameters): Promise<PreparedOrder> {
   // viem loads with the first order: importing tidepool should not pay for it.
   const { prepareOrder } = await import("./_order_transactions.ts");
-  return await prepareOrder(parameters);
+  const { rpcUrl } = parameters;
+  const prepared = await onChain(rpcUrl, "prepare the order", () => prepareOrder(parameters));
+  return {
+    ...prepared,
+    balanceOf: (token) => onChain(rpcUrl, "read a balance", () => prepared.balanceOf(token)),
+    send: () => onChain(rpcUrl, "send the order", () => prepared.send()),
+  };
 }
