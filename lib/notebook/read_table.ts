@@ -14,6 +14,8 @@ import { tableFromParquet } from "../dataset/parquet.ts";
  *
  * @param path The file to read.
  * @returns The table.
+ * @throws {TidepoolError} When the sidecar is not provenance, or counts
+ *   other rows than the file holds (the file was edited since it was saved).
  *
  * @example Parquet round trip
  * ```ts
@@ -51,5 +53,6 @@ async function withSidecar(path: string, table: ColumnTable): Promise<ColumnTabl
     if (error instanceof Deno.errors.NotFound) return table;
     throw error;
   }
-  return restoreProvenance(table, text, sidecar);
+  // A CSV or JSON file is easily edited apart from its sidecar.
+  return restoreProvenance(table, text, sidecar, { sameRows: true });
 }

@@ -33,9 +33,16 @@ const STRING_FIELDS = ["service", "operation", "tidepoolVersion", "startedAt", "
  * @param table The table read.
  * @param text The JSON text.
  * @param source Where the text was read, for the error.
+ * @param options `sameRows`: refuse provenance that counts other rows than
+ *   the table (a sidecar beside a data file changed since it was saved).
  * @returns The same table.
  */
-export function restoreProvenance(table: ColumnTable, text: string, source: string): ColumnTable {
+export function restoreProvenance(
+  table: ColumnTable,
+  text: string,
+  source: string,
+  options: { sameRows?: boolean } = {},
+): ColumnTable {
   let record: Partial<Record<keyof Provenance, unknown>>;
   try {
     record = JSON.parse(text);
@@ -47,6 +54,15 @@ export function restoreProvenance(table: ColumnTable, text: string, source: stri
   }
   const missing = STRING_FIELDS.filter((name) => typeof record[name] !== "string");
   if (missing.length > 0) throw invalid(source, `no text for ${missing.join(", ")}`);
+  // The provenance speaks of the rows the call returned: other rows are other data.
+  if (options.sameRows && typeof record.rows === "number" && record.rows !== table.numRows()) {
+    throw invalid(
+      source,
+      `it describes ${record.rows} rows, the table read has ${table.numRows()}`,
+      "The table was changed after saveTable wrote it, so this provenance is not its own: " +
+        "restore the saved file, or save the changed table with saveTable",
+    );
+  }
   const cacheKeys = Array.isArray(record.cacheKeys) ? record.cacheKeys.map(String) : [];
   return attachProvenance(table, {
     service: record.service as string,
@@ -64,8 +80,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === "object" && !Array.isArray(value);
 }
 
-function invalid(source: string, why: string): TidepoolError {
+function invalid(
+  source: string,
+  why: string,
+  hint = "The file was changed by hand; restore it, or delete it to read the table without",
+): TidepoolError {
   return new TidepoolError(`Cannot read the provenance of a saved table: ${source}: ${why}`, {
-    hint: "The file was changed by hand; restore it, or delete it to read the table without",
+    hint,
   });
 }

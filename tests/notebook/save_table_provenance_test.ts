@@ -86,3 +86,22 @@ Deno.test("a sidecar changed into something else is an error that names it", asy
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a saved table whose rows were changed since is refused its provenance", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/orders.csv`;
+    await saveTable(path, fromSubgraph());
+    // A row removed by hand: the sidecar still speaks of the three the call returned.
+    const lines = (await Deno.readTextFile(path)).trimEnd().split("\n");
+    await Deno.writeTextFile(path, `${lines.slice(0, -1).join("\n")}\n`);
+    await assert.rejects(
+      () => readTable(path),
+      (error: unknown) =>
+        error instanceof TidepoolError && error.message.includes("orders.csv.provenance.json") &&
+        /describes 3 rows, the table read has 2/.test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
