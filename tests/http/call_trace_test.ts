@@ -8,33 +8,43 @@ import assert from "node:assert/strict";
 import { HttpClient } from "../../lib/http/client.ts";
 import { noteAsOf, traceCall } from "../../lib/http/call_trace.ts";
 
-function serve() {
+/**
+ * Answers `{path}`; a path listed in `holds` is answered once its promise
+ * settles, so tests order answers by events, not by delays.
+ */
+function serve(holds: Record<string, Promise<unknown>> = {}) {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (request) => {
-      const delay = Number(new URL(request.url).searchParams.get("delay") ?? 0);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      return Response.json({ path: new URL(request.url).pathname });
+      const path = new URL(request.url).pathname;
+      await holds[path];
+      return Response.json({ path });
     },
   );
   return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
 }
 
+/** Resolves at least `ms` later: what is noted after it has a later ISO time than what came before. */
+const atLeast = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 Deno.test("concurrent calls on one client keep their own cache keys and times", async () => {
-  const server = serve();
+  // a's first answer waits until b has its own and a millisecond has passed.
+  let bAnswered!: () => void;
+  const afterB = new Promise<void>((resolve) => bAnswered = resolve).then(() => atLeast(2));
+  const server = serve({ "/a": afterB });
   const dir = await Deno.makeTempDir();
   try {
     const http = new HttpClient(server.url, { cache: { dir, mode: "record" }, progress: false });
     const [a, b] = await Promise.all([
       traceCall(async () => {
-        await http.request({ path: "/a", query: { delay: 30 } });
+        await http.request({ path: "/a" });
         noteAsOf({ block: 1 });
         await http.request({ path: "/a2" });
       }),
       traceCall(async () => {
-        await http.request({ path: "/b", query: { delay: 5 } });
+        await http.request({ path: "/b" });
         noteAsOf({ block: 2, blockTime: undefined });
-      }),
+      }).finally(bAnswered),
     ]);
     assert.equal(a.trace.cacheKeys.length, 2);
     assert.equal(b.trace.cacheKeys.length, 1);
@@ -43,7 +53,7 @@ Deno.test("concurrent calls on one client keep their own cache keys and times", 
     assert.deepEqual(b.trace.asOf, { block: 2 });
     assert.ok(a.trace.startedAt! <= a.trace.endedAt!);
     assert.ok(b.trace.endedAt! < a.trace.endedAt!, "b answered before a's second request");
-    const again = await traceCall(() => http.request({ path: "/b", query: { delay: 5 } }));
+    const again = await traceCall(() => http.request({ path: "/b" }));
     // Replayed from the cache: the recording's times and key.
     assert.deepEqual(again.trace, { ...b.trace, asOf: {} });
   } finally {
