@@ -5,6 +5,7 @@ import { type SandboxSubgraph, serveSubgraph } from "./subgraph/mod.ts";
 import { type ExpressionSandbox, startExpressionSandbox } from "./expressions/mod.ts";
 import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
 import { readRecordedServices, writeRecordedServices } from "./_recorded_services.ts";
+import { TidepoolError } from "../http/errors.ts";
 
 /** The environment variables that point the notebooks and the demo at real services. */
 export const SERVICE_VARIABLES = {
@@ -99,14 +100,19 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     expressions: env(SERVICE_VARIABLES.expressions),
     archive: env(SERVICE_VARIABLES.archive),
   };
-  const cacheMode = env("TIDEPOOL_CACHE_MODE") as CacheOptions["mode"] | undefined;
+  const cacheMode = checkedCacheMode(env("TIDEPOOL_CACHE_MODE"));
   const cacheDir = env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool";
   if (cacheMode === "replay") return await replayServices(given, cacheDir, env);
+  const live = Object.values(given).some((url) => url !== undefined);
+  const cache: CacheOptions | undefined = live || cacheMode
+    ? { dir: cacheDir, mode: cacheMode ?? "record" }
+    : undefined;
+  const recording = cache?.mode === "record" || cache?.mode === "refresh";
   const mode = options.mode ?? "lenient";
   // A recording into a folder that holds one starts each sandbox on the port
   // recorded there (when free), so every notebook recorded into the folder
   // shares one services.json and replays from it.
-  const recorded = cacheMode === "record" || cacheMode === "refresh"
+  const recorded = recording
     ? await readRecordedServices(cacheDir).catch(() => undefined)
     : undefined;
   const port = (name: ServiceName) => {
@@ -147,10 +153,6 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     await close();
     throw error;
   }
-  const live = Object.values(given).some((url) => url !== undefined);
-  const cache: CacheOptions | undefined = live || cacheMode
-    ? { dir: cacheDir, mode: cacheMode ?? "record" }
-    : undefined;
   const urls = {
     ocean: given.ocean ?? started.ocean!.url,
     subgraph: given.subgraph ?? started.subgraph!.endpoint,
@@ -160,9 +162,9 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
   const archiveSite = given.archive
     ? { account: env("TIDEPOOL_ARCHIVE_ACCOUNT") ?? "", db: env("TIDEPOOL_ARCHIVE_DB") ?? "" }
     : { account: "shinano", db: "letters" };
-  if (cache?.mode === "record" || cache?.mode === "refresh") {
+  if (recording) {
     try {
-      await writeRecordedServices(cache.dir, { urls, archiveSite, live });
+      await writeRecordedServices(cacheDir, { urls, archiveSite, live });
     } catch (error) {
       await close();
       throw error;
@@ -183,6 +185,18 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     sandbox: Object.keys(started).length > 0 ? started : undefined,
     close,
   };
+}
+
+const CACHE_MODES: readonly string[] = ["off", "record", "replay", "refresh"];
+
+/** `TIDEPOOL_CACHE_MODE` as a mode; a misspelt one is an error, not a silent live run. */
+function checkedCacheMode(value: string | undefined): CacheOptions["mode"] | undefined {
+  if (value === undefined || CACHE_MODES.includes(value)) {
+    return value as CacheOptions["mode"] | undefined;
+  }
+  throw new TidepoolError(`Unknown cache mode in TIDEPOOL_CACHE_MODE: ${value}`, {
+    hint: "Set TIDEPOOL_CACHE_MODE to record, replay, refresh or off, or unset it",
+  });
 }
 
 /**

@@ -12,6 +12,8 @@
  * Cells whose tables come from signed requests, never recorded, are listed
  * in {@linkcode SIGNED_CELLS}: in replay they show nothing, and must have.
  * `buying-data.ipynb` is not replayed at all (see {@linkcode NOT_REPLAYED}).
+ * A pair of runs where one lost a cell's output (a kernel race, see
+ * {@linkcode droppedCells}) runs again, at most twice.
  *
  * Without Jupyter these tests say so loudly and are skipped; with CI=true a
  * missing Jupyter is a failure.
@@ -183,6 +185,47 @@ function offlineCopy(notebook: Notebook): Notebook {
   return { ...notebook, cells: [cell, ...notebook.cells] };
 }
 
+/**
+ * Cells where one run showed tables and the other showed none: under load
+ * the Deno kernel sometimes reports a cell idle before a display it sent,
+ * and nbconvert drops that output (see the README's notes on notebooks).
+ * A table that differs is never taken for this.
+ */
+function droppedCells(before: TableDigest[][], after: TableDigest[][], signed: number[]) {
+  return before.flatMap((tables, cell) => {
+    const lost = signed.includes(cell)
+      ? tables.length === 0
+      : (tables.length === 0) !== (after[cell]?.length === 0);
+    return lost ? [cell] : [];
+  });
+}
+
+/** Records the notebook, then replays it offline; both runs' outputs checked. */
+async function recordThenReplay(name: string, outDir: string, copy: string) {
+  const cache = await Deno.makeTempDir({ dir: outDir, prefix: "cache-" });
+  const recorded = await execute(
+    `${notebooksDir}/${name}`,
+    outDir,
+    cacheEnvironment("record", cache),
+  );
+  checkOutputs(name, recorded);
+  if (NOT_REPLAYED.has(name)) return undefined;
+  const source: Notebook = JSON.parse(await Deno.readTextFile(`${notebooksDir}/${name}`));
+  await Deno.writeTextFile(copy, JSON.stringify(offlineCopy(source)));
+  const replayed = await execute(copy, outDir, cacheEnvironment("replay", cache));
+  const signed = SIGNED_CELLS[name] ?? [];
+  checkOutputs(name, replayed, signed.length === 0);
+  if (signed.length > 0) {
+    const printed = replayed.cells.flatMap((cell) => cell.outputs ?? [])
+      .filter((output) => output.output_type === "stream").map((output) => text(output.text));
+    assert.ok(
+      printed.some((line) => /skipped in replay: .*signed request/.test(line)),
+      `${name} does not say in replay why its signed cells skip`,
+    );
+  }
+  return { before: tableDigests(recorded), after: tableDigests(replayed).slice(1), signed };
+}
+
 for (const name of notebooks) {
   Deno.test({
     name: NOT_REPLAYED.has(name)
@@ -191,34 +234,18 @@ for (const name of notebooks) {
     ignore: !available,
     async fn() {
       const outDir = await Deno.makeTempDir();
-      const cache = `${outDir}/cache`;
       // The kernel runs in notebooks/, where tidepool's deno.json is found.
       const copy = `${notebooksDir}/_replay-${crypto.randomUUID()}-${name}`;
       try {
-        const recorded = await execute(
-          `${notebooksDir}/${name}`,
-          outDir,
-          cacheEnvironment("record", cache),
-        );
-        checkOutputs(name, recorded);
-        if (NOT_REPLAYED.has(name)) return;
-
-        const source: Notebook = JSON.parse(await Deno.readTextFile(`${notebooksDir}/${name}`));
-        await Deno.writeTextFile(copy, JSON.stringify(offlineCopy(source)));
-        const replayed = await execute(copy, outDir, cacheEnvironment("replay", cache));
-        const signed = SIGNED_CELLS[name] ?? [];
-        checkOutputs(name, replayed, signed.length === 0);
-        if (signed.length > 0) {
-          const printed = replayed.cells.flatMap((cell) => cell.outputs ?? [])
-            .filter((output) => output.output_type === "stream").map((output) => text(output.text));
-          assert.ok(
-            printed.some((line) => /skipped in replay: .*signed request/.test(line)),
-            `${name} does not say in replay why its signed cells skip`,
-          );
+        let runs = await recordThenReplay(name, outDir, copy);
+        for (let attempt = 2; runs && attempt <= 3; attempt++) {
+          const dropped = droppedCells(runs.before, runs.after, runs.signed);
+          if (dropped.length === 0) break;
+          console.warn(`${name}: cells ${dropped.join(", ")} lost their output in one run; again`);
+          runs = await recordThenReplay(name, outDir, copy);
         }
-
-        const before = tableDigests(recorded);
-        const after = tableDigests(replayed).slice(1);
+        if (!runs) return;
+        const { before, after, signed } = runs;
         let compared = 0;
         before.forEach((tables, cell) => {
           if (signed.includes(cell)) {

@@ -109,6 +109,15 @@ Deno.test("notebooks recorded one after another into one folder all replay from 
   }
 });
 
+Deno.test("a misspelt TIDEPOOL_CACHE_MODE is an error, not a silent live run", async () => {
+  await withCacheEnv({ TIDEPOOL_CACHE_MODE: "replayed" }, async () => {
+    await assert.rejects(
+      () => openServices(),
+      /Unknown cache mode in TIDEPOOL_CACHE_MODE: replayed/,
+    );
+  });
+});
+
 Deno.test("openServices in replay mode without a recording says how to make one", async () => {
   const dir = await Deno.makeTempDir();
   try {
