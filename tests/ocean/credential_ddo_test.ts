@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { assetAtTopLevel } from "../../lib/ocean/_ddo_forms.ts";
-import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import { OceanNode, orderAsset, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import { TidepoolError } from "../../lib/http/errors.ts";
 import { SANDBOX_WALLET_KEY, startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 
 type Json = Record<string, unknown>;
@@ -125,5 +126,35 @@ Deno.test("a sandbox seeded with 5.0.0 DDOs sends that form, and a free job runs
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("orderAsset on a DDO form tidepool cannot read says so before any transaction, not a TypeError", async () => {
+  // A made-up later form: the asset under a key tidepool does not know.
+  const unknownForm = {
+    "@context": ["https://www.w3.org/ns/credentials/v2"],
+    id: "did:ope:00000000000000000000000000000000000000000000000000000000000000aa",
+    version: "6.0.0",
+    asset: { services: [ACCESS] },
+  } as unknown as Ddo;
+  const sandbox = startOceanSandbox({ ddos: [unknownForm], compute: false });
+  try {
+    const node = new OceanNode(sandbox.url, { progress: false, retry: false });
+    const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+    const requestsBefore = sandbox.requestCount;
+    await assert.rejects(
+      // No chain runs here: a check that reached the chain would fail on the RPC instead.
+      orderAsset(node, unknownForm.id, String(ACCESS.id), signer, { rpcUrl: "http://127.0.0.1:9" }),
+      (error: Error) => {
+        assert.ok(error instanceof TidepoolError, `${error.name}: ${error.message}`);
+        assert.match(error.message, /version 6\.0\.0\) lists no services/);
+        assert.match((error as TidepoolError).hint ?? "", /credentialSubject/);
+        return true;
+      },
+    );
+    // Only the DDO was asked for: no initialize, nothing signed.
+    assert.equal(sandbox.requestCount - requestsBefore, 1);
+  } finally {
+    await sandbox.close();
   }
 });

@@ -81,11 +81,25 @@ export async function prepareAssetOrder(
 ): Promise<PreparedOrder> {
   const account = await accountOf(signer);
   const ddo = await node.ddo(did);
-  const serviceIndex = ddo.services.findIndex((s) => s.id === serviceId);
-  const service = ddo.services[serviceIndex];
+  // A DDO form tidepool does not know (a future 5.x without credentialSubject)
+  // may hold its services elsewhere: say so rather than fail on undefined.
+  const services = Array.isArray(ddo.services) ? ddo.services : [];
+  if (services.length === 0) {
+    throw new TidepoolError(
+      `Cannot order ${did}: its DDO (version ${
+        ddo.version ?? "not given"
+      }) lists no services where tidepool reads them`,
+      {
+        hint:
+          "node.ddo(did) shows the document as the node sent it; tidepool reads services at the top level or under credentialSubject (DDO 4.x and 5.0)",
+      },
+    );
+  }
+  const serviceIndex = services.findIndex((s) => s.id === serviceId);
+  const service = services[serviceIndex];
   if (!service) {
     throw new TidepoolError(`Cannot order ${did}: it has no service ${serviceId}`, {
-      hint: `Use one of its services: ${ddo.services.map((s) => s.id).join(", ")}`,
+      hint: `Use one of its services: ${services.map((s) => s.id).join(", ")}`,
     });
   }
   if (!service.datatokenAddress) {
