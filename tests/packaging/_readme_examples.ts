@@ -5,6 +5,8 @@
  * `--config` resolves to this checkout, in a folder of its own.
  */
 
+import { childEnvironment } from "../_child_runs.ts";
+
 const repository = new URL("../../", import.meta.url).pathname;
 
 /** One fenced `ts` block and the printed output shown right after it, if any. */
@@ -92,7 +94,10 @@ export async function deno(args: string[], cwd: string, timeoutMs: number): Prom
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    // The README's outputs are the sandbox defaults: no TIDEPOOL_* setting (a
+    // sandbox seed, a cache mode) or wallet key of this process reaches the block.
+    env: childEnvironment({ NO_COLOR: "1" }),
+    clearEnv: true,
     signal,
   }).spawn();
   const { code, stdout, stderr } = await child.output();

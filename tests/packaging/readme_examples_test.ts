@@ -141,6 +141,33 @@ Deno.test("README: a broken block fails the check, the run or the comparison", a
   }
 });
 
+Deno.test("README: a block runs without this process's TIDEPOOL_* settings and wallet key", async () => {
+  const [example] = readExamples([
+    "```ts",
+    'console.log(Deno.env.get("TIDEPOOL_SANDBOX_SEED") ?? "no seed");',
+    'console.log(Deno.env.get("OCEAN_PRIVATE_KEY") ?? "no key");',
+    "```",
+    "",
+    "```text",
+    "no seed",
+    "no key",
+    "```",
+  ].join("\n"));
+  const { root } = await writeExamples([example]);
+  const before = ["TIDEPOOL_SANDBOX_SEED", "OCEAN_PRIVATE_KEY"].map((name) => Deno.env.get(name));
+  try {
+    Deno.env.set("TIDEPOOL_SANDBOX_SEED", "3");
+    Deno.env.set("OCEAN_PRIVATE_KEY", `0x${"1".repeat(64)}`);
+    await runAndCompare(example, root);
+  } finally {
+    for (const [i, name] of ["TIDEPOOL_SANDBOX_SEED", "OCEAN_PRIVATE_KEY"].entries()) {
+      if (before[i] === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, before[i]!);
+    }
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("README: every notebook in notebooks/ is listed", () => {
   const names = [...Deno.readDirSync(`${repository}notebooks`)]
     .filter((entry) => entry.name.endsWith(".ipynb") && !entry.name.startsWith("_"))
