@@ -14,6 +14,7 @@ import type { TableSchema } from "../table/schema.ts";
 import type { ColumnTable } from "arquero";
 import { chunksToParquet, tableFromParquet } from "./parquet.ts";
 import { encodeColumn, type EncodedChunk } from "./_arrow_columns.ts";
+import { SeenKeys } from "../paging/_seen_keys.ts";
 import {
   type Checkpoint,
   keyOf,
@@ -50,8 +51,9 @@ export interface DatasetWriterOptions<R> {
    * Columns whose values together identify a row: a row whose key was
    * already in the dataset when the writer opened is not written again (a
    * resumed run repeats what it had not confirmed). Those keys are held in
-   * memory; repeats within one run are the producer's to drop (a harvest
-   * does), so a fresh run holds none.
+   * memory, compactly (about 16 bytes a row, see `lib/paging/_seen_keys.ts`);
+   * repeats within one run are the producer's to drop (a harvest does), so
+   * a fresh run holds none.
    */
   key?: readonly string[];
   /**
@@ -105,7 +107,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
   readonly #dir: string;
   readonly #options: DatasetWriterOptions<R>;
   readonly #checkpoint: Checkpoint;
-  readonly #keys?: Set<string>;
+  readonly #keys?: SeenKeys;
   /** Per partition folder, the pages held since the last flush, already in Arrow form. */
   readonly #buffers = new Map<string, { chunks: EncodedChunk[]; rows: number }>();
   readonly #flushRows: number;
@@ -118,7 +120,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     dir: string,
     options: DatasetWriterOptions<R>,
     checkpoint: Checkpoint,
-    keys?: Set<string>,
+    keys?: SeenKeys,
   ) {
     this.#dir = dir;
     this.#options = options;
@@ -148,10 +150,13 @@ export class DatasetWriter<R = Record<string, unknown>> {
       if (checkpoint.state === null) await Deno.remove(options.stateFile).catch(ignoreNotFound);
       else await writeFileAtomic(options.stateFile, checkpoint.state);
     }
-    let keys: Set<string> | undefined;
+    let keys: SeenKeys | undefined;
     if (options.key) {
-      keys = new Set();
-      for (const file of checkpoint.files) await readKeys(`${dir}/${file}`, options.key, keys);
+      keys = new SeenKeys();
+      for (const file of checkpoint.files) {
+        await readKeys(`${dir}/${file}`, options.key, keys);
+        await keys.compact();
+      }
     }
     return new DatasetWriter(dir, options, checkpoint, keys);
   }
@@ -303,12 +308,12 @@ export async function writeDataset<R>(
   return writer.close();
 }
 
-/** Adds the keys of one file's rows to the set, reading only the key columns. */
-async function readKeys(path: string, columns: readonly string[], keys: Set<string>) {
+/** Adds the keys of one file's rows, reading only the key columns. */
+async function readKeys(path: string, columns: readonly string[], keys: SeenKeys) {
   const table = await tableFromParquet(await Deno.readFile(path), { columns: [...columns] });
   const arrays = columns.map((name) => table.array(name) as ArrayLike<unknown>);
   for (let row = 0; row < table.numRows(); row++) {
-    keys.add(keyOf(arrays.map((values) => values[row])));
+    keys.admit(keyOf(arrays.map((values) => values[row])), 0);
   }
 }
 

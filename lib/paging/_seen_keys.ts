@@ -101,6 +101,16 @@ export class SeenKeys {
     return true;
   }
 
+  /**
+   * Whether a key was admitted, at any version; records nothing.
+   *
+   * @param key The key.
+   * @returns true when it was admitted before.
+   */
+  has(key: string): boolean {
+    return this.#latest(key) !== undefined;
+  }
+
   /** Whether the map of the latest keys is due to be frozen; see {@linkcode compact}. */
   get due(): boolean {
     return this.#recent.size >= this.#blockSize;

@@ -75,3 +75,13 @@ Deno.test("a million identifiers are held in under 20 bytes each", async () => {
   assert.equal(seen.size, 1_000_000);
   assert.ok(seen.frozenBytes < 20 * 1_000_000, `${seen.frozenBytes} bytes`);
 });
+
+Deno.test("has() finds a frozen key at any version and records nothing", async () => {
+  const seen = new SeenKeys({ blockSize: 4 });
+  await admitPages(seen, ids(0, 20), 5);
+  assert.equal(seen.has("oai:x:2"), true);
+  assert.equal(seen.has("oai:x:20"), false);
+  assert.equal(seen.has("oai:x:20"), false);
+  assert.equal(seen.size, 20);
+  assert.equal(seen.admit("oai:x:20", 0), true);
+});
