@@ -6,12 +6,59 @@
  * @module
  */
 
-import type { HttpResponse } from "../../http/client.ts";
+import type { HttpClient, HttpResponse } from "../../http/client.ts";
 import { HttpError, httpErrorFields, ProtocolError, TimeoutError } from "../../http/errors.ts";
+import { signedCall } from "../_signed_call.ts";
+import type { SignedCommand } from "../sign_request.ts";
+import type { Signer } from "../signer.ts";
 import type { ComputeJob } from "./types.ts";
 
+/** One compute start as {@linkcode sendStart} sends it. */
+export interface ComputeStart {
+  /** The signed command, `freeStartCompute` or `startCompute`. */
+  command: SignedCommand;
+  /** What the start does, for messages: `start a free compute job`. */
+  action: string;
+  /** `/api/services/freeCompute` or `/api/services/compute`. */
+  path: string;
+  /** The body besides the signed fields. */
+  body: Record<string, unknown>;
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Signs and sends a compute start (never retried: a job may have started)
+ * and reads the jobs the node answered.
+ */
+export async function sendStart(
+  http: HttpClient,
+  signer: Signer,
+  start: ComputeStart,
+): Promise<ComputeJob[]> {
+  const { command, action, path, body, signal } = start;
+  const response = await signedCall(
+    { http, signer, command, action, signal },
+    async (fields) => {
+      try {
+        return await http.request({
+          method: "POST",
+          path,
+          json: { ...fields, ...body },
+          idempotent: false,
+          sensitive: true,
+          signal,
+        });
+      } catch (error) {
+        throw startError(error);
+      }
+    },
+  );
+  return startedJobs(response, path.slice(path.lastIndexOf("/") + 1));
+}
+
 /** The jobs a start answered (an array, or one job object). */
-export function startedJobs(response: HttpResponse, endpoint: string): ComputeJob[] {
+function startedJobs(response: HttpResponse, endpoint: string): ComputeJob[] {
   const jobs = response.json<unknown>();
   const list = Array.isArray(jobs) ? jobs : jobs && typeof jobs === "object" ? [jobs] : null;
   if (!list || list.some((job) => !job || typeof job.jobId !== "string")) {
@@ -24,7 +71,7 @@ export function startedJobs(response: HttpResponse, endpoint: string): ComputeJo
 }
 
 /** A failed start, with the node's JSON-string or plain-text body as the message. */
-export function startError(error: unknown): unknown {
+function startError(error: unknown): unknown {
   if (error instanceof TimeoutError) {
     return new TimeoutError(`No answer to the compute start in time: ${error.shortMessage}`, {
       hint: "The job may have started anyway: list it with jobs(consumer) before starting another",

@@ -4,10 +4,9 @@ import { prepareAssetOrder, SANDBOX_CHAIN_ID } from "../order/order_asset.ts";
 import type { ChainHex, DatatokenOrder, PreparedOrder } from "../order/order_datatoken.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
-import { signedCall } from "../_signed_call.ts";
 import { onChain } from "../order/_chain_errors.ts";
 import { precheckPaidCompute } from "./_paid_precheck.ts";
-import { startedJobs, startError } from "./_start_answer.ts";
+import { sendStart } from "./_start_answer.ts";
 import type {
   ComputeAssetTerms,
   InitializeComputeReturnType,
@@ -114,30 +113,13 @@ export async function startCompute(
   };
   let jobs: ComputeJob[];
   try {
-    const response = await signedCall(
-      {
-        http: node.http,
-        signer,
-        command: "startCompute",
-        action: "start a paid compute job",
-        signal: parameters.signal,
-      },
-      async (fields) => {
-        try {
-          return await node.http.request({
-            method: "POST",
-            path: "/api/services/compute",
-            json: { ...fields, ...body },
-            idempotent: false,
-            sensitive: true,
-            signal: parameters.signal,
-          });
-        } catch (error) {
-          throw startError(error);
-        }
-      },
-    );
-    jobs = startedJobs(response, "compute");
+    jobs = await sendStart(node.http, signer, {
+      command: "startCompute",
+      action: "start a paid compute job",
+      path: "/api/services/compute",
+      body,
+      signal: parameters.signal,
+    });
   } catch (error) {
     throw failedAfterPaying(error, refs, orders);
   }

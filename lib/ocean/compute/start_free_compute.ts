@@ -3,8 +3,7 @@ import { TidepoolError } from "../../http/errors.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { precheckFreeCompute } from "./_precheck.ts";
-import { signedCall } from "../_signed_call.ts";
-import { startedJobs, startError } from "./_start_answer.ts";
+import { sendStart } from "./_start_answer.ts";
 import type {
   ComputeAssetRef,
   ComputeEnvironmentLimits,
@@ -66,28 +65,11 @@ export async function startFreeCompute(
     metadata: parameters.metadata,
     additionalViewers: parameters.additionalViewers,
   };
-  const response = await signedCall(
-    {
-      http,
-      signer,
-      command: "freeStartCompute",
-      action: "start a free compute job",
-      signal: parameters.signal,
-    },
-    async (fields) => {
-      try {
-        return await http.request({
-          method: "POST",
-          path: "/api/services/freeCompute",
-          json: { ...fields, ...body },
-          idempotent: false,
-          sensitive: true,
-          signal: parameters.signal,
-        });
-      } catch (error) {
-        throw startError(error);
-      }
-    },
-  );
-  return startedJobs(response, "freeCompute");
+  return await sendStart(http, signer, {
+    command: "freeStartCompute",
+    action: "start a free compute job",
+    path: "/api/services/freeCompute",
+    body,
+    signal: parameters.signal,
+  });
 }
