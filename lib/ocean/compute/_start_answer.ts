@@ -1,7 +1,7 @@
 /**
- * What free and paid compute starts share: reading the node's job list
- * answer, and turning a refused start into an error that says whether the
- * job may have started anyway.
+ * What free and paid compute starts share: the signed request sent once,
+ * the node's job list answer read, and a refused start turned into an error
+ * that says whether the job may have started anyway.
  *
  * @module
  */
