@@ -107,3 +107,46 @@ export function noteAsOf(asOf: Record<string, string | number | null | undefined
     }
   }
 }
+
+/**
+ * Runs a request apart from the calls it runs for: its trace is handed back
+ * and noted nowhere else until {@linkcode noteTrace} hands it on. A page
+ * read ahead is requested while the page before it is handed on, in that
+ * page's context; tracing it apart and noting its trace when the page is
+ * taken gives each page its own requests, and the call that reads every
+ * page all of them, in page order.
+ *
+ * @param run The request.
+ * @returns Its value and its trace.
+ *
+ * @example A request noted where its answer is used
+ * ```ts
+ * const page = await traceApart(async () => {
+ *   noteAsOf({ block: 7 });
+ *   return "rows";
+ * });
+ * const { trace } = await traceCall(async () => noteTrace(page.trace));
+ * console.log(trace.asOf); // { block: 7 }
+ * ```
+ */
+export async function traceApart<T>(
+  run: () => Promise<T>,
+): Promise<{ value: T; trace: CallTrace }> {
+  const frame: Frame = { trace: { cacheKeys: [], asOf: {} }, keys: new Set() };
+  const value = await frames.run(frame, run);
+  return { value, trace: frame.trace };
+}
+
+/**
+ * Notes a trace taken apart (see {@linkcode traceApart}) in the traces of
+ * the calls now running: its times, cache keys and "as of".
+ *
+ * @param trace The trace.
+ */
+export function noteTrace(trace: CallTrace): void {
+  if (!frames.getStore()) return;
+  if (trace.startedAt) noteRequest({ receivedAt: trace.startedAt });
+  if (trace.endedAt) noteRequest({ receivedAt: trace.endedAt });
+  for (const cacheKey of trace.cacheKeys) noteRequest({ cacheKey });
+  noteAsOf(trace.asOf);
+}

@@ -10,6 +10,7 @@
 
 import type { ProgressTask } from "../http/progress.ts";
 import { TidepoolError } from "../http/errors.ts";
+import { type CallTrace, noteTrace, traceApart } from "../http/call_trace.ts";
 import { PagingCapError, PagingError } from "./errors.ts";
 import { ReadAhead } from "./_read_ahead.ts";
 import type { PagedReadOptions, Pager, WalkPage, WalkState } from "./types.ts";
@@ -73,7 +74,12 @@ export async function* walkPages<C, P, R>(
   // Stops the pages in flight when the walk ends in any way (done, break, throw).
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const ahead = new ReadAhead<C, P>((cursor, s) => pager.fetch(cursor, s), signal);
+  // Each page is traced apart and noted when taken, so a page read ahead
+  // counts for the step that hands it on, not for the one that requested it.
+  const ahead = new ReadAhead<C, { value: P; trace: CallTrace }>(
+    (cursor, s) => traceApart(() => pager.fetch(cursor, s)),
+    signal,
+  );
   const state: WalkState = { pages: 0, rows: 0, received: 0, restarts: 0 };
   const task = reporter.progress(pager.label, { unit: pager.unit ?? "rows" });
   let cursors = new Set<string>();
@@ -118,7 +124,9 @@ export async function* walkPages<C, P, R>(
       try {
         const pending = ahead.take(key, cursor);
         plan(cursor, false, state.pages + 1);
-        page = await abortable(pending, signal);
+        const taken = await abortable(pending, signal);
+        noteTrace(taken.trace);
+        page = taken.value;
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
         if (!pager.restart || !pager.restartOn?.(error, cursor)) throw error;

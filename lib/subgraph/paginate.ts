@@ -112,7 +112,7 @@ export async function paginate(
 }
 
 /** The block a read is pinned to, as a table's provenance states it. */
-function subgraphAsOf(info: SubgraphInfo) {
+function subgraphAsOf(info: Pick<SubgraphInfo, "block" | "meta">) {
   const atHead = info.meta && info.meta.block === info.block;
   return {
     block: info.block,
@@ -163,6 +163,8 @@ export async function* paginateRows(
   const walk = walkPages(pager, context.http, { signal, maxPages, maxRows });
   let step = await walk.next();
   while (!step.done) {
+    // Pinned from the first page on: each page states the block it was read at.
+    noteAsOf(subgraphAsOf(state));
     yield step.value.rows;
     step = await walk.next();
   }

@@ -7,7 +7,7 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { ProtocolError } from "../http/errors.ts";
-import { withProvenance } from "../table/with_provenance.ts";
+import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import type { ClientOptions } from "../http/options.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { META_SELECTION } from "./_document.ts";
@@ -147,10 +147,15 @@ export class Subgraph {
    * in memory: hand it to `writeDataset` to stream it into Parquet.
    *
    * @param options As for `orders`.
-   * @returns The pages; when done, the read's block and staleness.
+   * @returns The pages, each with its own provenance (see `provenance`:
+   *   `page`, and that page's rows, cache keys and block); when done, the
+   *   read's block and staleness.
    */
   orderPages(options: OrdersOptions = {}): AsyncGenerator<ColumnTable, SubgraphInfo> {
-    return fetchOrderPages(this.#context, options);
+    return pagesWithProvenance(
+      { service: this.url, operation: "Subgraph.orderPages", params: { ...options } },
+      fetchOrderPages(this.#context, options),
+    );
   }
 
   /**

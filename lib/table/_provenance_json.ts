@@ -73,6 +73,7 @@ export function restoreProvenance(
     endedAt: record.endedAt as string,
     asOf: isObject(record.asOf) ? record.asOf as Record<string, string | number> : {},
     cacheKeys,
+    ...(typeof record.page === "number" ? { page: record.page } : {}),
   });
 }
 

@@ -37,6 +37,13 @@ export interface Provenance {
   readonly rows: number;
   /** The record/replay cache keys of the requests that produced the table, in order; empty when the cache is off. */
   readonly cacheKeys: readonly string[];
+  /**
+   * For a page of a page-by-page read (`Subgraph.orderPages`,
+   * `Archive.searchPages`, `sparqlPages`, `ExpressionSearch.searchPages`,
+   * `harvestRecords`), its 1-based number; the times, cache keys, "as of"
+   * and rows are then that page's own. Absent for a whole table.
+   */
+  readonly page?: number;
 }
 
 const provenances = new WeakMap<ColumnTable, Provenance>();
@@ -53,17 +60,26 @@ export function attachProvenance(
   table: ColumnTable,
   record: Omit<Provenance, "rows"> & { rows?: number },
 ): ColumnTable {
-  provenances.set(
-    table,
-    Object.freeze({
-      ...record,
-      params: Object.freeze({ ...record.params }),
-      asOf: Object.freeze({ ...record.asOf }),
-      cacheKeys: Object.freeze([...record.cacheKeys]),
-      rows: table.numRows(),
-    }),
-  );
+  provenances.set(table, frozenProvenance(record, table.numRows()));
   return table;
+}
+
+/**
+ * A provenance record frozen, with its row count, for what carries one
+ * other than a table (an OAI-PMH `HarvestPage`).
+ *
+ * @param record The provenance without its rows.
+ * @param rows The row count.
+ * @returns The frozen record.
+ */
+export function frozenProvenance(record: Omit<Provenance, "rows">, rows: number): Provenance {
+  return Object.freeze({
+    ...record,
+    params: Object.freeze({ ...record.params }),
+    asOf: Object.freeze({ ...record.asOf }),
+    cacheKeys: Object.freeze([...record.cacheKeys]),
+    rows,
+  });
 }
 
 /**

@@ -6,10 +6,10 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { traceCall } from "../http/call_trace.ts";
+import { type CallTrace, traceCall } from "../http/call_trace.ts";
 import { redactParams } from "../http/redact.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
-import { attachProvenance } from "./provenance.ts";
+import { attachProvenance, type Provenance } from "./provenance.ts";
 
 /** "As of" fields; undefined and null values are left out. */
 export type AsOfFields = Record<string, string | number | null | undefined>;
@@ -59,8 +59,78 @@ export async function withProvenance<T>(
   const { value, trace } = await traceCall(run);
   // A call that sent nothing through the HTTP client (a chain read) is timed as a whole.
   const finishedAt = new Date().toISOString();
+  const record = await callRecord(call, trace, calledAt, finishedAt);
   const tables = tablesOf ? tablesOf(value) : [value as ColumnTable];
-  const record = {
+  for (const table of tables) if (table) attachProvenance(table, record);
+  return value;
+}
+
+/** A page's provenance without its row count, as {@linkcode pagesWithProvenance} hands it to `mark`. */
+export type PageProvenance = Omit<Provenance, "rows">;
+
+/**
+ * Hands on the pages of a page-by-page read (`orderPages`, `searchPages`...),
+ * each with its own provenance: the call and its parameters, the page's
+ * number, and the times, cache keys and "as of" of the requests that
+ * produced that page alone.
+ *
+ * Each step is traced on its own: a generator runs in the context of the
+ * `next()` that resumes it, so the trace of a step is that page's, whoever
+ * consumes which generator in between. Pages read ahead are traced apart
+ * and noted when taken (see `walkPages`), so a page does not count the
+ * request of the page after it.
+ *
+ * @param call The service, operation and parameters.
+ * @param pages The pages.
+ * @param mark Records a page's provenance; by default the page is a table and gets it attached.
+ * @returns The same pages, then what the read returns.
+ *
+ * @example Two pages, each with its row count
+ * ```ts
+ * import * as aq from "arquero";
+ * import { provenance } from "./provenance.ts";
+ * async function* pages() {
+ *   yield aq.table({ n: [1, 2] });
+ *   yield aq.table({ n: [3] });
+ * }
+ * const call = { service: "http://127.0.0.1:1/", operation: "Demo.pages", params: {} };
+ * for await (const page of pagesWithProvenance(call, pages())) {
+ *   console.log(provenance(page)?.page, provenance(page)?.rows); // 1 2, then 2 1
+ * }
+ * ```
+ */
+export async function* pagesWithProvenance<T, R>(
+  call: ProvenanceCall,
+  pages: AsyncIterator<T, R>,
+  mark: (page: T, record: PageProvenance) => void = (page, record) =>
+    void attachProvenance(page as ColumnTable, record),
+): AsyncGenerator<T, R> {
+  let finished = false;
+  try {
+    for (let number = 1;; number++) {
+      const calledAt = new Date().toISOString();
+      const { value: step, trace } = await traceCall(() => pages.next());
+      if (step.done) {
+        finished = true;
+        return step.value;
+      }
+      const finishedAt = new Date().toISOString();
+      mark(step.value, { ...await callRecord(call, trace, calledAt, finishedAt), page: number });
+      yield step.value;
+    }
+  } finally {
+    // A consumer that stops early stops the read too (its requests in flight, its files).
+    if (!finished) await pages.return?.();
+  }
+}
+
+async function callRecord(
+  call: ProvenanceCall,
+  trace: CallTrace,
+  calledAt: string,
+  finishedAt: string,
+): Promise<Omit<Provenance, "rows">> {
+  return {
     service: serviceAddress(call.service),
     operation: call.operation,
     params: redactParams(call.params),
@@ -73,8 +143,6 @@ export async function withProvenance<T>(
     },
     cacheKeys: trace.cacheKeys,
   };
-  for (const table of tables) if (table) attachProvenance(table, record);
-  return value;
 }
 
 function definedFields(fields: AsOfFields = {}): Record<string, string | number> {
