@@ -61,7 +61,7 @@ import {
 import { setAssetPublic } from "./set_asset_public.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
 import { kernelProgress } from "../notebook/progress_display.ts";
-import { withProvenance } from "../table/with_provenance.ts";
+import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -165,6 +165,22 @@ export class Archive {
     );
   }
 
+  /** Hands on the pages of a page-by-page read, each with its own provenance. */
+  #pages(
+    operation: string,
+    params: Record<string, unknown>,
+    pages: AsyncGenerator<ColumnTable>,
+  ): AsyncGenerator<ColumnTable> {
+    return pagesWithProvenance(
+      {
+        service: this.url,
+        operation: `Archive.${operation}`,
+        params: { account: this.account, db: this.db, ...params },
+      },
+      pages,
+    );
+  }
+
   /** Path prefixes that moved after a service switch (307), as learnt so far. */
   get movedPaths(): readonly MovedPath[] {
     return [...this.#context.moved];
@@ -235,10 +251,10 @@ export class Archive {
    * `writeDataset` to stream them into Parquet.
    *
    * @param parameters As for `searchAll`.
-   * @returns The pages.
+   * @returns The pages, each with its own provenance (`page`, its rows and cache keys).
    */
   searchPages(parameters: SearchAllParameters = {}): AsyncGenerator<ColumnTable> {
-    return searchPages(this.#context, parameters);
+    return this.#pages("searchPages", { ...parameters }, searchPages(this.#context, parameters));
   }
 
   /**
@@ -414,10 +430,14 @@ export class Archive {
    *
    * @param query A SELECT query.
    * @param options As for `sparqlAll`.
-   * @returns The pages.
+   * @returns The pages, each with its own provenance (`page`, its rows, cache keys and endpoint).
    */
   sparqlPages(query: string, options: SparqlAllOptions = {}): AsyncGenerator<ColumnTable> {
-    return sparqlPages(this.#context, query, options);
+    return this.#pages(
+      "sparqlPages",
+      { query, ...options },
+      sparqlPages(this.#context, query, options),
+    );
   }
 
   /**

@@ -7,7 +7,7 @@
 
 import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { withProvenance } from "../table/with_provenance.ts";
+import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import { ProtocolError, TidepoolError } from "../http/errors.ts";
 import { buildTable } from "../table/mod.ts";
 import { type CollectOptions, collectPages, expressionPages, readPage } from "./_collect_pages.ts";
@@ -185,17 +185,29 @@ export class ExpressionSearch {
    *
    * @param filters The search filters.
    * @param options `maxRows`, `pageSize`, `sort` and `order`.
-   * @returns The pages.
+   * @returns The pages, each with its own provenance (`page`, its rows and cache keys).
    *
    * @example Every expression of one work into Parquet
    * ```ts ignore
    * await writeDataset(ex.searchPages({ pid: "1234567" }), "out/expressions");
    * ```
    */
-  async *searchPages(
+  searchPages(
     filters: SearchFilters = {},
     options: SearchAllOptions = {},
   ): AsyncGenerator<ColumnTable> {
+    return pagesWithProvenance(
+      {
+        service: this.http.baseUrl,
+        operation: "ExpressionSearch.searchPages",
+        params: { ...filters, ...options },
+      },
+      this.#pages(filters, options),
+    );
+  }
+
+  /** The pages of {@linkcode ExpressionSearch.searchPages}, without their provenance. */
+  async *#pages(filters: SearchFilters, options: SearchAllOptions): AsyncGenerator<ColumnTable> {
     const read = this.#allPages(filters, options);
     await this.#checkVocabulary(filters);
     const wanted = requestedIntensities(filters);

@@ -7,7 +7,8 @@
  */
 
 import { noteAsOf } from "../../http/call_trace.ts";
-import { withProvenance } from "../../table/with_provenance.ts";
+import { pagesWithProvenance, withProvenance } from "../../table/with_provenance.ts";
+import { frozenProvenance } from "../../table/provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../http/errors.ts";
@@ -307,9 +308,23 @@ export class OaiPmh {
    * a page the caller did not finish is given again on a rerun.
    *
    * @param options Format, set, window, verb and state file.
-   * @returns An async iterator of pages.
+   * @returns An async iterator of pages, each with its own `provenance`
+   *   (its number, records, cache keys, `responseDate` and newest datestamp;
+   *   the first also counts the Identify asked for the granularity).
    */
-  async *harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
+  harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
+    return pagesWithProvenance(
+      { service: this.endpoint, operation: "OaiPmh.harvestRecords", params: { ...options } },
+      this.#harvestPages(options),
+      (page, record) => {
+        const newest = latestDatestamp(page.records);
+        const asOf = newest ? { ...record.asOf, latestDatestamp: newest } : record.asOf;
+        page.provenance = frozenProvenance({ ...record, asOf }, page.records.length);
+      },
+    );
+  }
+
+  async *#harvestPages(options: HarvestOptions): AsyncGenerator<HarvestPage> {
     yield* harvestPages(await this.#resolve(options));
   }
 

@@ -7,6 +7,7 @@
 
 import type { StrictOption } from "../../http/unknown_shape.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
+import type { Provenance } from "../../table/provenance.ts";
 
 /** One harvested record (a header, and the flattened metadata when present). */
 export interface OaiRecord {
@@ -73,6 +74,12 @@ export interface HarvestPage {
   responseDate?: string;
   /** Whether this is the last page of the harvest. */
   last: boolean;
+  /**
+   * Where the page came from, as `provenance(table)` states it for a table:
+   * the harvest, its page number and records, and that page's own requests
+   * and "as of". Set by `harvestRecords`.
+   */
+  provenance?: Provenance;
 }
 
 /** What Identify says about a repository. */
