@@ -6,6 +6,7 @@
  */
 
 import type { ColumnTable } from "arquero";
+import { deriveProvenance } from "../table/derived_provenance.ts";
 import { TidepoolError } from "../http/errors.ts";
 import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
 
@@ -75,7 +76,8 @@ export function splitAt(
  * @param hits Hits with `title` and `context` (and `surface` when no keyword is given).
  * @param keyword The word to find; default each hit's `surface`.
  * @param options How much context to keep.
- * @returns The KWIC table, columns of {@linkcode KWIC_COLUMNS}.
+ * @returns The KWIC table, columns of {@linkcode KWIC_COLUMNS}; its
+ *   provenance, when the hits have one, is `kwic` of theirs (see `provenance`).
  *
  * @example Lines for 涙
  * ```ts
@@ -121,5 +123,8 @@ export function kwic(hits: ColumnTable, keyword?: string, options: KwicOptions =
       });
     }
   });
-  return buildTable(KWIC_COLUMNS, lines);
+  return deriveProvenance(buildTable(KWIC_COLUMNS, lines), "kwic", { hits }, {
+    keyword,
+    span: options.span,
+  });
 }

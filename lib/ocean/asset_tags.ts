@@ -5,6 +5,7 @@
  */
 
 import type { ColumnTable } from "arquero";
+import { deriveProvenance } from "../table/derived_provenance.ts";
 import { TidepoolError } from "../http/errors.ts";
 import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
 
@@ -29,7 +30,8 @@ export const TAG_COUNT_COLUMNS: TableSchema<TagCountRow, TagCountRow> = defineSc
  * filter sees them.
  *
  * @param assets A table with a `tags` list column (`searchAssets`, `assetsTable`).
- * @returns One row per tag.
+ * @returns One row per tag; its provenance, when the assets have one, is
+ *   `tags` of theirs (see `provenance`).
  *
  * @example Tag counts
  * ```ts
@@ -53,5 +55,5 @@ export function tags(assets: ColumnTable): ColumnTable {
   }
   const rows = [...counts].map(([tag, count]) => ({ tag, count }))
     .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  return buildTable(TAG_COUNT_COLUMNS, rows);
+  return deriveProvenance(buildTable(TAG_COUNT_COLUMNS, rows), "tags", { assets });
 }

@@ -6,6 +6,7 @@
  */
 
 import type { ColumnTable } from "arquero";
+import { deriveProvenance } from "../table/derived_provenance.ts";
 import { TidepoolError } from "../http/errors.ts";
 
 /** Options of {@linkcode ordersWithAssets}. */
@@ -25,7 +26,9 @@ const DEFAULT_COLUMNS = ["did", "name", "type", "author", "tags"] as const;
  * @param orders An orders table (`Subgraph.orders`), with a `datatoken` column.
  * @param assets An assets table (`searchAssets`), with a `datatokens` column.
  * @param options Which asset columns to add.
- * @returns The orders table with the asset columns after its own.
+ * @returns The orders table with the asset columns after its own; its
+ *   provenance, when an input has one, is `ordersWithAssets` of theirs
+ *   (see `provenance`).
  *
  * @example Orders with their asset names
  * ```ts
@@ -69,7 +72,9 @@ export function ordersWithAssets(
     const values = assets.array(name) as ArrayLike<unknown>;
     added[name] = matched.map((row) => row === undefined ? null : values[row]);
   }
-  return orders.assign(added);
+  return deriveProvenance(orders.assign(added), "ordersWithAssets", { orders, assets }, {
+    columns: options.columns,
+  });
 }
 
 function need(table: ColumnTable, names: readonly string[], what: string): void {

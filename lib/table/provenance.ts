@@ -4,6 +4,24 @@
  * its requests. Kept beside the table (a WeakMap keyed by the table), never
  * in its columns, so a table's data and its hash are what the service sent.
  *
+ * Which tables have one:
+ * - a table an adapter call returns (`searchAssets`, `Subgraph.orders`,
+ *   `harvest`...): the call's;
+ * - each page of a page-by-page read (`orderPages`, `searchPages`,
+ *   `sparqlPages`, `harvestRecords`): the read's call with `page` set, and
+ *   that page's own rows, requests and "as of";
+ * - a table a tidepool helper derives from tables (`tags`, `kwic`,
+ *   `ordersWithAssets`, `compareOrders`): the helper is the operation and
+ *   each input's provenance is a parameter (`null` for an input without),
+ *   with the inputs' services, times, agreed "as of" and cache keys (see
+ *   `deriveProvenance`); derived only from tables without provenance, none;
+ * - a table built from data the user holds (`assetsTable(ddos)`), or made
+ *   or changed with Arquero verbs or `concatTables`: none, since no call of
+ *   tidepool's is known to have produced it. Verbs are the user's own work
+ *   on a table; a helper's result depends on tidepool's own rules, hence
+ *   its version in the record;
+ * - a table `readTable` reads: the provenance `saveTable` kept.
+ *
  * @module
  */
 
@@ -87,11 +105,15 @@ export function frozenProvenance(record: Omit<Provenance, "rows">, rows: number)
  * (secrets removed), the tidepool version, when it ran, the service's own
  * "as of", the row count and the cache keys of its requests.
  *
- * Provenance belongs to the table a tidepool call returned. Arquero verbs
- * (`filter`, `derive`, `select`, `reify`, ...) return new tables, which
- * have none, and so does `concatTables`, whose parts may come
- * from different calls: read it from the returned table, or save that
- * table. `readTable` restores the provenance `saveTable` wrote.
+ * Provenance belongs to the table a tidepool call returned, and to each
+ * page of a page-by-page read (with `page` set). Arquero verbs (`filter`,
+ * `derive`, `select`, `reify`, ...) return new tables, which have none,
+ * and so do `concatTables`, whose parts may come from different calls,
+ * and `assetsTable` of DDOs you hold: read it from the returned table, or
+ * save that table. A helper that derives a table from tables (`tags`,
+ * `kwic`, `ordersWithAssets`, `compareOrders`) states itself as the
+ * operation and its inputs' provenances as parameters. `readTable`
+ * restores the provenance `saveTable` wrote.
  *
  * @param table Any Arquero table.
  * @returns Its provenance, or undefined for a table no tidepool call returned.

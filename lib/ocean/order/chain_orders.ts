@@ -10,6 +10,7 @@ import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../../http/errors.ts";
 import { noteAsOf } from "../../http/call_trace.ts";
 import { withProvenance } from "../../table/with_provenance.ts";
+import { deriveProvenance } from "../../table/derived_provenance.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../../table/schema.ts";
 import { SANDBOX_CHAIN_ID } from "./order_asset.ts";
@@ -147,7 +148,8 @@ async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable
  * @param fromChain A table from {@linkcode chainOrders}.
  * @param fromSubgraph A table from `Subgraph.orders` (needs a `tx` column).
  * @returns One row per transaction: `tx`, `onChain`, `inSubgraph`, and `status`
- * (`both`, `missing from subgraph`, `not on chain`).
+ * (`both`, `missing from subgraph`, `not on chain`); its provenance, when
+ * an input has one, is `compareOrders` of theirs (see `provenance`).
  * @example Orders the subgraph has not indexed yet
  * ```ts ignore
  * const diff = compareOrders(await chainOrders({ rpcUrl }), await sg.orders({}));
@@ -163,7 +165,8 @@ export function compareOrders(fromChain: ColumnTable, fromSubgraph: ColumnTable)
     inSubgraph: graphTx.has(tx),
     status: chainTx.has(tx) ? graphTx.has(tx) ? "both" : "missing from subgraph" : "not on chain",
   }));
-  return buildTable(COMPARISON_SCHEMA, rows);
+  const table = buildTable(COMPARISON_SCHEMA, rows);
+  return deriveProvenance(table, "compareOrders", { fromChain, fromSubgraph });
 }
 
 const COMPARISON_SCHEMA = defineSchema(
