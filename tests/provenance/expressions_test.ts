@@ -27,6 +27,11 @@ Deno.test("expression tables: operation, params, rows, one cache key per page", 
       assert.deepEqual(fromAll.params, { emotion: "喜", pageSize: 100 });
       assert.equal(fromAll.rows, all.numRows());
       assert.ok(fromAll.cacheKeys.length >= Math.ceil(all.numRows() / 100));
+      // The service states no "as of" (docs/ASSUMPTIONS.md): none is made up.
+      assert.deepEqual(fromAll.asOf, {});
+      for await (const part of client.searchPages({ emotion: "喜" }, { pageSize: 100 })) {
+        assert.deepEqual(provenance(part)?.asOf, {});
+      }
 
       const books = await client.books();
       assert.equal(provenance(books)?.operation, "ExpressionSearch.books");
