@@ -18,7 +18,8 @@ async function consumeTogether<T>(
   b: AsyncGenerator<T>,
 ): Promise<[T[], T[]]> {
   const pages: [T[], T[]] = [[], []];
-  for (let done = [false, false]; !done[0] || !done[1];) {
+  const done = [false, false];
+  while (!done[0] || !done[1]) {
     const steps = await Promise.all([done[0] ? null : a.next(), done[1] ? null : b.next()]);
     steps.forEach((step, index) => {
       if (!step) return;
