@@ -32,6 +32,8 @@ export interface SavedTable {
   readonly schema: FrictionlessSchema;
   /** The columns whose formula-like text cells got a leading `'` in the CSV file. */
   readonly escaped: readonly string[];
+  /** The columns whose names got a leading `'` in the CSV header, and those names. */
+  readonly renamed: ReadonlyMap<string, string>;
   /** Its row count. */
   readonly rows: number;
   /** Its provenance, when a tidepool call returned it. */

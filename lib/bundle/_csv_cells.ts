@@ -10,7 +10,7 @@
 import type { ColumnTable } from "arquero";
 import type { ColumnType } from "../table/convert.ts";
 import { tableFromColumns } from "../table/build_table.ts";
-import { isFormulaLike } from "../notebook/_formula_cells.ts";
+import { escapeFormulaNames, isFormulaLike } from "../notebook/_formula_cells.ts";
 
 /** A number as Table Schema writes it: `NaN`, `INF`, `-INF`, an upper-case exponent. */
 function numberText(value: number): string {
@@ -26,6 +26,8 @@ export interface CsvCells {
   table: ColumnTable;
   /** The `string` columns in which some cell got a leading `'`. */
   escaped: string[];
+  /** The columns whose names a spreadsheet would run, and their quoted names in the header. */
+  renamed: ReadonlyMap<string, string>;
 }
 
 /**
@@ -63,5 +65,8 @@ export function csvCells(
     }
     return { name, type, values };
   });
-  return { table: tableFromColumns(columns), escaped };
+  const cells = tableFromColumns(columns);
+  if (!escapeFormulas) return { table: cells, escaped, renamed: new Map() };
+  const { table: named, renamed } = escapeFormulaNames(cells);
+  return { table: named, escaped, renamed };
 }

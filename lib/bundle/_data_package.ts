@@ -39,18 +39,31 @@ function fileResource(file: BundleFile, title: string, format: string) {
   };
 }
 
-/** The CSV file's schema: fields whose formula-like text was escaped say so. */
+/**
+ * The CSV file's schema: fields whose formula-like text was escaped say so,
+ * and a field whose name was quoted in the header bears that name there.
+ */
 function csvSchema(table: SavedTable) {
-  if (!table.escaped.length) return table.schema;
-  const fields = table.schema.fields.map((field) =>
-    table.escaped.includes(field.name)
+  if (!table.escaped.length && !table.renamed.size) return table.schema;
+  const fields = table.schema.fields.map((field) => {
+    const notes: string[] = [];
+    if (table.escaped.includes(field.name)) {
+      notes.push(
+        "in this file, text a spreadsheet would run as a formula (=, +, -, @ first) begins with an added '",
+      );
+    }
+    const quoted = table.renamed.get(field.name);
+    if (quoted !== undefined) {
+      notes.push(`the column ${JSON.stringify(field.name)}, its name quoted in this file's header`);
+    }
+    return notes.length
       ? {
         ...field,
-        description: `${field.description}; in this file, text a spreadsheet would run as ` +
-          "a formula (=, +, -, @ first) begins with an added '",
+        name: quoted ?? field.name,
+        description: [field.description, ...notes].join("; "),
       }
-      : field
-  );
+      : field;
+  });
   return { ...table.schema, fields };
 }
 

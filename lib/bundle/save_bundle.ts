@@ -165,6 +165,7 @@ async function saveOneTable(
     parquet: await describeFile(dir, `${stem}.parquet`, "application/vnd.apache.parquet"),
     schema: frictionlessSchema(table),
     escaped: csv.escaped,
+    renamed: csv.renamed,
     rows: table.numRows(),
     provenance: provenance(table),
     savedFrom,

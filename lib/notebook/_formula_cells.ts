@@ -1,6 +1,7 @@
 /**
  * CSV cells a spreadsheet would run as formulas, prefixed with `'` so it
- * shows them as text: cells come from the web. Shared by `saveTable` and
+ * shows them as text: cells come from the web, and so do some column names
+ * (an archive's metadata fields), which the header row holds. Shared by `saveTable` and
  * the bundle writer, which escapes before it writes its own number tokens.
  *
  * @module
@@ -45,4 +46,28 @@ export function escapeFormulaCells(
     if (changed) derived[name] = safe;
   }
   return Object.keys(derived).length ? table.assign(derived) : table;
+}
+
+/**
+ * Renames the columns whose names a spreadsheet would run as formulas, with
+ * a leading `'`, for a CSV header row. A name already taken by another
+ * column gets more `'`s, so no column is lost.
+ *
+ * @param table The table.
+ * @returns The table, and each renamed column's old and new name.
+ */
+export function escapeFormulaNames(
+  table: ColumnTable,
+): { table: ColumnTable; renamed: ReadonlyMap<string, string> } {
+  const names = table.columnNames();
+  const taken = new Set(names);
+  const renamed = new Map<string, string>();
+  for (const name of names) {
+    if (!isFormulaLike(name)) continue;
+    let safe = `'${name}`;
+    while (taken.has(safe)) safe = `'${safe}`;
+    taken.add(safe);
+    renamed.set(name, safe);
+  }
+  return { table: renamed.size ? table.rename(Object.fromEntries(renamed)) : table, renamed };
 }

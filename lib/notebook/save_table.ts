@@ -5,7 +5,7 @@ import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { PROVENANCE_KEY, provenanceJson, provenancePath } from "../table/_provenance_json.ts";
-import { escapeFormulaCells } from "./_formula_cells.ts";
+import { escapeFormulaCells, escapeFormulaNames } from "./_formula_cells.ts";
 
 /** How {@linkcode saveTable} writes list cells in formats that hold only scalars (CSV, Arrow). */
 export type ListCells = "json" | "join" | "first";
@@ -23,8 +23,9 @@ export interface SaveTableOptions {
   /**
    * In CSV, a text cell that a spreadsheet would run as a formula (it starts
    * with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a plain
-   * number) is written with a leading `'`, since cells come from the web.
-   * `false` writes such cells as they are. Default `true`.
+   * number) is written with a leading `'`, since cells come from the web;
+   * so is such a column name in the header row. `false` writes both as they
+   * are. Default `true`.
    */
   escapeFormulas?: boolean;
 }
@@ -71,7 +72,9 @@ export async function saveTable(
   let sidecar = false;
   if (extension === "csv") {
     const scalar = scalarCells(table, ["array", "object"], flat);
-    const safe = options.escapeFormulas === false ? scalar : escapeFormulaCells(scalar);
+    const safe = options.escapeFormulas === false
+      ? scalar
+      : escapeFormulaNames(escapeFormulaCells(scalar)).table;
     bytes = new TextEncoder().encode(toCSV(safe));
     sidecar = true;
   } else if (extension === "arrow" || extension === "feather") {

@@ -122,6 +122,24 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
   });
 });
 
+Deno.test("saveBundle: a column name a spreadsheet would run is quoted in the CSV header, and its schema says so", async () => {
+  await inTempDir(async (dir) => {
+    // Column names can come from a server (an archive's metadata fields).
+    const table = aq.table({ "=cmd|' /C calc'!A0": ["x"], plain: [1] });
+    await saveBundle(`${dir}/paper`, { tables: { fields: table } });
+    // The checker holds the CSV header to the CSV schema's field names.
+    await checkDataPackage(`${dir}/paper`);
+    const header = (await Deno.readTextFile(`${dir}/paper/fields.csv`)).split("\n")[0];
+    assert.equal(header, "'=cmd|' /C calc'!A0,plain");
+    const pkg = JSON.parse(await Deno.readTextFile(`${dir}/paper/datapackage.json`));
+    const [csvField] = pkg.resources[0].schema.fields;
+    assert.equal(csvField.name, "'=cmd|' /C calc'!A0");
+    assert.match(csvField.description, /name quoted in this file's header/);
+    // The Parquet file keeps the name as it was.
+    assert.equal(pkg.resources[1].schema.fields[0].name, "=cmd|' /C calc'!A0");
+  });
+});
+
 Deno.test("saveBundle: a CreateAction from provenance, and an honest one without", async () => {
   await inTempDir(async (dir) => {
     await saveBundle(`${dir}/first`, {

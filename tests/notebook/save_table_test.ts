@@ -34,6 +34,22 @@ Deno.test("saveTable: CSV cells a spreadsheet would run are prefixed with a quot
   assert.match(raw, /^\+1\+cmd,/m);
 });
 
+Deno.test("saveTable: a column name a spreadsheet would run is quoted in the CSV header too", async () => {
+  // Column names can come from a server (an archive's metadata fields).
+  const table = aq.table({
+    '=HYPERLINK("http://x")': ["a"],
+    "'=cmd": ["taken already"],
+    "=cmd": ["b"],
+    "-1": ["a plain number is a name as it is"],
+  });
+  const [header, row] = (await csvOf(table)).trim().split("\n");
+  assert.equal(header, `"'=HYPERLINK(""http://x"")",'=cmd,''=cmd,-1`);
+  // No column lost to the renaming: the taken name keeps its own cell.
+  assert.equal(row, "a,taken already,b,a plain number is a name as it is");
+  const raw = await csvOf(table, { escapeFormulas: false });
+  assert.match(raw, /^"=HYPERLINK/);
+});
+
 Deno.test("saveTable: list cells as JSON (default), joined, or first", async () => {
   const table = aq.table({
     id: [1, 2, 3],
