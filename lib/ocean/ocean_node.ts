@@ -450,6 +450,10 @@ export class OceanNode {
    *
    * @param parameters Signer, environment, algorithm, datasets, order chain and limits.
    * @returns The started jobs and the orders they run on.
+   * @throws {TidepoolError} When the request does not fit the environment or
+   *   the balance (nothing sent), or when the start fails after orders were
+   *   paid: that error names their transactions, which stay valid (start
+   *   again and they are reused, or give each as its asset's `transferTxId`).
    *
    * @example A paid job on the sandbox chain
    * ```ts ignore
