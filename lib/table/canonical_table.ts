@@ -35,15 +35,29 @@ import { columnTypes } from "./build_table.ts";
  * ```
  */
 export function canonicalTable(table: ColumnTable): string {
-  const types = columnTypes(table);
+  return [...canonicalLines(table)].join("\n");
+}
+
+/**
+ * The lines of {@linkcode canonicalTable} one at a time, so that a large
+ * table is hashed without its whole text in memory (a displayed table of a
+ * million rows would otherwise hold hundreds of MiB of it at once).
+ *
+ * @param table The table.
+ * @param types Its column types, when already known.
+ * @returns The header line, then one line per row.
+ */
+export function* canonicalLines(
+  table: ColumnTable,
+  types: Readonly<Record<string, string>> = columnTypes(table),
+): Generator<string> {
   const names = table.columnNames();
-  const lines = [JSON.stringify(names.map((name) => [name, types[name]]))];
+  yield JSON.stringify(names.map((name) => [name, types[name]]));
   const columns = names.map((name) => table.array(name) as ArrayLike<unknown>);
   const rows = table.numRows();
   for (let row = 0; row < rows; row++) {
-    lines.push(JSON.stringify(columns.map((values) => canonicalValue(values[row]))));
+    yield JSON.stringify(columns.map((values) => canonicalValue(values[row])));
   }
-  return lines.join("\n");
 }
 
 /** One value in its canonical JSON form; see {@linkcode canonicalTable}. */

@@ -2,7 +2,7 @@ import type { ColumnTable } from "arquero";
 import { createHash } from "node:crypto";
 import { columnTypes } from "./build_table.ts";
 import type { ColumnType } from "./convert.ts";
-import { canonicalTable } from "./canonical_table.ts";
+import { canonicalLines } from "./canonical_table.ts";
 
 /** What {@linkcode tableDigest} returns: the shape of a table and the hash of its content. */
 export interface TableDigest {
@@ -35,10 +35,17 @@ export interface TableDigest {
  */
 export function tableDigest(table: ColumnTable): TableDigest {
   const types = columnTypes(table);
+  // Line by line: the same bytes as canonicalTable's text, never all held at once.
+  const hash = createHash("sha256");
+  let separator = "";
+  for (const line of canonicalLines(table, types)) {
+    hash.update(separator + line);
+    separator = "\n";
+  }
   return {
     columns: table.columnNames(),
     types,
     rows: table.numRows(),
-    sha256: createHash("sha256").update(canonicalTable(table)).digest("hex"),
+    sha256: hash.digest("hex"),
   };
 }

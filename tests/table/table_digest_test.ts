@@ -82,3 +82,20 @@ Deno.test("the encoding tells apart values that print alike", () => {
     '[{"$number":"NaN"},{"$date":null}]\n[0,null]',
   );
 });
+
+Deno.test("the digest is the SHA-256 of the canonical text, empty and filtered tables included", async () => {
+  const sha256 = async (text: string) =>
+    Array.from(
+      new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+      (byte) => byte.toString(16).padStart(2, "0"),
+    ).join("");
+  const tables = [
+    sample(),
+    sample().slice(0, 0),
+    sample().filter((d: { id: string }) => d.id === "b"),
+    aq.table({ v: ["喜", "\n", ""] }),
+  ];
+  for (const table of tables) {
+    assert.equal(tableDigest(table).sha256, await sha256(canonicalTable(table)));
+  }
+});
