@@ -46,10 +46,11 @@ async function gone(pid: number): Promise<boolean> {
 
 for (
   const [how, body, signal] of [
-    // It ends by itself a moment later: time for the test to see anvil running first.
+    // It ends by itself once the test has seen anvil running (the test writes ./go).
     [
       "the script ends without close()",
-      "await new Promise((resolve) => setTimeout(resolve, 1000));",
+      'while (!(await Deno.stat(new URL("./go", import.meta.url)).catch(() => undefined))) {\n' +
+      "  await new Promise((resolve) => setTimeout(resolve, 10));\n}",
       undefined,
     ],
     ["the script is terminated (SIGTERM)", "setInterval(() => {}, 1000);", "SIGTERM"],
@@ -62,6 +63,7 @@ for (
     try {
       assert.ok(pid > 0, "the script started anvil");
       assert.equal(await isRunning(pid), true);
+      await Deno.writeTextFile(`${dir}/go`, "");
       if (signal) child.kill(signal);
       const status = await child.status;
       assert.equal(signal ? status.signal : status.code, signal ?? 0, "the script ended");
