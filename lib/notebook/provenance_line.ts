@@ -27,7 +27,7 @@ const AS_OF_LABELS: Readonly<Record<string, string>> = {
  * for a table no tidepool call returned.
  *
  * @param table Any Arquero table.
- * @returns `# operation · service · time · rows · as of …`.
+ * @returns `# operation · service · time · rows · as of …` (`# operation, page 2 · …` for a page of a page-by-page read).
  *
  * @example A table made here has no line
  * ```ts
@@ -42,7 +42,7 @@ export function provenanceLine(table: ColumnTable): string | undefined {
     .map(([name, value]) => `${AS_OF_LABELS[name] ?? name} ${shortTime(value)}`)
     .join(", ");
   return [
-    `# ${from.operation}`,
+    `# ${from.operation}${from.page === undefined ? "" : `, page ${from.page}`}`,
     from.service,
     shortTime(from.endedAt),
     `${from.rows.toLocaleString("en-US")} rows`,

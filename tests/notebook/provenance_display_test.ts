@@ -38,3 +38,22 @@ Deno.test("the HTML form says it under the table; a table made here has no line"
   assert.equal(tableText(plain).split("\n")[0], "n");
   assert.doesNotMatch(tableHtml(plain), /From /);
 });
+
+Deno.test("a page of a page-by-page read says which page it is", () => {
+  const page = attachProvenance(aq.table({ id: ["o1", "o2"] }), {
+    service: "http://127.0.0.1:8002/subgraphs/name/o/s",
+    operation: "Subgraph.orderPages",
+    params: {},
+    tidepoolVersion: "0.1.0",
+    startedAt: "2026-11-23T10:00:00.000Z",
+    endedAt: "2026-11-23T10:00:00.500Z",
+    asOf: { block: 42 },
+    cacheKeys: ["k2"],
+    page: 2,
+  });
+  assert.equal(
+    provenanceLine(page),
+    "# Subgraph.orderPages, page 2 · http://127.0.0.1:8002/subgraphs/name/o/s · " +
+      "2026-11-23T10:00:00Z · 2 rows · as of block 42",
+  );
+});
