@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { HttpClient } from "../../lib/http/client.ts";
-import { noteAsOf, traceCall } from "../../lib/http/call_trace.ts";
+import { noteAsOf, noteTrace, traceApart, traceCall } from "../../lib/http/call_trace.ts";
 
 /**
  * Answers `{path}`; a path listed in `holds` is answered once its promise
@@ -82,5 +82,37 @@ Deno.test("a call inside another counts for both; without a cache there are no k
     await http.request({ path: "/alone" });
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("a request traced apart counts for the call that notes its trace, not the one it ran in", async () => {
+  const server = serve();
+  const dir = await Deno.makeTempDir();
+  try {
+    const http = new HttpClient(server.url, { cache: { dir, mode: "record" }, progress: false });
+    let ahead!: ReturnType<typeof traceApart<unknown>>;
+    // The step that starts a request for a later page, as a read-ahead does.
+    const starting = await traceCall(async () => {
+      await http.request({ path: "/page1" });
+      ahead = traceApart(async () => {
+        const answer = await http.request({ path: "/page2" });
+        noteAsOf({ block: 9 });
+        return answer;
+      });
+      await ahead;
+    });
+    // The step that hands that page on.
+    const taking = await traceCall(async () => noteTrace((await ahead).trace));
+    const apart = (await ahead).trace;
+    assert.equal(starting.trace.cacheKeys.length, 1);
+    assert.deepEqual(starting.trace.asOf, {});
+    assert.equal(apart.cacheKeys.length, 1);
+    assert.notEqual(apart.cacheKeys[0], starting.trace.cacheKeys[0]);
+    assert.deepEqual(taking.trace, apart);
+    // Outside any call, noting a trace does nothing and does not fail.
+    noteTrace(apart);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
