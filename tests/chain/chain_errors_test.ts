@@ -29,6 +29,55 @@ function shown(error: unknown): string {
   return [String(error), (error as Error).stack, Deno.inspect(error, { depth: 10 })].join("\n");
 }
 
+/** A JSON-RPC provider whose contract calls all revert. */
+function revertingProvider() {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      const { id } = await request.json();
+      return Response.json({
+        jsonrpc: "2.0",
+        id,
+        error: { code: 3, message: "execution reverted", data: "0x" },
+      });
+    },
+  );
+  return {
+    rpcUrl: `http://127.0.0.1:${server.addr.port}/v3/${PROVIDER_KEY}`,
+    close: () => server.shutdown(),
+  };
+}
+
+const ORDER = {
+  account: privateKeyToAccount(generatePrivateKey()),
+  datatoken: "0x0000000000000000000000000000000000000001",
+  serviceIndex: 0,
+  providerFee: {
+    providerFeeAddress: "0x0000000000000000000000000000000000000002",
+    providerFeeToken: "0x0000000000000000000000000000000000000003",
+    providerFeeAmount: "0",
+    v: 27,
+    r: `0x${"11".repeat(32)}`,
+    s: `0x${"22".repeat(32)}`,
+    providerData: "0x",
+    validUntil: 0,
+  },
+} as const;
+
+Deno.test("a reverted call is said to be the chain's refusal, not an unreachable chain", async () => {
+  const provider = revertingProvider();
+  try {
+    const error = await orderDatatoken({ ...ORDER, rpcUrl: provider.rpcUrl }).catch((e) => e);
+    assert.ok(error instanceof TidepoolError, shown(error));
+    assert.match(error.message, /^Cannot prepare the order: .*reverted/);
+    assert.match(error.message, /The chain refused the call/);
+    assert.doesNotMatch(error.message, /is reachable/);
+    assert.ok(!shown(error).includes(PROVIDER_KEY), shown(error));
+  } finally {
+    await provider.close();
+  }
+});
+
 Deno.test("a failing chain's errors name its origin, never the key in its URL", async (t) => {
   const provider = refusingProvider();
   try {
@@ -41,22 +90,7 @@ Deno.test("a failing chain's errors name its origin, never the key in its URL", 
     });
 
     await t.step("orderDatatoken", async () => {
-      const error = await orderDatatoken({
-        rpcUrl: provider.rpcUrl,
-        account: privateKeyToAccount(generatePrivateKey()),
-        datatoken: "0x0000000000000000000000000000000000000001",
-        serviceIndex: 0,
-        providerFee: {
-          providerFeeAddress: "0x0000000000000000000000000000000000000002",
-          providerFeeToken: "0x0000000000000000000000000000000000000003",
-          providerFeeAmount: "0",
-          v: 27,
-          r: `0x${"11".repeat(32)}`,
-          s: `0x${"22".repeat(32)}`,
-          providerData: "0x",
-          validUntil: 0,
-        },
-      }).catch((error) => error);
+      const error = await orderDatatoken({ ...ORDER, rpcUrl: provider.rpcUrl }).catch((e) => e);
       assert.ok(error instanceof TidepoolError, shown(error));
       assert.match(error.message, /^Cannot prepare the order: HTTP request failed/);
       assert.ok(!shown(error).includes(PROVIDER_KEY), shown(error));

@@ -54,9 +54,12 @@ function chainError(error: unknown, rpcUrl: string, action: string): unknown {
     {
       details: viem.details,
       detailsLabel: "Chain said",
-      hint: `Check that the chain at ${
-        originOf(rpcUrl) || "rpcUrl"
-      } is reachable and that rpcUrl and chainId name it`,
+      // A revert is the chain's answer, not a failure to reach it.
+      hint: /revert/i.test(`${viem.shortMessage} ${viem.details}`)
+        ? "The chain refused the call: check the datatoken's pricing, your balances and the provider fee, then try again"
+        : `Check that the chain at ${
+          originOf(rpcUrl) || "rpcUrl"
+        } is reachable and that rpcUrl and chainId name it`,
       cause: error,
     },
   );
