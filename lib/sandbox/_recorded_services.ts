@@ -67,10 +67,19 @@ export async function readRecordedServices(dir: string): Promise<RecordedService
         "Run the notebook once with TIDEPOOL_CACHE_MODE=record and the same TIDEPOOL_CACHE_DIR, or name every service in TIDEPOOL_OCEAN_NODE, TIDEPOOL_SUBGRAPH, TIDEPOOL_EXPRESSIONS and TIDEPOOL_ARCHIVE",
     });
   }
-  const file = JSON.parse(text) as RecordedServices;
-  if (file.format !== "tidepool-services/1") {
+  let file: RecordedServices;
+  try {
+    file = JSON.parse(text);
+  } catch (error) {
+    throw new TidepoolError(`Cannot replay: ${path} is not JSON`, {
+      details: error instanceof Error ? error.message : String(error),
+      detailsLabel: "Parser said",
+      hint: "The file was cut short or edited: record again with TIDEPOOL_CACHE_MODE=refresh",
+    });
+  }
+  if (file?.format !== "tidepool-services/1") {
     throw new TidepoolError(`Cannot replay: ${path} is not a tidepool services file`, {
-      details: `format: ${String(file.format)}`,
+      details: `format: ${String(file?.format)}`,
       detailsLabel: "File",
       hint: "Record again with TIDEPOOL_CACHE_MODE=refresh",
     });
