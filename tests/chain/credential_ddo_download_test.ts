@@ -15,10 +15,14 @@ import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
 import { downloadAsset } from "../../lib/ocean/order/download_asset.ts";
 
 Deno.test("downloadAsset buys and downloads an access service of a 5.0.0 DDO", async () => {
-  const chain = await startAnvil();
-  const ocean = startOceanSandbox({ count: 12, ddoVersion: "5.0.0" });
-  const dir = await Deno.makeTempDir();
+  // Both started inside try: a failing second start still stops the first.
+  let chain: Awaited<ReturnType<typeof startAnvil>> | undefined;
+  let ocean: ReturnType<typeof startOceanSandbox> | undefined;
+  let dir: string | undefined;
   try {
+    chain = await startAnvil();
+    ocean = startOceanSandbox({ count: 12, ddoVersion: "5.0.0" });
+    dir = await Deno.makeTempDir();
     const contracts = await deployOceanContracts(chain);
     const ddo = ocean.ddos.find((d) =>
       d.credentialSubject?.services.some((s) => s.type === "access")
@@ -53,8 +57,8 @@ Deno.test("downloadAsset buys and downloads an access service of a 5.0.0 DDO", a
       assert.deepEqual(await Deno.readFile(file.path), expected[i].bytes);
     }
   } finally {
-    await ocean.close();
-    await chain.close();
-    await Deno.remove(dir, { recursive: true });
+    await ocean?.close();
+    await chain?.close();
+    if (dir) await Deno.remove(dir, { recursive: true });
   }
 });
