@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { hexToString, parseEventLogs } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import {
   OceanNode,
@@ -16,6 +17,7 @@ import {
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
+import { ARTIFACTS } from "../../lib/sandbox/chain/_artifacts.ts";
 import { expectedStats } from "../ocean_compute/_setup.ts";
 
 Deno.test("a paid job runs on orders made on chain, and only on the payer's own orders", async (t) => {
@@ -196,6 +198,37 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
         [...paid].sort(),
       );
       assert.equal(await publicClient.getTransactionCount({ address: unlucky.address }), before);
+    });
+
+    await t.step("terms answered in another order are matched by did and serviceId", async () => {
+      const wallet = signerFromPrivateKey(generatePrivateKey());
+      await chain.fund(wallet.address, "10");
+      ocean.compute!.faults.reversedComputeTerms = true;
+      let started: StartComputeReturnType;
+      try {
+        started = await node.startCompute({ ...request, signer: wallet });
+      } finally {
+        ocean.compute!.faults.reversedComputeTerms = false;
+      }
+      keep(started);
+      // Each startOrder carried the provider fee the node signed for that asset's datatoken.
+      const ordered = [
+        [algorithm, started.orders.algorithm],
+        [dataset, started.orders.datasets[0]],
+      ] as const;
+      for (const [ref, order] of ordered) {
+        const datatoken = ocean.ddos.find((d) => d.id === ref.documentId)!.services
+          .find((s) => s.id === ref.serviceId)!.datatokenAddress!;
+        const receipt = await publicClient.getTransactionReceipt({ hash: order.txHash });
+        const [fee] = parseEventLogs({
+          abi: ARTIFACTS.ERC20Template.abi,
+          eventName: "ProviderFee",
+          logs: receipt.logs,
+        }) as unknown as { args: { providerData: `0x${string}` } }[];
+        assert.ok(fee, `a ProviderFee event in the order of ${ref.documentId}`);
+        const signedFor = JSON.parse(hexToString(fee.args.providerData));
+        assert.equal(signedFor.dt.toLowerCase(), datatoken.toLowerCase(), ref.documentId);
+      }
     });
 
     await t.step("no key or signature appears in any output", () => {

@@ -86,7 +86,7 @@ export async function startCompute(
   refuseEscrowPayment(terms);
 
   const refs = [parameters.algorithm, ...parameters.datasets];
-  const assetTerms = [terms.algorithm, ...terms.datasets];
+  const assetTerms = matchTerms(refs, terms);
   const prepared: PreparedOrder[] = [];
   for (const [i, ref] of refs.entries()) {
     prepared.push(await prepareOne(node, signer, parameters, ref, assetTerms[i], chainId));
@@ -162,6 +162,42 @@ function failedAfterPaying(
       cause: error,
     },
   );
+}
+
+/**
+ * Each asset's terms, found by `did` and `serviceId` rather than by
+ * position: a node answering in another order would otherwise have one
+ * asset ordered with another's provider fee, refused only after paying.
+ * An answer that does not name an asset (or names it twice) is refused
+ * before anything is sent (see docs/ASSUMPTIONS.md).
+ */
+function matchTerms(
+  refs: readonly PaidComputeAssetRef[],
+  terms: InitializeComputeReturnType,
+): ComputeAssetTerms[] {
+  const answered = [terms.algorithm, ...terms.datasets].filter(
+    (term): term is ComputeAssetTerms => term !== null && typeof term === "object",
+  );
+  const unused = new Set(answered);
+  return refs.map((ref) => {
+    const term = [...unused].find((t) => t.did === ref.documentId && t.serviceId === ref.serviceId);
+    if (!term) {
+      const named = answered.map((t) =>
+        `${t.did ?? "(no did)"} ${t.serviceId ?? "(no serviceId)"}`
+      );
+      throw new TidepoolError(
+        `Cannot start compute job: initializeCompute gave no terms naming ${ref.documentId} service ${ref.serviceId}`,
+        {
+          details: named.join("; ") || "no terms",
+          detailsLabel: "Node answered for",
+          hint:
+            "Nothing was paid. The node must name each asset's did and serviceId so its provider fee is not used for another asset; check the node's version",
+        },
+      );
+    }
+    unused.delete(term);
+    return term;
+  });
 }
 
 /** tidepool pays datatoken orders; a resource price needs an escrow lock it does not make. */

@@ -26,6 +26,8 @@ export interface ComputeFaults {
   startFailure?: { status: number; body: string };
   /** Sign compute provider fees that expired a minute ago (`initializeCompute`). */
   expiredProviderFees?: boolean;
+  /** Answer initializeCompute with the assets' terms in reversed order (algorithm slot included). */
+  reversedComputeTerms?: boolean;
   /** Rate limit: at most `requests` per `windowSeconds`, then 429 `Try again in N seconds.` */
   rateLimit?: { requests: number; windowSeconds: number };
 }

@@ -98,6 +98,7 @@ export async function initializeComputeHandler(
     }
     terms.push(result);
   }
+  if (context.faults.reversedComputeTerms) terms.reverse();
   return json(200, {
     algorithm: terms[0],
     datasets: terms.slice(1),
