@@ -34,6 +34,21 @@ export interface TableDigest {
  * ```
  */
 export function tableDigest(table: ColumnTable): TableDigest {
+  const known = digests.get(table);
+  if (known) return structuredClone(known);
+  const digest = computeDigest(table);
+  digests.set(table, digest);
+  return structuredClone(digest);
+}
+
+/**
+ * Digests already computed, by table: an Arquero table never changes, and
+ * the notebook display digests every table it shows (about 5 s for a
+ * million rows), so a table shown again costs nothing the second time.
+ */
+const digests = new WeakMap<ColumnTable, TableDigest>();
+
+function computeDigest(table: ColumnTable): TableDigest {
   const types = columnTypes(table);
   // Line by line: the same bytes as canonicalTable's text, never all held at once.
   const hash = createHash("sha256");

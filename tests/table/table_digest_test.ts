@@ -99,3 +99,17 @@ Deno.test("the digest is the SHA-256 of the canonical text, empty and filtered t
     assert.equal(tableDigest(table).sha256, await sha256(canonicalTable(table)));
   }
 });
+
+Deno.test("a table is digested once: shown again it is not read again, and each caller gets its own copy", () => {
+  const values = [1, 2, 3];
+  const table = aq.table({ n: values });
+  const first = tableDigest(table);
+  // Arquero tables do not change; writing into the column array behind the
+  // API's back shows whether the second call read the rows again.
+  values[0] = 99;
+  const second = tableDigest(table);
+  assert.deepEqual(second, first);
+  assert.notEqual(tableDigest(aq.table({ n: values })).sha256, first.sha256);
+  second.columns.push("changed by a caller");
+  assert.deepEqual(tableDigest(table).columns, ["n"]);
+});
