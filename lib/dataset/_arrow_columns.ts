@@ -107,6 +107,22 @@ export interface EncodedChunk {
   columns: EncodedColumn[];
 }
 
+/** The bytes of a chunk's Arrow buffers: what a writer holds for it until the flush. */
+export function chunkBytes(chunk: EncodedChunk): number {
+  let bytes = 0;
+  for (const { column } of chunk.columns) {
+    for (const batch of column.data) bytes += batchBytes(batch);
+  }
+  return bytes;
+}
+
+function batchBytes(batch: arrow.Batch<unknown>): number {
+  let bytes = (batch.values?.byteLength ?? 0) + (batch.offsets?.byteLength ?? 0) +
+    (batch.validity?.byteLength ?? 0);
+  for (const child of batch.children ?? []) bytes += batchBytes(child);
+  return bytes;
+}
+
 /**
  * Encodes one typed column in Arrow form (compact buffers: what a writer
  * holds between flushes instead of JavaScript values).

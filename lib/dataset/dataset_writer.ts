@@ -13,7 +13,7 @@ import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_t
 import type { TableSchema } from "../table/schema.ts";
 import type { ColumnTable } from "arquero";
 import { chunksToParquet, tableFromParquet } from "./parquet.ts";
-import { encodeColumn, type EncodedChunk } from "./_arrow_columns.ts";
+import { chunkBytes, encodeColumn, type EncodedChunk } from "./_arrow_columns.ts";
 import { SeenKeys } from "../paging/_seen_keys.ts";
 import {
   type Checkpoint,
@@ -47,6 +47,17 @@ export interface DatasetWriterOptions<R> {
    * what costs memory, in parquet-wasm and in the garbage it leaves.
    */
   flushRows?: number;
+  /**
+   * Bytes of Arrow buffers held before they are written, across partitions;
+   * default 2 MiB (about 5,500 harvested oai_dc records). Whichever of
+   * `flushRows` and `flushBytes` comes first flushes. A flush holds several
+   * copies at once (the buffers, a merged copy, its Arrow IPC form,
+   * parquet-wasm's copy and output, and wasm memory never shrinks), so wide
+   * rows are written in smaller files rather than in a higher peak: with
+   * 20,000-row flushes a 10^6-record harvest peaked at 315 to 324 MiB, with
+   * 2 MiB ones under 300 (bench/RESULTS.md).
+   */
+  flushBytes?: number;
   /**
    * Columns whose values together identify a row: a row whose key was
    * already in the dataset when the writer opened is not written again (a
@@ -111,7 +122,9 @@ export class DatasetWriter<R = Record<string, unknown>> {
   /** Per partition folder, the pages held since the last flush, already in Arrow form. */
   readonly #buffers = new Map<string, { chunks: EncodedChunk[]; rows: number }>();
   readonly #flushRows: number;
+  readonly #flushBytes: number;
   #buffered = 0;
+  #bufferedBytes = 0;
   #written = 0;
   #duplicates = 0;
   #closed = false;
@@ -127,6 +140,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     this.#checkpoint = checkpoint;
     this.#keys = keys;
     this.#flushRows = Math.max(1, options.flushRows ?? 20_000);
+    this.#flushBytes = Math.max(1, options.flushBytes ?? 2 * 1024 * 1024);
   }
 
   /**
@@ -169,7 +183,8 @@ export class DatasetWriter<R = Record<string, unknown>> {
   /**
    * Adds a page: records (built into columns by the schema) or a table
    * (its columns and types as they are). When the rows held reach
-   * `flushRows`, every partition is written and the checkpoint updated.
+   * `flushRows` or their Arrow buffers `flushBytes`, every partition is
+   * written and the checkpoint updated.
    *
    * @param page A page of records, or a table.
    */
@@ -210,18 +225,22 @@ export class DatasetWriter<R = Record<string, unknown>> {
       }
       const all = rows.length === rowCount;
       // Held as Arrow buffers: a tenth of the memory of the records themselves.
-      buffer.chunks.push({
+      const chunk: EncodedChunk = {
         length: rows.length,
         columns: Object.entries(types).map(([name, type]) => {
           const column = table.array(name) as ArrayLike<unknown>;
           const values = all ? Array.from(column) : rows.map((row) => column[row]);
           return encodeColumn({ name, type, values });
         }),
-      });
+      };
+      buffer.chunks.push(chunk);
       buffer.rows += rows.length;
       this.#buffered += rows.length;
+      this.#bufferedBytes += chunkBytes(chunk);
     }
-    if (this.#buffered >= this.#flushRows) await this.flush();
+    if (this.#buffered >= this.#flushRows || this.#bufferedBytes >= this.#flushBytes) {
+      await this.flush();
+    }
   }
 
   #build(records: R[]): ColumnTable {
@@ -251,6 +270,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     }
     this.#buffers.clear();
     this.#buffered = 0;
+    this.#bufferedBytes = 0;
     if (this.#options.stateFile) {
       this.#checkpoint.state = await Deno.readTextFile(this.#options.stateFile).catch(() => null);
     }

@@ -102,3 +102,28 @@ Deno.test("Pages whose columns disagree in type are joined in one file, widened"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("The writer flushes when its Arrow buffers reach flushBytes, before flushRows", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // 1,000-character ids: each page of 10 rows holds about 10 KB of Arrow buffers.
+    const page = (p: number) =>
+      Array.from({ length: 10 }, (_, i) => ({
+        id: `${p}-${i}-`.padEnd(1_000, "x"),
+        when: "2026-01-01",
+      }));
+    const writer = await DatasetWriter.open(dir, { schema, flushRows: 1_000, flushBytes: 25_000 });
+    const held: number[] = [];
+    for (let p = 0; p < 5; p++) {
+      await writer.write(page(p));
+      held.push(writer.buffered);
+    }
+    // Flushed after the third page (30 KB), not at 1,000 rows.
+    assert.deepEqual(held, [10, 20, 0, 10, 20]);
+    const summary = await writer.close();
+    assert.equal(summary.files.length, 2);
+    assert.equal(summary.rows, 50);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

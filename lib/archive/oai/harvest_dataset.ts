@@ -29,6 +29,8 @@ export interface HarvestDatasetOptions extends HarvestOptions {
   partitionBy?: HarvestPartitioning | readonly DatasetPartition<OaiRecord>[];
   /** Rows held in memory before a flush; default 20,000. */
   flushRows?: number;
+  /** Bytes of Arrow buffers held before a flush; default 2 MiB (about 5,500 oai_dc records). */
+  flushBytes?: number;
 }
 
 /** Anything that streams harvest pages: an `OaiPmh` client or an `Archive`. */
@@ -60,7 +62,7 @@ function partitions(
 
 /**
  * Harvests into a hive-partitioned Parquet dataset, holding at most
- * `flushRows` records in memory. The columns are those of `harvest()`
+ * `flushRows` records (or `flushBytes` of them) in memory. The columns are those of `harvest()`
  * (`identifier`, `datestamp`, `setSpec`, `deleted`, then the metadata
  * fields as list columns). Run it again with the same folder to resume an
  * interrupted harvest, or, after a complete one, to add the records changed
@@ -90,7 +92,7 @@ export async function harvestDataset(
   dir: string,
   options: HarvestDatasetOptions = {},
 ): Promise<DatasetSummary> {
-  const { partitionBy, flushRows, ...harvest } = options;
+  const { partitionBy, flushRows, flushBytes, ...harvest } = options;
   const verb = harvest.verb ?? "ListRecords";
   const schema = verb === "ListIdentifiers"
     ? headerSchema
@@ -103,6 +105,7 @@ export async function harvestDataset(
     dynamic: verb === "ListRecords" ? METADATA_COLUMNS : undefined,
     partitionBy: partitions(partitionBy),
     flushRows,
+    flushBytes,
     key: ["identifier", "datestamp"],
     stateFile: state,
   });
