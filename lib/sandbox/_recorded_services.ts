@@ -8,6 +8,7 @@
  */
 
 import { TidepoolError } from "../http/errors.ts";
+import { redact } from "../http/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import type { ServiceName } from "./open_services.ts";
 
@@ -37,9 +38,15 @@ export async function writeRecordedServices(
   dir: string,
   services: Omit<RecordedServices, "format" | "recordedAt">,
 ): Promise<void> {
+  // A real service's address may hold its key (a gateway key in the path):
+  // the file keeps it redacted, and a replay takes the address from the environment.
+  const urls = Object.fromEntries(
+    Object.entries(services.urls).map(([name, url]) => [name, redact(url)]),
+  ) as Record<ServiceName, string>;
   const file: RecordedServices = {
     format: "tidepool-services/1",
     ...services,
+    urls,
     recordedAt: new Date().toISOString(),
   };
   await Deno.mkdir(dir, { recursive: true });

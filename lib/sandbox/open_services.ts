@@ -4,6 +4,7 @@ import { type OceanSandbox, startOceanSandbox } from "./ocean/mod.ts";
 import { type SandboxSubgraph, serveSubgraph } from "./subgraph/mod.ts";
 import { type ExpressionSandbox, startExpressionSandbox } from "./expressions/mod.ts";
 import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
+import { registerGatewayKey } from "../subgraph/gateway_key.ts";
 import { readRecordedServices, writeRecordedServices } from "./_recorded_services.ts";
 import { TidepoolError } from "../http/errors.ts";
 
@@ -100,6 +101,7 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     expressions: env(SERVICE_VARIABLES.expressions),
     archive: env(SERVICE_VARIABLES.archive),
   };
+  if (given.subgraph) registerGatewayKey(given.subgraph);
   const cacheMode = checkedCacheMode(env("TIDEPOOL_CACHE_MODE"));
   const cacheDir = env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool";
   if (cacheMode === "replay") return await replayServices(given, cacheDir, env);

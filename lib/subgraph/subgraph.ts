@@ -7,6 +7,8 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { ProtocolError } from "../http/errors.ts";
+import { registerSecret } from "../http/redact.ts";
+import { registerGatewayKey } from "./gateway_key.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import type { ClientOptions } from "../http/options.ts";
 import type { SubgraphContext } from "./_context.ts";
@@ -36,6 +38,12 @@ export interface SubgraphOptions extends ClientOptions {
   minBlock?: number;
   /** The subgraph's first block; default 11,459,549 (the Ocean subgraph on its network). */
   startBlock?: number;
+  /**
+   * A The Graph gateway API key, sent as `Authorization: Bearer <key>` so
+   * that it stays out of the URL. A key already in the URL path
+   * (`/api/<key>/subgraphs/id/<id>`) works too and is redacted the same way.
+   */
+  apiKey?: string;
 }
 
 /**
@@ -60,10 +68,16 @@ export class Subgraph {
    * Creates a client of one subgraph endpoint; nothing is sent until the first query.
    *
    * @param url The endpoint, `https://host/subgraphs/name/<owner>/<name>`.
-   * @param options Client options, `minBlock` and `startBlock`.
+   * @param options Client options, `minBlock`, `startBlock` and `apiKey`.
    */
   constructor(url: string, options: SubgraphOptions = {}) {
-    const http = new HttpClient(url, options, { progress: kernelProgress() });
+    registerGatewayKey(url);
+    const { apiKey, ...clientOptions } = options;
+    if (apiKey) {
+      registerSecret(apiKey);
+      clientOptions.headers = { ...options.headers, Authorization: `Bearer ${apiKey}` };
+    }
+    const http = new HttpClient(url, clientOptions, { progress: kernelProgress() });
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
     this.#context = {

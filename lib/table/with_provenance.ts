@@ -7,7 +7,7 @@
 
 import type { ColumnTable } from "arquero";
 import { type CallTrace, traceCall } from "../http/call_trace.ts";
-import { redactParams } from "../http/redact.ts";
+import { redact, redactParams } from "../http/redact.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 import { attachProvenance, type Provenance } from "./provenance.ts";
 
@@ -153,7 +153,7 @@ function definedFields(fields: AsOfFields = {}): Record<string, string | number>
   return out;
 }
 
-/** A service URL without credentials, query or fragment. */
+/** A service URL without credentials, query, fragment or registered secrets (a key in the path). */
 function serviceAddress(url: string): string {
   try {
     const parsed = new URL(url);
@@ -161,7 +161,7 @@ function serviceAddress(url: string): string {
     parsed.password = "";
     parsed.search = "";
     parsed.hash = "";
-    return parsed.toString().replace(/\/+$/, "");
+    return redact(parsed.toString().replace(/\/+$/, ""));
   } catch {
     return "";
   }
