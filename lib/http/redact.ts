@@ -85,11 +85,69 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Parameter names that are never kept: secrets, and the plumbing of a call. */
-const DROPPED_PARAMS = new RegExp(
-  `^(?:${SECRET_NAMES}|nonce|signer|signal|progress|fetch|headers|warn|onPage)$`,
-  "i",
-);
+/** Parameter names that are never kept as plumbing of a call. */
+const PLUMBING_PARAMS = /^(?:nonce|signer|signal|progress|fetch|headers|warn|onPage)$/i;
+
+/** Words that make any parameter name holding them secret (`clientSecret`, `x-password`). */
+const SECRET_WORDS = new Set([
+  "secret",
+  "password",
+  "passwd",
+  "passphrase",
+  "signature",
+  "authorization",
+  "bearer",
+  "credential",
+  "credentials",
+  "mnemonic",
+  "cookie",
+  "apikey",
+  "privatekey",
+  "accesstoken",
+]);
+
+/**
+ * Words that make `token` or `key` secret just before them (`accessToken`,
+ * `api_key`). Elsewhere they name public things: an ERC-20 (`feeToken`,
+ * `datatokenAddress`), a cursor (`resumptionToken`, `nextToken`), a public
+ * or sort key; a bare `token` or `key` is taken as secret.
+ */
+const SECRET_QUALIFIERS = new Set([
+  "access",
+  "api",
+  "auth",
+  "bearer",
+  "client",
+  "csrf",
+  "encryption",
+  "id",
+  "jwt",
+  "master",
+  "oauth",
+  "private",
+  "refresh",
+  "secret",
+  "security",
+  "session",
+  "signing",
+  "subscription",
+]);
+
+/** Whether a parameter name names a secret, judged by its words (camelCase, `-`, `_`). */
+function isSecretName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  if (words.some((word) => SECRET_WORDS.has(word))) return true;
+  // The qualifier comes first: `idToken` is secret, an NFT's `tokenId` is not.
+  return words.some((word, i) =>
+    (word === "token" || word === "key") &&
+    (words.length === 1 || SECRET_QUALIFIERS.has(words[i - 1]))
+  );
+}
 
 /**
  * The parameters of a call as JSON values with secrets removed, for a
@@ -129,7 +187,7 @@ function redactValue(value: unknown, depth: number): unknown {
   if (prototype !== Object.prototype && prototype !== null) return undefined;
   const out: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(record)) {
-    if (DROPPED_PARAMS.test(name)) continue;
+    if (PLUMBING_PARAMS.test(name) || isSecretName(name)) continue;
     const kept = redactValue(item, depth + 1);
     if (kept !== undefined) out[name] = kept;
   }

@@ -58,3 +58,58 @@ Deno.test("redactParams keeps a call's parameters as JSON, without secrets or pl
     tags: ["a", "1970-01-01T00:00:00.001Z"],
   });
 });
+
+Deno.test("redactParams drops a parameter by the words of its name, and keeps public look-alikes", () => {
+  const secretNames = [
+    "token",
+    "key",
+    "accessToken",
+    "access_token",
+    "idToken",
+    "refreshToken",
+    "authToken",
+    "x-auth-token",
+    "clientSecret",
+    "client_secret",
+    "apiKey",
+    "APIKey",
+    "api_key",
+    "x-api-key",
+    "X-API-KEY",
+    "apikey",
+    "privateKey",
+    "PRIVATE_KEY",
+    "password",
+    "dbPassword",
+    "authorization",
+    "Authorization",
+    "bearerToken",
+    "signature",
+    "orderSignature",
+    "credentials",
+    "awsCredential",
+    "mnemonic",
+  ];
+  const publicNames = [
+    "datatoken",
+    "datatokenAddress",
+    "isDatatoken",
+    "feeToken",
+    "providerFeeToken",
+    "tokenId",
+    "tokenURI",
+    "resumptionToken",
+    "nextToken",
+    "keyword",
+    "keywords",
+    "publicKey",
+    "sortKey",
+    "author",
+    "auth",
+  ];
+  const params = Object.fromEntries(
+    [...secretNames, ...publicNames].map((name) => [name, `value of ${name}`]),
+  );
+  const kept = redactParams(params);
+  assert.deepEqual(Object.keys(kept).sort(), [...publicNames].sort());
+});
