@@ -54,12 +54,15 @@ export function tableHtml(table: ColumnTable, options: TableViewOptions = {}): s
       escapeHtml(name)
     }<br><small style="font-weight:normal;color:#888">${types[name]}</small></th>`
   ).join("");
-  const columns = names.map((name) => table.array(name) as ArrayLike<unknown>);
+  // Cells by data row (what rowIndices gives), never a copy of whole columns:
+  // a filtered or ordered table shows its own rows, and a large one costs
+  // only the rows shown.
+  const columns = names.map((name) => table.column(name)!);
   const body: string[] = [];
   const indices = rowIndices(table, shown);
   for (const row of indices) {
     const cells = columns.map((values, c) => {
-      const value = values[row];
+      const value: unknown = values.at(row);
       const text = escapeHtml(formatCell(value, limits));
       const missing = value === null || value === undefined ? ";color:#aaa" : "";
       return `<td style="text-align:${align[c]};white-space:nowrap${missing}">${text}</td>`;

@@ -26,9 +26,11 @@ export function tableText(table: ColumnTable, options: TableViewOptions = {}): s
   const types = columnTypes(table);
   const total = table.numRows();
   const shown = Math.min(limits.rows, total);
-  const columns = names.map((name) => table.array(name) as ArrayLike<unknown>);
+  // Cells by data row, as in tableHtml: the table's own filter and order, and
+  // only the rows shown are read.
+  const columns = names.map((name) => table.column(name)!);
   const rows = rowIndices(table, shown).map((row) =>
-    columns.map((values) => formatCell(values[row], limits))
+    columns.map((values) => formatCell(values.at(row), limits))
   );
   const header = names.map((name) => shorten(name, limits.maxChars));
   const typeRow = names.map((name) => `<${types[name]}>`);

@@ -252,16 +252,17 @@ export function columnTypes(table: ColumnTable): Record<string, ColumnType> {
   const declared = tableTypes.get(table);
   const types: Record<string, ColumnType> = {};
   for (const name of table.columnNames()) {
-    types[name] = declared?.[name] ?? inferType(table.array(name) as ArrayLike<unknown>);
+    types[name] = declared?.[name] ?? inferType(table.column(name)!);
   }
   return types;
 }
 
 const INFER_ORDER: ColumnType[] = ["boolean", "date", "array", "bigint", "string", "number"];
 
-function inferType(values: ArrayLike<unknown>): ColumnType {
+/** The type of a column's first present value, read in place (no copy of the column). */
+function inferType(values: { readonly length: number; at(row: number): unknown }): ColumnType {
   for (let i = 0; i < values.length; i++) {
-    const value = values[i];
+    const value = values.at(i);
     if (value === null || value === undefined) continue;
     return INFER_ORDER.find((type) => isOfType(value, type)) ?? "object";
   }

@@ -143,3 +143,16 @@ Deno.test("saveTable writes CSV and Arrow that read back to the same values", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a filtered or ordered table shows its own rows, in its order, in text and HTML", () => {
+  const table = aq.table({ name: ["a", "b", "c", "d"], n: [1, 2, 3, 4] });
+  const kept = table.filter((d: { n: number }) => d.n > 2);
+  const rowsOf = (text: string, count: number) =>
+    text.split("\n").slice(2, 2 + count).map((line) => line.split(/\s+/).join(" "));
+  assert.deepEqual(rowsOf(tableText(kept), 2), ["c 3", "d 4"]);
+  const cells = (html: string) => [...html.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(cells(tableHtml(kept)), ["c", "3", "d", "4"]);
+  const ordered = table.orderby(aq.desc("n"));
+  assert.deepEqual(rowsOf(tableText(ordered), 4), ["d 4", "c 3", "b 2", "a 1"]);
+  assert.deepEqual(cells(tableHtml(ordered, { rows: 2 })).slice(0, 4), ["d", "4", "c", "3"]);
+});
