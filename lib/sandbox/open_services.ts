@@ -212,7 +212,20 @@ async function replayServices(
 ): Promise<Services> {
   const everyGiven = Object.values(given).every((url) => url !== undefined);
   const recorded = everyGiven ? undefined : await readRecordedServices(dir);
-  const url = (name: ServiceName) => given[name] ?? recorded!.urls[name];
+  const url = (name: ServiceName) => {
+    const address = given[name] ?? recorded!.urls[name];
+    // services.json keeps a key in an address redacted; only the environment has it.
+    if (address.includes("[redacted]")) {
+      throw new TidepoolError(`Cannot replay: the recorded ${name} address held a key`, {
+        details: address,
+        detailsLabel: "Recorded",
+        hint: `Set ${
+          SERVICE_VARIABLES[name]
+        } to the address the recording was made with, key included`,
+      });
+    }
+    return address;
+  };
   return {
     urls: {
       ocean: url("ocean"),

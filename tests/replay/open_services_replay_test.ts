@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { ExpressionSearch } from "../../lib/expressions/mod.ts";
 import { OceanNode } from "../../lib/ocean/mod.ts";
 import { computePlan, openServices, type Services } from "../../lib/sandbox/mod.ts";
+import { writeRecordedServices } from "../../lib/sandbox/_recorded_services.ts";
+import { registerGatewayKey } from "../../lib/subgraph/gateway_key.ts";
 
 /** Runs with TIDEPOOL_* variables set as given (and every other one unset), then restores them. */
 async function withCacheEnv(values: Record<string, string>, run: () => Promise<void>) {
@@ -125,6 +127,34 @@ Deno.test("openServices in replay mode without a recording says how to make one"
       await assert.rejects(() => openServices(), (error: Error) => {
         assert.match(error.message, /Cannot replay: no recording of the services in /);
         assert.match(error.message, /TIDEPOOL_CACHE_MODE=record/);
+        return true;
+      });
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a replay whose recorded subgraph address held a key asks for it in the environment", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const key = "5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b";
+    registerGatewayKey(`https://gateway.example/api/${key}/subgraphs/id/ocean`);
+    await writeRecordedServices(dir, {
+      urls: {
+        ocean: "http://127.0.0.1:1",
+        subgraph: `https://gateway.example/api/${key}/subgraphs/id/ocean`,
+        expressions: "http://127.0.0.1:2",
+        archive: "http://127.0.0.1:3",
+      },
+      archiveSite: { account: "a", db: "b" },
+      live: true,
+    });
+    await withCacheEnv({ TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: dir }, async () => {
+      await assert.rejects(() => openServices(), (error: Error) => {
+        assert.match(error.message, /recorded subgraph address held a key/);
+        assert.match(error.message, /Set TIDEPOOL_SUBGRAPH/);
+        assert.ok(!error.message.includes(key));
         return true;
       });
     });
