@@ -32,6 +32,11 @@ export interface StartComputeParameters {
   paymentToken?: string;
   /** The most to pay for each datatoken, in base-token units (`"5"`). */
   maxPrice?: string;
+  /**
+   * Pay for new orders even when still-valid ones exist (as `orderAsset`'s
+   * `force`); default false. A `transferTxId` given is still used.
+   */
+  force?: boolean;
   /** Resources, each within the environment's min and max. */
   resources?: ResourceRequest[];
   /** Longest run in seconds, within the environment's limits. */
@@ -258,6 +263,7 @@ async function prepareOne(
     rpcUrl: parameters.rpcUrl,
     chainId,
     maxPrice: parameters.maxPrice,
+    force: parameters.force,
     consumer: terms.consumerAddress,
     providerFee: terms.providerFee,
   });

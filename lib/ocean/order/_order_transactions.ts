@@ -271,8 +271,18 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
 }
 
 /**
+ * Blocks per `getLogs` request when looking for an order to reuse: RPC
+ * providers commonly refuse wider ranges.
+ */
+const REUSE_PAGE_BLOCKS = 10_000n;
+
+/**
  * The newest order of `consumer` paid by `payer` for this service that has
- * not expired, read from OrderStarted logs.
+ * not expired, read from OrderStarted logs backwards from the latest block,
+ * one page of {@linkcode REUSE_PAGE_BLOCKS} at a time. Only the window an
+ * order can still be valid in is read: the service's timeout back from the
+ * latest block (or the clock, if earlier); a timeout of 0 never expires, so
+ * every page back to block 0.
  */
 async function findValidOrder(
   reader: ReturnType<typeof createPublicClient>,
@@ -285,25 +295,39 @@ async function findValidOrder(
     now: number;
   },
 ): Promise<DatatokenOrder | undefined> {
-  const logs = await reader.getLogs({
-    address: query.datatoken,
-    event: ORDER_STARTED,
-    args: { consumer: query.consumer },
-    fromBlock: 0n,
-    toBlock: "latest",
-  });
-  for (const log of logs.reverse()) {
-    const { serviceIndex, timestamp, payer } = log.args;
-    if (Number(serviceIndex) !== query.serviceIndex || timestamp === undefined) continue;
-    if (!payer || getAddress(payer) !== getAddress(query.payer)) continue;
-    if (query.timeout !== 0 && Number(timestamp) + query.timeout < query.now) continue;
-    if (!log.transactionHash || log.blockNumber === null) continue;
-    return {
-      txHash: log.transactionHash,
-      blockNumber: log.blockNumber,
-      pricePaid: "0",
-      source: "reused",
-    };
+  const latest = await reader.getBlock({ blockTag: "latest" });
+  const latestNumber = latest.number ?? 0n;
+  const oldestUseful = query.timeout === 0
+    ? undefined
+    : Math.min(query.now, Number(latest.timestamp)) - query.timeout;
+  for (let to = latestNumber; to >= 0n; to -= REUSE_PAGE_BLOCKS) {
+    const from = to - REUSE_PAGE_BLOCKS + 1n > 0n ? to - REUSE_PAGE_BLOCKS + 1n : 0n;
+    const logs = await reader.getLogs({
+      address: query.datatoken,
+      event: ORDER_STARTED,
+      args: { consumer: query.consumer },
+      fromBlock: from,
+      toBlock: to,
+    });
+    for (const log of logs.reverse()) {
+      const { serviceIndex, timestamp, payer } = log.args;
+      if (Number(serviceIndex) !== query.serviceIndex || timestamp === undefined) continue;
+      if (!payer || getAddress(payer) !== getAddress(query.payer)) continue;
+      if (query.timeout !== 0 && Number(timestamp) + query.timeout < query.now) continue;
+      if (!log.transactionHash || log.blockNumber === null) continue;
+      return {
+        txHash: log.transactionHash,
+        blockNumber: log.blockNumber,
+        pricePaid: "0",
+        source: "reused",
+      };
+    }
+    if (from === 0n) break;
+    // Every order before this page was mined before its first block: too old once that is.
+    if (oldestUseful !== undefined) {
+      const first = await reader.getBlock({ blockNumber: from });
+      if (Number(first.timestamp) < oldestUseful) break;
+    }
   }
   return undefined;
 }

@@ -1,0 +1,150 @@
+/**
+ * Order reuse on a chain whose RPC refuses wide `getLogs` ranges, as real
+ * providers do: orderAsset and startCompute find the earlier order by
+ * reading the logs backwards in pages, so reuse works after many blocks.
+ */
+
+import assert from "node:assert/strict";
+import { generatePrivateKey } from "viem/accounts";
+import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import { orderAsset } from "../../lib/ocean/order/order_asset.ts";
+import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
+import { startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
+import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
+
+/** What common providers allow in one `eth_getLogs`. */
+const MAX_LOG_BLOCKS = 10_000n;
+
+/**
+ * A JSON-RPC proxy that refuses an `eth_getLogs` spanning more than
+ * {@linkcode MAX_LOG_BLOCKS} blocks, and notes the span of every one it passes.
+ */
+function rangeCappedRpc(upstream: string) {
+  const spans: bigint[] = [];
+  const call = async (body: unknown) =>
+    await (await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    })).json();
+  const blockOf = async (tag: unknown): Promise<bigint> =>
+    typeof tag === "string" && tag.startsWith("0x")
+      ? BigInt(tag)
+      : tag === "earliest"
+      ? 0n
+      : BigInt((await call({ jsonrpc: "2.0", id: 0, method: "eth_blockNumber" })).result);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (request) => {
+      const body = await request.json();
+      if (body.method === "eth_getLogs") {
+        const filter = body.params?.[0] ?? {};
+        const span = (await blockOf(filter.toBlock ?? "latest")) -
+          (await blockOf(filter.fromBlock ?? "earliest")) + 1n;
+        if (span > MAX_LOG_BLOCKS) {
+          return Response.json({
+            jsonrpc: "2.0",
+            id: body.id,
+            error: { code: -32005, message: `block range ${span} exceeds ${MAX_LOG_BLOCKS}` },
+          });
+        }
+        spans.push(span);
+      }
+      return Response.json(await call(body));
+    },
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    spans,
+    close: () => server.shutdown(),
+  };
+}
+
+Deno.test("a still-valid order is reused after more blocks than one getLogs may span", async (t) => {
+  let ocean: ReturnType<typeof startOceanSandbox> | undefined;
+  let chain: Awaited<ReturnType<typeof startChainSandbox>> | undefined;
+  let proxy: ReturnType<typeof rangeCappedRpc> | undefined;
+  try {
+    ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
+    const { dataset, algorithm, environment } = ocean.computeExample();
+    chain = await startChainSandbox(ocean, { dids: [dataset.documentId, algorithm.documentId] });
+    proxy = rangeCappedRpc(chain.rpcUrl);
+    const node = new OceanNode(ocean.url, { progress: false, retry: false });
+    const { publicClient } = chainClients(chain);
+    const buyer = signerFromPrivateKey(generatePrivateKey());
+    await chain.fund(buyer.address, "10");
+    const sent = () => publicClient.getTransactionCount({ address: buyer.address });
+    const service = ocean.ddos.find((d) => d.id === dataset.documentId)!.services
+      .find((s) => s.id === dataset.serviceId)! as { timeout?: number };
+    const request = {
+      environment,
+      algorithm,
+      datasets: [dataset],
+      rpcUrl: proxy.url,
+      maxJobDuration: 60,
+      signer: buyer,
+    };
+
+    const first = await node.startCompute(request);
+    const download = await orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
+      rpcUrl: proxy.url,
+    });
+    // 10,500 blocks in the same second (so fees signed on the clock stay valid):
+    // the orders are now more than a page back, and every block is within any timeout.
+    // Sent directly: mining takes longer than viem waits for an answer on a loaded machine.
+    const mined = await fetch(chain.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "anvil_mine",
+        params: ["0x2904", "0x0"],
+      }),
+    });
+    assert.equal((await mined.json()).error, undefined);
+
+    await t.step(
+      "orderAsset reuses the order, reading at most 10,000 blocks a request",
+      async () => {
+        for (const timeout of [86_400, 0]) {
+          service.timeout = timeout;
+          proxy!.spans.length = 0;
+          const before = await sent();
+          const again = await orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
+            rpcUrl: proxy!.url,
+          });
+          assert.equal(again.source, "reused", `timeout ${timeout}`);
+          assert.equal(again.txHash, download.txHash);
+          assert.equal(await sent(), before);
+          assert.ok(
+            proxy!.spans.length >= 2,
+            `${proxy!.spans.length} pages for timeout ${timeout}`,
+          );
+          assert.ok(proxy!.spans.every((span) => span <= MAX_LOG_BLOCKS));
+        }
+      },
+    );
+
+    await t.step("startCompute reuses both orders the same way", async () => {
+      const before = await sent();
+      const again = await node.startCompute(request);
+      assert.equal(again.orders.algorithm.source, "reused");
+      assert.equal(again.orders.algorithm.txHash, first.orders.algorithm.txHash);
+      assert.equal(again.orders.datasets[0].source, "reused");
+      assert.equal(await sent(), before);
+    });
+
+    await t.step("force orders again instead of reusing", async () => {
+      const before = await sent();
+      const forced = await node.startCompute({ ...request, force: true });
+      assert.notEqual(forced.orders.algorithm.source, "reused");
+      assert.notEqual(forced.orders.algorithm.txHash, first.orders.algorithm.txHash);
+      assert.ok(await sent() > before);
+    });
+  } finally {
+    await proxy?.close();
+    await chain?.close();
+    await ocean?.close();
+  }
+});
