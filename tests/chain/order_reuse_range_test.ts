@@ -12,8 +12,13 @@ import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 
-/** What common providers allow in one `eth_getLogs`. */
-const MAX_LOG_BLOCKS = 10_000n;
+/**
+ * The widest `eth_getLogs` the proxy passes. Real providers allow about
+ * 10,000 (tidepool's default page); the test caps at 100 and gives tidepool
+ * `logRangeBlocks: 100`, since mining 10,000 blocks takes anvil minutes.
+ */
+const MAX_LOG_BLOCKS = 100n;
+const PAGE = { logRangeBlocks: Number(MAX_LOG_BLOCKS) };
 
 /**
  * A JSON-RPC proxy that refuses an `eth_getLogs` spanning more than
@@ -83,15 +88,16 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
       rpcUrl: proxy.url,
       maxJobDuration: 60,
       signer: buyer,
+      ...PAGE,
     };
 
     const first = await node.startCompute(request);
     const download = await orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
       rpcUrl: proxy.url,
+      ...PAGE,
     });
-    // 10,500 blocks in the same second (so fees signed on the clock stay valid):
-    // the orders are now more than a page back, and every block is within any timeout.
-    // Sent directly: mining takes longer than viem waits for an answer on a loaded machine.
+    // 250 blocks in the same second (so fees signed on the clock stay valid):
+    // the orders are now more than two pages back, and every block is within any timeout.
     const mined = await fetch(chain.rpcUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -99,13 +105,13 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
         jsonrpc: "2.0",
         id: 1,
         method: "anvil_mine",
-        params: ["0x2904", "0x0"],
+        params: ["0xfa", "0x0"],
       }),
     });
     assert.equal((await mined.json()).error, undefined);
 
     await t.step(
-      "orderAsset reuses the order, reading at most 10,000 blocks a request",
+      "orderAsset reuses the order, reading at most logRangeBlocks blocks a request",
       async () => {
         for (const timeout of [86_400, 0]) {
           service.timeout = timeout;
@@ -113,16 +119,46 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
           const before = await sent();
           const again = await orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
             rpcUrl: proxy!.url,
+            ...PAGE,
           });
           assert.equal(again.source, "reused", `timeout ${timeout}`);
           assert.equal(again.txHash, download.txHash);
           assert.equal(await sent(), before);
           assert.ok(
-            proxy!.spans.length >= 2,
+            proxy!.spans.length >= 3,
             `${proxy!.spans.length} pages for timeout ${timeout}`,
           );
           assert.ok(proxy!.spans.every((span) => span <= MAX_LOG_BLOCKS));
         }
+      },
+    );
+
+    await t.step(
+      "the default page of 10,000 blocks is refused by a tighter provider, with its error",
+      async () => {
+        await assert.rejects(
+          orderAsset(node, dataset.documentId, dataset.serviceId, buyer, { rpcUrl: proxy!.url }),
+          (error: Error) => {
+            assert.match(error.message, /exceeds defined limit/);
+            assert.match((error as { hint?: string }).hint ?? "", /logRangeBlocks/);
+            return true;
+          },
+        );
+      },
+    );
+
+    await t.step(
+      "a logRangeBlocks that is not a whole number of blocks is refused before sending",
+      async () => {
+        const before = await sent();
+        await assert.rejects(
+          orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
+            rpcUrl: proxy!.url,
+            logRangeBlocks: 0,
+          }),
+          /logRangeBlocks must be a whole number of blocks/,
+        );
+        assert.equal(await sent(), before);
       },
     );
 

@@ -37,6 +37,12 @@ export interface StartComputeParameters {
    * `force`); default false. A `transferTxId` given is still used.
    */
   force?: boolean;
+  /**
+   * Blocks per `eth_getLogs` request when looking for a still-valid order to
+   * reuse; default 10,000. Lower it for an RPC provider that caps ranges
+   * tighter (the error of a refused range names the provider's limit).
+   */
+  logRangeBlocks?: number;
   /** Resources, each within the environment's min and max. */
   resources?: ResourceRequest[];
   /** Longest run in seconds, within the environment's limits. */
@@ -264,6 +270,7 @@ async function prepareOne(
     chainId,
     maxPrice: parameters.maxPrice,
     force: parameters.force,
+    logRangeBlocks: parameters.logRangeBlocks,
     consumer: terms.consumerAddress,
     providerFee: terms.providerFee,
   });

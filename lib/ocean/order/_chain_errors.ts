@@ -57,12 +57,27 @@ function chainError(error: unknown, rpcUrl: string, action: string): unknown {
       // A revert is the chain's answer, not a failure to reach it.
       hint: /revert/i.test(`${viem.shortMessage} ${viem.details}`)
         ? "The chain refused the call: check the datatoken's pricing, your balances and the provider fee, then try again"
+        : rpcCodes(error).includes(LIMIT_EXCEEDED)
+        ? "The RPC provider refused a request as too large, often a log search over too many blocks: give logRangeBlocks the range it allows (see its error above)"
         : `Check that the chain at ${
           originOf(rpcUrl) || "rpcUrl"
         } is reachable and that rpcUrl and chainId name it`,
       cause: error,
     },
   );
+}
+
+/** JSON-RPC's "limit exceeded" (EIP-1474), which providers send for a too-wide `eth_getLogs`. */
+const LIMIT_EXCEEDED = -32005;
+
+/** The JSON-RPC error codes along an error's cause chain (viem wraps the provider's). */
+function rpcCodes(error: unknown): unknown[] {
+  const codes: unknown[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    codes.push((e as { code?: unknown }).code);
+    e = e.cause;
+  }
+  return codes;
 }
 
 /** The scheme, host and port of a URL (no path, which may hold a key); empty when it is not one. */

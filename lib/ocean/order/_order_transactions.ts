@@ -108,6 +108,7 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
       serviceIndex,
       timeout: parameters.reuseWithinSeconds,
       now,
+      pageBlocks: parameters.logRangeBlocks ?? REUSE_PAGE_BLOCKS,
     });
     if (earlier) {
       return {
@@ -274,12 +275,12 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
  * Blocks per `getLogs` request when looking for an order to reuse: RPC
  * providers commonly refuse wider ranges.
  */
-const REUSE_PAGE_BLOCKS = 10_000n;
+const REUSE_PAGE_BLOCKS = 10_000;
 
 /**
  * The newest order of `consumer` paid by `payer` for this service that has
  * not expired, read from OrderStarted logs backwards from the latest block,
- * one page of {@linkcode REUSE_PAGE_BLOCKS} at a time. Only the window an
+ * one page of `pageBlocks` ({@linkcode REUSE_PAGE_BLOCKS} by default) at a time. Only the window an
  * order can still be valid in is read: the service's timeout back from the
  * latest block (or the clock, if earlier); a timeout of 0 never expires, so
  * every page back to block 0.
@@ -293,15 +294,27 @@ async function findValidOrder(
     serviceIndex: number;
     timeout: number;
     now: number;
+    pageBlocks: number;
   },
 ): Promise<DatatokenOrder | undefined> {
+  if (!Number.isInteger(query.pageBlocks) || query.pageBlocks < 1) {
+    throw new TidepoolError(
+      `Cannot order: logRangeBlocks must be a whole number of blocks, at least 1`,
+      {
+        details: String(query.pageBlocks),
+        detailsLabel: "Given",
+        hint: "Leave it out for 10,000, or give the range your RPC provider allows",
+      },
+    );
+  }
+  const page = BigInt(query.pageBlocks);
   const latest = await reader.getBlock({ blockTag: "latest" });
   const latestNumber = latest.number ?? 0n;
   const oldestUseful = query.timeout === 0
     ? undefined
     : Math.min(query.now, Number(latest.timestamp)) - query.timeout;
-  for (let to = latestNumber; to >= 0n; to -= REUSE_PAGE_BLOCKS) {
-    const from = to - REUSE_PAGE_BLOCKS + 1n > 0n ? to - REUSE_PAGE_BLOCKS + 1n : 0n;
+  for (let to = latestNumber; to >= 0n; to -= page) {
+    const from = to - page + 1n > 0n ? to - page + 1n : 0n;
     const logs = await reader.getLogs({
       address: query.datatoken,
       event: ORDER_STARTED,

@@ -30,6 +30,12 @@ export interface OrderAssetOptions {
   /** Pay again even when a still-valid order exists; default false. */
   force?: boolean;
   /**
+   * Blocks per `eth_getLogs` request when looking for a still-valid order to
+   * reuse; default 10,000. Lower it for an RPC provider that caps ranges
+   * tighter (the error of a refused range names the provider's limit).
+   */
+  logRangeBlocks?: number;
+  /**
    * The address the order is for; default the signer. A compute order names
    * the environment's `consumerAddress`, as `initializeCompute` gives it.
    */
@@ -123,6 +129,7 @@ export async function prepareAssetOrder(
     providerFee: fee as OrderProviderFee,
     maxPrice: options.maxPrice,
     reuseWithinSeconds: options.force ? undefined : Number(service.timeout ?? 0),
+    logRangeBlocks: options.logRangeBlocks,
   });
 }
 

@@ -72,6 +72,12 @@ export interface OrderDatatokenParameters {
    * instead of paying twice.
    */
   reuseWithinSeconds?: number;
+  /**
+   * Blocks per `eth_getLogs` request when looking for a still-valid order to
+   * reuse; default 10,000. Lower it for an RPC provider that caps ranges
+   * tighter (the error of a refused range names the provider's limit).
+   */
+  logRangeBlocks?: number;
   /** The most the buyer pays for one datatoken, in base-token units (`"5"`); no limit when absent. */
   maxPrice?: string;
 }
