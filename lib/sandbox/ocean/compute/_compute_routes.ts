@@ -22,21 +22,37 @@ function computeService(ddo: Ddo | undefined, serviceId: unknown) {
   return ddo?.services.find((s) => s.id === serviceId && s.type === "compute");
 }
 
-/** POST /api/services/freeCompute */
-export async function freeComputeHandler(
+/**
+ * The body of a free or paid start once it is JSON, holds the environment,
+ * algorithm and datasets (and any `extra` field) and is signed for
+ * `action`; otherwise the node's refusal. A `startFailure` fault answers
+ * for it once the body is read.
+ */
+export async function signedStartBody(
   context: ComputeContext,
   request: Request,
-): Promise<Response> {
+  extra: readonly string[],
+  action: string,
+): Promise<Record<string, unknown> | Response> {
   const body = await jsonBody(request);
   if (!body) return text(400, "Invalid JSON body");
   if (context.faults.startFailure) {
     return text(context.faults.startFailure.status, context.faults.startFailure.body);
   }
-  for (const field of ["environment", "algorithm", "datasets"]) {
+  for (const field of ["environment", "algorithm", "datasets", ...extra]) {
     if (body[field] === undefined) return json(400, `Missing required field: ${field}`);
   }
-  const check = await context.nonces.verify(body, "freeStartCompute");
-  if (!check.ok) return text(check.status, check.text);
+  const check = await context.nonces.verify(body, action);
+  return check.ok ? body : text(check.status, check.text);
+}
+
+/** POST /api/services/freeCompute */
+export async function freeComputeHandler(
+  context: ComputeContext,
+  request: Request,
+): Promise<Response> {
+  const body = await signedStartBody(context, request, [], "freeStartCompute");
+  if (body instanceof Response) return body;
   const owner = String(body.consumerAddress);
   const environment = context.environments.find((env) => env.id === body.environment);
   if (!environment) return json(400, "Invalid C2D Environment");

@@ -13,6 +13,7 @@ import {
   type CheckedAssets,
   checkLimits,
   type Ref,
+  signedStartBody,
   startJob,
 } from "./_compute_routes.ts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
@@ -117,16 +118,8 @@ export async function paidComputeHandler(
   context: ComputeContext,
   request: Request,
 ): Promise<Response> {
-  const body = await jsonBody(request);
-  if (!body) return text(400, "Invalid JSON body");
-  if (context.faults.startFailure) {
-    return text(context.faults.startFailure.status, context.faults.startFailure.body);
-  }
-  for (const field of ["environment", "algorithm", "datasets", "payment"]) {
-    if (body[field] === undefined) return json(400, `Missing required field: ${field}`);
-  }
-  const check = await context.nonces.verify(body, "startCompute");
-  if (!check.ok) return text(check.status, check.text);
+  const body = await signedStartBody(context, request, ["payment"], "startCompute");
+  if (body instanceof Response) return body;
   const paid = paidEnvironment(context, body);
   if (paid instanceof Response) return paid;
   const { environment, payment } = paid;
