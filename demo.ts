@@ -25,7 +25,7 @@ import {
   type TableDigest,
   tableDigest,
 } from "./mod.ts";
-import { saveTable } from "./lib/notebook/mod.ts";
+import { saveTable } from "./lib/files/mod.ts";
 import {
   emotionBodyPartHeatmap,
   emotionDistributionChart,

@@ -22,7 +22,7 @@ export {
   ResponseTooLargeError,
   TidepoolError,
   TimeoutError,
-} from "./lib/http/errors.ts";
+} from "./lib/errors/errors.ts";
 export type { CacheMode, CacheOptions } from "./lib/http/cache.ts";
 export type { ClientOptions } from "./lib/http/options.ts";
 export type {
@@ -37,7 +37,7 @@ export type {
   ProgressOption,
   ProgressSink,
   ProgressTask,
-} from "./lib/http/progress.ts";
+} from "./lib/progress/progress.ts";
 export type { RetryOptions } from "./lib/http/retry.ts";
 export { PagingCapError, PagingError, type PagingErrorCode } from "./lib/paging/errors.ts";
 export type { PagedReadOptions } from "./lib/paging/types.ts";
@@ -284,8 +284,8 @@ export type { AssetRow, JobResultRow, JobRow, SavedResultRow } from "./lib/ocean
 export type { NftUpdateRow, OrderRow, TokenRow } from "./lib/subgraph/rows.ts";
 export type { ExpressionRow } from "./lib/expressions/rows.ts";
 export type { DatabaseRow, HarvestRow, ResourceRow, TripleRow } from "./lib/archive/rows.ts";
-export { type ListCells, saveTable, type SaveTableOptions } from "./lib/notebook/save_table.ts";
-export { readTable } from "./lib/notebook/read_table.ts";
+export { type ListCells, saveTable, type SaveTableOptions } from "./lib/files/save_table.ts";
+export { readTable } from "./lib/files/read_table.ts";
 export { DatasetWriter, query, readParquetSql, writeDataset } from "./lib/dataset/mod.ts";
 export type {
   DatasetPartition,

@@ -16,7 +16,7 @@ import {
   httpErrorFields,
   NotFoundError,
   TidepoolError,
-} from "../http/errors.ts";
+} from "../errors/errors.ts";
 import { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
 
 /** When a request carries the API key. */

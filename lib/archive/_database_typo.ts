@@ -5,7 +5,7 @@
  * @module
  */
 
-import { NotFoundError } from "../http/errors.ts";
+import { NotFoundError } from "../errors/errors.ts";
 import type { ArchiveContext } from "./_context.ts";
 import { databases } from "./databases.ts";
 

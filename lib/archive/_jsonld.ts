@@ -9,7 +9,7 @@
  */
 
 import type { HttpClient } from "../http/client.ts";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { reportUnknownShape } from "../http/unknown_shape.ts";
 import { offlineContext } from "./_jsonld_contexts.ts";
 import { RDF, type Triple, XSD } from "./_triples.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { SparqlSyntaxError } from "./sparql_syntax_error.ts";
 
 /** The PREFIX lines offered when a well-known vocabulary is used undeclared. */

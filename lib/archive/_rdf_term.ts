@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 
 /** What to do about a result document that cannot be read. */
 export const MALFORMED_RESULTS_HINT =

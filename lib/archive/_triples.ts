@@ -7,7 +7,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type JsonLdOptions, jsonLdToTriples } from "./_jsonld.ts";

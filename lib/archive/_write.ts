@@ -16,7 +16,7 @@ import {
   type HttpErrorOptions,
   NetworkError,
   TimeoutError,
-} from "../http/errors.ts";
+} from "../errors/errors.ts";
 import { type ArchiveContext, type ArchiveRequest, send } from "./_context.ts";
 import { ConflictError, PayloadTooLargeError } from "./errors.ts";
 

@@ -14,7 +14,7 @@
  */
 
 import type { SaxesParser, SaxesTagPlain } from "saxes";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 
 /** A parsed element: child elements by qualified name, `@_name` attributes, `#text`. */
 export type XmlNode = { [name: string]: unknown };

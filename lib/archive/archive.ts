@@ -12,9 +12,9 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import type { ClientOptions } from "../http/options.ts";
-import { registerSecret } from "../http/redact.ts";
+import { registerSecret } from "../errors/redact.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
 import { databases, type DatabasesParameters } from "./databases.ts";
@@ -60,7 +60,6 @@ import {
 } from "./upload.ts";
 import { setAssetPublic } from "./set_asset_public.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
-import { kernelProgress } from "../notebook/progress_display.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
@@ -128,7 +127,7 @@ export class Archive {
       registerSecret(apiKey);
       registerSecret(apiKey.slice(dot + 1));
     }
-    const http = new HttpClient(baseUrl, clientOptions, { progress: kernelProgress() });
+    const http = new HttpClient(baseUrl, clientOptions);
     this.url = http.baseUrl;
     this.account = account;
     this.db = db;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { HttpError, NotFoundError } from "../http/errors.ts";
+import { HttpError, NotFoundError } from "../errors/errors.ts";
 import { ConflictError } from "./errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import { isNetworkError, sendWrite } from "./_write.ts";

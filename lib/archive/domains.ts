@@ -4,7 +4,7 @@
  * @module
  */
 
-import { AuthError } from "../http/errors.ts";
+import { AuthError } from "../errors/errors.ts";
 import { type ArchiveContext, archiveError } from "./_context.ts";
 import { answerJson } from "./_write.ts";
 import type { HttpRequest } from "../http/client.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { HttpError } from "../http/errors.ts";
+import { HttpError } from "../errors/errors.ts";
 
 /**
  * The account's quota is used up (HTTP 402).

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 
 /** An image's info document, normalised across Image API 2 and 3. */

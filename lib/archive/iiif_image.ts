@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { type ArchiveContext, send } from "./_context.ts";
 import { type IiifImageOptions, iiifImageUrl, type IiifInfo, iiifInfo } from "./iiif.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { type ArchiveContext, requireTarget, segment } from "./_context.ts";
 import { toCsv } from "./_csv.ts";
 import { sendWrite } from "./_write.ts";

@@ -4,9 +4,9 @@
  * @module
  */
 
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { answerJson } from "./_write.ts";
-import { registerSecret } from "../http/redact.ts";
+import { registerSecret } from "../errors/redact.ts";
 import { type ArchiveContext, archiveError } from "./_context.ts";
 
 /** An issued key. The secret is in `key` only, shown this once. */

@@ -5,7 +5,7 @@
  */
 
 import type { HttpResponse } from "../http/client.ts";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import type { JsonLdDocument } from "./types.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
 import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
 

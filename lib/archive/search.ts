@@ -6,7 +6,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { QueryValue } from "../http/client.ts";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { noteAsOf } from "../http/call_trace.ts";
-import { redact } from "../http/redact.ts";
+import { noteAsOf } from "../table/call_trace.ts";
+import { redact } from "../errors/redact.ts";
 import type { ColumnTable } from "arquero";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import { parseQuery } from "./_parse_query.ts";
 import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";

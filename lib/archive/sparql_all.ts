@@ -8,7 +8,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import type { CursorKind, PagedReadOptions } from "../paging/types.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { PagingCapError } from "../paging/errors.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 /** Where a query failed and what the parser found there. */
 export interface SparqlErrorPosition {

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { ProtocolError, TidepoolError, TimeoutError } from "../http/errors.ts";
-import { registerSecret } from "../http/redact.ts";
+import { ProtocolError, TidepoolError, TimeoutError } from "../errors/errors.ts";
+import { registerSecret } from "../errors/redact.ts";
 import { type PollOptions, pollUntil } from "../http/poll_until.ts";
 import { type ArchiveContext, archiveError, requireTarget, segment, send } from "./_context.ts";
 import { sendWrite } from "./_write.ts";

@@ -10,7 +10,7 @@
 import type { ColumnTable } from "arquero";
 import type { ColumnType } from "../table/convert.ts";
 import { tableFromColumns } from "../table/build_table.ts";
-import { escapeFormulaNames, isFormulaLike } from "../notebook/_formula_cells.ts";
+import { escapeFormulaNames, isFormulaLike } from "../files/_formula_cells.ts";
 
 /** A number as Table Schema writes it: `NaN`, `INF`, `-INF`, an upper-case exponent. */
 function numberText(value: number): string {

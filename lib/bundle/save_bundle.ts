@@ -7,10 +7,10 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { provenance } from "../table/provenance.ts";
-import { saveTable } from "../notebook/save_table.ts";
+import { saveTable } from "../files/save_table.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
 import { savePlot } from "../plot/save_plot.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";

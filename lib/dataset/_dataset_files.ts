@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /** The checkpoint's name; `_` and `.` files are skipped by Spark, Trino and DuckDB globs. */

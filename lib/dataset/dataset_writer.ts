@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_table.ts";
 import type { TableSchema } from "../table/schema.ts";

@@ -7,7 +7,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { DuckDBType } from "@duckdb/node-api";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { tableFromColumns } from "../table/build_table.ts";
 import type { ColumnType } from "../table/convert.ts";
 

@@ -10,7 +10,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { HttpClient, HttpResponse, QueryValue } from "../http/client.ts";
-import { BotChallengeError, HttpError, ProtocolError, TidepoolError } from "../http/errors.ts";
+import { BotChallengeError, HttpError, ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
 import { walkPages } from "../paging/walk_pages.ts";

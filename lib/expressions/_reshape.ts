@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 
 /** Reads a `{key: count}` object; anything else is a protocol error naming the field. */
 export function countObject(value: unknown, field: string): Record<string, number> {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import type { QueryValue } from "../http/client.ts";
 import type { SearchAllOptions, SearchFilters, SearchParameters } from "./types.ts";
 

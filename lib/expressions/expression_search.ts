@@ -8,7 +8,7 @@
 import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable } from "../table/mod.ts";
 import { type CollectOptions, collectPages, expressionPages, readPage } from "./_collect_pages.ts";
 import { longCounts, longFromList } from "./_reshape.ts";
@@ -36,7 +36,6 @@ import type {
   SearchResult,
   WireExpression,
 } from "./types.ts";
-import { kernelProgress } from "../notebook/progress_display.ts";
 import { checkVocabulary, KNOWN_VOCABULARY, type Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -81,10 +80,7 @@ export class ExpressionSearch {
    */
   constructor(url: string, options: ExpressionSearchOptions = {}) {
     const { pageSize, ...clientOptions } = options;
-    this.http = new HttpClient(url, clientOptions, {
-      ...EXPRESSION_SEARCH_PACING,
-      progress: kernelProgress(),
-    });
+    this.http = new HttpClient(url, clientOptions, EXPRESSION_SEARCH_PACING);
     this.#pageSize = pageSize;
   }
 

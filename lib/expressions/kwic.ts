@@ -7,7 +7,7 @@
 
 import type { ColumnTable } from "arquero";
 import { deriveProvenance } from "../table/derived_provenance.ts";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { buildTable, defineSchema, type TableSchema } from "../table/mod.ts";
 
 /** One line of a keyword-in-context table. */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 /**
  * The ten emotion categories of ML-Ask (Ptaszynski et al., after Nakamura's

@@ -28,8 +28,8 @@
  * @module
  */
 
-import { CacheMissError } from "./errors.ts";
-import { redact } from "./redact.ts";
+import { CacheMissError } from "../errors/errors.ts";
+import { redact } from "../errors/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /** The cache modes; see the module documentation. */

@@ -15,11 +15,16 @@ import {
   ResponseTooLargeError,
   TidepoolError,
   TimeoutError,
-} from "./errors.ts";
+} from "../errors/errors.ts";
 import type { ClientDefaults, ClientOptions } from "./options.ts";
 import { HostPacer } from "./pacer.ts";
-import { type ProgressSink, progressSink, type ProgressTask, startProgress } from "./progress.ts";
-import { redact } from "./redact.ts";
+import {
+  type ProgressSink,
+  progressSink,
+  type ProgressTask,
+  startProgress,
+} from "../progress/progress.ts";
+import { redact } from "../errors/redact.ts";
 import { errorFromResponse, isChallenge } from "./error_from_response.ts";
 import {
   backoffDelay,
@@ -30,7 +35,7 @@ import {
   retryPolicy,
 } from "./retry.ts";
 import { sleep } from "./sleep.ts";
-import { noteRequest } from "./call_trace.ts";
+import { noteRequest } from "../table/call_trace.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 
 /** A value that can stand in a query string; arrays repeat the parameter. */

@@ -6,8 +6,8 @@
  */
 
 import type { HttpResponse } from "./client.ts";
-import { AuthError, BotChallengeError, HttpError, NotFoundError } from "./errors.ts";
-import { redact } from "./redact.ts";
+import { AuthError, BotChallengeError, HttpError, NotFoundError } from "../errors/errors.ts";
+import { redact } from "../errors/redact.ts";
 
 /**
  * The message a server put in its error body: a JSON string (Ocean compute

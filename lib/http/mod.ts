@@ -6,15 +6,15 @@
  * @module
  */
 
-export * from "./errors.ts";
+export * from "../errors/errors.ts";
 export * from "./client.ts";
 export { errorFromResponse, isChallenge, serverMessage } from "./error_from_response.ts";
 export * from "./cache.ts";
 export { answersOnly, type CachePolicy, neverStored, SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
 export * from "./options.ts";
-export * from "./progress.ts";
-export { redact, redactParams, registerSecret } from "./redact.ts";
-export { type CallTrace, noteAsOf, traceCall } from "./call_trace.ts";
+export * from "../progress/progress.ts";
+export { redact, redactParams, registerSecret } from "../errors/redact.ts";
+export { type CallTrace, noteAsOf, traceCall } from "../table/call_trace.ts";
 export type { RetryOptions } from "./retry.ts";
 export { sleep } from "./sleep.ts";
 export * from "./poll_until.ts";

@@ -5,7 +5,7 @@
  */
 
 import type { CacheOptions } from "./cache.ts";
-import type { ProgressOption, ProgressSink } from "./progress.ts";
+import type { ProgressOption, ProgressSink } from "../progress/progress.ts";
 import type { RetryOptions } from "./retry.ts";
 
 /**

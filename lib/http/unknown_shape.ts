@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ProtocolError } from "./errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 
 /** The per-call option that turns warnings about unknown shapes into errors. */
 export interface StrictOption {

@@ -1,5 +1,5 @@
 import { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { jupyterNamespace } from "./progress_display.ts";
 import { errorBundle, type MediaBundle, mediaBundle } from "./media_bundle.ts";
 

@@ -1,5 +1,5 @@
 import { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { escapeHtml } from "./_format_cell.ts";
 import { tableHtml, type TableViewOptions } from "./table_html.ts";
 import { tableText } from "./table_text.ts";

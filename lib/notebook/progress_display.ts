@@ -1,12 +1,13 @@
 /**
  * Progress shown inside the Deno Jupyter kernel: one display per task,
- * updated in place. The HTTP layer knows nothing of notebooks; clients pass
- * {@linkcode kernelProgress} to it as the sink for this environment.
+ * updated in place. Adapters know nothing of notebooks: they report to the
+ * process-wide default sink of `lib/progress`, where this folder installs
+ * {@linkcode kernelProgress} when it runs in the kernel.
  *
  * @module
  */
 
-import { formatProgress, type ProgressSink } from "../http/progress.ts";
+import { formatProgress, type ProgressSink } from "../progress/progress.ts";
 import { escapeHtml } from "./_format_cell.ts";
 
 /** The part of the kernel's `Deno.jupyter` namespace that tidepool's displays use. */
@@ -79,17 +80,18 @@ export function jupyterProgress(throttleMs = 250): ProgressSink {
 }
 
 /**
- * The progress sink clients pass to their HTTP client: the notebook display
- * inside the kernel, undefined elsewhere (the HTTP layer then picks a
- * terminal line or silence).
+ * The progress sink for this environment: the notebook display inside the
+ * kernel, undefined elsewhere (the progress port then picks a terminal line
+ * or silence). Importing tidepool in the kernel installs it as the default.
  *
  * @returns The sink for the kernel, or undefined.
  *
- * @example A client's defaults
+ * @example Installing the kernel display as the default sink
  * ```ts
- * import { HttpClient } from "../http/client.ts";
- * const http = new HttpClient("https://example.org", {}, { progress: kernelProgress() });
- * console.log(http.baseUrl);
+ * import { setDefaultProgress } from "../progress/progress.ts";
+ * const sink = kernelProgress();
+ * if (sink) setDefaultProgress(sink);
+ * console.log(sink === undefined); // true outside a notebook
  * ```
  */
 export function kernelProgress(): ProgressSink | undefined {

@@ -9,7 +9,7 @@
  */
 
 import { keccak_256 } from "@noble/hashes/sha3";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import type { Hex, Signer } from "./signer.ts";
 import { checkAddress } from "./_validate.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 const TOP_LEVEL = new Set(["from", "size", "sort", "query"]);
 

@@ -12,7 +12,7 @@ import {
   ProtocolError,
   TidepoolError,
   TimeoutError,
-} from "../http/errors.ts";
+} from "../errors/errors.ts";
 import { type PollOptions, pollUntil } from "../http/poll_until.ts";
 import type { Ddo } from "./ddo.ts";
 import type { DdoState, DdoStateKey } from "./types.ts";

@@ -7,7 +7,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../http/client.ts";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable, defineSchema } from "../table/mod.ts";
 import type { FileInfo, FileObject, ServiceRef } from "./types.ts";
 import { checkDid } from "./_validate.ts";

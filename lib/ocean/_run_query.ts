@@ -6,7 +6,7 @@
  */
 
 import type { HttpClient } from "../http/client.ts";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 import type { TypesenseResult } from "./types.ts";
 
 /** The path of the metadata query endpoint. */

@@ -10,7 +10,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../http/client.ts";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 import { pageNumberCursor } from "../paging/cursors.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { TableBuilder } from "../table/mod.ts";

@@ -17,7 +17,7 @@
 
 import type { PagedReadOptions } from "../paging/types.ts";
 import { checksumAddress } from "./_address.ts";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { dateInput } from "../table/date_input.ts";
 import type { Ddo } from "./ddo.ts";

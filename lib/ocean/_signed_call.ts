@@ -17,7 +17,7 @@ import {
   HttpError,
   httpErrorFields,
   ProtocolError,
-} from "../http/errors.ts";
+} from "../errors/errors.ts";
 import { nextNonce } from "./_nonces.ts";
 import { type SignedCommand, type SignedFields, signRequest } from "./sign_request.ts";
 import type { Signer } from "./signer.ts";

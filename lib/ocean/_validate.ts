@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 const DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -10,7 +10,7 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { ProtocolError, TidepoolError } from "../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import type { ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { assetsTable } from "./assets_table.ts";
@@ -77,7 +77,6 @@ import {
   type ValidateDdoOptions,
   type ValidateDdoResult,
 } from "./publish/mod.ts";
-import { kernelProgress } from "../notebook/progress_display.ts";
 import { withProvenance } from "../table/with_provenance.ts";
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
@@ -105,7 +104,7 @@ export class OceanNode {
    * @param options The shared client options.
    */
   constructor(url: string, options: ClientOptions = {}) {
-    this.http = new HttpClient(url, options, { concurrency: 4, progress: kernelProgress() });
+    this.http = new HttpClient(url, options, { concurrency: 4 });
   }
 
   /**

@@ -1,8 +1,8 @@
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { keccak_256 } from "@noble/hashes/sha3";
 import type { LocalAccount } from "viem/accounts";
-import { TidepoolError } from "../http/errors.ts";
-import { registerSecret } from "../http/redact.ts";
+import { TidepoolError } from "../errors/errors.ts";
+import { registerSecret } from "../errors/redact.ts";
 import { checksumAddress } from "./_address.ts";
 
 /** A 0x-prefixed hex string. */

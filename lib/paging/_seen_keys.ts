@@ -22,7 +22,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 type Zlib = typeof import("node:zlib");
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ProtocolError, TidepoolError, type TidepoolErrorOptions } from "../http/errors.ts";
+import { ProtocolError, TidepoolError, type TidepoolErrorOptions } from "../errors/errors.ts";
 
 /** Why a walk stopped: `repeatedPage`, `cursorCycle`, `restartLimit`. */
 export type PagingErrorCode = "repeatedPage" | "cursorCycle" | "restartLimit";

@@ -8,9 +8,9 @@
  * @module
  */
 
-import type { ProgressTask } from "../http/progress.ts";
-import { TidepoolError } from "../http/errors.ts";
-import { type CallTrace, noteTrace, traceApart } from "../http/call_trace.ts";
+import type { ProgressTask } from "../progress/progress.ts";
+import { TidepoolError } from "../errors/errors.ts";
+import { type CallTrace, noteTrace, traceApart } from "../table/call_trace.ts";
 import { PagingCapError, PagingError } from "./errors.ts";
 import { ReadAhead } from "./_read_ahead.ts";
 import type { PagedReadOptions, Pager, WalkPage, WalkState } from "./types.ts";

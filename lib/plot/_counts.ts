@@ -6,7 +6,7 @@
  */
 
 import { type ColumnTable, op } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 /** Checks that a table has the columns a chart needs. */
 export function requireColumns(

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { PlotFigure } from "./plot_figure.ts";
 import { renderPng } from "./_render_png.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";

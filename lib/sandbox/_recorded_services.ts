@@ -7,8 +7,8 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
-import { redact } from "../http/redact.ts";
+import { TidepoolError } from "../errors/errors.ts";
+import { redact } from "../errors/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import type { ServiceName } from "./open_services.ts";
 

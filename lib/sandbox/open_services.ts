@@ -6,7 +6,7 @@ import { type ExpressionSandbox, startExpressionSandbox } from "./expressions/mo
 import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
 import { registerGatewayKey } from "../subgraph/gateway_key.ts";
 import { readRecordedServices, writeRecordedServices } from "./_recorded_services.ts";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 /** The environment variables that point the notebooks and the demo at real services. */
 export const SERVICE_VARIABLES = {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 /** A selection step with an optional page size for nested lists: `reuses(first: 1000)`. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { toDate } from "../table/convert.ts";
 import { dateInput } from "../table/date_input.ts";
 

@@ -10,7 +10,7 @@
 import { answersOnly } from "../http/cache_policy.ts";
 import type { HttpClient } from "../http/client.ts";
 import { errorFromResponse } from "../http/error_from_response.ts";
-import { ProtocolError } from "../http/errors.ts";
+import { ProtocolError } from "../errors/errors.ts";
 
 /** A GraphQL response body. */
 interface GraphqlBody {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { registerSecret } from "../http/redact.ts";
+import { registerSecret } from "../errors/redact.ts";
 
 /** `/api/<key>/subgraphs/...` or `/api/<key>/deployments/...`, the gateway's two forms. */
 const GATEWAY_KEY_PATH = /\/api\/([^/?#]+)\/(?:subgraphs|deployments)\//i;

@@ -7,7 +7,7 @@
 
 import type { PagedReadOptions } from "../paging/types.ts";
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { type ColumnSpec, defineSchema, type TableSchema } from "../table/schema.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { address, addresses, count, parseMaybeJson, unixSeconds } from "./_inputs.ts";

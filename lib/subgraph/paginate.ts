@@ -18,7 +18,7 @@ import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
 import { normaliseWhere, type WhereFilter } from "./_where.ts";
 import { StaleSubgraphError } from "./stale_subgraph_error.ts";
 import { attachSubgraphInfo, type SubgraphInfo } from "./subgraph_info.ts";
-import { noteAsOf } from "../http/call_trace.ts";
+import { noteAsOf } from "../table/call_trace.ts";
 
 export type { WhereFilter };
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 /**
  * The subgraph has not indexed far enough (or reports indexing errors) for

@@ -6,8 +6,8 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { ProtocolError } from "../http/errors.ts";
-import { registerSecret } from "../http/redact.ts";
+import { ProtocolError } from "../errors/errors.ts";
+import { registerSecret } from "../errors/redact.ts";
 import { registerGatewayKey } from "./gateway_key.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import type { ClientOptions } from "../http/options.ts";
@@ -24,7 +24,6 @@ import { paginate, type PaginateOptions } from "./paginate.ts";
 import type { SubgraphInfo, SubgraphMeta } from "./subgraph_info.ts";
 import { fetchToken, type TokenRecord } from "./token.ts";
 import { fetchTokens, type TokensOptions } from "./tokens.ts";
-import { kernelProgress } from "../notebook/progress_display.ts";
 
 export { OCEAN_START_BLOCK };
 
@@ -77,7 +76,7 @@ export class Subgraph {
       registerSecret(apiKey);
       clientOptions.headers = { ...options.headers, Authorization: `Bearer ${apiKey}` };
     }
-    const http = new HttpClient(url, clientOptions, { progress: kernelProgress() });
+    const http = new HttpClient(url, clientOptions);
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
     this.#context = {

@@ -7,7 +7,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { attachProvenance, type Provenance, provenance } from "./provenance.ts";
 
 /** The Arrow and Parquet schema metadata key that holds a table's provenance. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 
 /** The forms every date parameter accepts, as said in errors. */
 export const DATE_FORMS =

@@ -6,7 +6,7 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import type { TableSchema } from "./schema.ts";
 
 /**

@@ -6,8 +6,8 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { type CallTrace, traceCall } from "../http/call_trace.ts";
-import { redact, redactParams } from "../http/redact.ts";
+import { type CallTrace, traceCall } from "./call_trace.ts";
+import { redact, redactParams } from "../errors/redact.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 import { attachProvenance, type Provenance } from "./provenance.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Archive, ConflictError, PayloadTooLargeError, QuotaError } from "../../lib/archive/mod.ts";
-import { AuthError, NotFoundError } from "../../lib/http/errors.ts";
-import type { ProgressEvent } from "../../lib/http/progress.ts";
+import { AuthError, NotFoundError } from "../../lib/errors/errors.ts";
+import type { ProgressEvent } from "../../lib/progress/progress.ts";
 import { SANDBOX_KEYS } from "../../lib/sandbox/archive/mod.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 

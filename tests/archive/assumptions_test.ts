@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { AuthError, TimeoutError } from "../../lib/http/errors.ts";
+import { AuthError, TimeoutError } from "../../lib/errors/errors.ts";
 import {
   type ArchiveSandbox,
   type ArchiveShapes,

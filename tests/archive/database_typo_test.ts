@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { NotFoundError } from "../../lib/http/errors.ts";
+import { NotFoundError } from "../../lib/errors/errors.ts";
 import { SANDBOX_KEYS } from "../../lib/sandbox/archive/mod.ts";
 import { closestNames, editDistance } from "../../lib/archive/_database_typo.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";

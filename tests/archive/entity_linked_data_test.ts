@@ -1,7 +1,7 @@
 /** entityLinkedData(slug): an authority record's JSON-LD, read like a resource's. */
 
 import assert from "node:assert/strict";
-import { NotFoundError } from "../../lib/http/errors.ts";
+import { NotFoundError } from "../../lib/errors/errors.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 
 Deno.test("entityLinkedData: the entity's JSON-LD with its labels and sameAs links", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { jsonLdToTriples } from "../../lib/archive/_jsonld.ts";
 import { HttpClient } from "../../lib/http/client.ts";
-import { NotFoundError, ProtocolError } from "../../lib/http/errors.ts";
+import { NotFoundError, ProtocolError } from "../../lib/errors/errors.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
 
 const S = "http://schema.org/";

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { SANDBOX_KEYS } from "../../lib/sandbox/archive/mod.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 

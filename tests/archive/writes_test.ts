@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { Archive } from "../../lib/archive/mod.ts";
-import { AuthError, NotFoundError, TidepoolError } from "../../lib/http/errors.ts";
+import { AuthError, NotFoundError, TidepoolError } from "../../lib/errors/errors.ts";
 import {
   SANDBOX_ID_TOKENS,
   SANDBOX_KEYS,

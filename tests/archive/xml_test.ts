@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { MAX_XML_DEPTH, parseXml, textOf } from "../../lib/archive/_xml.ts";
-import { ProtocolError } from "../../lib/http/errors.ts";
+import { ProtocolError } from "../../lib/errors/errors.ts";
 
 async function refusal(text: string): Promise<ProtocolError> {
   const error = await parseXml(text, "test document", "http://127.0.0.1/x").then(

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { fromCSV } from "arquero";
 import { Ajv } from "ajv";
 import { columnTypes } from "../../lib/table/build_table.ts";
-import { readTable } from "../../lib/notebook/read_table.ts";
+import { readTable } from "../../lib/files/read_table.ts";
 import { query, readParquetSql } from "../../lib/dataset/query.ts";
 
 type Json = Record<string, unknown>;

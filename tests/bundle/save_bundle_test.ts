@@ -9,9 +9,9 @@ import * as aq from "arquero";
 import { saveBundle } from "../../lib/bundle/mod.ts";
 import { tableFromColumns } from "../../lib/table/build_table.ts";
 import { attachProvenance, provenance } from "../../lib/table/provenance.ts";
-import { readTable } from "../../lib/notebook/read_table.ts";
+import { readTable } from "../../lib/files/read_table.ts";
 import { renderPlot } from "../../lib/plot/render_plot.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { checkDataPackage, checkRoCrate } from "./_check_bundle.ts";
 import * as Plot from "@observablehq/plot";
 

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { chainOrders, orderDatatoken } from "../../mod.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 
 const PROVIDER_KEY = "b7c3d1e9a0f24c5e8d6a4b2c0e9f7a15";
 

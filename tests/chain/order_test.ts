@@ -11,7 +11,7 @@ import { validateOrder } from "../../lib/sandbox/chain/validate_order.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 // Through the root module, as a user imports it: viem loads inside the first order.
 import { orderDatatoken } from "../../mod.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 
 Deno.test("orders on a real chain: free and paid, checked locally first, validated like ocean-node", async (t) => {
   const chain = await startAnvil();

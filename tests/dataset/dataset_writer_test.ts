@@ -3,7 +3,7 @@ import { DatasetWriter, writeDataset } from "../../lib/dataset/dataset_writer.ts
 import { query } from "../../lib/dataset/query.ts";
 import { defineSchema } from "../../lib/table/schema.ts";
 import { columnTypes, tableFromColumns } from "../../lib/table/build_table.ts";
-import { readTable } from "../../lib/notebook/read_table.ts";
+import { readTable } from "../../lib/files/read_table.ts";
 
 const schema = defineSchema<{ id: string; when: string; set?: string }>([
   { name: "id", type: "string" },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { columnTypes, tableFromColumns } from "../../lib/table/build_table.ts";
-import { readTable, saveTable } from "../../lib/notebook/mod.ts";
+import { readTable, saveTable } from "../../lib/files/mod.ts";
 import { tableFromParquet, tableToParquet } from "../../lib/dataset/parquet.ts";
 import { parquetWasm } from "../../lib/dataset/_parquet_wasm.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { columnTypes, tableFromColumns } from "../../lib/table/build_table.ts";
-import { saveTable } from "../../lib/notebook/mod.ts";
+import { saveTable } from "../../lib/files/mod.ts";
 import { query, readParquetSql } from "../../lib/dataset/query.ts";
 
 function letters(ids: string[], set: string) {

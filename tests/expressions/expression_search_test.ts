@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { NotFoundError, TidepoolError } from "../../lib/http/errors.ts";
+import { NotFoundError, TidepoolError } from "../../lib/errors/errors.ts";
 import { EXPRESSION_COLUMNS, ExpressionSearch } from "../../lib/expressions/mod.ts";
 import type { SearchParameters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";

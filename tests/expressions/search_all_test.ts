@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { PagingCapError } from "../../lib/paging/errors.ts";
 import { sleep } from "../../lib/http/sleep.ts";
-import type { ProgressEvent } from "../../lib/http/progress.ts";
+import type { ProgressEvent } from "../../lib/progress/progress.ts";
 import type { SearchFilters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";
 

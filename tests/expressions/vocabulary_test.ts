@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import type { SearchParameters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";
 

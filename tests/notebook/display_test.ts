@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { parseHTML } from "linkedom";
-import { HttpError } from "../../lib/http/errors.ts";
-import { registerSecret } from "../../lib/http/redact.ts";
+import { HttpError } from "../../lib/errors/errors.ts";
+import { registerSecret } from "../../lib/errors/redact.ts";
 import {
   errorBundle,
   mediaBundle,

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { assetAtTopLevel } from "../../lib/ocean/_ddo_forms.ts";
 import { OceanNode, orderAsset, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { SANDBOX_WALLET_KEY, startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 
 type Json = Record<string, unknown>;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { assetsTable } from "../../lib/ocean/assets_table.ts";
 import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { OceanNode } from "../../lib/ocean/mod.ts";
-import { ProtocolError } from "../../lib/http/errors.ts";
+import { ProtocolError } from "../../lib/errors/errors.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 

@@ -1,7 +1,7 @@
 /** Shared setup of the compute tests: a sandbox, a client that records progress and warnings, a signer and a compute pair. */
 
 import { HttpClient } from "../../lib/http/client.ts";
-import type { ProgressEvent } from "../../lib/http/progress.ts";
+import type { ProgressEvent } from "../../lib/progress/progress.ts";
 import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
 import {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AuthError, HttpError, TidepoolError } from "../../lib/http/errors.ts";
+import { AuthError, HttpError, TidepoolError } from "../../lib/errors/errors.ts";
 import {
   JobFailedError,
   resultText,

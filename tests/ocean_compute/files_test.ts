@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { AuthError, type HttpError } from "../../lib/http/errors.ts";
+import { AuthError, type HttpError } from "../../lib/errors/errors.ts";
 import { downloadResults, startFreeCompute, waitForJob } from "../../lib/ocean/compute/mod.ts";
 import { download, initialize } from "../../lib/ocean/download/mod.ts";
 import { signRequest } from "../../lib/ocean/sign_request.ts";

@@ -3,7 +3,7 @@ import { recoverMessageAddress } from "viem";
 import { OceanNode, signerFromPrivateKey } from "../../mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { SANDBOX_NODE_ADDRESS, SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/compute/mod.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 
 const quiet = { progress: false as const, warn: () => {} };
 const DECRYPTER = "0x00000000000000000000000000000000000d3c09";

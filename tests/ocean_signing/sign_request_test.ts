@@ -3,7 +3,7 @@ import { secp256k1 } from "@noble/curves/secp256k1";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { recoverMessageAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { nextNonce } from "../../lib/ocean/_nonces.ts";
 import { signRequest } from "../../lib/ocean/sign_request.ts";
 import { signerFromEnv, signerFromPrivateKey } from "../../lib/ocean/signer.ts";

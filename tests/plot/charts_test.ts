@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as aq from "arquero";
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { ExpressionSearch } from "../../lib/expressions/mod.ts";
 import { startExpressionSandbox } from "../../lib/sandbox/expressions/mod.ts";
 import {

@@ -11,7 +11,7 @@ import { serveLocal } from "../../lib/sandbox/_serve.ts";
 import { provenanceLine } from "../../lib/notebook/provenance_line.ts";
 import { saveBundle } from "../../lib/bundle/mod.ts";
 import { writeRecordedServices } from "../../lib/sandbox/_recorded_services.ts";
-import { HttpError } from "../../lib/http/errors.ts";
+import { HttpError } from "../../lib/errors/errors.ts";
 
 /** A fake gateway on loopback: `/api/<key>/subgraphs/id/ocean` forwards to the sandbox subgraph. */
 function serveGateway(endpoint: string, seen: { authorization: (string | null)[] }) {

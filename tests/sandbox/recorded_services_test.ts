@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import {
   readRecordedServices,
   writeRecordedServices,

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import type { Row } from "../../lib/sandbox/subgraph/_store.ts";
 import { columnTypes } from "../../lib/table/mod.ts";
 import { withSandbox } from "./_helpers.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { dateInput } from "../../lib/table/date_input.ts";
 import { unixSeconds } from "../../lib/subgraph/_inputs.ts";
 import { searchBody } from "../../lib/ocean/_search_body.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ProtocolError } from "../../http/errors.ts";
+import { ProtocolError } from "../../errors/errors.ts";
 import { reportUnknownShape } from "../../http/unknown_shape.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import { SeenKeys } from "../../paging/_seen_keys.ts";

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { noteAsOf } from "../../http/call_trace.ts";
+import { noteAsOf } from "../../table/call_trace.ts";
 import { answersOnly } from "../../http/cache_policy.ts";
 import type { HttpClient } from "../../http/client.ts";
-import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { attribute, child, children, parseXml, textOf, type XmlNode } from "../_xml.ts";
 
 /** What every OAI-PMH call needs: the client, the endpoint path and the host rule. */

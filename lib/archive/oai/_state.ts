@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import { parseUtc } from "./_dates.ts";
 import type { OaiRecord } from "./types.ts";
 import { writeFileAtomic } from "../../fs/write_file_atomic.ts";

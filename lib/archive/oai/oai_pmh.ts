@@ -6,12 +6,12 @@
  * @module
  */
 
-import { noteAsOf } from "../../http/call_trace.ts";
+import { noteAsOf } from "../../table/call_trace.ts";
 import { pagesWithProvenance, withProvenance } from "../../table/with_provenance.ts";
 import { frozenProvenance } from "../../table/provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
-import { ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
@@ -34,7 +34,6 @@ import type {
   OaiPmhOptions,
   OaiRecord,
 } from "./types.ts";
-import { kernelProgress } from "../../notebook/progress_display.ts";
 
 const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
 
@@ -77,7 +76,7 @@ export class OaiPmh {
         });
       }
       this.#ctx = {
-        http: new HttpClient(url.origin, opts, { progress: kernelProgress() }),
+        http: new HttpClient(url.origin, opts),
         path: url.pathname,
         allowOtherHosts: opts.allowOtherHosts ?? false,
       };

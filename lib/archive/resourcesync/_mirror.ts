@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { parseUtc } from "../oai/_dates.ts";
 import { entrySchema } from "./_schema.ts";

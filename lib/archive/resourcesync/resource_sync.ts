@@ -6,11 +6,11 @@
  * @module
  */
 
-import { noteAsOf } from "../../http/call_trace.ts";
+import { noteAsOf } from "../../table/call_trace.ts";
 import { withProvenance } from "../../table/with_provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
-import { NotFoundError, ProtocolError, TidepoolError } from "../../http/errors.ts";
+import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { buildTable } from "../../table/build_table.ts";
@@ -26,7 +26,6 @@ import type {
   ResourceSyncDiscovery,
   ResourceSyncOptions,
 } from "./types.ts";
-import { kernelProgress } from "../../notebook/progress_display.ts";
 
 /** Where a list page is: its URL (and query), its number, and its place in an index. */
 interface ListCursor {
@@ -70,9 +69,7 @@ export class ResourceSync {
     options: string | (ResourceSyncOptions & ClientOptions) = {},
   ) {
     const opts = typeof options === "string" ? { capabilityList: options } : options;
-    this.#http = typeof endpoint === "string"
-      ? new HttpClient(endpoint, opts, { progress: kernelProgress() })
-      : endpoint;
+    this.#http = typeof endpoint === "string" ? new HttpClient(endpoint, opts) : endpoint;
     this.#options = opts;
   }
 

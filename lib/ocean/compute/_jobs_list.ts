@@ -6,7 +6,7 @@
  */
 
 import type { HttpClient } from "../../http/client.ts";
-import { ProtocolError } from "../../http/errors.ts";
+import { ProtocolError } from "../../errors/errors.ts";
 import type { ComputeJob } from "./types.ts";
 
 /** Lists the jobs of an address, or one job. */

@@ -6,7 +6,7 @@
  */
 
 import type { HttpClient } from "../../http/client.ts";
-import { HttpError, httpErrorFields, TidepoolError } from "../../http/errors.ts";
+import { HttpError, httpErrorFields, TidepoolError } from "../../errors/errors.ts";
 import type { SignedFields } from "../sign_request.ts";
 import type { Signer } from "../signer.ts";
 import { fullJobId } from "./_jobs_list.ts";

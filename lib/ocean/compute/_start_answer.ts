@@ -7,7 +7,7 @@
  */
 
 import type { HttpClient, HttpResponse } from "../../http/client.ts";
-import { HttpError, httpErrorFields, ProtocolError, TimeoutError } from "../../http/errors.ts";
+import { HttpError, httpErrorFields, ProtocolError, TimeoutError } from "../../errors/errors.ts";
 import { signedCall } from "../_signed_call.ts";
 import type { SignedCommand } from "../sign_request.ts";
 import type { Signer } from "../signer.ts";

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../http/client.ts";
-import { ProtocolError } from "../../http/errors.ts";
+import { ProtocolError } from "../../errors/errors.ts";
 import { consumerAddress } from "../_address.ts";
 import type { ProviderFee } from "../download/initialize.ts";
 import type { Signer } from "../signer.ts";

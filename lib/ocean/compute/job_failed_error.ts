@@ -1,4 +1,4 @@
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import { statusLabel } from "./job_statuses.ts";
 import type { ComputeJob } from "./types.ts";
 

@@ -1,4 +1,4 @@
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import type { OceanNode } from "../ocean_node.ts";
 import { prepareAssetOrder, SANDBOX_CHAIN_ID } from "../order/order_asset.ts";
 import type { ChainHex, DatatokenOrder, PreparedOrder } from "../order/order_datatoken.ts";

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../http/client.ts";
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { precheckFreeCompute } from "./_precheck.ts";

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../http/client.ts";
-import { TidepoolError, TimeoutError } from "../../http/errors.ts";
+import { TidepoolError, TimeoutError } from "../../errors/errors.ts";
 import { type PollOptions, pollUntil } from "../../http/poll_until.ts";
 import type { Signer } from "../signer.ts";
 import { consumerAddress } from "../_address.ts";

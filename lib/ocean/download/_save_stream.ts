@@ -9,7 +9,7 @@
 
 import { createHash } from "node:crypto";
 import { basename, join, resolve } from "node:path";
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import { temporaryPath } from "../../fs/write_file_atomic.ts";
 
 /** A saved file. */

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../http/client.ts";
-import { ProtocolError } from "../../http/errors.ts";
+import { ProtocolError } from "../../errors/errors.ts";
 import { checksumAddress } from "../_address.ts";
 
 /** The provider fee of an initialize answer; fields beyond these are kept as received. */

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { TidepoolError } from "../../http/errors.ts";
-import { registerSecret } from "../../http/redact.ts";
+import { TidepoolError } from "../../errors/errors.ts";
+import { registerSecret } from "../../errors/redact.ts";
 
 /**
  * Runs chain reads or writes; a failure that is not already a tidepool

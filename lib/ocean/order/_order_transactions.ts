@@ -28,7 +28,7 @@ import type {
   OrderDatatokenParameters,
   PreparedOrder,
 } from "./order_datatoken.ts";
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 
 const ONE = 10n ** 18n;
 const DATATOKEN_ABI = parseAbi([

@@ -7,8 +7,8 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../../http/errors.ts";
-import { noteAsOf } from "../../http/call_trace.ts";
+import { TidepoolError } from "../../errors/errors.ts";
+import { noteAsOf } from "../../table/call_trace.ts";
 import { withProvenance } from "../../table/with_provenance.ts";
 import { deriveProvenance } from "../../table/derived_provenance.ts";
 import { buildTable } from "../../table/build_table.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import type { OceanNode } from "../ocean_node.ts";
 import type { Signer } from "../signer.ts";
 import type { ProviderFee } from "../download/initialize.ts";

@@ -1,5 +1,5 @@
 import type { HttpClient } from "../../http/client.ts";
-import { HttpError } from "../../http/errors.ts";
+import { HttpError } from "../../errors/errors.ts";
 import { checksummedSigner } from "../_address.ts";
 import { signedCall } from "../_signed_call.ts";
 import type { Ddo } from "../ddo.ts";

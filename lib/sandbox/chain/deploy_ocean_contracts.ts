@@ -8,7 +8,7 @@
 import { getAddress } from "viem";
 import { chainClients } from "./_chain_clients.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import { type Artifact, ARTIFACTS } from "./_artifacts.ts";
 import type { AnvilChain } from "./start_anvil.ts";
 

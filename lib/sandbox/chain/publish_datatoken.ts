@@ -7,7 +7,7 @@
  */
 
 import { getAddress, parseEventLogs, parseUnits, zeroAddress } from "viem";
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 import { ARTIFACTS } from "./_artifacts.ts";
 import { chainClients } from "./_chain_clients.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";

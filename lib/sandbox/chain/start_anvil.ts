@@ -5,7 +5,7 @@
  * @module
  */
 
-import { TidepoolError } from "../../http/errors.ts";
+import { TidepoolError } from "../../errors/errors.ts";
 
 /** Options of {@linkcode startAnvil}. */
 export interface StartAnvilOptions {

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ProtocolError } from "../../../lib/http/errors.ts";
+import { ProtocolError } from "../../../lib/errors/errors.ts";
 import { fixtureClient, readFixture, recordsInDom, serveFixtures } from "./_oai_fixtures.ts";
 
 type Row = Record<string, unknown>;

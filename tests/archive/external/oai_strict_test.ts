@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ProtocolError } from "../../../lib/http/errors.ts";
+import { ProtocolError } from "../../../lib/errors/errors.ts";
 import { fixtureClient, readFixture, serveFixtures } from "./_oai_fixtures.ts";
 
 /** Rejects with a ProtocolError of code unknownShape whose message matches. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
-import { ProtocolError } from "../../../lib/http/errors.ts";
+import { ProtocolError } from "../../../lib/errors/errors.ts";
 import { serveLocal } from "../../../lib/sandbox/_serve.ts";
 
 const DIR = new URL("../../fixtures/oai-pmh/", import.meta.url);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { columnTypes } from "../../../lib/table/build_table.ts";
-import { NotFoundError, ProtocolError } from "../../../lib/http/errors.ts";
+import { NotFoundError, ProtocolError } from "../../../lib/errors/errors.ts";
 import { seedOaiRecords, startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
 import type { OaiSandboxRecord } from "../../../lib/sandbox/archive/oai/mod.ts";
 import type { ColumnTable } from "arquero";

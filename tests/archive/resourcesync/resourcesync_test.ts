@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ResourceSync } from "../../../lib/archive/resourcesync/mod.ts";
-import { NotFoundError } from "../../../lib/http/errors.ts";
+import { NotFoundError } from "../../../lib/errors/errors.ts";
 import { columnTypes } from "../../../lib/table/build_table.ts";
 import { serveLocal } from "../../../lib/sandbox/_serve.ts";
 import { seedOaiRecords } from "../../../lib/sandbox/archive/oai/mod.ts";

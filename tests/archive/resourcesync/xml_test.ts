@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ProtocolError } from "../../../lib/http/errors.ts";
+import { ProtocolError } from "../../../lib/errors/errors.ts";
 import { ResourceSync } from "../../../lib/archive/resourcesync/mod.ts";
 import { serveLocal } from "../../../lib/sandbox/_serve.ts";
 

@@ -2,10 +2,10 @@
 
 import assert from "node:assert/strict";
 import * as aq from "arquero";
-import { saveTable } from "../../lib/notebook/save_table.ts";
-import { readTable } from "../../lib/notebook/read_table.ts";
+import { saveTable } from "../../lib/files/save_table.ts";
+import { readTable } from "../../lib/files/read_table.ts";
 import { attachProvenance } from "../../lib/table/provenance.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 
 const fromCall = {
   service: "http://127.0.0.1:1",
@@ -73,7 +73,7 @@ Deno.test("saveTable: without write permission the error names --allow-write", a
     await Deno.writeTextFile(
       script,
       `import * as aq from "arquero";
-      import { saveTable } from "${new URL("../../lib/notebook/save_table.ts", import.meta.url)}";
+      import { saveTable } from "${new URL("../../lib/files/save_table.ts", import.meta.url)}";
       try { await saveTable(${JSON.stringify(`${dir}/out/x.csv`)}, aq.table({ n: [1] })); }
       catch (error) { console.log(error.message); }`,
     );

@@ -2,8 +2,8 @@
 
 import assert from "node:assert/strict";
 import * as aq from "arquero";
-import { saveTable } from "../../lib/notebook/mod.ts";
-import { readTable } from "../../lib/notebook/read_table.ts";
+import { saveTable } from "../../lib/files/mod.ts";
+import { readTable } from "../../lib/files/read_table.ts";
 
 async function csvOf(table: aq.ColumnTable, options?: Parameters<typeof saveTable>[2]) {
   const dir = await Deno.makeTempDir();

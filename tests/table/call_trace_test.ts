@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { HttpClient } from "../../lib/http/client.ts";
-import { noteAsOf, noteTrace, traceApart, traceCall } from "../../lib/http/call_trace.ts";
+import { noteAsOf, noteTrace, traceApart, traceCall } from "../../lib/table/call_trace.ts";
 
 /**
  * Answers `{path}`; a path listed in `holds` is answered once its promise

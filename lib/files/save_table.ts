@@ -1,6 +1,6 @@
 import { type ColumnTable, toArrow, toCSV, toJSON } from "arquero";
 import { tableToIPC } from "@uwdata/flechette";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/http/errors.ts";
-import { redact, redactParams, registerSecret } from "../../lib/http/redact.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
+import { redact, redactParams, registerSecret } from "../../lib/errors/redact.ts";
 
 Deno.test("redaction removes secret shapes and registered values", () => {
   const key = `0x${"4c".repeat(32)}`;

@@ -1,5 +1,5 @@
 import { type ColumnTable, fromCSV, fromJSON } from "arquero";
-import { TidepoolError } from "../http/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { tableFromColumns } from "../table/build_table.ts";
 import { readArrowIPC } from "../dataset/_arrow_columns.ts";
 import { PROVENANCE_KEY, provenancePath, restoreProvenance } from "../table/_provenance_json.ts";

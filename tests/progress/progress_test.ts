@@ -6,7 +6,7 @@ import {
   progressSink,
   silentProgress,
   startProgress,
-} from "../../lib/http/progress.ts";
+} from "../../lib/progress/progress.ts";
 
 Deno.test("a task reports start, updates with totals, and its end", () => {
   const events: ProgressEvent[] = [];

@@ -1,15 +1,16 @@
 /**
- * Progress of long work (paged fetches, polling, uploads). One small
- * interface; the sink is chosen automatically: the one a client passes in
- * for where it runs (the notebook display inside the Deno Jupyter kernel,
- * from `lib/notebook`), else a redrawing line on stderr when it is a
- * terminal, and silence otherwise. This module renders nothing for notebooks
- * itself.
+ * Progress of long work (paged fetches, polling, uploads): the port every
+ * adapter reports to. One small interface; a client's `progress` option
+ * names the sink, and without one the process-wide default serves: the
+ * sink installed with {@linkcode setDefaultProgress} (the notebook folder
+ * installs its kernel display there when it runs in the Deno Jupyter
+ * kernel), else a redrawing line on stderr when it is a terminal, and
+ * silence otherwise. Adapters never know which display draws.
  *
  * @module
  */
 
-import { redact } from "./redact.ts";
+import { redact } from "../errors/redact.ts";
 
 /** One report of a task's progress. */
 export interface ProgressEvent {
@@ -127,15 +128,41 @@ export function terminalProgress(throttleMs = 100): ProgressSink {
   };
 }
 
+let installedDefault: ProgressSink | undefined;
+
 /**
- * The sink for where the code runs: the one passed in (the notebook display
- * in the kernel), a terminal line, or nothing.
+ * Installs the process-wide default sink: the one a client reports to when
+ * its `progress` option leaves the choice open. The notebook folder installs
+ * its kernel display here; a terminal bar or a web page can do the same.
+ *
+ * @param sink The new default, or undefined to go back to the terminal line or silence.
+ * @returns The default it replaced, if one was installed.
+ *
+ * @example Collecting the progress of every client that is given no sink
+ * ```ts
+ * const events: ProgressEvent[] = [];
+ * const earlier = setDefaultProgress((event) => events.push(event));
+ * startProgress(progressSink(undefined), "download").finish();
+ * setDefaultProgress(earlier);
+ * console.log(events.at(-1)?.state); // "done"
+ * ```
+ */
+export function setDefaultProgress(sink: ProgressSink | undefined): ProgressSink | undefined {
+  const earlier = installedDefault;
+  installedDefault = sink;
+  return earlier;
+}
+
+/**
+ * The sink for where the code runs: the one passed in, else the installed
+ * default (the notebook display in the kernel), a terminal line, or nothing.
  *
  * @param preferred The sink to use when there is one for this environment.
  * @returns The sink.
  */
 export function autoProgress(preferred?: ProgressSink): ProgressSink {
   if (preferred) return preferred;
+  if (installedDefault) return installedDefault;
   try {
     if (Deno.stderr.isTerminal()) return terminalProgress();
   } catch {

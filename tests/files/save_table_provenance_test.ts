@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { tableFromIPC } from "@uwdata/flechette";
-import { readTable, saveTable } from "../../lib/notebook/mod.ts";
+import { readTable, saveTable } from "../../lib/files/mod.ts";
 import { attachProvenance, provenance } from "../../lib/table/provenance.ts";
-import { TidepoolError } from "../../lib/http/errors.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 
 function fromSubgraph() {
   return attachProvenance(aq.table({ id: ["a", "b", "c"], n: [1, 2, 3] }), {
