@@ -8,7 +8,8 @@
  */
 
 import { siteOf, unknownDatabase } from "./_database_typo.ts";
-import type { HttpClient, HttpRequest, HttpResponse } from "../http/client.ts";
+import type { HttpRequest, HttpResponse } from "../http/client.ts";
+import type { ArchiveContext } from "./_archive_state.ts";
 import {
   AuthError,
   BotChallengeError,
@@ -19,38 +20,7 @@ import {
 } from "../errors/errors.ts";
 import { ConflictError, PayloadTooLargeError, QuotaError } from "./errors.ts";
 
-/** When a request carries the API key. */
-export type AuthMode = "auto" | "always" | "never";
-
-/** A path prefix that moved, learnt from a 307 after a service switch. */
-export interface MovedPath {
-  /** The old path prefix, e.g. `/api/acme/dl/letters`. */
-  from: string;
-  /** The new path prefix, e.g. `/api/acme/records/letters`. */
-  to: string;
-}
-
-/** The state an Archive hands to its helpers. */
-export interface ArchiveContext {
-  /** The HTTP client (retries, pacing, cache, progress, warnings). */
-  http: HttpClient;
-  /** The account slug. */
-  account?: string;
-  /** The database slug. */
-  db?: string;
-  /** The whole API key `<public_id>.<secret>`, when one was given. */
-  apiKey?: string;
-  /** An identity-provider session token (custom domains), when one was given. */
-  session?: string;
-  /** The key policy: `auto` sends the key only when a read needs it. */
-  auth: AuthMode;
-  /** The service (`dl`, `text`, `records`) of each database, as learnt or given. */
-  services: Map<string, string>;
-  /** Path prefixes that moved, in the order they were learnt. */
-  moved: MovedPath[];
-  /** Whether the accounts catalogue was read to check a database name. */
-  catalogueRead?: boolean;
-}
+export type { ArchiveContext, AuthMode, MovedPath } from "./_archive_state.ts";
 
 /** One archive request: an HttpRequest plus whether it needs the key. */
 export interface ArchiveRequest extends HttpRequest {

@@ -6,8 +6,7 @@
  */
 
 import { NotFoundError } from "../errors/errors.ts";
-import type { ArchiveContext } from "./_context.ts";
-import { databases } from "./databases.ts";
+import type { ArchiveContext } from "./_archive_state.ts";
 
 /** Edits (insert, delete, replace, swap of neighbours) between two names. */
 export function editDistance(a: string, b: string): number {
@@ -43,8 +42,9 @@ async function knownDatabases(context: ArchiveContext, account: string): Promise
       .map((key) => key.slice(account.length + 1));
   if (!context.catalogueRead) {
     context.catalogueRead = true;
-    await databases(context, {}).catch(() => undefined);
-    if (context.apiKey) await databases(context, { scope: "mine" }).catch(() => undefined);
+    const read = context.readCatalogue;
+    await read?.(context, "public").catch(() => undefined);
+    if (context.apiKey) await read?.(context, "mine").catch(() => undefined);
   }
   return listed();
 }

@@ -12,7 +12,7 @@ import type { HttpClient } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { reportUnknownShape } from "../http/unknown_shape.ts";
 import { offlineContext } from "./_jsonld_contexts.ts";
-import { RDF, type Triple, XSD } from "./_triples.ts";
+import { RDF, type Triple, XSD } from "./_rdf_vocabulary.ts";
 
 /** Options of {@linkcode jsonLdToTriples}. */
 export interface JsonLdOptions {

@@ -12,22 +12,9 @@ import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type JsonLdOptions, jsonLdToTriples } from "./_jsonld.ts";
 import type { TripleRow } from "./rows.ts";
+import { type Triple, XSD } from "./_rdf_vocabulary.ts";
 
-/** One triple, with terms written as strings. */
-export interface Triple {
-  /** Subject IRI, or `_:label` for a blank node. */
-  subject: string;
-  /** Predicate IRI. */
-  predicate: string;
-  /** Object IRI, `_:label`, or the literal's lexical form. */
-  object: string;
-  /** What the object is. */
-  objectType: "iri" | "literal" | "blank";
-  /** Datatype IRI of a literal (`xsd:string` for plain, `rdf:langString` with a language). */
-  datatype: string | null;
-  /** Language tag of a literal, or null. */
-  lang: string | null;
-}
+export { RDF, type Triple, XSD } from "./_rdf_vocabulary.ts";
 
 /** Columns of a triples table. */
 export const TRIPLE_SCHEMA: TableSchema<Triple, TripleRow> = defineSchema([
@@ -42,11 +29,6 @@ export const TRIPLE_SCHEMA: TableSchema<Triple, TripleRow> = defineSchema([
   },
   { name: "lang", type: "string", description: "literal language tag, or null" },
 ]);
-
-/** The XSD namespace. */
-export const XSD = "http://www.w3.org/2001/XMLSchema#";
-/** The RDF namespace. */
-export const RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 
 /** Triples to a table with the documented columns. */
 export function triplesTable(triples: readonly Triple[]): ColumnTable {

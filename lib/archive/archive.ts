@@ -140,6 +140,7 @@ export class Archive {
       auth: auth ?? "auto",
       services: new Map(),
       moved: [],
+      readCatalogue: (context, scope) => databases(context, { scope }),
     };
   }
 

@@ -10,7 +10,7 @@
 
 import { keccak_256 } from "@noble/hashes/sha3";
 import { TidepoolError } from "../errors/errors.ts";
-import type { Hex, Signer } from "./signer.ts";
+import type { Hex, Signer } from "./_signer_shape.ts";
 import { checkAddress } from "./_validate.ts";
 
 /**

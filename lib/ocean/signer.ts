@@ -4,21 +4,9 @@ import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../errors/errors.ts";
 import { registerSecret } from "../errors/redact.ts";
 import { checksumAddress } from "./_address.ts";
+import type { Hex, Signer } from "./_signer_shape.ts";
 
-/** A 0x-prefixed hex string. */
-export type Hex = `0x${string}`;
-
-/**
- * Anything that can sign Ocean node requests: a signer made by
- * {@linkcode signerFromPrivateKey}, a viem `Account`, a wallet client's
- * account, a hardware signer: an address and a viem-style `signMessage`.
- */
-export interface Signer {
-  /** The checksummed address, sent as `consumerAddress` exactly as given here. */
-  readonly address: Hex;
-  /** Signs an EIP-191 personal message; tidepool passes `{ message: { raw } }`. */
-  signMessage(args: { message: string | { raw: Hex | Uint8Array } }): Promise<Hex>;
-}
+export type { Hex, Signer } from "./_signer_shape.ts";
 
 /**
  * A signer that keeps its private key inside: printing it, `Deno.inspect`,

@@ -5,8 +5,6 @@
  * @module
  */
 
-import type { SavePlotOptions } from "./save_plot.ts";
-
 /** Families tried in order for text whose own family is missing (Japanese first). */
 export const PNG_FALLBACK_FONTS: readonly string[] = [
   "Noto Sans CJK JP",
@@ -25,8 +23,14 @@ export interface RenderedPng {
   height: number;
 }
 
+/** The PNG part of `SavePlotOptions`: pixels per SVG unit and extra font files. */
+export interface PngOptions {
+  scale?: number;
+  fontFiles?: string[];
+}
+
 /** Renders SVG markup to PNG, with the system's fonts and any font files given. */
-export async function renderPng(svg: string, options: SavePlotOptions = {}): Promise<RenderedPng> {
+export async function renderPng(svg: string, options: PngOptions = {}): Promise<RenderedPng> {
   const { Resvg } = await import("@resvg/resvg-js");
   const image = new Resvg(svg, {
     fitTo: { mode: "zoom", value: options.scale ?? 2 },

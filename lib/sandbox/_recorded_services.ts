@@ -10,7 +10,7 @@
 import { TidepoolError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
-import type { ServiceName } from "./open_services.ts";
+import type { ServiceName } from "./_service_names.ts";
 
 /** What a recording keeps of the services it was made against. */
 export interface RecordedServices {

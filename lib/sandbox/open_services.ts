@@ -7,18 +7,9 @@ import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
 import { registerGatewayKey } from "../subgraph/gateway_key.ts";
 import { readRecordedServices, writeRecordedServices } from "./_recorded_services.ts";
 import { TidepoolError } from "../errors/errors.ts";
+import { SERVICE_VARIABLES, type ServiceName } from "./_service_names.ts";
 
-/** The environment variables that point the notebooks and the demo at real services. */
-export const SERVICE_VARIABLES = {
-  ocean: "TIDEPOOL_OCEAN_NODE",
-  subgraph: "TIDEPOOL_SUBGRAPH",
-  archive: "TIDEPOOL_ARCHIVE",
-  expressions: "TIDEPOOL_EXPRESSIONS",
-} as const;
-
-/** The name of each service a notebook talks to. */
-export type ServiceName = keyof typeof SERVICE_VARIABLES;
-
+export { SERVICE_VARIABLES, type ServiceName } from "./_service_names.ts";
 /** The sandbox services started for the services not given, each only when it was needed. */
 export interface SandboxServices {
   /** The Ocean node, when TIDEPOOL_OCEAN_NODE was not set. */

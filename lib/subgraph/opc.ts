@@ -8,7 +8,7 @@
 
 import type { SubgraphContext } from "./_context.ts";
 import { checkedQuery } from "./_checked_query.ts";
-import { ids } from "./tokens.ts";
+import { ids } from "./_token_fields.ts";
 
 /** The OPC fee settings. */
 export interface OpcRecord {

@@ -9,7 +9,7 @@ import type { SubgraphContext } from "./_context.ts";
 import { checkedQuery } from "./_checked_query.ts";
 import { selectionSet } from "./_document.ts";
 import { address } from "./_inputs.ts";
-import { ids, TOKEN_FIELDS } from "./tokens.ts";
+import { ids, TOKEN_FIELDS } from "./_token_fields.ts";
 
 /** One token, with the columns of the token table. */
 export interface TokenRecord {

@@ -11,24 +11,9 @@ import type { SubgraphContext } from "./_context.ts";
 import type { WhereFilter } from "./_where.ts";
 import { paginate, type SubgraphRow } from "./paginate.ts";
 import type { TokenRow } from "./rows.ts";
+import { ids, TOKEN_FIELDS } from "./_token_fields.ts";
 
-/** The fields read for each token. */
-export const TOKEN_FIELDS: readonly string[] = [
-  "id",
-  "address",
-  "symbol",
-  "name",
-  "isDatatoken",
-  "templateId",
-  "nft.id",
-  "publishMarketFeeAddress",
-  "publishMarketFeeToken",
-  "publishMarketFeeAmount",
-  "orderCount",
-  "createdTimestamp",
-  "dispensers(first: 1000).id",
-  "fixedRateExchanges(first: 1000).id",
-];
+export { ids, TOKEN_FIELDS } from "./_token_fields.ts";
 
 /** The columns of the token table. */
 export const tokenSchema: TableSchema<SubgraphRow, TokenRow> = defineSchema([
@@ -70,13 +55,6 @@ export const tokenSchema: TableSchema<SubgraphRow, TokenRow> = defineSchema([
     description: "Ids of its fixed-rate exchanges",
   },
 ]);
-
-/** The ids of a list of `{ id }` objects; an empty list when absent. */
-export function ids(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.map((item) => String((item as SubgraphRow | null)?.id ?? "")).filter(Boolean)
-    : [];
-}
 
 /** Options of {@linkcode fetchTokens}. */
 export interface TokensOptions extends PagedReadOptions {

@@ -1,6 +1,6 @@
 import { TidepoolError } from "../../errors/errors.ts";
-import type { OceanNode } from "../ocean_node.ts";
-import { prepareAssetOrder, SANDBOX_CHAIN_ID } from "../order/order_asset.ts";
+import type { HttpClient } from "../../http/client.ts";
+import { type AssetOrderNode, prepareAssetOrder, SANDBOX_CHAIN_ID } from "../order/order_asset.ts";
 import type { ChainHex, DatatokenOrder, PreparedOrder } from "../order/order_datatoken.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
@@ -9,6 +9,7 @@ import { precheckPaidCompute } from "./_paid_precheck.ts";
 import { sendStart } from "./_start_answer.ts";
 import type {
   ComputeAssetTerms,
+  InitializeComputeParameters,
   InitializeComputeReturnType,
   PaidComputeAssetRef,
 } from "./initialize_compute.ts";
@@ -65,9 +66,21 @@ export interface StartComputeReturnType {
   orders: { algorithm: DatatokenOrder; datasets: DatatokenOrder[] };
 }
 
+/**
+ * What a paid start asks of a node: ordering its assets, the compute terms
+ * and the client that sends the start. An `OceanNode` has them all; naming
+ * them here keeps this file below the client that calls it.
+ */
+export interface ComputeNode extends AssetOrderNode {
+  /** The node's HTTP client. */
+  readonly http: HttpClient;
+  /** The compute terms: prices, fees and valid orders. */
+  initializeCompute(parameters: InitializeComputeParameters): Promise<InitializeComputeReturnType>;
+}
+
 /** The body of {@linkcode OceanNode.startCompute}, with the environments already read; documented there. */
 export async function startCompute(
-  node: OceanNode,
+  node: ComputeNode,
   parameters: StartComputeParameters,
   environments: readonly ComputeEnvironmentLimits[],
 ): Promise<StartComputeReturnType> {
@@ -226,7 +239,7 @@ function refuseEscrowPayment(terms: InitializeComputeReturnType): void {
 
 /** An order for one asset: the one given, the one the node found valid, or a fresh one. */
 async function prepareOne(
-  node: OceanNode,
+  node: ComputeNode,
   signer: Signer,
   parameters: StartComputeParameters,
   ref: PaidComputeAssetRef,

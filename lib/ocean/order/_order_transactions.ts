@@ -27,7 +27,7 @@ import type {
   DatatokenOrder,
   OrderDatatokenParameters,
   PreparedOrder,
-} from "./order_datatoken.ts";
+} from "./_order_types.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 
 const ONE = 10n ** 18n;

@@ -5,9 +5,13 @@
  */
 
 import { TidepoolError } from "../../errors/errors.ts";
-import type { OceanNode } from "../ocean_node.ts";
+import type { Ddo } from "../ddo.ts";
 import type { Signer } from "../signer.ts";
-import type { ProviderFee } from "../download/initialize.ts";
+import type {
+  InitializeParameters,
+  InitializeReturnType,
+  ProviderFee,
+} from "../download/initialize.ts";
 import {
   type DatatokenOrder,
   type OrderAccount,
@@ -15,6 +19,18 @@ import {
   type PreparedOrder,
   prepareOrder,
 } from "./order_datatoken.ts";
+
+/**
+ * What ordering an asset asks of a node: its DDO and a provider fee. An
+ * `OceanNode` has both; naming the two methods here keeps this file below
+ * the client that calls it.
+ */
+export interface AssetOrderNode {
+  /** The asset's DDO. */
+  ddo(did: string): Promise<Ddo>;
+  /** The provider fee of one service for one consumer. */
+  initialize(parameters: InitializeParameters): Promise<InitializeReturnType>;
+}
 
 /** The local sandbox chain (anvil's default id); what `chainId` defaults to. */
 export const SANDBOX_CHAIN_ID = 31337;
@@ -64,7 +80,7 @@ export interface OrderAssetOptions {
  * ```
  */
 export async function orderAsset(
-  node: OceanNode,
+  node: AssetOrderNode,
   did: string,
   serviceId: string,
   signer: Signer,
@@ -79,7 +95,7 @@ export async function orderAsset(
  * `maxPrice` and balance. `send()` of the result places the order.
  */
 export async function prepareAssetOrder(
-  node: OceanNode,
+  node: AssetOrderNode,
   did: string,
   serviceId: string,
   signer: Signer,

@@ -9,115 +9,16 @@
  */
 
 import { onChain } from "./_chain_errors.ts";
+import type { DatatokenOrder, OrderDatatokenParameters, PreparedOrder } from "./_order_types.ts";
 
-/** A 0x address or hash. */
-export type ChainHex = `0x${string}`;
-
-/** The provider fee from `initialize`, as `startOrder` takes it. */
-export interface OrderProviderFee {
-  /** Address the fee goes to. */
-  providerFeeAddress: string;
-  /** Token of the fee. */
-  providerFeeToken: string;
-  /** Amount in base units, decimal string. */
-  providerFeeAmount: string;
-  /** Hex provider data the node signed. */
-  providerData: string;
-  /** Unix seconds; 0 means no limit. */
-  validUntil: number;
-  /** Signature part. */
-  v: number;
-  /** Signature part. */
-  r: string;
-  /** Signature part. */
-  s: string;
-}
-
-/**
- * An account that signs its own transactions: the part of a viem local
- * account (`privateKeyToAccount(key)`) ordering uses. tidepool's signers
- * hold one; its key never leaves it.
- */
-export interface OrderAccount {
-  /** The account's address; it pays and signs. */
-  readonly address: ChainHex;
-  /** Always `local`: the account signs itself, no wallet RPC. */
-  readonly type: "local";
-  /** Signs a transaction (viem calls it with its own transaction type). */
-  signTransaction(transaction: never, options?: never): Promise<ChainHex>;
-}
-
-/** Parameters of {@linkcode orderDatatoken}. */
-export interface OrderDatatokenParameters {
-  /** The JSON-RPC URL of the chain (the sandbox's anvil by default in the sandbox). */
-  rpcUrl: string;
-  /** The chain id; default 31337 (anvil). */
-  chainId?: number;
-  /** The buyer's account; it signs the transactions locally (viem's `privateKeyToAccount(key)` is one). */
-  account: OrderAccount;
-  /** The datatoken of the service. */
-  datatoken: string;
-  /** The index of the service in the DDO. */
-  serviceIndex: number;
-  /**
-   * The address the order is for; default the buyer. A compute order names
-   * the environment's `consumerAddress` (what the node checks), paid by the buyer.
-   */
-  consumer?: string;
-  /** The signed provider fee from `initialize`. */
-  providerFee: OrderProviderFee;
-  /**
-   * The service's timeout in seconds (0: orders never expire). When given, a
-   * still-valid earlier order of this buyer for this service is returned
-   * instead of paying twice.
-   */
-  reuseWithinSeconds?: number;
-  /**
-   * Blocks per `eth_getLogs` request when looking for a still-valid order to
-   * reuse; default 10,000. Lower it for an RPC provider that caps ranges
-   * tighter (the error of a refused range names the provider's limit).
-   */
-  logRangeBlocks?: number;
-  /** The most the buyer pays for one datatoken, in base-token units (`"5"`); no limit when absent. */
-  maxPrice?: string;
-}
-
-/** An order on chain. */
-export interface DatatokenOrder {
-  /** The `startOrder` transaction hash: what the node's download and compute take as `transferTxId`. */
-  txHash: ChainHex;
-  /** Its block. */
-  blockNumber: bigint;
-  /** Paid for the datatoken, in base-token units as a decimal string; `"0"` when free or already held. */
-  pricePaid: string;
-  /** How the datatoken was obtained. */
-  source: "dispenser" | "exchange" | "held" | "reused";
-}
-
-/**
- * An order checked and ready to send: what it will cost and how the
- * datatoken is obtained. Nothing has been sent yet; `send()` does it.
- */
-export interface PreparedOrder {
-  /** How the datatoken will be obtained (`reused`: an earlier order stands, nothing is sent). */
-  source: DatatokenOrder["source"];
-  /** What the datatoken costs in the exchange's base token, in its base units; 0n when free. */
-  price: bigint;
-  /** The exchange's base token, for priced datatokens. */
-  baseToken?: ChainHex;
-  /** Decimals of the base token (18 when free). */
-  priceDecimals: number;
-  /** The provider fee's token. */
-  feeToken: ChainHex;
-  /** The provider fee, in base units of `feeToken`. */
-  feeAmount: bigint;
-  /** The buyer, who signs and pays. */
-  buyer: ChainHex;
-  /** The buyer's balance of a token now, in its base units. */
-  balanceOf(token: ChainHex): Promise<bigint>;
-  /** Sends the transactions (or returns the reused order) and waits for the receipt. */
-  send(): Promise<DatatokenOrder>;
-}
+export type {
+  ChainHex,
+  DatatokenOrder,
+  OrderAccount,
+  OrderDatatokenParameters,
+  OrderProviderFee,
+  PreparedOrder,
+} from "./_order_types.ts";
 
 /**
  * Orders a service: refuses an expired provider fee, a price above

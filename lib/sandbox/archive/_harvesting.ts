@@ -9,12 +9,9 @@
 
 import { createOaiProvider, type OaiProvider } from "./oai/oai_provider.ts";
 import type { OaiFaults, OaiSandboxRecord } from "./oai/types.ts";
-import {
-  createResourceSyncSource,
-  type ResourceSyncSource,
-} from "./resourcesync/resourcesync_source.ts";
+import { createResourceSyncSource } from "./resourcesync/resourcesync_source.ts";
 import { dataUri } from "./_mapping.ts";
-import type { ArchiveState, DatabaseIndex } from "./_state.ts";
+import type { ArchiveState, DatabaseIndex, Harvesting } from "./_state.ts";
 import type { SeedResource, SeedValue } from "./seed.ts";
 import { DC_ELEMENTS } from "../../archive/oai/dublin_core.ts";
 
@@ -40,14 +37,6 @@ const JPS_KEYS: Record<string, string> = {
   "schema:license": "schema:license",
   license: "schema:license",
 };
-
-/** The harvesting handlers of a sandbox. */
-export interface Harvesting {
-  /** The OAI-PMH provider of each public site (`account/db`), made on first use. */
-  providers: Map<string, OaiProvider>;
-  /** The ResourceSync source over every public site with timestamps. */
-  resourceSync: ResourceSyncSource;
-}
 
 /** Whether a site has modification timestamps (not backed by an external or federated search). */
 export function hasTimestamps(index: DatabaseIndex): boolean {

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { Harvesting } from "./_harvesting.ts";
+import type { OaiProvider } from "./oai/oai_provider.ts";
+import type { ResourceSyncSource } from "./resourcesync/resourcesync_source.ts";
 import { extraFields, type SandboxMode, variantOf } from "../_strictness.ts";
 import type { OaiFaults } from "./oai/types.ts";
 import type { ArchiveSeed, SeedDatabase, SeedEntity, SeedKey, SeedResource } from "./seed.ts";
@@ -222,4 +223,12 @@ export function unlisted(
   return unknown.length === 0
     ? undefined
     : errorResponse(400, `Unknown ${what}: ${unknown.join(", ")}`);
+}
+
+/** The harvesting handlers of a sandbox. */
+export interface Harvesting {
+  /** The OAI-PMH provider of each public site (`account/db`), made on first use. */
+  providers: Map<string, OaiProvider>;
+  /** The ResourceSync source over every public site with timestamps. */
+  resourceSync: ResourceSyncSource;
 }
