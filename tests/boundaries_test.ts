@@ -48,7 +48,7 @@ const isPrivate = (path: string) => path.split("/").pop()!.startsWith("_");
 
 Deno.test("the scan sees imports (it would catch a crossing)", () => {
   const client = importsOf(join(LIB, "http", "client.ts")).map(({ target }) => target);
-  assert.ok(client.includes(join(LIB, "http", "progress.ts")));
+  assert.ok(client.includes(join(LIB, "progress", "progress.ts")));
   const seen = crossings(join(LIB, "ocean"), inside("http"));
   assert.ok(seen.length > 10, `${seen.length} imports of lib/http from lib/ocean`);
 });
@@ -99,7 +99,7 @@ Deno.test("one atomic file write: renames happen in the helper and the two strea
 
 Deno.test("one polling helper: only lib/http pauses (pacing, retries, pollUntil)", () => {
   assert.deepEqual(filesMatching(/\bsleep\(/), [
-    "lib/http/client.ts",
+    "lib/http/_retry_loop.ts",
     "lib/http/pacer.ts",
     "lib/http/poll_until.ts",
     "lib/http/sleep.ts",

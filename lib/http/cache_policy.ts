@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { HttpResponse } from "./client.ts";
+import type { HttpResponse } from "./response.ts";
 
 /**
  * How the record/replay cache treats one operation's answers.

@@ -7,15 +7,9 @@
  */
 
 import { isLocalService } from "./local_services.ts";
-import { cacheKey, ResponseCache } from "./cache.ts";
-import { type CachePolicy, SUCCESSFUL_ANSWERS, worthStoring } from "./cache_policy.ts";
-import {
-  CacheMissError,
-  NetworkError,
-  ResponseTooLargeError,
-  TidepoolError,
-  TimeoutError,
-} from "../errors/errors.ts";
+import { ResponseCache } from "./cache.ts";
+import { SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
+import { CacheMissError, TidepoolError, TimeoutError } from "../errors/errors.ts";
 import type { ClientDefaults, ClientOptions } from "./options.ts";
 import { HostPacer } from "./pacer.ts";
 import {
@@ -25,107 +19,23 @@ import {
   startProgress,
 } from "../progress/progress.ts";
 import { redact } from "../errors/redact.ts";
-import { errorFromResponse, isChallenge } from "./error_from_response.ts";
-import {
-  backoffDelay,
-  bodyWaitMs,
-  RETRYABLE_STATUSES,
-  retryAfterMs,
-  type RetryPolicy,
-  retryPolicy,
-} from "./retry.ts";
-import { sleep } from "./sleep.ts";
+import { errorFromResponse } from "./error_from_response.ts";
+import { type RetryPolicy, retryPolicy } from "./retry.ts";
 import { noteRequest } from "../table/call_trace.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
+import {
+  type HttpRequest,
+  type PreparedRequest,
+  prepareRequest,
+  type QueryValue,
+  requestUrl,
+} from "./request.ts";
+import { type HttpResponse, type HttpStream, readCapped, watchIdle } from "./response.ts";
+import { type AnsweredAttempt, withRetries } from "./_retry_loop.ts";
+import { cachedResponse, recordResponse } from "./_cache_read_through.ts";
 
-/** A value that can stand in a query string; arrays repeat the parameter. */
-export type QueryValue =
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | readonly (string | number | boolean)[];
-
-/** One request as an adapter describes it. */
-export interface HttpRequest {
-  /** HTTP method; default GET. */
-  method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** A path below the client's base URL (`/api/x`), or an absolute URL. */
-  path: string;
-  /** Query parameters; undefined and null values are left out. */
-  query?: Record<string, QueryValue>;
-  /** Request headers. */
-  headers?: Record<string, string>;
-  /** A JSON body; sets `content-type: application/json`. */
-  json?: unknown;
-  /** A raw body; a stream body is never retried or cached. */
-  body?: string | Uint8Array | ReadableStream<Uint8Array>;
-  /**
-   * Whether repeating the request is harmless. Default: true for GET and
-   * HEAD. Set it for read-only POST queries (metadata query, GraphQL,
-   * SPARQL). Requests that start something are never idempotent.
-   */
-  idempotent?: boolean;
-  /**
-   * Whether the request carries a signature, a token or a secret. Sensitive
-   * requests are never cached.
-   */
-  sensitive?: boolean;
-  /** Whether the answer may be cached; default: idempotent and not sensitive. */
-  cacheable?: boolean;
-  /**
-   * The operation's cache policy: which answers are worth replaying. Default:
-   * successful (2xx) answers whose JSON, if any, parses.
-   */
-  cachePolicy?: CachePolicy;
-  /** Statuses that are handed back instead of thrown, besides 2xx. */
-  acceptStatus?: readonly number[];
-  /** Time limit of one attempt; defaults to the client's. */
-  timeoutMs?: number;
-  /** Cancels this request. */
-  signal?: AbortSignal;
-  /** Body size cap for this request; defaults to the client's. */
-  maxBytes?: number;
-}
-
-/** A buffered answer. */
-export interface HttpResponse {
-  /** HTTP status. */
-  status: number;
-  /** Response headers (only the kept ones when served from the cache). */
-  headers: Headers;
-  /** The final URL, after redirects. */
-  url: string;
-  /** Whether a redirect was followed. */
-  redirected: boolean;
-  /** Whether the answer came from the record/replay cache. */
-  fromCache: boolean;
-  /** How many attempts it took (0 when served from the cache). */
-  attempts: number;
-  /** When the answer was received (ISO 8601); from the cache, when it was recorded. */
-  receivedAt?: string;
-  /** The record/replay cache key of the request, when the cache was consulted. */
-  cacheKey?: string;
-  /** The body bytes. */
-  bytes: Uint8Array;
-  /** The body as UTF-8 text. */
-  text(): string;
-  /** The body parsed as JSON. */
-  json<T = unknown>(): T;
-}
-
-/** An answer whose body is still a stream (downloads). */
-export interface HttpStream {
-  /** HTTP status. */
-  status: number;
-  /** Response headers. */
-  headers: Headers;
-  /** The final URL, after redirects. */
-  url: string;
-  /** The body, to be consumed once. */
-  body: ReadableStream<Uint8Array>;
-}
+export type { HttpRequest, QueryValue } from "./request.ts";
+export type { HttpResponse, HttpStream } from "./response.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
@@ -210,15 +120,7 @@ export class HttpClient {
 
   /** Builds the absolute URL of a request. */
   url(path: string, query?: Record<string, QueryValue>): URL {
-    const url = /^[a-z][a-z0-9+.-]*:/i.test(path)
-      ? new URL(path)
-      : new URL(this.baseUrl + (path.startsWith("/") ? path : `/${path}`));
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value === undefined || value === null) continue;
-      const values = Array.isArray(value) ? value : [value];
-      for (const item of values) url.searchParams.append(name, String(item));
-    }
-    return url;
+    return requestUrl(this.baseUrl, path, query);
   }
 
   /**
@@ -262,7 +164,8 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
-    const { method, url, body, headers, cacheBody, idempotent } = this.#prepare(request);
+    const prepared = prepareRequest(request, this.baseUrl, this.#headers);
+    const { method, url, body, headers, idempotent } = prepared;
     const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
     const cacheable = policy.store !== "never" && !request.sensitive &&
       !(body instanceof ReadableStream) &&
@@ -270,26 +173,14 @@ export class HttpClient {
     const cache = cacheable ? this.#cache : undefined;
     if (!cacheable) this.#refuseInReplay(method, url);
 
-    const cached = await cache?.read(method, url.toString(), cacheBody);
+    const cached = cache && await cachedResponse(cache, prepared);
     if (cached) {
-      const response = bufferedResponse({
-        status: cached.status,
-        headers: new Headers(cached.headers),
-        url: url.toString(),
-        redirected: false,
-        fromCache: true,
-        attempts: 0,
-        bytes: cached.body,
-        receivedAt: cached.recordedAt,
-        cacheKey: cached.key,
-      });
-      noteRequest({ receivedAt: cached.recordedAt, cacheKey: cached.key });
-      return this.#check(method, request, response);
+      noteRequest({ receivedAt: cached.receivedAt, cacheKey: cached.cacheKey });
+      return this.#check(method, request, cached);
     }
 
     const response = await this.#withRetries(
-      method,
-      url,
+      prepared,
       request,
       idempotent && !(body instanceof ReadableStream),
       async (signal) => {
@@ -309,20 +200,7 @@ export class HttpClient {
         return { answer, bytes };
       },
     );
-    if (cache) {
-      response.cacheKey = await cacheKey(method, url.toString(), cacheBody);
-      // What is not an answer is still recorded, marked, so a replay retraces
-      // this run exactly (the same restart after the same refused token); a
-      // live client never gets it back and asks again.
-      await cache.write(method, url.toString(), cacheBody, {
-        status: response.status,
-        headers: Object.fromEntries(response.headers),
-        body: response.bytes,
-        recordedAt: response.receivedAt,
-        key: response.cacheKey,
-        replayOnly: !(await worthStoring(policy, response)),
-      });
-    }
+    if (cache) await recordResponse(cache, policy, prepared, response);
     noteRequest({ receivedAt: response.receivedAt, cacheKey: response.cacheKey });
     return this.#check(method, request, response);
   }
@@ -333,14 +211,14 @@ export class HttpClient {
    * Never cached; retried only before the body is handed over.
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
-    const { method, url, body, headers, idempotent } = this.#prepare(request);
+    const prepared = prepareRequest(request, this.baseUrl, this.#headers);
+    const { method, url, body, headers, idempotent } = prepared;
     this.#refuseInReplay(method, url);
     // The per-attempt timeout ends when the headers are in; from then on a
     // body that stops flowing for the same time is cut by this watchdog.
     const idle = new AbortController();
     const response = await this.#withRetries(
-      method,
-      url,
+      prepared,
       request,
       idempotent,
       async (signal) => {
@@ -393,28 +271,6 @@ export class HttpClient {
     }
   }
 
-  /** The method, URL, headers and body of a request, and whether repeating it is harmless. */
-  #prepare(request: HttpRequest) {
-    const method = request.method ?? "GET";
-    const url = this.url(request.path, request.query);
-    const idempotent = request.idempotent ?? (method === "GET" || method === "HEAD");
-    const headers: Record<string, string> = { ...this.#headers, ...request.headers };
-    let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined = request.body;
-    if (request.json !== undefined) {
-      body = JSON.stringify(request.json);
-      headers["content-type"] ??= "application/json";
-    }
-    const bodyText = typeof body === "string"
-      ? body
-      : body instanceof Uint8Array
-      ? new TextDecoder().decode(body)
-      : "";
-    // The same query in another format (SPARQL JSON or XML) is another answer.
-    const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === "accept")?.[1];
-    const cacheBody = accept ? `accept: ${accept}\n${bodyText}` : bodyText;
-    return { method, url, body, headers, cacheBody, idempotent };
-  }
-
   #signals(signal?: AbortSignal): AbortSignal | undefined {
     const signals = [this.#signal, signal].filter((s): s is AbortSignal => !!s);
     if (signals.length === 0) return undefined;
@@ -430,92 +286,22 @@ export class HttpClient {
     return pacer;
   }
 
-  async #withRetries(
-    method: string,
-    url: URL,
+  /** Runs the attempts of one request under the client's retry policy, timeout and pacing. */
+  #withRetries(
+    prepared: PreparedRequest,
     request: HttpRequest,
     retryable: boolean,
     attempt: (signal: AbortSignal) => Promise<{ answer: Response; bytes?: Uint8Array }>,
     streaming = false,
-  ): Promise<BufferedResponse & { answer: Response }> {
-    const started = Date.now();
-    const policy = this.#retry;
-    const outer = this.#signals(request.signal);
-    const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
-    const printable = redact(url.toString());
-    for (let tries = 1;; tries++) {
-      const pacer = this.#pacer(url);
-      await pacer.acquire(outer);
-      const timeout = new AbortController();
-      const timer = setTimeout(
-        () => timeout.abort(new DOMException("timeout", "TimeoutError")),
-        timeoutMs,
-      );
-      const signal = outer ? AbortSignal.any([outer, timeout.signal]) : timeout.signal;
-      let failure: unknown;
-      let wait: number | undefined;
-      try {
-        const { answer, bytes } = await attempt(signal);
-        const result = {
-          answer,
-          ...bufferedResponse({
-            status: answer.status,
-            headers: answer.headers,
-            url: answer.url || url.toString(),
-            redirected: answer.redirected,
-            fromCache: false,
-            attempts: tries,
-            bytes: bytes ?? new Uint8Array(),
-            receivedAt: new Date().toISOString(),
-          }),
-        };
-        if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;
-        // A challenge (some layers send it as 503) will not pass on a retry.
-        if (isChallenge(result)) return result;
-        if (request.acceptStatus?.includes(answer.status)) return result;
-        failure = result;
-        wait = retryAfterMs(answer.headers.get("retry-after"));
-        if (wait === undefined && answer.status === 429) {
-          wait = bodyWaitMs(result.text());
-        }
-      } catch (error) {
-        if (outer?.aborted) throw outer.reason;
-        if (timeout.signal.aborted) {
-          failure = new TimeoutError(
-            `Request timed out after ${timeoutMs} ms: ${method} ${printable}`,
-            {
-              hint:
-                "The service is slow or unreachable; raise timeoutMs in the client options or try again later",
-              cause: error,
-            },
-          );
-        } else if (error instanceof TidepoolError) {
-          throw error;
-        } else {
-          failure = new NetworkError(
-            `Network error: ${method} ${printable}`,
-            {
-              details: error instanceof Error ? error.message : String(error),
-              hint: "Check that the service address is right and reachable",
-              cause: error,
-            },
-          );
-        }
-        if (!retryable) throw failure;
-      } finally {
-        clearTimeout(timer);
-        if (!streaming) pacer.release();
-        else queueMicrotask(() => pacer.release());
-      }
-
-      const delay = wait ?? backoffDelay(policy, tries - 1);
-      const elapsed = Date.now() - started;
-      if (tries > policy.retries || elapsed + delay > policy.maxElapsedMs) {
-        if (failure instanceof Error) throw failure;
-        return failure as BufferedResponse & { answer: Response };
-      }
-      await sleep(delay, outer);
-    }
+  ): Promise<AnsweredAttempt> {
+    return withRetries(prepared.method, prepared.url, retryable, attempt, {
+      policy: this.#retry,
+      timeoutMs: request.timeoutMs ?? this.#timeoutMs,
+      pacer: this.#pacer(prepared.url),
+      signal: this.#signals(request.signal),
+      acceptStatus: request.acceptStatus,
+      streaming,
+    });
   }
 
   #check(method: string, request: HttpRequest, response: HttpResponse): HttpResponse {
@@ -523,102 +309,4 @@ export class HttpClient {
     if (request.acceptStatus?.includes(response.status)) return response;
     throw errorFromResponse(method, response);
   }
-}
-
-type BufferedResponse = HttpResponse;
-
-function bufferedResponse(
-  fields: Omit<HttpResponse, "text" | "json">,
-): HttpResponse {
-  let text: string | undefined;
-  return {
-    ...fields,
-    text: () => (text ??= new TextDecoder().decode(fields.bytes)),
-    json<T>() {
-      const body = text ??= new TextDecoder().decode(fields.bytes);
-      try {
-        return JSON.parse(body) as T;
-      } catch (error) {
-        throw new TidepoolError(
-          `Response is not valid JSON: ${redact(fields.url)}`,
-          {
-            details: body,
-            hint: "The service answered in another format; check the URL and the service version",
-            cause: error,
-          },
-        );
-      }
-    },
-  };
-}
-
-/**
- * Passes a body through, calling `onIdle` when the server sends nothing for
- * `ms` while a chunk is awaited. The clock runs only while the reader waits
- * for data (pull-based, no read-ahead), so a slow reader is never mistaken
- * for a stalled server.
- */
-function watchIdle(
-  body: ReadableStream<Uint8Array>,
-  ms: number,
-  onIdle: () => void,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const timer = setTimeout(onIdle, ms);
-      Deno.unrefTimer(timer);
-      try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  }, { highWaterMark: 0 });
-}
-
-/** Reads a body into memory, failing once it passes `limit` bytes. */
-async function readCapped(
-  answer: Response,
-  limit: number,
-  method: string,
-  url: string,
-): Promise<Uint8Array> {
-  const declared = Number(answer.headers.get("content-length") ?? NaN);
-  if (declared > limit) {
-    await answer.body?.cancel();
-    throw new ResponseTooLargeError({ method, url, limit });
-  }
-  if (!answer.body) return new Uint8Array();
-  // A declared length within the cap, of an uncompressed body (a compressed
-  // one may inflate past the cap): one read, no chunk bookkeeping.
-  if (Number.isFinite(declared) && !answer.headers.has("content-encoding")) {
-    return new Uint8Array(await answer.arrayBuffer());
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = answer.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ResponseTooLargeError({ method, url, limit });
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { HttpResponse } from "./client.ts";
+import type { HttpResponse } from "./response.ts";
 import { AuthError, BotChallengeError, HttpError, NotFoundError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 

@@ -1,0 +1,130 @@
+/**
+ * The retry loop of one request: each attempt waits for its host's pacer,
+ * runs under the per-attempt timeout, and is repeated with backoff (or the
+ * server's Retry-After) while the answer is retryable and time is left.
+ *
+ * @module
+ */
+
+import { NetworkError, TidepoolError, TimeoutError } from "../errors/errors.ts";
+import { redact } from "../errors/redact.ts";
+import { isChallenge } from "./error_from_response.ts";
+import type { HostPacer } from "./pacer.ts";
+import { bufferedResponse, type HttpResponse } from "./response.ts";
+import {
+  backoffDelay,
+  bodyWaitMs,
+  RETRYABLE_STATUSES,
+  retryAfterMs,
+  type RetryPolicy,
+} from "./retry.ts";
+import { sleep } from "./sleep.ts";
+
+/** What the loop of one request runs under. */
+export interface RetryLoop {
+  /** How often and how long to retry. */
+  policy: RetryPolicy;
+  /** Time limit of one attempt. */
+  timeoutMs: number;
+  /** The pacer of the request's host. */
+  pacer: HostPacer;
+  /** Cancels the whole request (the client's and the request's signals). */
+  signal?: AbortSignal;
+  /** Statuses handed back at once instead of retried. */
+  acceptStatus?: readonly number[];
+  /** Whether the body is read after the loop (the pacer slot is freed a tick later). */
+  streaming?: boolean;
+}
+
+/** The last attempt's answer, buffered, with the raw `Response` beside it. */
+export type AnsweredAttempt = HttpResponse & { answer: Response };
+
+/**
+ * Runs `attempt` until it answers with a status that is not retried, the
+ * retries are used up, or the time is. A network failure or timeout is
+ * thrown as a typed error once no retry is left.
+ */
+export async function withRetries(
+  method: string,
+  url: URL,
+  retryable: boolean,
+  attempt: (signal: AbortSignal) => Promise<{ answer: Response; bytes?: Uint8Array }>,
+  loop: RetryLoop,
+): Promise<AnsweredAttempt> {
+  const started = Date.now();
+  const { policy, timeoutMs, pacer, acceptStatus, streaming } = loop;
+  const outer = loop.signal;
+  const printable = redact(url.toString());
+  for (let tries = 1;; tries++) {
+    await pacer.acquire(outer);
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException("timeout", "TimeoutError")),
+      timeoutMs,
+    );
+    const signal = outer ? AbortSignal.any([outer, timeout.signal]) : timeout.signal;
+    let failure: unknown;
+    let wait: number | undefined;
+    try {
+      const { answer, bytes } = await attempt(signal);
+      const result = {
+        answer,
+        ...bufferedResponse({
+          status: answer.status,
+          headers: answer.headers,
+          url: answer.url || url.toString(),
+          redirected: answer.redirected,
+          fromCache: false,
+          attempts: tries,
+          bytes: bytes ?? new Uint8Array(),
+          receivedAt: new Date().toISOString(),
+        }),
+      };
+      if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;
+      // A challenge (some layers send it as 503) will not pass on a retry.
+      if (isChallenge(result)) return result;
+      if (acceptStatus?.includes(answer.status)) return result;
+      failure = result;
+      wait = retryAfterMs(answer.headers.get("retry-after"));
+      if (wait === undefined && answer.status === 429) {
+        wait = bodyWaitMs(result.text());
+      }
+    } catch (error) {
+      if (outer?.aborted) throw outer.reason;
+      if (timeout.signal.aborted) {
+        failure = new TimeoutError(
+          `Request timed out after ${timeoutMs} ms: ${method} ${printable}`,
+          {
+            hint:
+              "The service is slow or unreachable; raise timeoutMs in the client options or try again later",
+            cause: error,
+          },
+        );
+      } else if (error instanceof TidepoolError) {
+        throw error;
+      } else {
+        failure = new NetworkError(
+          `Network error: ${method} ${printable}`,
+          {
+            details: error instanceof Error ? error.message : String(error),
+            hint: "Check that the service address is right and reachable",
+            cause: error,
+          },
+        );
+      }
+      if (!retryable) throw failure;
+    } finally {
+      clearTimeout(timer);
+      if (!streaming) pacer.release();
+      else queueMicrotask(() => pacer.release());
+    }
+
+    const delay = wait ?? backoffDelay(policy, tries - 1);
+    const elapsed = Date.now() - started;
+    if (tries > policy.retries || elapsed + delay > policy.maxElapsedMs) {
+      if (failure instanceof Error) throw failure;
+      return failure as AnsweredAttempt;
+    }
+    await sleep(delay, outer);
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Answers and their bodies: the buffered answer an adapter reads, the
+ * stream a download reads, reading a body within the size cap, and the
+ * watchdog that cuts a body that stops flowing.
+ *
+ * @module
+ */
+
+import { ResponseTooLargeError, TidepoolError } from "../errors/errors.ts";
+import { redact } from "../errors/redact.ts";
+
+/** A buffered answer. */
+export interface HttpResponse {
+  /** HTTP status. */
+  status: number;
+  /** Response headers (only the kept ones when served from the cache). */
+  headers: Headers;
+  /** The final URL, after redirects. */
+  url: string;
+  /** Whether a redirect was followed. */
+  redirected: boolean;
+  /** Whether the answer came from the record/replay cache. */
+  fromCache: boolean;
+  /** How many attempts it took (0 when served from the cache). */
+  attempts: number;
+  /** When the answer was received (ISO 8601); from the cache, when it was recorded. */
+  receivedAt?: string;
+  /** The record/replay cache key of the request, when the cache was consulted. */
+  cacheKey?: string;
+  /** The body bytes. */
+  bytes: Uint8Array;
+  /** The body as UTF-8 text. */
+  text(): string;
+  /** The body parsed as JSON. */
+  json<T = unknown>(): T;
+}
+
+/** An answer whose body is still a stream (downloads). */
+export interface HttpStream {
+  /** HTTP status. */
+  status: number;
+  /** Response headers. */
+  headers: Headers;
+  /** The final URL, after redirects. */
+  url: string;
+  /** The body, to be consumed once. */
+  body: ReadableStream<Uint8Array>;
+}
+
+/** An answer whose body is held in memory, with `text()` and `json()` read once. */
+export function bufferedResponse(
+  fields: Omit<HttpResponse, "text" | "json">,
+): HttpResponse {
+  let text: string | undefined;
+  return {
+    ...fields,
+    text: () => (text ??= new TextDecoder().decode(fields.bytes)),
+    json<T>() {
+      const body = text ??= new TextDecoder().decode(fields.bytes);
+      try {
+        return JSON.parse(body) as T;
+      } catch (error) {
+        throw new TidepoolError(
+          `Response is not valid JSON: ${redact(fields.url)}`,
+          {
+            details: body,
+            hint: "The service answered in another format; check the URL and the service version",
+            cause: error,
+          },
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Passes a body through, calling `onIdle` when the server sends nothing for
+ * `ms` while a chunk is awaited. The clock runs only while the reader waits
+ * for data (pull-based, no read-ahead), so a slow reader is never mistaken
+ * for a stalled server.
+ */
+export function watchIdle(
+  body: ReadableStream<Uint8Array>,
+  ms: number,
+  onIdle: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const timer = setTimeout(onIdle, ms);
+      Deno.unrefTimer(timer);
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+}
+
+/** Reads a body into memory, failing once it passes `limit` bytes. */
+export async function readCapped(
+  answer: Response,
+  limit: number,
+  method: string,
+  url: string,
+): Promise<Uint8Array> {
+  const declared = Number(answer.headers.get("content-length") ?? NaN);
+  if (declared > limit) {
+    await answer.body?.cancel();
+    throw new ResponseTooLargeError({ method, url, limit });
+  }
+  if (!answer.body) return new Uint8Array();
+  // A declared length within the cap, of an uncompressed body (a compressed
+  // one may inflate past the cap): one read, no chunk bookkeeping.
+  if (Number.isFinite(declared) && !answer.headers.has("content-encoding")) {
+    return new Uint8Array(await answer.arrayBuffer());
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = answer.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ResponseTooLargeError({ method, url, limit });
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
