@@ -93,6 +93,7 @@ export type {
   AlgorithmContainer,
   AlgorithmMetadata,
   AssetFilter,
+  AssetOrderNode,
   ChainHex,
   ChainOrdersOptions,
   ComputeAssetRef,

@@ -8,6 +8,7 @@
  * @module
  */
 
+import "./_in_kernel.ts";
 import { installRichDisplay } from "./install_rich_display.ts";
 
 installRichDisplay();

@@ -47,7 +47,12 @@ export type { PagedReadOptions } from "../paging/types.ts";
 export type { AssetRow, JobResultRow, JobRow, SavedResultRow } from "./rows.ts";
 export { TAG_COUNT_COLUMNS, type TagCountRow, tags } from "./asset_tags.ts";
 export { ordersWithAssets, type OrdersWithAssetsOptions } from "./orders_with_assets.ts";
-export { orderAsset, type OrderAssetOptions, SANDBOX_CHAIN_ID } from "./order/order_asset.ts";
+export {
+  type AssetOrderNode,
+  orderAsset,
+  type OrderAssetOptions,
+  SANDBOX_CHAIN_ID,
+} from "./order/order_asset.ts";
 export {
   type ChainHex,
   type DatatokenOrder,

@@ -4,9 +4,11 @@ import {
   formatProgress,
   type ProgressEvent,
   progressSink,
+  setDefaultProgress,
   silentProgress,
   startProgress,
 } from "../../lib/progress/progress.ts";
+import { HttpClient } from "../../lib/http/client.ts";
 
 Deno.test("a task reports start, updates with totals, and its end", () => {
   const events: ProgressEvent[] = [];
@@ -38,4 +40,27 @@ Deno.test("outside a kernel and a terminal, automatic progress is silent", () =>
   assert.equal(progressSink(false), silentProgress);
   const mine = () => {};
   assert.equal(progressSink(mine), mine);
+});
+
+Deno.test("clients given no sink report to the installed default; a given sink or false wins", () => {
+  const seen: string[] = [];
+  const earlier = setDefaultProgress((event) => seen.push(`${event.label} ${event.state}`));
+  try {
+    new HttpClient("http://127.0.0.1:9").progress("searchAll").finish();
+    new HttpClient("http://127.0.0.1:9", { progress: "auto" }).progress("harvest").finish();
+    new HttpClient("http://127.0.0.1:9", { progress: false }).progress("silent").finish();
+    const own: string[] = [];
+    new HttpClient("http://127.0.0.1:9", { progress: (event) => own.push(event.label) })
+      .progress("orders").finish();
+    assert.deepEqual(seen, [
+      "searchAll running",
+      "searchAll done",
+      "harvest running",
+      "harvest done",
+    ]);
+    assert.deepEqual(own, ["orders", "orders"]);
+  } finally {
+    setDefaultProgress(earlier);
+  }
+  if (!Deno.stderr.isTerminal()) assert.equal(autoProgress(), silentProgress);
 });
