@@ -1,9 +1,10 @@
-import { type ColumnTable, fromCSV, fromJSON } from "arquero";
+import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
-import { tableFromColumns } from "../table/build_table.ts";
-import { readArrowIPC } from "../dataset/_arrow_columns.ts";
-import { PROVENANCE_KEY, provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
+import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
 import { tableFromParquet } from "../dataset/parquet.ts";
+import { decodeCsv } from "./_csv.ts";
+import { decodeJson } from "./_json.ts";
+import { decodeArrow } from "./_arrow.ts";
 
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
@@ -31,13 +32,10 @@ export async function readTable(path: string): Promise<ColumnTable> {
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   if (extension === "parquet") return tableFromParquet(await Deno.readFile(path));
   if (extension === "arrow" || extension === "feather") {
-    const { columns, metadata } = readArrowIPC(await Deno.readFile(path));
-    const table = tableFromColumns(columns);
-    const from = metadata.get(PROVENANCE_KEY);
-    return from === undefined ? table : restoreProvenance(table, from, `${path} metadata`);
+    return decodeArrow(await Deno.readFile(path), path);
   }
-  if (extension === "csv") return withSidecar(path, fromCSV(await Deno.readTextFile(path)));
-  if (extension === "json") return withSidecar(path, fromJSON(await Deno.readTextFile(path)));
+  if (extension === "csv") return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
+  if (extension === "json") return withSidecar(path, decodeJson(await Deno.readTextFile(path)));
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {
     hint: "Use a .parquet, .arrow, .feather, .csv or .json file",
   });

@@ -1,14 +1,14 @@
-import { type ColumnTable, toArrow, toCSV, toJSON } from "arquero";
-import { tableToIPC } from "@uwdata/flechette";
+import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
-import { columnTypes } from "../table/build_table.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
-import { PROVENANCE_KEY, provenanceJson, provenancePath } from "../table/_provenance_json.ts";
-import { escapeFormulaCells, escapeFormulaNames } from "./_formula_cells.ts";
+import { provenanceJson, provenancePath } from "../table/_provenance_json.ts";
+import { checkLists, type ListCells } from "./_list_cells.ts";
+import { encodeCsv } from "./_csv.ts";
+import { encodeJson } from "./_json.ts";
+import { encodeArrow } from "./_arrow.ts";
 
-/** How {@linkcode saveTable} writes list cells in formats that hold only scalars (CSV, Arrow). */
-export type ListCells = "json" | "join" | "first";
+export type { ListCells } from "./_list_cells.ts";
 
 /** Options of {@linkcode saveTable}. */
 export interface SaveTableOptions {
@@ -71,21 +71,14 @@ export async function saveTable(
   let bytes: Uint8Array;
   let sidecar = false;
   if (extension === "csv") {
-    const scalar = scalarCells(table, ["array", "object"], flat);
-    const safe = options.escapeFormulas === false
-      ? scalar
-      : escapeFormulaNames(escapeFormulaCells(scalar)).table;
-    bytes = new TextEncoder().encode(toCSV(safe));
+    bytes = encodeCsv(table, flat, options.escapeFormulas !== false);
     sidecar = true;
   } else if (extension === "arrow" || extension === "feather") {
-    const kinds = options.lists === undefined ? ["object"] : ["array", "object"];
-    const arrow = toArrow(scalarCells(table, kinds, flat));
-    if (from) arrow.schema.metadata = new Map([[PROVENANCE_KEY, from]]);
-    bytes = tableToIPC(arrow, { format: "file" })!;
+    bytes = encodeArrow(table, flat, options.lists !== undefined, from);
   } else if (extension === "parquet") {
     bytes = await tableToParquet(table);
   } else if (extension === "json") {
-    bytes = new TextEncoder().encode(toJSON(table));
+    bytes = encodeJson(table);
     sidecar = true;
   } else {
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
@@ -148,46 +141,4 @@ function relativeTo(path: string): string {
 }
 function ignoreMissing(error: unknown): void {
   if (!(error instanceof Deno.errors.NotFound)) throw error;
-}
-
-function checkLists(lists: ListCells | undefined): ListCells {
-  if (lists === undefined) return "json";
-  if (lists === "json" || lists === "join" || lists === "first") return lists;
-  throw new TidepoolError(`Invalid lists option: ${String(lists)}`, {
-    hint: 'Give "json", "join" or "first"',
-  });
-}
-
-/** JSON text of a cell, bigints as text. */
-function json(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => typeof item === "bigint" ? `${item}` : item);
-}
-
-/** A list item as text: strings as they are, anything else as JSON. */
-function itemText(item: unknown): string {
-  if (item === null || item === undefined) return "";
-  if (typeof item === "string") return item;
-  if (item instanceof Date) return item.toISOString();
-  return json(item);
-}
-
-/** Turns list and object cells of the given kinds into text, for formats that hold only scalars. */
-function scalarCells(
-  table: ColumnTable,
-  kinds: readonly string[],
-  flat: { lists: ListCells; separator: string },
-): ColumnTable {
-  const types = columnTypes(table);
-  const derived: Record<string, unknown[]> = {};
-  for (const [name, type] of Object.entries(types)) {
-    if (!kinds.includes(type)) continue;
-    const values = table.array(name) as ArrayLike<unknown>;
-    derived[name] = Array.from(values, (value) => {
-      if (value === null || value === undefined) return null;
-      if (!Array.isArray(value) || flat.lists === "json") return json(value);
-      if (flat.lists === "first") return value.length ? itemText(value[0]) : null;
-      return value.map(itemText).join(flat.separator);
-    });
-  }
-  return Object.keys(derived).length ? table.assign(derived) : table;
 }

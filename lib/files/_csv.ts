@@ -1,0 +1,27 @@
+/**
+ * CSV table files: UTF-8, list and object cells as text, dates as ISO 8601,
+ * and cells and column names a spreadsheet would run as formulas written
+ * with a leading `'`. Read back with types guessed from the text.
+ *
+ * @module
+ */
+
+import { type ColumnTable, fromCSV, toCSV } from "arquero";
+import { escapeFormulaCells, escapeFormulaNames } from "./_formula_cells.ts";
+import { type FlatLists, scalarCells } from "./_list_cells.ts";
+
+/** The bytes of a CSV file of the table. */
+export function encodeCsv(
+  table: ColumnTable,
+  flat: FlatLists,
+  escapeFormulas: boolean,
+): Uint8Array {
+  const scalar = scalarCells(table, ["array", "object"], flat);
+  const safe = escapeFormulas ? escapeFormulaNames(escapeFormulaCells(scalar)).table : scalar;
+  return new TextEncoder().encode(toCSV(safe));
+}
+
+/** The table in a CSV file's text. */
+export function decodeCsv(text: string): ColumnTable {
+  return fromCSV(text);
+}
