@@ -1,7 +1,9 @@
 /**
  * The HTTP layer every tidepool adapter goes through: timeouts, retries with
  * backoff, per-host pacing, typed errors, redaction, a record/replay cache,
- * a response size cap and progress.
+ * a response size cap and progress. The errors, redaction, progress sinks
+ * and call traces it uses live on the floors below (`tidepool/errors`,
+ * `tidepool/progress`, `lib/table`); they are re-exported here as before.
  *
  * @module
  */
