@@ -108,7 +108,9 @@ export class HttpClient {
       minIntervalMs: options.minIntervalMs ?? defaultInterval,
       concurrency: options.concurrency ?? defaults.concurrency ?? 6,
     };
-    this.#progress = progressSink(options.progress, defaults.progress);
+    // Where no sink is given, the process-wide default (the kernel display, installed by
+    // lib/notebook) or a terminal line serves: no client chooses a display.
+    this.#progress = progressSink(options.progress);
     this.#warn = options.warn ??
       ((message) => console.warn(`tidepool: ${message}`));
   }

@@ -5,7 +5,7 @@
  */
 
 import type { CacheOptions } from "./cache.ts";
-import type { ProgressOption, ProgressSink } from "../progress/progress.ts";
+import type { ProgressOption } from "../progress/progress.ts";
 import type { RetryOptions } from "./retry.ts";
 
 /**
@@ -43,9 +43,4 @@ export interface ClientDefaults {
   minIntervalMs?: number;
   /** Default most requests in flight. */
   concurrency?: number;
-  /**
-   * The progress sink for this environment when the `progress` option
-   * leaves the choice open: clients pass the notebook display in the kernel.
-   */
-  progress?: ProgressSink;
 }
