@@ -38,8 +38,12 @@ export interface DatasetWriterOptions<R> {
   schema?: TableSchema<R>;
   /** Extra columns discovered from the records (files may then differ in columns). */
   dynamic?: DynamicColumns<R>;
-  /** Partition levels, outermost first; default none (files directly in the folder). */
-  partitionBy?: readonly DatasetPartition<R>[];
+  /**
+   * Partition levels, outermost first: column names (the folder takes the
+   * column's value as text, a date as its ISO 8601 day) or `{ name, value }`
+   * levels; default none (files directly in the folder).
+   */
+  partitionBy?: string | readonly (string | DatasetPartition<R>)[];
   /**
    * Rows held in memory before they are written, across partitions; each
    * flush writes one file (one row group) per partition. Default 20,000:
@@ -123,6 +127,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
   readonly #buffers = new Map<string, { chunks: EncodedChunk[]; rows: number }>();
   readonly #flushRows: number;
   readonly #flushBytes: number;
+  readonly #partitions: readonly (string | DatasetPartition<R>)[];
   #buffered = 0;
   #bufferedBytes = 0;
   #written = 0;
@@ -141,6 +146,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     this.#keys = keys;
     this.#flushRows = Math.max(1, options.flushRows ?? 20_000);
     this.#flushBytes = Math.max(1, options.flushBytes ?? 2 * 1024 * 1024);
+    this.#partitions = partitionLevels(options.partitionBy);
   }
 
   /**
@@ -157,6 +163,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     dir: string,
     options: DatasetWriterOptions<R>,
   ): Promise<DatasetWriter<R>> {
+    partitionLevels(options.partitionBy);
     await Deno.mkdir(dir, { recursive: true });
     const checkpoint = await readCheckpoint(dir) ?? { version: 1, rows: 0, files: [], state: null };
     await removeUncommitted(dir, new Set(checkpoint.files));
@@ -190,28 +197,31 @@ export class DatasetWriter<R = Record<string, unknown>> {
    */
   async write(page: Iterable<R> | ColumnTable): Promise<void> {
     if (this.#closed) throw new TidepoolError("Cannot write to a closed dataset writer");
-    const { partitionBy = [], key = [] } = this.#options;
+    const { key = [] } = this.#options;
+    const partitionBy = this.#partitions;
     const records = isTable(page) ? undefined : Array.from(page);
     const table = isTable(page) ? page : this.#build(records!);
     const rowCount = table.numRows();
-    const keyColumns = key.map((name) => {
-      if (!table.columnNames().includes(name)) {
-        throw new TidepoolError(`Cannot key the dataset on ${name}: the page has no such column`, {
-          hint: `Use columns the pages have: ${table.columnNames().join(", ")}`,
-        });
-      }
-      return table.array(name) as ArrayLike<unknown>;
-    });
+    const partitionColumns = partitionBy.map((level) =>
+      typeof level === "string" ? columnOf(table, level, "partition the dataset by") : undefined
+    );
+    const keyColumns = key.map((name) => columnOf(table, name, "key the dataset on"));
     const byFolder = new Map<string, number[]>();
     for (let row = 0; row < rowCount; row++) {
       if (this.#keys?.has(keyOf(keyColumns.map((values) => values[row])))) {
         this.#duplicates++;
         continue;
       }
-      const record = partitionBy.length
+      const record = partitionBy.some((level) => typeof level !== "string")
         ? (records ? records[row] : table.object(row) as R)
         : undefined;
-      const folder = partitionFolder(partitionBy.map((p) => [p.name, p.value(record!)]));
+      const folder = partitionFolder(
+        partitionBy.map((level, i) =>
+          typeof level === "string"
+            ? [level, partitionText(partitionColumns[i]![row])]
+            : [level.name, level.value(record!)]
+        ),
+      );
       const rows = byFolder.get(folder);
       if (rows) rows.push(row);
       else byFolder.set(folder, [row]);
@@ -326,6 +336,54 @@ export async function writeDataset<R>(
   const writer = await DatasetWriter.open(dir, options);
   for await (const page of pages) await writer.write(page);
   return writer.close();
+}
+
+/** The partition levels of the option, checked: column names and `{ name, value }` levels. */
+function partitionLevels<R>(
+  option: DatasetWriterOptions<R>["partitionBy"],
+): readonly (string | DatasetPartition<R>)[] {
+  if (option === undefined) return [];
+  const levels = typeof option === "string" ? [option] : option;
+  const valid = Array.isArray(levels) &&
+    levels.every((level) =>
+      (typeof level === "string" && level !== "") ||
+      (typeof level === "object" && level !== null && typeof level.name === "string" &&
+        level.name !== "" && typeof level.value === "function")
+    );
+  if (!valid) {
+    throw new TidepoolError(`Invalid partitionBy option: ${describe(option)}`, {
+      hint:
+        'Give column names (partitionBy: ["year"]) or levels with a name and a value function (partitionBy: [{ name: "month", value: (r) => r.date.slice(0, 7) }])',
+    });
+  }
+  return levels;
+}
+
+function describe(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A column of the page, or an error naming the columns it has. */
+function columnOf(table: ColumnTable, name: string, use: string): ArrayLike<unknown> {
+  if (!table.columnNames().includes(name)) {
+    throw new TidepoolError(`Cannot ${use} ${name}: the page has no such column`, {
+      hint: `Use columns the pages have: ${table.columnNames().join(", ")}`,
+    });
+  }
+  return table.array(name) as ArrayLike<unknown>;
+}
+
+/** A cell as a partition folder's value: dates as their ISO 8601 day, the rest as text. */
+function partitionText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10);
+  }
+  return String(value);
 }
 
 /** Adds the keys of one file's rows, reading only the key columns. */

@@ -127,3 +127,58 @@ Deno.test("The writer flushes when its Arrow buffers reach flushBytes, before fl
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("partitionBy takes column names: one folder per value, dates by their day", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pages = (async function* () {
+      yield tableFromColumns([
+        { name: "id", type: "string", values: ["a", "b", "c"] },
+        { name: "kind", type: "string", values: ["letter", "map", null] },
+        {
+          name: "when",
+          type: "date",
+          values: [new Date("2026-01-02T10:00:00Z"), new Date("2026-01-02T11:00:00Z"), null],
+        },
+      ]);
+    })();
+    const summary = await writeDataset(pages, dir, { partitionBy: ["kind", "when"] });
+    assert.deepEqual(summary.files.map((file) => file.replace(/part-.*$/, "")).sort(), [
+      "kind=__HIVE_DEFAULT_PARTITION__/when=__HIVE_DEFAULT_PARTITION__/",
+      "kind=letter/when=2026-01-02/",
+      "kind=map/when=2026-01-02/",
+    ]);
+    const alone = await writeDataset(
+      (async function* () {
+        yield [{ id: "d", when: "2026-03-04" }];
+      })(),
+      `${dir}/alone`,
+      { schema, partitionBy: "id" },
+    );
+    assert.deepEqual(alone.files.map((file) => file.replace(/part-.*$/, "")), ["id=d/"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("partitionBy naming no column, or of another shape, is refused with what to give", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const pages = (async function* () {
+      yield [{ id: "a", when: "2026-01-02" }];
+    })();
+    await assert.rejects(
+      writeDataset(pages, `${dir}/month`, { schema, partitionBy: "month" }),
+      /Cannot partition the dataset by month: the page has no such column[\s\S]*id, when/,
+    );
+    for (const partitionBy of [5, [""], [{ name: "x" }], [null]]) {
+      await assert.rejects(
+        writeDataset(pages, `${dir}/bad`, { schema, partitionBy: partitionBy as never }),
+        /Invalid partitionBy option[\s\S]*column names/,
+      );
+    }
+    await assert.rejects(Deno.stat(`${dir}/bad`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
