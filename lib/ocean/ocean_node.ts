@@ -56,6 +56,7 @@ import {
   type InitializeComputeReturnType,
 } from "./compute/initialize_compute.ts";
 import {
+  refuseRepeatedAssets,
   startCompute,
   type StartComputeParameters,
   type StartComputeReturnType,
@@ -464,6 +465,7 @@ export class OceanNode {
    * ```
    */
   async startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
+    refuseRepeatedAssets(parameters);
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
     return await startCompute(this, parameters, environments);

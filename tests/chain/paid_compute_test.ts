@@ -109,6 +109,26 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       keep(again);
     });
 
+    await t.step("an asset listed twice is refused before any request or payment", async () => {
+      const before = await sent();
+      let requests = 0;
+      const counting = new OceanNode(ocean.url, {
+        progress: false,
+        fetch: (input, init) => {
+          requests++;
+          return fetch(input, init);
+        },
+      });
+      for (const listed of [{ datasets: [dataset, dataset] }, { datasets: [algorithm] }]) {
+        await assert.rejects(
+          counting.startCompute({ ...request, ...listed, signer: buyer }),
+          refused(/Cannot start compute job: .* is listed twice/),
+        );
+      }
+      assert.equal(requests, 0);
+      assert.equal(await sent(), before);
+    });
+
     await t.step("another wallet presenting the buyer's orders is refused", async () => {
       const thiefKey = generatePrivateKey();
       const thief = signerFromPrivateKey(thiefKey);

@@ -195,6 +195,25 @@ function failedAfterPaying(
  * An answer that does not name an asset (or names it twice) is refused
  * before anything is sent (see docs/ASSUMPTIONS.md).
  */
+/**
+ * Refuses an asset listed twice (the same did and service, as a dataset
+ * twice or as the algorithm and a dataset): each listing would be ordered
+ * and paid on its own. Called before any request.
+ */
+export function refuseRepeatedAssets(parameters: StartComputeParameters): void {
+  const seen = new Set<string>();
+  for (const ref of [parameters.algorithm, ...parameters.datasets]) {
+    const name = `${ref.documentId} service ${ref.serviceId}`;
+    if (seen.has(name)) {
+      throw new TidepoolError(`Cannot start compute job: ${name} is listed twice`, {
+        hint:
+          "Nothing was sent or paid. Each listing is ordered and paid on its own; list each asset once",
+      });
+    }
+    seen.add(name);
+  }
+}
+
 function matchTerms(
   refs: readonly PaidComputeAssetRef[],
   terms: InitializeComputeReturnType,
