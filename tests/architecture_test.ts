@@ -23,7 +23,7 @@ const ADAPTERS = ["lib/ocean", "lib/subgraph", "lib/archive", "lib/expressions"]
  */
 const FLOORS: readonly (readonly string[])[] = [
   ["lib/errors", "lib/fs", "lib/version.ts"],
-  ["lib/progress", "lib/table"],
+  ["lib/progress", "lib/table", "lib/options"],
   ["lib/paging"],
   ["lib/http", "lib/dataset"],
   ["lib/files"],

@@ -6,33 +6,8 @@
  */
 
 import { NotFoundError } from "../errors/errors.ts";
+import { closestNames } from "../options/did_you_mean.ts";
 import type { ArchiveContext } from "./_archive_state.ts";
-
-/** Edits (insert, delete, replace, swap of neighbours) between two names. */
-export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return rows[a.length][b.length];
-}
-
-/** The known names close enough to a typed one to be what was meant, closest first. */
-export function closestNames(typed: string, known: readonly string[]): string[] {
-  const limit = Math.max(2, Math.floor(typed.length / 3));
-  return known
-    .map((name) => ({ name, distance: editDistance(typed.toLowerCase(), name.toLowerCase()) }))
-    .filter(({ distance }) => distance <= limit)
-    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
-    .map(({ name }) => name);
-}
 
 /** The database slugs the catalogue lists for an account, read once per client. */
 async function knownDatabases(context: ArchiveContext, account: string): Promise<string[]> {

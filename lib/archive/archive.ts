@@ -12,8 +12,9 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
-import type { ClientOptions } from "../http/options.ts";
+import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import { registerSecret } from "../errors/redact.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
@@ -113,6 +114,14 @@ export class Archive {
    * @param options Account, database, API key and the shared client options.
    */
   constructor(baseUrl: string, options: ArchiveOptions = {}) {
+    options = checkOptions("new Archive", options, {
+      ...CLIENT_OPTION_RULES,
+      account: "string",
+      db: "string",
+      apiKey: "string",
+      session: "string",
+      auth: ["auto", "always", "never"],
+    });
     const { account, db, auth, session, ...clientOptions } = options;
     const apiKey = options.apiKey ?? keyFromEnv();
     delete (clientOptions as { apiKey?: string }).apiKey;

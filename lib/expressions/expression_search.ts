@@ -7,6 +7,8 @@
 
 import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
+import { CLIENT_OPTION_RULES } from "../http/options.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable } from "../table/mod.ts";
@@ -79,7 +81,10 @@ export class ExpressionSearch {
    * @param options The shared client options, and `pageSize` for the paged reads.
    */
   constructor(url: string, options: ExpressionSearchOptions = {}) {
-    const { pageSize, ...clientOptions } = options;
+    const { pageSize, ...clientOptions } = checkOptions("new ExpressionSearch", options, {
+      ...CLIENT_OPTION_RULES,
+      pageSize: "integer",
+    });
     this.http = new HttpClient(url, clientOptions, EXPRESSION_SEARCH_PACING);
     this.#pageSize = pageSize;
   }

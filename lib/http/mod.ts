@@ -13,7 +13,7 @@ export * from "./client.ts";
 export { errorFromResponse, isChallenge, serverMessage } from "./error_from_response.ts";
 export * from "./cache.ts";
 export { answersOnly, type CachePolicy, neverStored, SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
-export * from "./options.ts";
+export type { ClientDefaults, ClientOptions } from "./options.ts";
 export * from "../progress/progress.ts";
 export { redact, redactParams, registerSecret } from "../errors/redact.ts";
 export { type CallTrace, noteAsOf, traceCall } from "../table/call_trace.ts";

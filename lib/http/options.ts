@@ -7,6 +7,7 @@
 import type { CacheOptions } from "./cache.ts";
 import type { ProgressOption } from "../progress/progress.ts";
 import type { RetryOptions } from "./retry.ts";
+import type { OptionRules } from "../options/check_options.ts";
 
 /**
  * Options shared by `OceanNode`, `Subgraph`, `Archive` and
@@ -44,3 +45,18 @@ export interface ClientDefaults {
   /** Default most requests in flight. */
   concurrency?: number;
 }
+
+/** The rules of {@linkcode ClientOptions}, which every client's own rules extend. */
+export const CLIENT_OPTION_RULES: OptionRules = {
+  fetch: "function",
+  timeoutMs: "number",
+  retry: ["object", [false]],
+  minIntervalMs: "number",
+  concurrency: "integer",
+  cache: "object",
+  progress: ["function", "boolean", ["auto"]],
+  signal: "signal",
+  maxResponseBytes: "number",
+  warn: "function",
+  headers: "object",
+};

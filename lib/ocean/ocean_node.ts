@@ -10,8 +10,9 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
-import type { ClientOptions } from "../http/options.ts";
+import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { assetsTable } from "./assets_table.ts";
 import type { Ddo } from "./ddo.ts";
@@ -105,7 +106,8 @@ export class OceanNode {
    * @param options The shared client options.
    */
   constructor(url: string, options: ClientOptions = {}) {
-    this.http = new HttpClient(url, options, { concurrency: 4 });
+    const checked = checkOptions("new OceanNode", options, CLIENT_OPTION_RULES);
+    this.http = new HttpClient(url, checked, { concurrency: 4 });
   }
 
   /**

@@ -6,11 +6,12 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { ProtocolError } from "../errors/errors.ts";
 import { registerSecret } from "../errors/redact.ts";
 import { registerGatewayKey } from "./gateway_key.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
-import type { ClientOptions } from "../http/options.ts";
+import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { META_SELECTION } from "./_document.ts";
 import { runQuery } from "./_query.ts";
@@ -70,6 +71,12 @@ export class Subgraph {
    * @param options Client options, `minBlock`, `startBlock` and `apiKey`.
    */
   constructor(url: string, options: SubgraphOptions = {}) {
+    options = checkOptions("new Subgraph", options, {
+      ...CLIENT_OPTION_RULES,
+      minBlock: "integer",
+      startBlock: "integer",
+      apiKey: "string",
+    });
     registerGatewayKey(url);
     const { apiKey, ...clientOptions } = options;
     if (apiKey) {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { NotFoundError } from "../../lib/errors/errors.ts";
 import { SANDBOX_KEYS } from "../../lib/sandbox/archive/mod.ts";
-import { closestNames, editDistance } from "../../lib/archive/_database_typo.ts";
+import { closestNames, editDistance } from "../../lib/options/did_you_mean.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 
 const MEANT =

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { checkOptions } from "../../lib/options/check_options.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
+import { OceanNode } from "../../lib/ocean/ocean_node.ts";
+import { Subgraph } from "../../lib/subgraph/subgraph.ts";
+import { Archive } from "../../lib/archive/archive.ts";
+import { ExpressionSearch } from "../../lib/expressions/expression_search.ts";
+
+const rules = {
+  timeoutMs: "number",
+  fromBlock: "bigint",
+  kind: ["dataset", "algorithm"],
+  progress: ["function", "boolean", ["auto"]],
+  tags: "strings",
+} as const;
+
+const refused = (pattern: RegExp, hint?: RegExp) => (error: unknown) => {
+  assert.ok(error instanceof TidepoolError, String(error));
+  assert.match(error.message, pattern);
+  if (hint) assert.match(String(error.hint), hint);
+  return true;
+};
+
+Deno.test("an unknown option is refused with the close names and the whole list", () => {
+  assert.throws(
+    () => checkOptions("f", { timeoutMS: 5 }, rules),
+    refused(
+      /^Unknown option timeoutMS of f; did you mean "timeoutMs"\?\n/,
+      /f takes timeoutMs, fromBlock/,
+    ),
+  );
+  assert.throws(
+    () => checkOptions("new OceanNode", { pacing: false }, rules),
+    refused(/^Unknown option pacing of new OceanNode\n/, /takes timeoutMs/),
+  );
+});
+
+Deno.test("values are checked against their rules, naming the option and what came", () => {
+  assert.throws(
+    () => checkOptions("f", { timeoutMs: "30s" }, rules),
+    refused(/Invalid option timeoutMs of f: expected a number, got "30s"/),
+  );
+  assert.throws(
+    () => checkOptions("f", { kind: "model" }, rules),
+    refused(/expected one of "dataset", "algorithm", got "model"/),
+  );
+  assert.throws(
+    () => checkOptions("f", { progress: "yes" }, rules),
+    refused(/expected a function or a boolean or one of "auto", got "yes"/),
+  );
+  assert.throws(() => checkOptions("f", { tags: "weather" }, rules), refused(/a list of strings/));
+  assert.throws(() => checkOptions("f", 5 as never, rules), refused(/expected an object, got 5/));
+  assert.deepEqual(checkOptions("f", { progress: "auto", tags: [] }, rules), {
+    progress: "auto",
+    tags: [],
+  });
+  assert.deepEqual(checkOptions("f", undefined, rules), {});
+  assert.deepEqual(checkOptions("f", { timeoutMs: undefined }, rules), { timeoutMs: undefined });
+});
+
+Deno.test("a whole number where a bigint goes becomes one when exact, else is refused", () => {
+  assert.equal(checkOptions("f", { fromBlock: 12 }, rules).fromBlock, 12n);
+  assert.equal(
+    checkOptions("f", { fromBlock: "900719925474099312" }, rules).fromBlock,
+    900719925474099312n,
+  );
+  assert.equal(checkOptions("f", { fromBlock: 7n }, rules).fromBlock, 7n);
+  assert.throws(
+    () => checkOptions("f", { fromBlock: 1.5 }, rules),
+    refused(/fromBlock of f: 1.5 is not a whole number/),
+  );
+  assert.throws(
+    () => checkOptions("f", { fromBlock: 2 ** 60 }, rules),
+    refused(/past 2\^53/, /1152921504606846976n/),
+  );
+  assert.throws(
+    () => checkOptions("f", { fromBlock: "latest" }, rules),
+    refused(/expected a whole number, got "latest"/),
+  );
+});
+
+Deno.test("every client constructor checks its options before it does anything", () => {
+  const url = "http://127.0.0.1:9";
+  assert.throws(
+    () => new OceanNode(url, { pacing: false } as never),
+    refused(/Unknown option pacing of new OceanNode/),
+  );
+  assert.throws(
+    () => new Subgraph(`${url}/subgraphs/name/a/b`, { minblock: 5 } as never),
+    refused(/Unknown option minblock of new Subgraph; did you mean "minBlock"\?/),
+  );
+  assert.throws(
+    () => new Archive(url, { acount: "acme" } as never),
+    refused(/Unknown option acount of new Archive; did you mean "account"\?/),
+  );
+  assert.throws(
+    () => new Archive(url, { auth: "sometimes" } as never),
+    refused(/auth of new Archive: expected one of "auto", "always", "never"/),
+  );
+  assert.throws(
+    () => new ExpressionSearch(url, { pageSize: 10.5 }),
+    refused(/pageSize of new ExpressionSearch: expected a whole number, got 10.5/),
+  );
+  assert.throws(
+    () => new OceanNode(url, { timeoutMs: "30s" } as never),
+    refused(/timeoutMs of new OceanNode: expected a number/),
+  );
+  new OceanNode(url, { timeoutMs: 5, retry: false, progress: "auto" });
+});
