@@ -72,6 +72,17 @@ export interface ParsedQuery {
 
 /** Parses a query; throws {@linkcode SparqlSyntaxError} with its position. */
 export async function parseQuery(query: string): Promise<ParsedQuery> {
+  if (typeof query !== "string") {
+    throw new TidepoolError(`Invalid SPARQL query: expected text, got ${typeof query}`, {
+      hint: 'Give the query as a string, such as "SELECT ?s WHERE { ?s ?p ?o } LIMIT 10"',
+    });
+  }
+  if (query.trim() === "") {
+    throw new TidepoolError("Cannot send an empty SPARQL query", {
+      hint:
+        'Write a SELECT, ASK, CONSTRUCT or DESCRIBE query, such as "SELECT ?s WHERE { ?s ?p ?o } LIMIT 10"',
+    });
+  }
   // sparqljs is loaded on first use: importing tidepool should not pay for it.
   const { default: sparqljs } = await import("sparqljs");
   let parsed: ParsedQuery;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { SparqlSyntaxError } from "../../lib/archive/mod.ts";
+import { TidepoolError } from "../../lib/errors/errors.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 
 Deno.test("a syntax error shows the line with a caret under the column, and no token list", async () => {
@@ -52,5 +53,23 @@ Deno.test("an undeclared prefix is named at its use, with the PREFIX line for kn
       "PREFIX schema: <http://schema.org/>\nSELECT ?s WHERE { ?s schema:name ?n } LIMIT 1",
     );
     assert.equal(rows.numRows(), 1);
+  });
+});
+
+Deno.test("an empty or non-text query is refused before any request", async () => {
+  await withSandbox(async (sandbox) => {
+    const { archive } = archiveOn(sandbox);
+    const before = sandbox.requests.length;
+    for (const query of ["", "  \n ", 5, undefined]) {
+      const error = await archive.sparql(query as string).catch((e) => e);
+      assert.ok(error instanceof TidepoolError, String(error));
+      assert.match(
+        error.message,
+        /Cannot send an empty SPARQL query|Invalid SPARQL query: expected text/,
+      );
+    }
+    const pages = archive.sparqlPages("").next().catch((e) => e);
+    assert.match(String((await pages).message), /Cannot send an empty SPARQL query/);
+    assert.equal(sandbox.requests.length, before);
   });
 });
