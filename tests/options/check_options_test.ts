@@ -5,6 +5,7 @@ import { OceanNode } from "../../lib/ocean/ocean_node.ts";
 import { Subgraph } from "../../lib/subgraph/subgraph.ts";
 import { Archive } from "../../lib/archive/archive.ts";
 import { ExpressionSearch } from "../../lib/expressions/expression_search.ts";
+import { chainOrders, chainOrderSchema } from "../../lib/ocean/order/chain_orders.ts";
 
 const rules = {
   timeoutMs: "number",
@@ -106,4 +107,21 @@ Deno.test("every client constructor checks its options before it does anything",
     refused(/timeoutMs of new OceanNode: expected a number/),
   );
   new OceanNode(url, { timeoutMs: 5, retry: false, progress: "auto" });
+});
+
+Deno.test("chainOrders: [] matches no order, and its options are checked, before any RPC call", async () => {
+  // Nothing listens on port 9: a request there would fail as an unreachable chain.
+  const rpcUrl = "http://127.0.0.1:9";
+  const none = await chainOrders({ rpcUrl, datatokens: [] });
+  assert.equal(none.numRows(), 0);
+  assert.deepEqual(none.columnNames(), chainOrderSchema.columns.map((column) => column.name));
+  await assert.rejects(
+    chainOrders({ rpcUrl, fromBlock: 1.5 as never }),
+    refused(/fromBlock of chainOrders: 1.5 is not a whole number/),
+  );
+  await assert.rejects(
+    chainOrders({ rpcUrl, datatoken: ["0xabc"] } as never),
+    refused(/Unknown option datatoken of chainOrders; did you mean "datatokens"\?/),
+  );
+  await assert.rejects(chainOrders({} as never), refused(/no rpcUrl/));
 });

@@ -8,6 +8,7 @@
 
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../../errors/errors.ts";
+import { checkOptions } from "../../options/check_options.ts";
 import { noteAsOf } from "../../table/call_trace.ts";
 import { withProvenance } from "../../table/with_provenance.ts";
 import { deriveProvenance } from "../../table/derived_provenance.ts";
@@ -22,7 +23,10 @@ export interface ChainOrdersOptions {
   rpcUrl: string;
   /** The chain id; default the sandbox chain's. */
   chainId?: number;
-  /** Only these datatokens; default every contract that emits `OrderStarted`. */
+  /**
+   * Only these datatokens; default every contract that emits `OrderStarted`.
+   * An empty list matches nothing.
+   */
   datatokens?: readonly string[];
   /** First block; default 0. */
   fromBlock?: bigint;
@@ -82,16 +86,31 @@ const ZERO = "0x0000000000000000000000000000000000000000";
  * orders.print();
  * ```
  */
-export function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
-  const { rpcUrl, ...params } = options;
-  return withProvenance(
+export async function chainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
+  const checked = checkOptions("chainOrders", options, {
+    rpcUrl: "string",
+    chainId: "integer",
+    datatokens: "strings",
+    fromBlock: "bigint",
+    toBlock: "bigint",
+    pageBlocks: "bigint",
+  });
+  if (!checked.rpcUrl) {
+    throw new TidepoolError("Cannot read orders from the chain: no rpcUrl", {
+      hint: 'Give the chain\'s JSON-RPC URL: chainOrders({ rpcUrl: "http://127.0.0.1:8545" })',
+    });
+  }
+  const { rpcUrl, ...params } = checked;
+  return await withProvenance(
     // An RPC URL often carries a provider key in its path: only its origin is kept.
     { service: originOf(rpcUrl), operation: "chainOrders", params },
-    () => onChain(rpcUrl, "read orders from the chain", () => readChainOrders(options)),
+    () => onChain(rpcUrl, "read orders from the chain", () => readChainOrders(checked)),
   );
 }
 
 async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable> {
+  // An empty list of datatokens matches no order; getLogs without an address would match all.
+  if (options.datatokens?.length === 0) return buildTable(chainOrderSchema, []);
   // viem loads with the first call: importing tidepool should not pay for it.
   const { createPublicClient, defineChain, formatUnits, getAddress, http, parseAbi } = await import(
     "viem"
