@@ -18,6 +18,7 @@
 import type { PagedReadOptions } from "../paging/types.ts";
 import { checksumAddress } from "./_address.ts";
 import { TidepoolError } from "../errors/errors.ts";
+import { checkOptions, type OptionRules } from "../options/check_options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { dateInput } from "../table/date_input.ts";
 import type { Ddo } from "./ddo.ts";
@@ -74,6 +75,22 @@ export interface SearchAssetsOptions extends PagedReadOptions, StrictOption {
    */
   sortBy?: string;
 }
+
+/** The filter keys; each value is checked with its term below, where its message says more. */
+const FILTER_RULES: OptionRules = {
+  type: "any",
+  tags: "any",
+  author: "any",
+  owner: "any",
+  nftState: "any",
+  chainId: "any",
+  name: "any",
+  text: "any",
+  createdAfter: "any",
+  createdBefore: "any",
+  purgatory: "any",
+  raw: "any",
+};
 
 const FIELDS = {
   type: "metadata.type",
@@ -199,6 +216,16 @@ function termFilter({ field, values }: Term): EsTermFilter {
  * request.
  */
 export function searchBody(filter: AssetFilter, options: SearchAssetsOptions): SearchBody {
+  checkOptions("the searchAssets filter", filter, FILTER_RULES);
+  checkOptions("searchAssets", options, {
+    signal: "signal",
+    maxPages: "integer",
+    maxRows: "integer",
+    strict: "boolean",
+    includeUnlisted: "boolean",
+    pageSize: "integer",
+    sortBy: "string",
+  });
   const { keep, hideUnlisted } = terms(filter, options);
   if (filter.text !== undefined && filter.name !== undefined) {
     throw new TidepoolError("Cannot search by name and text at once", {

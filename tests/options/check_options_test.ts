@@ -125,3 +125,23 @@ Deno.test("chainOrders: [] matches no order, and its options are checked, before
   );
   await assert.rejects(chainOrders({} as never), refused(/no rpcUrl/));
 });
+
+Deno.test("searchAssets refuses an unknown filter key or option before any request", async () => {
+  let requests = 0;
+  const node = new OceanNode("http://127.0.0.1:9", {
+    progress: false,
+    fetch: () => {
+      requests++;
+      return Promise.reject(new Error("no request was expected"));
+    },
+  });
+  await assert.rejects(
+    node.searchAssets({ tag: ["weather"] } as never),
+    refused(/Unknown option tag of the searchAssets filter; did you mean "tags"/),
+  );
+  await assert.rejects(
+    node.searchAssets({}, { pagesize: 10 } as never),
+    refused(/Unknown option pagesize of searchAssets; did you mean "pageSize"\?/),
+  );
+  assert.equal(requests, 0);
+});
