@@ -90,53 +90,70 @@ function stems(kind: string, names: readonly string[]): string[] {
 }
 
 /**
- * Makes the folder ready: files an earlier bundle listed but this one does
- * not are removed; any other file the bundle would not list is refused, so
- * its metadata covers everything in the folder and no file of the user's is
- * touched.
+ * Makes the folder ready. Only files tidepool wrote are replaced or removed:
+ * the folder's RO-Crate must name tidepool as its maker, and a file counts
+ * as tidepool's only while its bytes still have the SHA-256 that crate
+ * recorded. Files of the earlier bundle this one no longer holds are
+ * removed; any other file, or a file of the same name as one the bundle
+ * writes, is refused, naming it, before anything is written.
  */
 async function prepareFolder(dir: string, planned: ReadonlySet<string>): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
-  const earlier = await earlierBundleFiles(dir);
+  const ours = await earlierBundleFiles(dir);
   const strangers: string[] = [];
   const stale: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
-    if (planned.has(entry.name)) continue;
-    if (entry.isFile && earlier.has(entry.name)) stale.push(entry.name);
-    else strangers.push(entry.name);
+    if (!entry.isFile || !ours.has(entry.name)) strangers.push(entry.name);
+    else if (!planned.has(entry.name)) stale.push(entry.name);
   }
   if (strangers.length) {
     throw new TidepoolError(
-      `Cannot write the bundle into ${dir}: it holds files the bundle would not list: ${
+      `Cannot write the bundle into ${dir}: it holds files tidepool did not write: ${
         strangers.sort().slice(0, 5).join(", ")
       }${strangers.length > 5 ? ", ..." : ""}`,
-      { hint: "Give a new or empty folder, or remove those files" },
+      {
+        hint:
+          "Give a new or empty folder, or move those files out; tidepool replaces only the files of a bundle it wrote there, unchanged since",
+      },
     );
   }
   // Files of an earlier bundle here that this one no longer holds (a table left out).
   for (const name of stale) await Deno.remove(`${dir}/${name}`);
 }
 
-/** The files an earlier bundle in the folder listed (its crate's `hasPart`): plain names only. */
+/**
+ * The files of an earlier tidepool bundle in the folder: its crate, and the
+ * parts the crate lists (plain names only) whose bytes still have the
+ * SHA-256 it recorded. Empty when there is no crate or another tool made it.
+ */
 async function earlierBundleFiles(dir: string): Promise<Set<string>> {
-  let parts: unknown;
+  let graph: Record<string, unknown>[];
   try {
     const crate = JSON.parse(await Deno.readTextFile(`${dir}/ro-crate-metadata.json`));
-    const root = crate["@graph"].find((entity: { "@id"?: unknown }) => entity["@id"] === "./");
-    parts = root.hasPart;
+    graph = Array.isArray(crate["@graph"]) ? crate["@graph"] : [];
   } catch {
-    return new Set(); // no crate, or not one of ours: its files count as strangers
+    return new Set(); // no crate, or not one we can read: its files count as strangers
   }
-  const names = new Set<string>();
-  for (const part of [parts].flat()) {
+  const byId = new Map(graph.map((entity) => [entity?.["@id"], entity]));
+  const madeByTidepool = graph.some((entity) =>
+    entity?.["@type"] === "SoftwareApplication" && entity.name === "tidepool"
+  );
+  const root = byId.get("./");
+  if (!madeByTidepool || !root) return new Set();
+  const names = new Set<string>(["ro-crate-metadata.json"]);
+  for (const part of [root.hasPart].flat()) {
     const id = (part as { "@id"?: unknown })?.["@id"];
-    if (typeof id !== "string") continue;
+    const recorded = byId.get(id)?.sha256;
+    if (typeof id !== "string" || typeof recorded !== "string") continue;
+    let name: string;
     try {
-      const name = decodeURI(id);
-      if (/^[^./\\][^/\\]*$/.test(name)) names.add(name);
+      name = decodeURI(id);
     } catch {
-      // A malformed escape names no file of ours.
+      continue; // A malformed escape names no file of ours.
     }
+    if (!/^[^./\\][^/\\]*$/.test(name)) continue;
+    const now = await describeFile(dir, name, "").catch(() => undefined);
+    if (now?.sha256 === recorded) names.add(name);
   }
   return names;
 }
@@ -194,7 +211,9 @@ async function saveOneTable(
  * Names become file names (`ordersPerWeek` → `orders_per_week`). The folder
  * is made if needed and must hold no other files, so the metadata lists
  * everything in it; saving again into it replaces the bundle (files of the
- * earlier one that the new one does not hold are removed). Saving the
+ * earlier one that the new one does not hold are removed). Only files
+ * tidepool wrote are ever replaced or removed: those its own RO-Crate lists
+ * with the SHA-256 they still have; any other file is refused, untouched. Saving the
  * same tables again gives byte-identical CSV and Parquet files, and the same
  * figure the same SVG; only the times in the two metadata files change.
  * Each file appears under its name only when complete; the RO-Crate is
@@ -204,7 +223,8 @@ async function saveOneTable(
  * @param options The tables, the plots, and the bundle's title, description and license.
  * @returns The folder and every file written, with its size and SHA-256.
  * @throws {TidepoolError} When there is nothing to save, two names give one
- *   file name, or the folder holds other files.
+ *   file name, or the folder holds files tidepool did not write (or that
+ *   changed since it wrote them).
  *
  * @example A bundle of one table
  * ```ts

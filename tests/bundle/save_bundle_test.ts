@@ -246,3 +246,59 @@ Deno.test("saveBundle: refuses a folder with other files, clashing names and not
     assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name), ["notes.txt"]);
   });
 });
+
+Deno.test("saveBundle: a folder another tool described, or files tidepool did not write, keep every byte", async () => {
+  await inTempDir(async (dir) => {
+    // Another tool's RO-Crate, listing the user's own files (with their hashes).
+    const mine = { "notes.csv": "mine,1\n", "datapackage.json": '{"name":"theirs"}\n' };
+    for (const [name, text] of Object.entries(mine)) {
+      await Deno.writeTextFile(`${dir}/${name}`, text);
+    }
+    const parts = Object.keys(mine).map((name) => ({ "@id": name }));
+    const crate = JSON.stringify({
+      "@context": "https://w3id.org/ro/crate/1.2/context",
+      "@graph": [
+        { "@id": "ro-crate-metadata.json", "@type": "CreativeWork", about: { "@id": "./" } },
+        { "@id": "./", "@type": "Dataset", hasPart: parts },
+        ...Object.keys(mine).map((name) => ({ "@id": name, "@type": "File" })),
+        { "@id": "#other", "@type": "SoftwareApplication", name: "another tool" },
+      ],
+    });
+    await Deno.writeTextFile(`${dir}/ro-crate-metadata.json`, crate);
+    const before = Object.fromEntries(
+      [...Deno.readDirSync(dir)].map((
+        entry,
+      ) => [entry.name, Deno.readTextFileSync(`${dir}/${entry.name}`)]),
+    );
+    await assert.rejects(
+      saveBundle(dir, { tables: { other: aq.table({ n: [3] }) } }),
+      /it holds files tidepool did not write: datapackage\.json, notes\.csv, ro-crate-metadata\.json/,
+    );
+    const after = Object.fromEntries(
+      [...Deno.readDirSync(dir)].map((
+        entry,
+      ) => [entry.name, Deno.readTextFileSync(`${dir}/${entry.name}`)]),
+    );
+    assert.deepEqual(after, before);
+
+    // A file of the user's under a name the bundle writes is not replaced either.
+    await Deno.mkdir(`${dir}/b`);
+    await Deno.writeTextFile(`${dir}/b/orders.csv`, "mine\n");
+    await assert.rejects(
+      saveBundle(`${dir}/b`, { tables: { orders: aq.table({ n: [1] }) } }),
+      /did not write: orders\.csv/,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/b/orders.csv`), "mine\n");
+
+    // A bundle file edited since tidepool wrote it is the user's now.
+    await saveBundle(`${dir}/c`, {
+      tables: { kept: aq.table({ n: [1] }), gone: aq.table({ n: [2] }) },
+    });
+    await Deno.writeTextFile(`${dir}/c/gone.csv`, "edited\n");
+    await assert.rejects(
+      saveBundle(`${dir}/c`, { tables: { kept: aq.table({ n: [1] }) } }),
+      /did not write: gone\.csv/,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/c/gone.csv`), "edited\n");
+  });
+});
