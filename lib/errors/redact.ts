@@ -16,12 +16,19 @@ let secretPattern: RegExp | undefined;
 const SECRET_NAMES =
   "signature|token|access_token|apikey|api_key|apiKey|secret|password|authorization|privateKey|private_key";
 
+/**
+ * Query parameter names that carry credentials besides those: short names
+ * services put keys in (`?key=`, `?api-key=`, `?sig=`), too common as JSON
+ * field names to be redacted there.
+ */
+const QUERY_SECRET_NAMES = `${SECRET_NAMES}|sig|key|auth|api-key|x-api-key|access-token`;
+
 const PATTERNS: [RegExp, string][] = [
   // Authorization: Bearer <token>
   [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
   // ?signature=...&token=...
   [
-    new RegExp(`([?&](?:${SECRET_NAMES})=)[^&#\\s"']*`, "gi"),
+    new RegExp(`([?&](?:${QUERY_SECRET_NAMES})=)[^&#\\s"']*`, "gi"),
     `$1${REDACTED}`,
   ],
   // "signature": "..." in JSON text

@@ -80,7 +80,8 @@ const KEPT_HEADERS = [
 ];
 
 /** Query parameters that never enter a key. */
-const CREDENTIAL_PARAMS = /^(signature|nonce|token|access_token|apikey|api_key)$/i;
+const CREDENTIAL_PARAMS =
+  /^(signature|sig|nonce|token|access_token|access-token|apikey|api_key|api-key|x-api-key|key|auth|secret|password)$/i;
 
 /** A cache on disk for one client. */
 export class ResponseCache {
@@ -245,9 +246,14 @@ export async function cacheKey(
     .join("");
 }
 
-/** The URL as it enters a key: credential parameters removed, the rest sorted. */
+/**
+ * The URL as it enters a key: credential parameters removed, the rest
+ * sorted, and registered secrets in the path (a gateway's `/api/<key>/`)
+ * redacted, so a co-author replaying with their own key finds the answers.
+ */
 function keyUrl(url: string): string {
   const parsed = new URL(url);
+  parsed.pathname = redact(parsed.pathname);
   const kept = [...parsed.searchParams].filter(([name]) => !CREDENTIAL_PARAMS.test(name));
   kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   parsed.search = new URLSearchParams(kept).toString();

@@ -12,6 +12,7 @@ import { frozenProvenance } from "../../table/provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../errors/errors.ts";
+import { redact } from "../../errors/redact.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
@@ -77,7 +78,8 @@ export class OaiPmh {
       }
       this.#ctx = {
         http: new HttpClient(url.origin, opts),
-        path: url.pathname,
+        // The endpoint's own query (an API key some repositories require) goes with every verb.
+        path: url.pathname + url.search,
         allowOtherHosts: opts.allowOtherHosts ?? false,
       };
     } else {
@@ -351,7 +353,8 @@ export class OaiPmh {
     if (options.until !== undefined) dateInput(options.until, "until");
     const metadataPrefix = options.metadataPrefix ?? "oai_dc";
     const set = options.set ?? null;
-    const endpoint = this.endpoint;
+    // The state file names the endpoint without its key: kept on disk, and the same harvest with another key.
+    const endpoint = redact(this.endpoint);
     const saved = options.state ? await loadState(options.state) : undefined;
     if (saved && options.state) {
       checkIdentity(options.state, saved, { endpoint, verb, metadataPrefix, set });

@@ -33,6 +33,12 @@ export interface StartOaiSandboxOptions {
   pageSize?: number;
   /** Also serve `acme/large` with 100,000 records (pages of 500 unless pageSize is given). */
   large?: boolean;
+  /**
+   * A key every request must carry as `?api-key=`, as some repositories
+   * require of harvesters; a request without it (or with another) answers
+   * 401. The provider sees the request without it.
+   */
+  apiKey?: string;
 }
 
 /** A running OAI-PMH sandbox. */
@@ -90,9 +96,17 @@ export function startOaiSandbox(options: StartOaiSandboxOptions = {}): OaiSandbo
     });
   }
   const server = serveLocal((request) => {
-    const match = /^\/([^/]+)\/([^/]+)\/api\/oai$/.exec(new URL(request.url).pathname);
+    const url = new URL(request.url);
+    const match = /^\/([^/]+)\/([^/]+)\/api\/oai$/.exec(url.pathname);
     const provider = match ? providers[`${match[1]}/${match[2]}`] : undefined;
     if (!provider) return Response.json({ error: "Not found" }, { status: 404 });
+    if (options.apiKey !== undefined) {
+      if (url.searchParams.get("api-key") !== options.apiKey) {
+        return Response.json({ error: "A valid api-key is required" }, { status: 401 });
+      }
+      url.searchParams.delete("api-key");
+      return provider.handle(new Request(url, request));
+    }
     return provider.handle(request);
   });
   return Object.assign(server, { providers, records });
