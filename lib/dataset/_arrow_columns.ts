@@ -20,6 +20,7 @@
  */
 
 import * as arrow from "@uwdata/flechette";
+import { TidepoolError } from "../errors/errors.ts";
 import type { ColumnType } from "../table/convert.ts";
 import { convertTo, widenType } from "../table/concat_tables.ts";
 import type { TypedColumn } from "../table/build_table.ts";
@@ -123,14 +124,80 @@ function batchBytes(batch: arrow.Batch<unknown>): number {
   return bytes;
 }
 
+/** A value as text, for a column stored as strings: dates as ISO 8601, the rest as JSON. */
+function cellText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+    return String(value);
+  }
+  return jsonText(value);
+}
+
+/** Whether a present value is of a scalar column's declared type. */
+function fitsScalar(value: unknown, type: ColumnType): boolean {
+  switch (type) {
+    case "string":
+    case "boolean":
+    case "bigint":
+      return typeof value === type;
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    default:
+      return true;
+  }
+}
+
+/**
+ * A column as a file can hold it, losing no value: an `integer` column with
+ * a fraction is a `number` one; a scalar column holding values of another
+ * kind (numbers and strings mixed, as JSON answers can be) is stored as
+ * strings. A list of integers past 64 bits cannot be a Parquet or Arrow
+ * list, and is refused, naming the column.
+ *
+ * @param column The column as the table holds it.
+ * @param int64Lists Whether lists are stored as lists of 64-bit integers (Parquet, Arrow).
+ * @returns The column to encode.
+ * @throws {TidepoolError} For a list of integers past 64 bits, when lists hold 64-bit integers.
+ */
+export function conformColumn(column: TypedColumn, int64Lists = true): TypedColumn {
+  const { name, type, values } = column;
+  if (int64Lists && type === "array" && elementKind(values) === "bigint") {
+    const past = values.find((value) => Array.isArray(value) && !fitsInt64(value));
+    if (past !== undefined) {
+      throw new TidepoolError(
+        `Cannot save column ${name}: a list holds an integer past 64 bits (${
+          (past as unknown[]).find((item) => !fitsInt64([item]))
+        })`,
+        {
+          hint:
+            `Parquet and Arrow lists hold 64-bit integers; store the column as text first: table.derive({ ${name}: (d) => op.json(d.${name}) }), or save it as CSV or JSON`,
+        },
+      );
+    }
+  }
+  const foreign = values.filter((value) =>
+    value !== null && value !== undefined && !fitsScalar(value, type)
+  );
+  if (foreign.length === 0) return column;
+  if (type === "integer" && foreign.every((value) => typeof value === "number")) {
+    return { name, type: "number", values };
+  }
+  return { name, type: "string", values: values.map(cellText) };
+}
+
 /**
  * Encodes one typed column in Arrow form (compact buffers: what a writer
  * holds between flushes instead of JavaScript values).
  *
- * @param column Values of the declared type or null.
+ * @param typed Values of the declared type or null (see {@linkcode conformColumn}).
  * @returns The Arrow column and how it is stored.
  */
-export function encodeColumn(column: TypedColumn): EncodedColumn {
+export function encodeColumn(typed: TypedColumn): EncodedColumn {
+  const column = conformColumn(typed);
   let values = column.values;
   let type: arrow.DataType;
   let storage: Storage = "plain";
@@ -261,11 +328,13 @@ function mergeChunks(chunks: readonly EncodedChunk[]): EncodedColumn[] {
  *
  * @param chunks Chunks of encoded columns.
  * @param metadata More schema metadata (a table's provenance).
- * @returns The Arrow IPC stream bytes.
+ * @param format An IPC stream (for parquet-wasm), or an IPC file (`.arrow`).
+ * @returns The Arrow IPC bytes.
  */
 export function chunksToArrowIPC(
   chunks: readonly EncodedChunk[],
   metadata: Readonly<Record<string, string>> = {},
+  format: "stream" | "file" = "stream",
 ): Uint8Array {
   const columns = chunks.length === 1 ? chunks[0].columns : mergeChunks(chunks);
   const data: Record<string, arrow.Column<unknown>> = {};
@@ -281,7 +350,7 @@ export function chunksToArrowIPC(
     [DIGITS_KEY, JSON.stringify(columns.filter((c) => c.storage === "digits").map((c) => c.name))],
     ...Object.entries(metadata),
   ]);
-  return arrow.tableToIPC(table, { format: "stream" })!;
+  return arrow.tableToIPC(table, { format })!;
 }
 
 /**
@@ -289,16 +358,22 @@ export function chunksToArrowIPC(
  *
  * @param columns Columns whose values are of their declared types or null.
  * @param metadata More schema metadata (a table's provenance).
- * @returns The Arrow IPC stream bytes.
+ * @param format An IPC stream (for parquet-wasm), or an IPC file (`.arrow`).
+ * @returns The Arrow IPC bytes.
  */
 export function columnsToArrowIPC(
   columns: readonly TypedColumn[],
   metadata: Readonly<Record<string, string>> = {},
+  format: "stream" | "file" = "stream",
 ): Uint8Array {
-  return chunksToArrowIPC([{
-    length: columns[0]?.values.length ?? 0,
-    columns: columns.map(encodeColumn),
-  }], metadata);
+  return chunksToArrowIPC(
+    [{
+      length: columns[0]?.values.length ?? 0,
+      columns: columns.map(encodeColumn),
+    }],
+    metadata,
+    format,
+  );
 }
 
 /** Strings and lists of strings through the direct builders, the rest through flechette's. */

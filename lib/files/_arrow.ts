@@ -1,15 +1,16 @@
 /**
- * Arrow IPC table files (`.arrow`, `.feather`): types kept, objects (and,
- * when `lists` is given, lists) as text, and the table's provenance in the
+ * Arrow IPC table files (`.arrow`, `.feather`), written as the Parquet files
+ * are (`lib/dataset/_arrow_columns.ts` decides how each type is stored), so
+ * every column comes back with its tidepool type; with `lists` given, list
+ * cells are flattened to text first. The table's provenance goes in the
  * schema metadata.
  *
  * @module
  */
 
-import { type ColumnTable, toArrow } from "arquero";
-import { tableToIPC } from "@uwdata/flechette";
-import { tableFromColumns } from "../table/build_table.ts";
-import { readArrowIPC } from "../dataset/_arrow_columns.ts";
+import type { ColumnTable } from "arquero";
+import { columnTypes, tableFromColumns } from "../table/build_table.ts";
+import { columnsToArrowIPC, readArrowIPC } from "../dataset/_arrow_columns.ts";
 import { PROVENANCE_KEY, restoreProvenance } from "../table/_provenance_json.ts";
 import { type FlatLists, scalarCells } from "./_list_cells.ts";
 
@@ -18,7 +19,7 @@ import { type FlatLists, scalarCells } from "./_list_cells.ts";
  *
  * @param table The table.
  * @param flat How list cells become text.
- * @param flattenLists Whether lists become text too (else only objects do).
+ * @param flattenLists Whether lists become text (else they stay lists).
  * @param provenance The provenance JSON to keep in the schema metadata, if any.
  */
 export function encodeArrow(
@@ -27,10 +28,13 @@ export function encodeArrow(
   flattenLists: boolean,
   provenance: string | undefined,
 ): Uint8Array {
-  const kinds = flattenLists ? ["array", "object"] : ["object"];
-  const arrow = toArrow(scalarCells(table, kinds, flat));
-  if (provenance) arrow.schema.metadata = new Map([[PROVENANCE_KEY, provenance]]);
-  return tableToIPC(arrow, { format: "file" })!;
+  const flattened = flattenLists ? scalarCells(table, ["array"], flat) : table;
+  const columns = Object.entries(columnTypes(flattened)).map(([name, type]) => ({
+    name,
+    type,
+    values: Array.from(flattened.array(name) as ArrayLike<unknown>),
+  }));
+  return columnsToArrowIPC(columns, provenance ? { [PROVENANCE_KEY]: provenance } : {}, "file");
 }
 
 /** The table in an Arrow IPC file, with the provenance its metadata kept. */

@@ -9,8 +9,8 @@ import { decodeArrow } from "./_arrow.ts";
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
  * and `.arrow`/`.feather` come back with their column types (dates, bigints,
- * arrays, objects), `.csv` with types guessed from the text, `.json` as
- * Arquero's column JSON. The provenance `saveTable` kept (in the file's
+ * arrays, objects), `.csv` with types guessed from the text, `.json` with
+ * the types it names (a plain array of rows as Arquero reads it). The provenance `saveTable` kept (in the file's
  * metadata, or in the `<file>.provenance.json` beside it) is attached again.
  *
  * @param path The file to read.
@@ -35,7 +35,9 @@ export async function readTable(path: string): Promise<ColumnTable> {
     return decodeArrow(await Deno.readFile(path), path);
   }
   if (extension === "csv") return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
-  if (extension === "json") return withSidecar(path, decodeJson(await Deno.readTextFile(path)));
+  if (extension === "json") {
+    return withSidecar(path, decodeJson(await Deno.readTextFile(path), path));
+  }
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {
     hint: "Use a .parquet, .arrow, .feather, .csv or .json file",
   });

@@ -36,8 +36,12 @@ export interface SaveTableOptions {
  * text prefixed with `'`), `.arrow` or `.feather` (Arrow IPC, types kept),
  * `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays as
  * Parquet lists, objects as JSON text, every type read back by
- * `readTable`), or `.json` (Arquero's column JSON). The file appears under
- * its final name only when complete.
+ * `readTable`), or `.json` (each column's name and type, then its values;
+ * bigints as digit text, dates as ISO 8601, all read back typed). A column
+ * that mixes kinds of values (numbers and strings) is stored as strings in
+ * Arrow, Parquet and JSON, never losing a value; an integer past 64 bits in
+ * an Arrow file, or in a list in Parquet, is refused naming its column. The
+ * file appears under its final name only when complete.
  *
  * A table a tidepool call returned keeps its provenance (see `provenance`):
  * in the schema metadata of `.parquet` and `.arrow` files, and in a sidecar
