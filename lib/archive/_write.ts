@@ -8,6 +8,7 @@
  */
 
 import type { HttpResponse } from "../http/client.ts";
+import { answersOnly } from "../http/cache_policy.ts";
 import {
   AuthError,
   BotChallengeError,
@@ -51,7 +52,15 @@ export async function sendWrite(
     });
   }
   try {
-    return await send(context, { ...request, auth: true, idempotent: false, cacheable: false });
+    // The answer of a write is recorded, so a replay retraces the session that wrote
+    // and a read after it is asked anew while recording; an upload's presigned
+    // address is never kept (its operation says so).
+    return await send(context, {
+      ...request,
+      auth: true,
+      idempotent: false,
+      cachePolicy: request.cachePolicy ?? answersOnly(what.action),
+    });
   } catch (error) {
     throw writeError(error, what);
   }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { neverStored } from "../http/cache_policy.ts";
 import { ProtocolError, TidepoolError, TimeoutError } from "../errors/errors.ts";
 import { registerSecret } from "../errors/redact.ts";
 import { type PollOptions, pollUntil } from "../http/poll_until.ts";
@@ -152,6 +153,8 @@ export async function upload(
     (await sendWrite(context, {
       method: "POST",
       path: `/${segment(account)}/${segment(db)}/api/uploads`,
+      // The answer holds a presigned address: never kept in a recording.
+      cachePolicy: neverStored("upload"),
       json: {
         derivative: derivative ?? undefined,
         is_public: options.isPublic ?? false,
@@ -241,6 +244,7 @@ export async function upload(
   await sendWrite(context, {
     method: "POST",
     path: `/api/${segment(account)}/uploads/${segment(issued.id)}/finalize`,
+    cachePolicy: neverStored("finalize upload"),
     signal: options.signal,
   }, { action: `finalize upload ${issued.id}`, account });
   if (options.wait === false) return await readStatus(context, account, issued.id, options.signal);

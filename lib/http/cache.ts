@@ -15,7 +15,11 @@
  * error-free answers are served to live clients; anything else a recording
  * saw (a 404, an error inside a 200) is kept marked replay-only, so a replay
  * retraces the recorded run while a live client always asks again. Signed
- * requests and writes are never stored.
+ * requests are never stored, nor are writes unless their operation says the
+ * answer may be (an archive resource write: an upload's presigned address is
+ * not). A stored write is always sent while recording and answered from the
+ * recording in replay; after it, the same service's reads are keyed apart,
+ * so a read after the session's own write shows what the write did.
  *
  * Keys name the host and port. A sandbox takes a new port on every start, so
  * a recording of it replays at the addresses it was made against, which
@@ -89,6 +93,12 @@ export class ResponseCache {
   readonly dir: string;
   /** What the cache does; see {@linkcode CacheMode}. */
   readonly mode: CacheMode;
+  /**
+   * The recording session this cache belongs to: the options object its
+   * client was given. Clients given the same object count their writes
+   * together (see `_cache_read_through.ts`).
+   */
+  readonly session: object;
 
   /**
    * Opens the cache in a folder; files are read and written only on request.
@@ -98,6 +108,7 @@ export class ResponseCache {
   constructor(options: CacheOptions) {
     this.dir = options.dir;
     this.mode = options.mode;
+    this.session = options;
   }
 
   /** Whether requests consult this cache at all. */

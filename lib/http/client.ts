@@ -32,12 +32,13 @@ import {
 } from "./request.ts";
 import { type HttpResponse, type HttpStream, readCapped, watchIdle } from "./response.ts";
 import { type AnsweredAttempt, withRetries } from "./_retry_loop.ts";
-import { cachedResponse, recordResponse } from "./_cache_read_through.ts";
+import { afterWrites, cachedResponse, noteWrite, recordResponse } from "./_cache_read_through.ts";
 
 export type { HttpRequest, QueryValue } from "./request.ts";
 export type { HttpResponse, HttpStream } from "./response.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const USER_AGENT = `tidepool/${TIDEPOOL_VERSION} (Deno; +https://github.com/tidepool)`;
 
@@ -166,19 +167,26 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
-    const prepared = prepareRequest(request, this.baseUrl, this.#headers);
-    const { method, url, body, headers, idempotent } = prepared;
+    const unkeyed = prepareRequest(request, this.baseUrl, this.#headers);
+    const { method, url, body, headers, idempotent } = unkeyed;
     const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
-    const cacheable = policy.store !== "never" && !request.sensitive &&
-      !(body instanceof ReadableStream) &&
-      (request.cacheable ?? idempotent);
+    const streamed = body instanceof ReadableStream;
+    // A write is stored only when its operation says its answer may be; it is
+    // always sent while recording, and answered from the recording in replay.
+    const write = WRITE_METHODS.has(method) && !idempotent;
+    const storedWrite = write && request.cachePolicy?.store === "answers" && !streamed;
+    const cacheable = storedWrite ||
+      (!write && policy.store !== "never" && !request.sensitive && !streamed &&
+        (request.cacheable ?? idempotent));
     const cache = cacheable ? this.#cache : undefined;
     if (!cacheable) this.#refuseInReplay(method, url);
+    const prepared = cache ? afterWrites(cache, unkeyed) : unkeyed;
 
-    const cached = cache && await cachedResponse(cache, prepared);
+    const cached = cache && (!write || cache.mode === "replay") &&
+      await cachedResponse(cache, prepared);
     if (cached) {
       noteRequest({ receivedAt: cached.receivedAt, cacheKey: cached.cacheKey });
-      return this.#check(method, request, cached);
+      return this.#afterWrite(storedWrite, url, this.#check(method, request, cached));
     }
 
     const response = await this.#withRetries(
@@ -204,7 +212,13 @@ export class HttpClient {
     );
     if (cache) await recordResponse(cache, policy, prepared, response);
     noteRequest({ receivedAt: response.receivedAt, cacheKey: response.cacheKey });
-    return this.#check(method, request, response);
+    return this.#afterWrite(storedWrite, url, this.#check(method, request, response));
+  }
+
+  /** After a successful stored write, the service's later reads are keyed apart. */
+  #afterWrite(storedWrite: boolean, url: URL, response: HttpResponse): HttpResponse {
+    if (storedWrite && this.#cache) noteWrite(this.#cache, url);
+    return response;
   }
 
   /**
