@@ -54,6 +54,39 @@ export function dateInput(value: Date | string, what: string): Date {
   return new Date(utc.getTime() + ms - offset * 60_000);
 }
 
+/**
+ * The start of a time window (`from`, `since`): a date as {@linkcode dateInput}
+ * reads it, refused when it lies in the future, where a window can match
+ * nothing (and some servers answer with an error instead).
+ *
+ * @param value A Date or ISO 8601 text.
+ * @param what The option's name, for the error.
+ * @param now The present; the clock unless given.
+ * @returns The instant.
+ * @throws {TidepoolError} When the date is not valid or is after now.
+ *
+ * @example A start in the future is refused
+ * ```ts
+ * try {
+ *   windowStart("2099-01-01", "from", new Date("2026-06-30T00:00:00Z"));
+ * } catch (error) {
+ *   console.log((error as Error).message.split("\n")[0]);
+ *   // Invalid from date: 2099-01-01 is in the future (now is 2026-06-30T00:00:00.000Z)
+ * }
+ * ```
+ */
+export function windowStart(value: Date | string, what: string, now = new Date()): Date {
+  const date = dateInput(value, what);
+  if (date.getTime() > now.getTime()) {
+    const shown = typeof value === "string" ? value.trim() : date.toISOString();
+    throw new TidepoolError(
+      `Invalid ${what} date: ${shown} is in the future (now is ${now.toISOString()})`,
+      { hint: `Give a ${what} date up to now; a window that starts later matches nothing` },
+    );
+  }
+  return date;
+}
+
 /** Whether text is a bare ISO 8601 day (`2025-01-31`), checked as a real day. */
 export function isIsoDay(text: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(text.trim());

@@ -29,3 +29,22 @@ Deno.test("harvest and changeList refuse 01/02/2025 and 2025-13-45 before sendin
     }
   });
 });
+
+Deno.test("a harvest or change list from a date in the future is refused before sending anything", async () => {
+  await withSandbox(async (sandbox) => {
+    let requests = 0;
+    const counting: typeof fetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const { archive } = archiveOn(sandbox, { fetch: counting });
+    for (const from of ["2099-01-01", new Date(Date.now() + 86_400_000)]) {
+      await assert.rejects(
+        archive.harvest({ metadataPrefix: "oai_dc", from }),
+        /Invalid from date: .* is in the future \(now is .*\)\nWhat to do: Give a from date up to now/,
+      );
+      await assert.rejects(archive.changeList({ from }), /Invalid from date: .* is in the future/);
+    }
+    assert.equal(requests, 0);
+  });
+});

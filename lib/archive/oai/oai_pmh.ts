@@ -21,7 +21,7 @@ import { reportUnknownShape, type StrictOption } from "../../http/unknown_shape.
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
 import { child, children, textOf, type XmlNode } from "../_xml.ts";
 import { DAY, formatDatestamp, isDay, nextFrom, parseUtc } from "./_dates.ts";
-import { dateInput, isIsoDay } from "../../table/date_input.ts";
+import { dateInput, isIsoDay, windowStart } from "../../table/date_input.ts";
 import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
 import { type IdentifyReading, readIdentify } from "./_identify.ts";
 import { readRecord, recordProblems } from "./_records.ts";
@@ -349,7 +349,7 @@ export class OaiPmh {
       });
     }
     // Checked before anything is sent, Identify included.
-    if (options.from !== undefined) dateInput(options.from, "from");
+    if (options.from !== undefined) windowStart(options.from, "from");
     if (options.until !== undefined) dateInput(options.until, "until");
     const metadataPrefix = options.metadataPrefix ?? "oai_dc";
     const set = options.set ?? null;

@@ -15,7 +15,7 @@ import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { parseUtc } from "../oai/_dates.ts";
-import { dateInput } from "../../table/date_input.ts";
+import { dateInput, windowStart } from "../../table/date_input.ts";
 import { entrySchema } from "./_schema.ts";
 import { parseSitemap, type SitemapDocument, type SitemapEntry } from "./_sitemap.ts";
 import { runMirror } from "./_mirror.ts";
@@ -148,7 +148,7 @@ export class ResourceSync {
    * @returns A table with the columns of {@linkcode ResourceSync.resourceList}.
    */
   async changeList(options: ListOptions & { from?: string | Date } = {}): Promise<ColumnTable> {
-    if (options.from !== undefined) dateInput(options.from, "from"); // before anything is sent
+    if (options.from !== undefined) windowStart(options.from, "from"); // before anything is sent
     return await this.#table("changeList", { ...options }, async () => {
       const url = await this.#capability("changelist");
       return buildTable(entrySchema, await this.changeEntries(url, options.from, options));
