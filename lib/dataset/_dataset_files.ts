@@ -5,6 +5,7 @@
  * @module
  */
 
+import { resolve as resolvePath } from "node:path";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
@@ -107,6 +108,39 @@ const PART_FILE = /^part-\d{6}-[0-9a-f]{8}\.parquet$/;
  * @param dir The dataset folder.
  * @param committed The files the checkpoint lists.
  */
+/**
+ * The first file below a folder with no checkpoint that tidepool did not
+ * write: anything but its part files, their unfinished `.part` copies, the
+ * producer's state file, in hive-style `name=value` folders. Undefined for a
+ * missing or empty folder, or one an interrupted first run left.
+ */
+export async function foreignFile(dir: string, stateFile?: string): Promise<string | undefined> {
+  const state = stateFile === undefined ? undefined : resolvePath(stateFile);
+  async function visit(relative: string): Promise<string | undefined> {
+    for await (const entry of Deno.readDir(`${dir}/${relative}`)) {
+      const path = `${relative}${entry.name}`;
+      if (entry.isDirectory && /^[^=]+=/.test(entry.name)) {
+        const found = await visit(`${path}/`);
+        if (found) return found;
+      } else if (
+        !entry.isFile ||
+        !(PART_FILE.test(entry.name) ||
+          (entry.name.startsWith(".") && entry.name.endsWith(".part")) ||
+          resolvePath(`${dir}/${path}`) === state)
+      ) {
+        return path;
+      }
+    }
+    return undefined;
+  }
+  try {
+    return await visit("");
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
 export async function removeUncommitted(dir: string, committed: ReadonlySet<string>) {
   async function visit(relative: string) {
     for await (const entry of Deno.readDir(`${dir}/${relative}`)) {

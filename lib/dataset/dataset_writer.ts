@@ -17,6 +17,7 @@ import { chunkBytes, encodeColumn, type EncodedChunk } from "./_arrow_columns.ts
 import { SeenKeys } from "../paging/_seen_keys.ts";
 import {
   type Checkpoint,
+  foreignFile,
   keyOf,
   partitionFolder,
   readCheckpoint,
@@ -164,8 +165,21 @@ export class DatasetWriter<R = Record<string, unknown>> {
     options: DatasetWriterOptions<R>,
   ): Promise<DatasetWriter<R>> {
     partitionLevels(options.partitionBy);
+    const earlier = await readCheckpoint(dir);
+    if (!earlier) {
+      // A folder tidepool did not start is never written into: nothing of the user's is touched.
+      const foreign = await foreignFile(dir, options.stateFile);
+      if (foreign !== undefined) {
+        throw new TidepoolError(
+          `Cannot write a dataset into ${dir}: it holds ${
+            foreign.endsWith(".parquet") ? "Parquet files" : "files"
+          } tidepool did not write (${foreign})`,
+          { hint: "Give the dataset a new or empty folder of its own" },
+        );
+      }
+    }
     await Deno.mkdir(dir, { recursive: true });
-    const checkpoint = await readCheckpoint(dir) ?? { version: 1, rows: 0, files: [], state: null };
+    const checkpoint = earlier ?? { version: 1, rows: 0, files: [], state: null };
     await removeUncommitted(dir, new Set(checkpoint.files));
     if (options.stateFile) {
       if (checkpoint.state === null) await Deno.remove(options.stateFile).catch(ignoreNotFound);

@@ -182,3 +182,38 @@ Deno.test("partitionBy naming no column, or of another shape, is refused with wh
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("A dataset writer writes only into an empty folder or one it started; every byte of others is kept", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
+    await Deno.mkdir(`${dir}/figures`);
+    await Deno.writeTextFile(`${dir}/figures/plot.svg`, "<svg/>");
+    const pages = (async function* () {
+      yield [{ id: "a", when: "2026-01-02" }];
+    })();
+    await assert.rejects(
+      writeDataset(pages, dir, { schema }),
+      /Cannot write a dataset into .*: it holds files tidepool did not write \((notes\.txt|figures)\)/,
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [
+      "figures",
+      "notes.txt",
+    ]);
+    assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
+    // A folder a first run left before its first checkpoint (its state file, a part file) is resumed.
+    await Deno.mkdir(`${dir}/fresh`);
+    await Deno.writeTextFile(`${dir}/fresh/_harvest_state.json`, "{}");
+    await Deno.writeTextFile(`${dir}/fresh/part-000000-deadbeef.parquet`, "half");
+    const summary = await writeDataset(
+      (async function* () {
+        yield [{ id: "a", when: "2026-01-02" }];
+      })(),
+      `${dir}/fresh`,
+      { schema, stateFile: `${dir}/fresh/_harvest_state.json` },
+    );
+    assert.equal(summary.rows, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
