@@ -41,6 +41,7 @@ export async function runMirror(
   if (!state || now.getTime() - Date.parse(state.lastFullList) >= relistMs) {
     const started = now.toISOString();
     const { entries, at } = await source.resourceEntries();
+    if (!state) await refuseForeign(locsPath);
     const previous = state ? await readLocs(locsPath) : undefined;
     const current = new Set(entries.map((e) => e.loc));
     const removed = previous ? [...previous].filter((loc) => !current.has(loc)) : [];
@@ -105,6 +106,19 @@ async function readState(path: string): Promise<MirrorState | undefined> {
       hint: "Delete it to start with a new baseline",
     });
   }
+}
+
+/** A list of locations with no mirror state beside it is not tidepool's: it is never replaced. */
+async function refuseForeign(path: string): Promise<void> {
+  try {
+    await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  throw new TidepoolError(`Cannot start a mirror: ${path} exists, and tidepool did not write it`, {
+    hint: "Give the mirror a state path of its own (its list of locations is kept beside it)",
+  });
 }
 
 async function readLocs(path: string): Promise<Set<string>> {

@@ -154,3 +154,26 @@ Deno.test("links to another host are refused unless allowed", async () => {
     await server.close();
   }
 });
+
+Deno.test("mirror: a list of locations tidepool did not write is refused, every byte kept", async () => {
+  const sandbox = startResourceSyncSandbox();
+  const dir = await Deno.makeTempDir();
+  try {
+    const rs = new ResourceSync(sandbox.url, OPTIONS);
+    await Deno.writeTextFile(`${dir}/mirror.json.locs.txt`, "my own notes\n");
+    await assert.rejects(
+      rs.mirror({ state: `${dir}/mirror.json` }),
+      /Cannot start a mirror: .*mirror\.json\.locs\.txt exists, and tidepool did not write it/,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/mirror.json.locs.txt`), "my own notes\n");
+    await Deno.writeTextFile(`${dir}/theirs.json`, '{"name":"not a mirror"}');
+    await assert.rejects(
+      rs.mirror({ state: `${dir}/theirs.json` }),
+      /Cannot read the mirror state file/,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/theirs.json`), '{"name":"not a mirror"}');
+  } finally {
+    await sandbox.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
