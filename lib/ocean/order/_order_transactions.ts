@@ -29,6 +29,7 @@ import type {
   PreparedOrder,
 } from "./_order_types.ts";
 import { TidepoolError } from "../../errors/errors.ts";
+import { inTransactionLane } from "./_transaction_lane.ts";
 
 const ONE = 10n ** 18n;
 const DATATOKEN_ABI = parseAbi([
@@ -68,8 +69,14 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
   const consumer = getAddress(parameters.consumer ?? buyer);
 
   const now = Math.floor(Date.now() / 1000);
+  /** The transactions this order sent, in order: what a failure after paying names. */
+  const sent: { functionName: string; hash?: ChainHex }[] = [];
   const send = async (address: ChainHex, abi: Abi, functionName: string, args: unknown[]) => {
+    // Noted before sending: a call the chain refuses before mining (its gas estimate reverts) has no hash.
+    const tx: { functionName: string; hash?: ChainHex } = { functionName };
+    sent.push(tx);
     const hash = await wallet.writeContract({ address, abi, functionName, args, chain, account });
+    tx.hash = hash;
     const receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     if (receipt.status !== "success") {
       throw new TidepoolError(`Cannot order: ${functionName} reverted`, {
@@ -133,6 +140,8 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
   }
 
   let source: DatatokenOrder["source"] = "held";
+  /** Gas the order's transactions may take, for the check of the native balance. */
+  let gasNeeded = GAS.approve + GAS.startOrder;
   let pricePaid = 0n;
   let priceDecimals = 18;
   let payment: (() => Promise<unknown>) | undefined;
@@ -159,6 +168,7 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
       }))[0];
     if (dispenserActive) {
       source = "dispenser";
+      gasNeeded += GAS.dispense;
       payment = () => send(dispenser, DISPENSER_ABI, "dispense", [datatoken, ONE, buyer]);
     } else if (exchange) {
       source = "exchange";
@@ -201,6 +211,7 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
         );
       }
       pricePaid = price;
+      gasNeeded += GAS.approve + GAS.buy;
       const exchangeAddress = exchange.contractAddress;
       const paidIn = baseToken;
       payment = async () => {
@@ -239,36 +250,132 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
     feeAmount,
     buyer,
     balanceOf,
-    async send() {
-      await payment?.();
-      await approveExactly(feeToken, datatoken, feeAmount);
-      const receipt = await send(datatoken, DATATOKEN_ABI, "startOrder", [
-        consumer,
-        BigInt(serviceIndex),
-        {
-          providerFeeAddress: getAddress(providerFee.providerFeeAddress),
-          providerFeeToken: feeToken,
-          providerFeeAmount: feeAmount,
-          v: providerFee.v,
-          r: providerFee.r as ChainHex,
-          s: providerFee.s as ChainHex,
-          validUntil: BigInt(providerFee.validUntil),
-          providerData: providerFee.providerData as ChainHex,
-        },
-        {
-          consumeMarketFeeAddress: zeroAddress,
-          consumeMarketFeeToken: zeroAddress,
-          consumeMarketFeeAmount: 0n,
-        },
-      ]);
-      return {
-        txHash: receipt.transactionHash,
-        blockNumber: receipt.blockNumber,
-        pricePaid: formatUnits(pricePaid, priceDecimals),
-        source,
-      };
-    },
+    send: () =>
+      inTransactionLane(chain.id, buyer, async () => {
+        // Funds are read again in the lane: orders prepared together each saw the whole balance.
+        await checkFunds({
+          reader,
+          balanceOf,
+          buyer,
+          needs: [
+            ...(payment && baseToken ? [{ token: baseToken, amount: pricePaid }] : []),
+            { token: feeToken, amount: feeAmount },
+          ],
+          decimals: priceDecimals,
+          gas: gasNeeded,
+        });
+        await payment?.();
+        const paid = sent.length;
+        try {
+          await approveExactly(feeToken, datatoken, feeAmount);
+          const receipt = await send(datatoken, DATATOKEN_ABI, "startOrder", [
+            consumer,
+            BigInt(serviceIndex),
+            {
+              providerFeeAddress: getAddress(providerFee.providerFeeAddress),
+              providerFeeToken: feeToken,
+              providerFeeAmount: feeAmount,
+              v: providerFee.v,
+              r: providerFee.r as ChainHex,
+              s: providerFee.s as ChainHex,
+              validUntil: BigInt(providerFee.validUntil),
+              providerData: providerFee.providerData as ChainHex,
+            },
+            {
+              consumeMarketFeeAddress: zeroAddress,
+              consumeMarketFeeToken: zeroAddress,
+              consumeMarketFeeAmount: 0n,
+            },
+          ]);
+          return {
+            txHash: receipt.transactionHash,
+            blockNumber: receipt.blockNumber,
+            pricePaid: formatUnits(pricePaid, priceDecimals),
+            source,
+          };
+        } catch (error) {
+          if (paid === 0) throw error;
+          throw failedAfterPayment(error, sent, paid, datatoken, source);
+        }
+      }),
   };
+}
+
+/** Gas each kind of transaction may take: generous, so a wallet that passes can pay. */
+const GAS = { approve: 70_000n, dispense: 150_000n, buy: 300_000n, startOrder: 400_000n };
+
+/**
+ * Refuses an order the wallet cannot pay before anything is sent: each
+ * token's amount, and gas for every transaction at the current gas price,
+ * with the amounts held and needed.
+ */
+async function checkFunds(check: {
+  reader: ReturnType<typeof createPublicClient>;
+  balanceOf: (token: ChainHex) => Promise<bigint>;
+  buyer: ChainHex;
+  needs: { token: ChainHex; amount: bigint }[];
+  decimals: number;
+  gas: bigint;
+}): Promise<void> {
+  const byToken = new Map<ChainHex, bigint>();
+  for (const { token, amount } of check.needs) {
+    if (amount > 0n) byToken.set(token, (byToken.get(token) ?? 0n) + amount);
+  }
+  for (const [token, needed] of byToken) {
+    const held = await check.balanceOf(token);
+    if (held < needed) {
+      throw new TidepoolError(
+        `Cannot order: insufficient balance: ${formatUnits(held, check.decimals)} held, ${
+          formatUnits(needed, check.decimals)
+        } needed`,
+        { hint: `Fund ${check.buyer} with ${token}; nothing was sent` },
+      );
+    }
+  }
+  const gasPrice = await check.reader.getGasPrice();
+  const gasCost = check.gas * gasPrice;
+  const native = await check.reader.getBalance({ address: check.buyer });
+  if (native < gasCost) {
+    throw new TidepoolError(
+      `Cannot order: not enough of the chain's native token for gas: ${
+        formatUnits(native, 18)
+      } held, up to ${formatUnits(gasCost, 18)} needed at the current gas price`,
+      { hint: `Fund ${check.buyer} with the chain's native token; nothing was sent` },
+    );
+  }
+}
+
+/**
+ * The error of an order that failed after its payment went through: the
+ * payment's transactions and the failed one, and how to recover (the
+ * datatoken is held, so ordering again does not pay again).
+ */
+function failedAfterPayment(
+  error: unknown,
+  sent: readonly { functionName: string; hash?: ChainHex }[],
+  paid: number,
+  datatoken: ChainHex,
+  source: DatatokenOrder["source"],
+): TidepoolError {
+  const named = (tx: { functionName: string; hash?: ChainHex }) =>
+    `${tx.functionName} ${tx.hash ?? "(refused before it was mined)"}`;
+  const payment = sent.slice(0, paid).map(named);
+  const after = sent.slice(paid).map(named);
+  const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  return new TidepoolError(
+    `Cannot order: ${
+      source === "exchange" ? "the payment went through" : "the datatoken was dispensed"
+    } but the order failed: ${reason}`,
+    {
+      details: `${source === "exchange" ? "paid" : "dispensed"}: ${payment.join(", ")}; then: ${
+        after.join(", ") || "nothing was sent"
+      }`,
+      detailsLabel: "Transactions",
+      hint:
+        `The datatoken ${datatoken} is in your wallet: order again (a fresh provider fee if it expired) and it is used without paying again; or transfer it back to the publisher for a refund`,
+      cause: error,
+    },
+  );
 }
 
 /**
