@@ -54,18 +54,73 @@ function chainError(error: unknown, rpcUrl: string, action: string): unknown {
     {
       details: viem.details,
       detailsLabel: "Chain said",
-      // A revert is the chain's answer, not a failure to reach it.
-      hint: /revert/i.test(`${viem.shortMessage} ${viem.details}`)
-        ? "The chain refused the call: check the datatoken's pricing, your balances and the provider fee, then try again"
-        : rpcCodes(error).includes(LIMIT_EXCEEDED)
-        ? "The RPC provider refused a request as too large, often a log search over too many blocks: give logRangeBlocks the range it allows (see its error above)"
-        : `Check that the chain at ${
-          originOf(rpcUrl) || "rpcUrl"
-        } is reachable and that rpcUrl and chainId name it`,
+      hint: HINTS[causeOf(error)](originOf(rpcUrl) || "rpcUrl"),
       cause: error,
     },
   );
 }
+
+/** What made a chain call fail, told by the error classes along its cause chain. */
+export type ChainFailure = "nonce" | "funds" | "revert" | "range" | "unreachable" | "other";
+
+/** viem's error classes (by name, since viem loads on first use) for each cause. */
+const CAUSES: readonly [ChainFailure, ReadonlySet<string>][] = [
+  ["nonce", new Set(["NonceTooLowError", "NonceTooHighError", "NonceMaxValueError"])],
+  [
+    "funds",
+    new Set([
+      "InsufficientFundsError",
+      "FeeCapTooLowError",
+      "IntrinsicGasTooLowError",
+      "IntrinsicGasTooHighError",
+    ]),
+  ],
+  [
+    "revert",
+    new Set(["ContractFunctionRevertedError", "ExecutionRevertedError", "CallExecutionError"]),
+  ],
+  [
+    "unreachable",
+    new Set(["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]),
+  ],
+];
+
+/**
+ * The cause of a chain failure, from the names of the errors along its
+ * cause chain and the JSON-RPC codes they carry, never from message text.
+ *
+ * @param error What a chain call threw.
+ * @returns Its cause; `other` when none is known.
+ */
+export function causeOf(error: unknown): ChainFailure {
+  const names = new Set<string>();
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    names.add(e.name);
+    e = e.cause;
+  }
+  for (const [cause, classes] of CAUSES) {
+    if ([...names].some((name) => classes.has(name))) return cause;
+  }
+  if (rpcCodes(error).includes(LIMIT_EXCEEDED)) return "range";
+  return "other";
+}
+
+/** What to do about each cause; the argument is the chain's origin. */
+const HINTS: Record<ChainFailure, (origin: string) => string> = {
+  nonce: () =>
+    "Another transaction of this wallet took the same nonce, sent from another program or process (tidepool sends one at a time per wallet and chain): wait until it is mined, then try again",
+  funds: () =>
+    "The wallet cannot pay this transaction's value and gas: fund it with the chain's native token, then try again",
+  // A revert is the chain's answer, not a failure to reach it.
+  revert: () =>
+    "The chain refused the call: check the datatoken's pricing, your balances and the provider fee, then try again",
+  range: () =>
+    "The RPC provider refused a request as too large, often a log search over too many blocks: give logRangeBlocks the range it allows (see its error above)",
+  unreachable: (origin) =>
+    `Check that the chain at ${origin} is reachable and that rpcUrl and chainId name it`,
+  other: (origin) =>
+    `The chain at ${origin} answered with an error (above): check that rpcUrl and chainId name the chain you mean, and the call's inputs`,
+};
 
 /** JSON-RPC's "limit exceeded" (EIP-1474), which providers send for a too-wide `eth_getLogs`. */
 const LIMIT_EXCEEDED = -32005;
