@@ -139,9 +139,11 @@ function cellText(value: unknown): string | null {
 function fitsScalar(value: unknown, type: ColumnType): boolean {
   switch (type) {
     case "string":
+      return typeof value === "string";
     case "boolean":
+      return typeof value === "boolean";
     case "bigint":
-      return typeof value === type;
+      return typeof value === "bigint";
     case "number":
       return typeof value === "number";
     case "integer":
