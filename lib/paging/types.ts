@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { OptionRules } from "../options/check_options.ts";
+
 /** What a paged read reports as it goes, and what the caller can inspect after. */
 export interface WalkState {
   /** Pages read so far (restarts included). */
@@ -104,6 +106,13 @@ export interface Pager<C, P, R> {
   /** The note progress ends with; default the number of pages. */
   summary?(state: WalkState): string;
 }
+
+/** The rules of {@linkcode PagedReadOptions}, which every paged read's own rules extend. */
+export const PAGED_READ_RULES: OptionRules = {
+  signal: "signal",
+  maxPages: "integer",
+  maxRows: "integer",
+};
 
 /** Per-call options of every paged read. */
 export interface PagedReadOptions {

@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { PagedReadOptions } from "../paging/types.ts";
+import { PAGED_READ_RULES, type PagedReadOptions } from "../paging/types.ts";
+import { checkOptions, type OptionRules } from "../options/check_options.ts";
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { type ColumnSpec, defineSchema, type TableSchema } from "../table/schema.ts";
@@ -301,7 +302,23 @@ export async function* fetchOrderPages(
 }
 
 /** The paginate options of an order read. */
+/** The keys of {@linkcode OrdersOptions}; each value is checked where it is read, with its own message. */
+const ORDER_OPTION_RULES: OptionRules = {
+  ...PAGED_READ_RULES,
+  consumer: "any",
+  payer: "any",
+  datatoken: "any",
+  since: "any",
+  until: "any",
+  orderBy: ["createdTimestamp", "id"],
+  orderDirection: ["asc", "desc"],
+  block: "any",
+  minBlock: "any",
+  fields: "any",
+};
+
 function orderRead(options: OrdersOptions): PaginateOptions {
+  checkOptions("Subgraph.orders", options, ORDER_OPTION_RULES);
   const datatokens = addresses(options.datatoken, "datatoken");
   const where: Record<string, unknown> = {
     consumer: address(options.consumer, "consumer"),

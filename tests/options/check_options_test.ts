@@ -145,3 +145,23 @@ Deno.test("searchAssets refuses an unknown filter key or option before any reque
   );
   assert.equal(requests, 0);
 });
+
+Deno.test("Subgraph.orders refuses an unknown option before any request", async () => {
+  let requests = 0;
+  const sg = new Subgraph("http://127.0.0.1:9/subgraphs/name/a/b", {
+    progress: false,
+    fetch: () => {
+      requests++;
+      return Promise.reject(new Error("no request was expected"));
+    },
+  });
+  await assert.rejects(
+    sg.orders({ consummer: "0x0000000000000000000000000000000000000001" } as never),
+    refused(/Unknown option consummer of Subgraph.orders; did you mean "consumer"\?/),
+  );
+  await assert.rejects(
+    sg.orderPages({ orderDirection: "up" } as never).next(),
+    refused(/orderDirection of Subgraph.orders: expected one of "asc", "desc", got "up"/),
+  );
+  assert.equal(requests, 0);
+});
