@@ -56,6 +56,7 @@ import {
   type InitializeComputeParameters,
   type InitializeComputeReturnType,
 } from "./compute/initialize_compute.ts";
+import { maxPriceText } from "./order/order_datatoken.ts";
 import {
   refuseRepeatedAssets,
   startCompute,
@@ -468,6 +469,7 @@ export class OceanNode {
    */
   async startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
     refuseRepeatedAssets(parameters);
+    parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
     return await startCompute(this, parameters, environments);

@@ -173,6 +173,23 @@ Deno.test("one wallet's orders in line: parallel orders, a failure after paying,
       },
     );
 
+    await t.step("a maxPrice given as a number is compared as the amount it writes", async () => {
+      const buyer = await newBuyer("5");
+      const count = await sentBy(buyer.address);
+      await assert.rejects(
+        orderDatatoken({
+          rpcUrl: chain.rpcUrl,
+          account: buyer,
+          serviceIndex: 0,
+          datatoken: paid.datatokenAddress,
+          maxPrice: 0.5 as never,
+          providerFee: await fee(paid.datatokenAddress),
+        }),
+        /the price 1\.001 is above maxPrice 0\.5/,
+      );
+      assert.equal(await sentBy(buyer.address), count, "nothing was sent");
+    });
+
     await t.step("too little of the native token for gas is refused with the amounts", async () => {
       const buyer = await newBuyer("5");
       await setNative(buyer.address, 1000n);

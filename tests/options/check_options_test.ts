@@ -6,6 +6,7 @@ import { Subgraph } from "../../lib/subgraph/subgraph.ts";
 import { Archive } from "../../lib/archive/archive.ts";
 import { ExpressionSearch } from "../../lib/expressions/expression_search.ts";
 import { chainOrders, chainOrderSchema } from "../../lib/ocean/order/chain_orders.ts";
+import { maxPriceText } from "../../lib/ocean/order/order_datatoken.ts";
 
 const rules = {
   timeoutMs: "number",
@@ -162,6 +163,39 @@ Deno.test("Subgraph.orders refuses an unknown option before any request", async 
   await assert.rejects(
     sg.orderPages({ orderDirection: "up" } as never).next(),
     refused(/orderDirection of Subgraph.orders: expected one of "asc", "desc", got "up"/),
+  );
+  assert.equal(requests, 0);
+});
+
+Deno.test("maxPrice takes text or a plain number; anything else is refused before any request", async () => {
+  assert.equal(maxPriceText(1.5), "1.5");
+  assert.equal(maxPriceText(" 2 "), "2");
+  assert.equal(maxPriceText(undefined), undefined);
+  for (const bad of [-1, 1e-7, NaN, "1,5", "abc", 2n]) {
+    assert.throws(
+      () => maxPriceText(bad),
+      refused(/Invalid option maxPrice: expected a decimal amount/),
+    );
+  }
+  let requests = 0;
+  const node = new OceanNode("http://127.0.0.1:9", {
+    progress: false,
+    fetch: () => {
+      requests++;
+      return Promise.reject(new Error("no request was expected"));
+    },
+  });
+  const asset = { documentId: "did:op:a", serviceId: "s" };
+  await assert.rejects(
+    node.startCompute({
+      signer: { address: "0x0000000000000000000000000000000000000001" } as never,
+      environment: "env",
+      algorithm: asset,
+      datasets: [{ documentId: "did:op:b", serviceId: "s" }],
+      rpcUrl: "http://127.0.0.1:9",
+      maxPrice: "one" as never,
+    } as never),
+    refused(/Invalid option maxPrice/),
   );
   assert.equal(requests, 0);
 });

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { TidepoolError } from "../../errors/errors.ts";
 import { onChain } from "./_chain_errors.ts";
 import type { DatatokenOrder, OrderDatatokenParameters, PreparedOrder } from "./_order_types.ts";
 
@@ -59,6 +60,7 @@ export async function orderDatatoken(
  * ```
  */
 export async function prepareOrder(parameters: OrderDatatokenParameters): Promise<PreparedOrder> {
+  parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
   // viem loads with the first order: importing tidepool should not pay for it.
   const { prepareOrder } = await import("./_order_transactions.ts");
   const { rpcUrl } = parameters;
@@ -68,4 +70,25 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
     balanceOf: (token) => onChain(rpcUrl, "read a balance", () => prepared.balanceOf(token)),
     send: () => onChain(rpcUrl, "send the order", () => prepared.send()),
   };
+}
+
+/**
+ * A `maxPrice` as the decimal text orders compare against: text such as
+ * `"1.5"`, or a plain number (`1.5`) written the same way. Anything else
+ * (a negative amount, `1e-7`, `NaN`) is refused naming the option, before
+ * anything is read or sent.
+ *
+ * @param value The option as given.
+ * @returns The decimal text, or undefined when not given.
+ */
+export function maxPriceText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === "number" ? String(value) : value;
+  if (typeof text === "string" && /^\d+(\.\d+)?$/.test(text.trim())) return text.trim();
+  throw new TidepoolError(
+    `Invalid option maxPrice: expected a decimal amount such as "1.5", got ${
+      typeof value === "string" ? JSON.stringify(value) : String(value)
+    }`,
+    { hint: 'Give the most you accept to pay as text ("1.5") or a plain number (1.5)' },
+  );
 }
