@@ -45,6 +45,12 @@ export interface SaveBundleOptions {
    * the Parquet file keeps the text as it is); default `true`.
    */
   escapeFormulas?: boolean;
+  /**
+   * Also replace (or remove) files of the earlier bundle here that were
+   * changed since tidepool wrote them; files its RO-Crate does not list are
+   * never touched either way. Default `false`: a changed file is refused.
+   */
+  overwrite?: boolean;
 }
 
 /** What {@linkcode saveBundle} wrote. */
@@ -97,9 +103,13 @@ function stems(kind: string, names: readonly string[]): string[] {
  * removed; any other file, or a file of the same name as one the bundle
  * writes, is refused, naming it, before anything is written.
  */
-async function prepareFolder(dir: string, planned: ReadonlySet<string>): Promise<void> {
+async function prepareFolder(
+  dir: string,
+  planned: ReadonlySet<string>,
+  overwrite: boolean,
+): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
-  const ours = await earlierBundleFiles(dir);
+  const ours = await earlierBundleFiles(dir, overwrite);
   const strangers: string[] = [];
   const stale: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
@@ -113,7 +123,7 @@ async function prepareFolder(dir: string, planned: ReadonlySet<string>): Promise
       }${strangers.length > 5 ? ", ..." : ""}`,
       {
         hint:
-          "Give a new or empty folder, or move those files out; tidepool replaces only the files of a bundle it wrote there, unchanged since",
+          "Give a new or empty folder, or move those files out; tidepool replaces only the files of a bundle it wrote there, unchanged since (overwrite: true also replaces those changed since)",
       },
     );
   }
@@ -124,9 +134,10 @@ async function prepareFolder(dir: string, planned: ReadonlySet<string>): Promise
 /**
  * The files of an earlier tidepool bundle in the folder: its crate, and the
  * parts the crate lists (plain names only) whose bytes still have the
- * SHA-256 it recorded. Empty when there is no crate or another tool made it.
+ * SHA-256 it recorded (or, with `changed`, whatever they hold now). Empty
+ * when there is no crate or another tool made it.
  */
-async function earlierBundleFiles(dir: string): Promise<Set<string>> {
+async function earlierBundleFiles(dir: string, changed: boolean): Promise<Set<string>> {
   let graph: Record<string, unknown>[];
   try {
     const crate = JSON.parse(await Deno.readTextFile(`${dir}/ro-crate-metadata.json`));
@@ -153,7 +164,7 @@ async function earlierBundleFiles(dir: string): Promise<Set<string>> {
     }
     if (!/^[^./\\][^/\\]*$/.test(name)) continue;
     const now = await describeFile(dir, name, "").catch(() => undefined);
-    if (now?.sha256 === recorded) names.add(name);
+    if (now && (changed || now.sha256 === recorded)) names.add(name);
   }
   return names;
 }
@@ -264,7 +275,7 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
     ...plotStems.map((stem) => `${stem}.svg`),
     ...METADATA_FILES,
   ]);
-  await prepareFolder(dir, planned);
+  await prepareFolder(dir, planned, options.overwrite === true);
   const created = new Date().toISOString();
   const savedTables: SavedTable[] = [];
   for (const [index, [name, table]] of tables.entries()) {

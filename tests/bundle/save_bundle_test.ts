@@ -300,5 +300,14 @@ Deno.test("saveBundle: a folder another tool described, or files tidepool did no
       /did not write: gone\.csv/,
     );
     assert.equal(await Deno.readTextFile(`${dir}/c/gone.csv`), "edited\n");
+    // overwrite: true replaces what tidepool wrote, changed or not, and still nothing else.
+    await Deno.writeTextFile(`${dir}/c/notes.txt`, "mine\n");
+    await assert.rejects(
+      saveBundle(`${dir}/c`, { tables: { kept: aq.table({ n: [1] }) }, overwrite: true }),
+      /did not write: notes\.txt/,
+    );
+    await Deno.remove(`${dir}/c/notes.txt`);
+    await saveBundle(`${dir}/c`, { tables: { kept: aq.table({ n: [1] }) }, overwrite: true });
+    await assert.rejects(Deno.stat(`${dir}/c/gone.csv`), Deno.errors.NotFound);
   });
 });
