@@ -48,3 +48,19 @@ Deno.test("a harvest or change list from a date in the future is refused before 
     assert.equal(requests, 0);
   });
 });
+
+Deno.test("a harvest option misspelt is refused with a did-you-mean before sending anything", async () => {
+  await withSandbox(async (sandbox) => {
+    let requests = 0;
+    const counting: typeof fetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const { archive } = archiveOn(sandbox, { fetch: counting });
+    await assert.rejects(
+      archive.harvest({ metadataPrefix: "oai_dc", form: "2025-01-01" } as never),
+      /Unknown option form of harvest; did you mean "from"\?/,
+    );
+    assert.equal(requests, 0);
+  });
+});

@@ -14,7 +14,8 @@ import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { redact } from "../../errors/redact.ts";
 import { namedCursor } from "../../paging/cursors.ts";
-import type { PagedReadOptions } from "../../paging/types.ts";
+import { PAGED_READ_RULES, type PagedReadOptions } from "../../paging/types.ts";
+import { checkOptions, type OptionRules } from "../../options/check_options.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { reportUnknownShape, type StrictOption } from "../../http/unknown_shape.ts";
@@ -37,6 +38,18 @@ import type {
 } from "./types.ts";
 
 const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
+
+/** The keys of {@linkcode HarvestOptions}; each value is checked where it is read, with its own message. */
+const HARVEST_OPTION_RULES: OptionRules = {
+  ...PAGED_READ_RULES,
+  metadataPrefix: "string",
+  set: "string",
+  from: "any",
+  until: "any",
+  verb: "any",
+  state: "string",
+  strict: "boolean",
+};
 
 /**
  * A client of one OAI-PMH endpoint.
@@ -342,6 +355,7 @@ export class OaiPmh {
   }
 
   async #resolve(options: HarvestOptions): Promise<HarvestRun> {
+    checkOptions("harvest", options, HARVEST_OPTION_RULES);
     const verb = options.verb ?? "ListRecords";
     if (verb !== "ListRecords" && verb !== "ListIdentifiers") {
       throw new TidepoolError(`Unsupported harvest verb: ${verb}`, {
