@@ -23,14 +23,21 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length][b.length];
 }
 
-/** The known names close enough to a typed one to be what was meant, closest first. */
+/**
+ * The known names close enough to a typed one to be what was meant: those
+ * at the smallest distance, when it is small for the name's length. Only the
+ * closest, so "tag" gets "tags" and not also "raw", two edits away.
+ */
 export function closestNames(typed: string, known: readonly string[]): string[] {
   const limit = Math.max(2, Math.floor(typed.length / 3));
-  return known
+  const close = known
     .map((name) => ({ name, distance: editDistance(typed.toLowerCase(), name.toLowerCase()) }))
-    .filter(({ distance }) => distance <= limit)
-    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name))
-    .map(({ name }) => name);
+    .filter(({ distance }) => distance <= limit);
+  const nearest = Math.min(...close.map(({ distance }) => distance));
+  return close
+    .filter(({ distance }) => distance === nearest)
+    .map(({ name }) => name)
+    .sort((a, b) => a.localeCompare(b));
 }
 
 /** `; did you mean "a" or "b"?` for the close names, or nothing. */

@@ -56,9 +56,9 @@ Deno.test("a 404 inside a database that exists stays the plain not-found error",
 Deno.test("closest names: small edits count, distant names are not offered", () => {
   assert.equal(editDistance("leters", "letters"), 1);
   assert.equal(editDistance("lettres", "letters"), 1);
-  assert.deepEqual(closestNames("leters", ["photos", "letters", "ledgers"]), [
-    "letters",
-    "ledgers",
-  ]);
+  // Only the nearest are offered: "ledgers" is two edits away, "letters" one.
+  assert.deepEqual(closestNames("leters", ["photos", "letters", "ledgers"]), ["letters"]);
+  assert.deepEqual(closestNames("tag", ["tags", "raw", "type"]), ["tags"]);
+  assert.deepEqual(closestNames("leters", ["meters", "letters"]), ["letters", "meters"]);
   assert.deepEqual(closestNames("zzz", ["letters"]), []);
 });
