@@ -48,6 +48,7 @@ export type OptionRules = Readonly<Record<string, OptionRule | readonly OptionRu
  * @param where The function, as the user wrote it (`new OceanNode`, `chainOrders`).
  * @param options What the user passed.
  * @param rules The options the function takes.
+ * @param required The options that must be given (not undefined).
  * @returns A copy of the options, bigints converted and values normalised.
  * @throws {TidepoolError} Naming the option, what it takes and what was given.
  *
@@ -65,8 +66,9 @@ export function checkOptions<T extends object>(
   where: string,
   options: T | undefined,
   rules: OptionRules,
+  required: readonly string[] = [],
 ): T {
-  if (options === undefined || options === null) return {} as T;
+  options ??= {} as T;
   if (typeof options !== "object" || Array.isArray(options)) {
     throw new TidepoolError(
       `Invalid options of ${where}: expected an object, got ${shown(options)}`,
@@ -85,7 +87,44 @@ export function checkOptions<T extends object>(
     }
     checked[name] = value === undefined ? value : checkOption(where, name, value, rules[name]);
   }
+  const missing = required.filter((name) => checked[name] === undefined);
+  if (missing.length > 0) {
+    throw new TidepoolError(
+      `Missing ${missing.length === 1 ? "option" : "options"} ${missing.join(", ")} of ${where}`,
+      { hint: `${where} needs ${required.join(", ")} (it takes ${known(rules)})` },
+    );
+  }
   return checked as T;
+}
+
+/** The options one call takes, and those it must be given. */
+export interface CallRules {
+  /** The rules of every option the call takes. */
+  rules: OptionRules;
+  /** The options that must be given. */
+  required: readonly string[];
+}
+
+/**
+ * A checker for a table of calls, each by the name its errors give it, for
+ * an adapter that keeps the rules of all its calls in one place.
+ *
+ * @param table The calls and their rules.
+ * @returns A function checking the options of one call (see {@linkcode checkOptions}).
+ *
+ * @example Two calls' rules
+ * ```ts
+ * const checkCall = callChecker({
+ *   "Client.read": { rules: { limit: "integer" }, required: [] },
+ *   "Client.write": { rules: { path: "string" }, required: ["path"] },
+ * });
+ * console.log(checkCall("Client.read", { limit: 5 }).limit); // 5
+ * ```
+ */
+export function callChecker<Call extends string>(
+  table: Readonly<Record<Call, CallRules>>,
+): <T extends object>(call: Call, options: T | undefined) => T {
+  return (call, options) => checkOptions(call, options, table[call].rules, table[call].required);
 }
 
 /** One option's value against its rule (or any of its rules). */

@@ -6,5 +6,12 @@
  * @module
  */
 
-export { checkOption, checkOptions, type OptionRule, type OptionRules } from "./check_options.ts";
+export {
+  callChecker,
+  type CallRules,
+  checkOption,
+  checkOptions,
+  type OptionRule,
+  type OptionRules,
+} from "./check_options.ts";
 export { closestNames, didYouMean, editDistance } from "./did_you_mean.ts";
