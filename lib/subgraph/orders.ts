@@ -301,7 +301,6 @@ export async function* fetchOrderPages(
   return page.value;
 }
 
-/** The paginate options of an order read. */
 /** The keys of {@linkcode OrdersOptions}; each value is checked where it is read, with its own message. */
 const ORDER_OPTION_RULES: OptionRules = {
   ...PAGED_READ_RULES,
@@ -317,6 +316,7 @@ const ORDER_OPTION_RULES: OptionRules = {
   fields: "any",
 };
 
+/** The paginate options of an order read. */
 function orderRead(options: OrdersOptions): PaginateOptions {
   checkOptions("Subgraph.orders", options, ORDER_OPTION_RULES);
   const datatokens = addresses(options.datatoken, "datatoken");

@@ -6,7 +6,8 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { checkOptions } from "../options/check_options.ts";
+import { checkOptions, type OptionRules } from "../options/check_options.ts";
+import { PAGED_READ_RULES } from "../paging/types.ts";
 import { ProtocolError } from "../errors/errors.ts";
 import { registerSecret } from "../errors/redact.ts";
 import { registerGatewayKey } from "./gateway_key.ts";
@@ -143,10 +144,11 @@ export class Subgraph {
    * @param options The entity, fields, filter, order and block.
    * @returns The table; `subgraphInfo(table)` tells its block and staleness.
    */
-  paginate(options: PaginateOptions): Promise<ColumnTable> {
+  async paginate(options: PaginateOptions): Promise<ColumnTable> {
     // The schema is code (accessors), not a parameter of the query.
+    checkOptions("Subgraph.paginate", options, PAGINATE_OPTION_RULES);
     const { schema: _schema, ...params } = options;
-    return this.#table("paginate", params, () => paginate(this.#context, options));
+    return await this.#table("paginate", params, () => paginate(this.#context, options));
   }
 
   /**
@@ -185,8 +187,9 @@ export class Subgraph {
    * @param options The block and minimum block.
    * @returns The token table.
    */
-  tokens(where: WhereFilter = {}, options: TokensOptions = {}): Promise<ColumnTable> {
-    return this.#table(
+  async tokens(where: WhereFilter = {}, options: TokensOptions = {}): Promise<ColumnTable> {
+    checkOptions("Subgraph.tokens", options, { ...PAGED_READ_RULES, ...BLOCK_OPTION_RULES });
+    return await this.#table(
       "tokens",
       { where, ...options },
       () => fetchTokens(this.#context, where, options),
@@ -200,11 +203,12 @@ export class Subgraph {
    * @param options The block and minimum block.
    * @returns The token, or null when the subgraph does not know it.
    */
-  token(
+  async token(
     id: string,
     options: { block?: number; minBlock?: number } = {},
   ): Promise<TokenRecord | null> {
-    return fetchToken(this.#context, id, options);
+    checkOptions("Subgraph.token", options, BLOCK_OPTION_RULES);
+    return await fetchToken(this.#context, id, options);
   }
 
   /**
@@ -213,8 +217,13 @@ export class Subgraph {
    * @param options Filters by NFT, owner and time.
    * @returns The update table: `id, nft, owner, tx, timestamp, type`.
    */
-  nftUpdates(options: NftUpdatesOptions = {}): Promise<ColumnTable> {
-    return this.#table("nftUpdates", { ...options }, () => fetchNftUpdates(this.#context, options));
+  async nftUpdates(options: NftUpdatesOptions = {}): Promise<ColumnTable> {
+    checkOptions("Subgraph.nftUpdates", options, NFT_UPDATES_OPTION_RULES);
+    return await this.#table(
+      "nftUpdates",
+      { ...options },
+      () => fetchNftUpdates(this.#context, options),
+    );
   }
 
   /**
@@ -223,8 +232,11 @@ export class Subgraph {
    * @param options The block and minimum block.
    * @returns A table `id, nftCount, datatokenCount, orderCount`.
    */
-  globalStatistics(options: { block?: number; minBlock?: number } = {}): Promise<ColumnTable> {
-    return this.#table(
+  async globalStatistics(
+    options: { block?: number; minBlock?: number } = {},
+  ): Promise<ColumnTable> {
+    checkOptions("Subgraph.globalStatistics", options, BLOCK_OPTION_RULES);
+    return await this.#table(
       "globalStatistics",
       { ...options },
       () => fetchGlobalStatistics(this.#context, options),
@@ -241,3 +253,31 @@ export class Subgraph {
     return fetchOpc(this.#context, id);
   }
 }
+
+/** The block a read is at, and the lowest block the subgraph must have reached. */
+const BLOCK_OPTION_RULES: OptionRules = { block: "integer", minBlock: "integer" };
+
+/** The keys of {@linkcode NftUpdatesOptions}; dates are checked where they are read. */
+const NFT_UPDATES_OPTION_RULES: OptionRules = {
+  ...PAGED_READ_RULES,
+  ...BLOCK_OPTION_RULES,
+  nft: "string",
+  owner: "string",
+  since: "any",
+  until: "any",
+};
+
+/** The keys of {@linkcode PaginateOptions}. */
+const PAGINATE_OPTION_RULES: OptionRules = {
+  ...PAGED_READ_RULES,
+  ...BLOCK_OPTION_RULES,
+  entity: "string",
+  typeName: "string",
+  fields: "strings",
+  where: "object",
+  orderBy: "string",
+  orderDirection: ["asc", "desc"],
+  schema: "object",
+  label: "string",
+  pageSize: "integer",
+};
