@@ -11,6 +11,7 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
+import { checkCall } from "./_option_rules.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
@@ -296,6 +297,7 @@ export class OceanNode {
    * ```
    */
   assetsTable(ddos: Iterable<Ddo>, options: StrictOption = {}): ColumnTable {
+    checkCall("OceanNode.assetsTable", options);
     const list = [...ddos];
     checkForms(list, this.http, options.strict);
     return assetsTable(list);
@@ -370,11 +372,12 @@ export class OceanNode {
    * const ddo = await node.waitForIndexed(did, { timeoutMs: 120_000 });
    * ```
    */
-  waitForIndexed(
+  async waitForIndexed(
     target: string | { txId: string },
     options: WaitForIndexedOptions = {},
   ): Promise<Ddo> {
-    return waitIndexed(this.http, target, options);
+    checkCall("OceanNode.waitForIndexed", options);
+    return await waitIndexed(this.http, target, options);
   }
 
   /**
@@ -406,6 +409,7 @@ export class OceanNode {
   async startFreeCompute(
     parameters: StartFreeComputeParameters & { chainId?: number },
   ): Promise<ComputeJob[]> {
+    checkCall("OceanNode.startFreeCompute", parameters);
     const chainId = parameters.chainId ?? await this.#defaultChainId();
     await this.#checkAlgorithmPolicy(parameters);
     return startFreeCompute(this.http, parameters, await this.computeEnvironments(chainId));
@@ -431,8 +435,11 @@ export class OceanNode {
    * console.log(terms.datasets[0].validOrder, terms.datasets[0].providerFee?.validUntil);
    * ```
    */
-  initializeCompute(parameters: InitializeComputeParameters): Promise<InitializeComputeReturnType> {
-    return initializeCompute(this.http, parameters);
+  async initializeCompute(
+    parameters: InitializeComputeParameters,
+  ): Promise<InitializeComputeReturnType> {
+    checkCall("OceanNode.initializeCompute", parameters);
+    return await initializeCompute(this.http, parameters);
   }
 
   /**
@@ -468,6 +475,7 @@ export class OceanNode {
    * ```
    */
   async startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
+    checkCall("OceanNode.startCompute", parameters);
     refuseRepeatedAssets(parameters);
     parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
     await this.#checkAlgorithmPolicy(parameters);
@@ -515,8 +523,13 @@ export class OceanNode {
    * console.log(table.select("jobId", "statusLabel").objects());
    * ```
    */
-  jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
-    return this.#table("jobs", { consumer, ...options }, () => jobs(this.http, consumer, options));
+  async jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
+    checkCall("OceanNode.jobs", options);
+    return await this.#table(
+      "jobs",
+      { consumer, ...options },
+      () => jobs(this.http, consumer, options),
+    );
   }
 
   /**
@@ -535,8 +548,9 @@ export class OceanNode {
    * console.log(files.filter((d) => d.type === "output").objects());
    * ```
    */
-  jobResults(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
-    return this.#table(
+  async jobResults(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
+    checkCall("OceanNode.jobResults", options);
+    return await this.#table(
       "jobResults",
       { consumer, ...options },
       () => jobResults(this.http, consumer, options),
@@ -563,12 +577,13 @@ export class OceanNode {
    * console.log(done.results?.map((r) => r.filename));
    * ```
    */
-  waitForJob(
+  async waitForJob(
     consumer: string | Signer,
     jobId: string,
     options: WaitForJobOptions = {},
   ): Promise<ComputeJob> {
-    return waitForJob(this.http, consumer, jobId, options);
+    checkCall("OceanNode.waitForJob", options);
+    return await waitForJob(this.http, consumer, jobId, options);
   }
 
   /**
@@ -590,8 +605,9 @@ export class OceanNode {
    * console.log(files.objects());
    * ```
    */
-  downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
-    return this.#table(
+  async downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
+    checkCall("OceanNode.downloadResults", options);
+    return await this.#table(
       "downloadResults",
       { jobId: job?.jobId, dir: options?.dir, types: options?.types },
       () => downloadResults(this.http, job, options),
@@ -613,8 +629,9 @@ export class OceanNode {
    * console.log(await node.resultText(error.job, index, { signer }));
    * ```
    */
-  resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
-    return resultText(this.http, job, index, options);
+  async resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
+    checkCall("OceanNode.resultText", options);
+    return await resultText(this.http, job, index, options);
   }
 
   /**
@@ -630,8 +647,9 @@ export class OceanNode {
    * const { providerFee, datatoken } = await node.initialize({ did, serviceId, consumer: signer.address });
    * ```
    */
-  initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
-    return initialize(this.http, parameters);
+  async initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
+    checkCall("OceanNode.initialize", parameters);
+    return await initialize(this.http, parameters);
   }
 
   /**
@@ -650,8 +668,9 @@ export class OceanNode {
    * const file = await node.download({ did, serviceId, txId, signer, dir: "data", verify: true });
    * ```
    */
-  download(parameters: DownloadParameters): Promise<DownloadReturnType> {
-    return download(this.http, parameters);
+  async download(parameters: DownloadParameters): Promise<DownloadReturnType> {
+    checkCall("OceanNode.download", parameters);
+    return await download(this.http, parameters);
   }
 
   /**
@@ -667,8 +686,9 @@ export class OceanNode {
    * const files = await node.encrypt([{ type: "url", url, method: "GET" }], { signer });
    * ```
    */
-  encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
-    return encrypt(this.http, data, options);
+  async encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
+    checkCall("OceanNode.encrypt", options);
+    return await encrypt(this.http, data, options);
   }
 
   /**
@@ -686,11 +706,12 @@ export class OceanNode {
    * if (!verdict.valid) console.log(verdict.errors);
    * ```
    */
-  validateDdo(
+  async validateDdo(
     ddo: Ddo | Record<string, unknown>,
     options: ValidateDdoOptions = {},
   ): Promise<ValidateDdoResult> {
-    return validateDdo(this.http, ddo, options);
+    checkCall("OceanNode.validateDdo", options);
+    return await validateDdo(this.http, ddo, options);
   }
 
   async #defaultChainId(): Promise<number> {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkCall } from "./_option_rules.ts";
 import type { ColumnTable } from "arquero";
 import { deriveProvenance } from "../table/derived_provenance.ts";
 import { TidepoolError } from "../errors/errors.ts";
@@ -44,6 +45,7 @@ export function ordersWithAssets(
   assets: ColumnTable,
   options: OrdersWithAssetsOptions = {},
 ): ColumnTable {
+  checkCall("ordersWithAssets", options);
   const columns = options.columns ?? DEFAULT_COLUMNS;
   need(orders, ["datatoken"], "orders");
   const clash = columns.filter((name) => orders.columnNames().includes(name));

@@ -1,3 +1,4 @@
+import { checkCall } from "./_option_rules.ts";
 import { keccak_256 } from "@noble/hashes/sha3";
 import type { Hex, Signer } from "./signer.ts";
 
@@ -43,6 +44,7 @@ export async function signRequest(
   command: SignedCommand,
   options: { nonce: string },
 ): Promise<SignedFields> {
+  checkCall("signRequest", options);
   if (!/^[0-9]+$/.test(options.nonce)) {
     throw new TypeError(`Invalid nonce: ${options.nonce}: a nonce is a string of digits`);
   }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkCall } from "../_option_rules.ts";
 import type { DownloadReturnType } from "../download/download.ts";
 import type { OceanNode } from "../ocean_node.ts";
 import type { Signer } from "../signer.ts";
@@ -51,7 +52,8 @@ export async function downloadAsset(
   signer: Signer,
   options: DownloadAssetOptions,
 ): Promise<DownloadAssetReturnType> {
-  const order = await orderAsset(node, did, serviceId, signer, options);
+  const { dir, verify, ...orderOptions } = checkCall("downloadAsset", options);
+  const order = await orderAsset(node, did, serviceId, signer, orderOptions);
   const info = await node.fileInfo({ did, serviceId });
   const files: DownloadReturnType[] = [];
   for (let fileIndex = 0; fileIndex < info.numRows(); fileIndex++) {
@@ -61,9 +63,9 @@ export async function downloadAsset(
         serviceId,
         txId: order.txHash,
         signer,
-        dir: options.dir,
+        dir,
         fileIndex,
-        verify: options.verify,
+        verify,
       }),
     );
   }

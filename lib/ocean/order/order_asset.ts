@@ -4,6 +4,7 @@
  * @module
  */
 
+import { checkCall } from "../_option_rules.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import type { Ddo } from "../ddo.ts";
 import type { Signer } from "../signer.ts";
@@ -86,6 +87,7 @@ export async function orderAsset(
   signer: Signer,
   options: OrderAssetOptions,
 ): Promise<DatatokenOrder> {
+  checkCall("orderAsset", options);
   return await (await prepareAssetOrder(node, did, serviceId, signer, options)).send();
 }
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { checkCall } from "../_option_rules.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import { onChain } from "./_chain_errors.ts";
 import type { DatatokenOrder, OrderDatatokenParameters, PreparedOrder } from "./_order_types.ts";
@@ -42,6 +43,7 @@ export type {
 export async function orderDatatoken(
   parameters: OrderDatatokenParameters,
 ): Promise<DatatokenOrder> {
+  checkCall("orderDatatoken", parameters);
   return await (await prepareOrder(parameters)).send();
 }
 
@@ -60,6 +62,7 @@ export async function orderDatatoken(
  * ```
  */
 export async function prepareOrder(parameters: OrderDatatokenParameters): Promise<PreparedOrder> {
+  checkCall("prepareOrder", parameters);
   parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
   // viem loads with the first order: importing tidepool should not pay for it.
   const { prepareOrder } = await import("./_order_transactions.ts");

@@ -1,0 +1,143 @@
+/**
+ * The options and parameters each public Ocean call takes, as checked at its
+ * door by `checkOptions`: what is not listed is refused with a did-you-mean,
+ * and what is required must be given, before any request or transaction.
+ * Shapes checked further where they are read (asset references, fees,
+ * `maxPrice`) are "any" or "object" here.
+ *
+ * @module
+ */
+
+import { callChecker, type CallRules, type OptionRules } from "../options/check_options.ts";
+
+const POLL: OptionRules = { pollMs: "number", timeoutMs: "number", signal: "signal" };
+
+const COMPUTE_START: OptionRules = {
+  environment: "string",
+  algorithm: "object",
+  datasets: "any",
+  resources: "any",
+  maxJobDuration: "number",
+  output: "object",
+  metadata: "object",
+  additionalViewers: "strings",
+  signal: "signal",
+};
+
+const JOBS: OptionRules = {
+  jobId: "string",
+  agreementId: "string",
+  includeMetrics: "boolean",
+  signal: "signal",
+};
+
+const ORDER_ASSET: OptionRules = {
+  rpcUrl: "string",
+  chainId: "integer",
+  maxPrice: "any",
+  force: "boolean",
+  logRangeBlocks: "integer",
+  consumer: "string",
+  providerFee: "object",
+};
+
+const ORDER_DATATOKEN: CallRules = {
+  rules: {
+    rpcUrl: "string",
+    chainId: "integer",
+    account: "object",
+    datatoken: "string",
+    serviceIndex: "integer",
+    consumer: "string",
+    providerFee: "object",
+    reuseWithinSeconds: "number",
+    logRangeBlocks: "integer",
+    maxPrice: "any",
+  },
+  required: ["rpcUrl", "account", "datatoken", "serviceIndex", "providerFee"],
+};
+
+/** The rules of each call, by the name its errors give it. */
+const OCEAN_CALL_RULES = {
+  "OceanNode.waitForIndexed": { rules: POLL, required: [] },
+  "OceanNode.waitForJob": { rules: POLL, required: [] },
+  "OceanNode.assetsTable": { rules: { strict: "boolean" }, required: [] },
+  "OceanNode.startFreeCompute": {
+    rules: { ...COMPUTE_START, signer: "object", chainId: "integer" },
+    required: ["signer", "environment", "algorithm", "datasets"],
+  },
+  "OceanNode.initializeCompute": {
+    rules: {
+      consumer: ["string", "object"],
+      environment: "string",
+      algorithm: "object",
+      datasets: "any",
+      payment: "object",
+      maxJobDuration: "number",
+      resources: "any",
+      signal: "signal",
+    },
+    required: ["consumer", "environment", "algorithm", "datasets", "payment"],
+  },
+  "OceanNode.startCompute": {
+    rules: {
+      ...COMPUTE_START,
+      signer: "object",
+      rpcUrl: "string",
+      chainId: "integer",
+      paymentToken: "string",
+      maxPrice: "any",
+      force: "boolean",
+      logRangeBlocks: "integer",
+    },
+    required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
+  },
+  "OceanNode.jobs": { rules: JOBS, required: [] },
+  "OceanNode.jobResults": { rules: JOBS, required: [] },
+  "OceanNode.downloadResults": {
+    rules: { signer: "object", dir: "string", types: "strings", signal: "signal" },
+    required: ["signer", "dir"],
+  },
+  "OceanNode.resultText": {
+    rules: { signer: "object", maxBytes: "number", signal: "signal" },
+    required: ["signer"],
+  },
+  "OceanNode.initialize": {
+    rules: {
+      did: "string",
+      serviceId: "string",
+      consumer: "string",
+      validUntil: "number",
+      signal: "signal",
+    },
+    required: ["did", "serviceId", "consumer"],
+  },
+  "OceanNode.download": {
+    rules: {
+      did: "string",
+      serviceId: "string",
+      txId: "string",
+      signer: "object",
+      dir: "string",
+      fileIndex: "integer",
+      userdata: "object",
+      verify: "boolean",
+      signal: "signal",
+    },
+    required: ["did", "serviceId", "txId", "signer", "dir"],
+  },
+  "OceanNode.encrypt": { rules: { signer: "object", signal: "signal" }, required: ["signer"] },
+  "OceanNode.validateDdo": { rules: { signer: "object", signal: "signal" }, required: [] },
+  orderAsset: { rules: ORDER_ASSET, required: ["rpcUrl"] },
+  downloadAsset: {
+    rules: { ...ORDER_ASSET, dir: "string", verify: "boolean" },
+    required: ["rpcUrl", "dir"],
+  },
+  orderDatatoken: ORDER_DATATOKEN,
+  prepareOrder: ORDER_DATATOKEN,
+  ordersWithAssets: { rules: { columns: "strings" }, required: [] },
+  signRequest: { rules: { nonce: "string" }, required: ["nonce"] },
+} as const satisfies Record<string, CallRules>;
+
+/** Checks the options of one Ocean call at its door, by the name the user wrote (`OceanNode.jobs`, `orderAsset`). */
+export const checkCall = callChecker(OCEAN_CALL_RULES);
