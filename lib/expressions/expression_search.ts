@@ -8,7 +8,8 @@
 import { type ColumnTable, escape } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { CLIENT_OPTION_RULES } from "../http/options.ts";
-import { checkOptions } from "../options/check_options.ts";
+import { checkOptions, type OptionRules } from "../options/check_options.ts";
+import { PAGED_READ_RULES } from "../paging/types.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable } from "../table/mod.ts";
@@ -100,8 +101,9 @@ export class ExpressionSearch {
    * const { hits, total, facets } = await ex.search({ emotion: ["喜", "驚"], bodyPart: "目" });
    * ```
    */
-  search(parameters: SearchParameters = {}): Promise<SearchResult> {
-    return this.#table(
+  async search(parameters: SearchParameters = {}): Promise<SearchResult> {
+    checkOptions("ExpressionSearch.search", parameters, SEARCH_RULES);
+    return await this.#table(
       "search",
       { ...parameters },
       () => this.#search(parameters),
@@ -157,8 +159,13 @@ export class ExpressionSearch {
    * const all = await ex.searchAll({ pid: "1234567" }, { maxRows: 5000 });
    * ```
    */
-  searchAll(filters: SearchFilters = {}, options: SearchAllOptions = {}): Promise<ColumnTable> {
-    return this.#table(
+  async searchAll(
+    filters: SearchFilters = {},
+    options: SearchAllOptions = {},
+  ): Promise<ColumnTable> {
+    checkOptions("the ExpressionSearch.searchAll filters", filters, ALL_FILTER_RULES);
+    checkOptions("ExpressionSearch.searchAll", options, SEARCH_ALL_RULES);
+    return await this.#table(
       "searchAll",
       { ...filters, ...options },
       () => this.#searchAll(filters, options),
@@ -197,6 +204,8 @@ export class ExpressionSearch {
     filters: SearchFilters = {},
     options: SearchAllOptions = {},
   ): AsyncGenerator<ColumnTable> {
+    checkOptions("the ExpressionSearch.searchPages filters", filters, ALL_FILTER_RULES);
+    checkOptions("ExpressionSearch.searchPages", options, SEARCH_ALL_RULES);
     return pagesWithProvenance(
       {
         service: this.http.baseUrl,
@@ -291,8 +300,9 @@ export class ExpressionSearch {
    * const rows = await ex.byBook("1234567");
    * ```
    */
-  byBook(pid: string, options: PagingOptions = {}): Promise<ColumnTable> {
-    return this.#table("byBook", { pid, ...options }, () => this.#byBook(pid, options));
+  async byBook(pid: string, options: PagingOptions = {}): Promise<ColumnTable> {
+    checkOptions("ExpressionSearch.byBook", options, PAGING_RULES);
+    return await this.#table("byBook", { pid, ...options }, () => this.#byBook(pid, options));
   }
 
   async #byBook(pid: string, options: PagingOptions): Promise<ColumnTable> {
@@ -520,3 +530,40 @@ function listed(table: ColumnTable, column: string, known: readonly string[]): r
   );
   return values.length > 0 ? values : known;
 }
+
+/** The filter keys of a search; each value is checked where it is read, against the service's vocabulary. */
+const FILTER_RULES: OptionRules = {
+  keyword: "any",
+  emotion: "any",
+  bodyPart: "any",
+  valence: "any",
+  intensity: "any",
+  gender: "any",
+  pid: "any",
+};
+
+/** Sort and order, checked where they are read against the fields the service sorts by. */
+const SORT_RULES: OptionRules = { sort: "any", order: "any" };
+
+/** One page's parameters: the filters, where the page starts and its order. */
+const SEARCH_RULES: OptionRules = { ...FILTER_RULES, ...SORT_RULES, limit: "any", offset: "any" };
+
+/** A whole read sets limit and offset itself: given among its filters, they are refused. */
+function setByTheRead(_value: unknown, name: string): never {
+  throw new TidepoolError(
+    `Cannot read every page: limit and offset are set by searchAll (${name} given)`,
+    {
+      hint: "Use search() for one page, or pass maxRows and pageSize in the second argument",
+    },
+  );
+}
+
+const ALL_FILTER_RULES: OptionRules = {
+  ...FILTER_RULES,
+  limit: setByTheRead,
+  offset: setByTheRead,
+};
+
+const PAGING_RULES: OptionRules = { ...PAGED_READ_RULES, pageSize: "integer" };
+
+const SEARCH_ALL_RULES: OptionRules = { ...PAGING_RULES, ...SORT_RULES };

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkOptions } from "../options/check_options.ts";
 import type { ColumnTable } from "arquero";
 import { deriveProvenance } from "../table/derived_provenance.ts";
 import { TidepoolError } from "../errors/errors.ts";
@@ -88,6 +89,7 @@ export function splitAt(
  * ```
  */
 export function kwic(hits: ColumnTable, keyword?: string, options: KwicOptions = {}): ColumnTable {
+  checkOptions("kwic", options, { span: "integer" });
   const names = new Set(hits.columnNames());
   const needed = keyword === undefined ? ["title", "context", "surface"] : ["title", "context"];
   const missing = needed.filter((name) => !names.has(name));
