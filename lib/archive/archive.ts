@@ -13,6 +13,7 @@
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
+import { checkCall } from "./_option_rules.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import { registerSecret } from "../errors/redact.ts";
@@ -207,8 +208,13 @@ export class Archive {
    * console.log(dbs.objects());
    * ```
    */
-  databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
-    return this.#table("databases", { ...parameters }, () => databases(this.#context, parameters));
+  async databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
+    checkCall("Archive.databases", parameters);
+    return await this.#table(
+      "databases",
+      { ...parameters },
+      () => databases(this.#context, parameters),
+    );
   }
 
   /**
@@ -224,8 +230,9 @@ export class Archive {
    * console.log(total, facets.get("dcterms:creator")?.objects({ limit: 5 }));
    * ```
    */
-  search(parameters: SearchParameters = {}): Promise<SearchResult> {
-    return this.#table(
+  async search(parameters: SearchParameters = {}): Promise<SearchResult> {
+    checkCall("Archive.search", parameters);
+    return await this.#table(
       "search",
       { ...parameters },
       () => search(this.#context, parameters),
@@ -249,8 +256,13 @@ export class Archive {
    * console.log(letters.numRows());
    * ```
    */
-  searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
-    return this.#table("searchAll", { ...parameters }, () => searchAll(this.#context, parameters));
+  async searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
+    checkCall("Archive.searchAll", parameters);
+    return await this.#table(
+      "searchAll",
+      { ...parameters },
+      () => searchAll(this.#context, parameters),
+    );
   }
 
   /**
@@ -263,6 +275,7 @@ export class Archive {
    * @returns The pages, each with its own provenance (`page`, its rows and cache keys).
    */
   searchPages(parameters: SearchAllParameters = {}): AsyncGenerator<ColumnTable> {
+    checkCall("Archive.searchPages", parameters);
     return this.#pages("searchPages", { ...parameters }, searchPages(this.#context, parameters));
   }
 
@@ -279,8 +292,13 @@ export class Archive {
    * const collections = await archive.resources({ type: "collection" });
    * ```
    */
-  resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
-    return this.#table("resources", { ...parameters }, () => resources(this.#context, parameters));
+  async resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
+    checkCall("Archive.resources", parameters);
+    return await this.#table(
+      "resources",
+      { ...parameters },
+      () => resources(this.#context, parameters),
+    );
   }
 
   /**
@@ -374,12 +392,13 @@ export class Archive {
    * console.log(triples.objects());
    * ```
    */
-  linkedDataTable(
+  async linkedDataTable(
     id: string,
     format: LinkedDataFormat = "jsonld",
     options: StrictOption = {},
   ): Promise<ColumnTable> {
-    return this.#table(
+    checkCall("Archive.linkedDataTable", options);
+    return await this.#table(
       "linkedDataTable",
       { id, format, ...options },
       () => linkedDataTable(this.#context, id, format, options),
@@ -404,11 +423,12 @@ export class Archive {
    * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
    * ```
    */
-  sparql<T extends SparqlResult = ColumnTable>(
+  async sparql<T extends SparqlResult = ColumnTable>(
     query: string,
     options: SparqlOptions = {},
   ): Promise<T> {
-    return this.#table(
+    checkCall("Archive.sparql", options);
+    return await this.#table(
       "sparql",
       { query, ...options },
       () => runSparql(this.#context, query, options) as Promise<T>,
@@ -425,8 +445,9 @@ export class Archive {
    * @param options Page size, the COUNT check, caps, signal, and the options of `sparql`.
    * @returns One table of every row.
    */
-  sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
-    return this.#table(
+  async sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
+    checkCall("Archive.sparqlAll", options);
+    return await this.#table(
       "sparqlAll",
       { query, ...options },
       () => sparqlAll(this.#context, query, options),
@@ -442,6 +463,7 @@ export class Archive {
    * @returns The pages, each with its own provenance (`page`, its rows, cache keys and endpoint).
    */
   sparqlPages(query: string, options: SparqlAllOptions = {}): AsyncGenerator<ColumnTable> {
+    checkCall("Archive.sparqlPages", options);
     return this.#pages(
       "sparqlPages",
       { query, ...options },
@@ -483,8 +505,9 @@ export class Archive {
    * console.log(image.width, image.height, image.bytes.length);
    * ```
    */
-  iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
-    return iiifImage(this.#context, asset, options);
+  async iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
+    checkCall("Archive.iiifImage", options);
+    return await iiifImage(this.#context, asset, options);
   }
 
   /**
@@ -501,6 +524,7 @@ export class Archive {
    * ```
    */
   iiifImageUrl(asset: string | IiifInfo, options: IiifImageOptions = {}): string {
+    checkCall("Archive.iiifImageUrl", options);
     const base = typeof asset === "string" ? iiifBase(this.#context, asset) : asset.id;
     return iiifImageUrl(base, options);
   }
@@ -671,8 +695,12 @@ export class Archive {
    * const { key } = await archive.issueKey(idToken, { scopes: ["read"] });
    * ```
    */
-  issueKey(idToken: string, options: { scopes?: ("read" | "write")[] } = {}): Promise<IssuedKey> {
-    return issueKey(this.#context, idToken, options);
+  async issueKey(
+    idToken: string,
+    options: { scopes?: ("read" | "write")[] } = {},
+  ): Promise<IssuedKey> {
+    checkCall("Archive.issueKey", options);
+    return await issueKey(this.#context, idToken, options);
   }
 
   /**
@@ -881,11 +909,12 @@ export class Archive {
    * console.log(asset.width, asset.height, asset.iiif);
    * ```
    */
-  upload(
+  async upload(
     file: string | URL | Blob | Uint8Array,
     options: UploadOptions = {},
   ): Promise<UploadedAsset> {
-    return upload(this.#context, file, options);
+    checkCall("Archive.upload", options);
+    return await upload(this.#context, file, options);
   }
 
   /**
@@ -903,11 +932,12 @@ export class Archive {
    * console.log((await archive.uploadStatus(started)).status);
    * ```
    */
-  uploadStatus(
+  async uploadStatus(
     asset: string | { id: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<UploadedAsset> {
-    return uploadStatus(this.#context, asset, options);
+    checkCall("Archive.uploadStatus", options);
+    return await uploadStatus(this.#context, asset, options);
   }
 
   /**
@@ -927,8 +957,12 @@ export class Archive {
    * const ready = await Promise.all(started.map((a) => archive.waitForUpload(a)));
    * ```
    */
-  waitForUpload(asset: string | { id: string }, options: PollOptions = {}): Promise<UploadedAsset> {
-    return waitForUpload(this.#context, asset, options);
+  async waitForUpload(
+    asset: string | { id: string },
+    options: PollOptions = {},
+  ): Promise<UploadedAsset> {
+    checkCall("Archive.waitForUpload", options);
+    return await waitForUpload(this.#context, asset, options);
   }
 
   /**

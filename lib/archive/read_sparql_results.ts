@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkCall } from "./_option_rules.ts";
 import type { ColumnTable } from "arquero";
 import { ProtocolError } from "../errors/errors.ts";
 import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
@@ -39,6 +40,7 @@ export async function readSparqlResults(
   text: string,
   options: ReadSparqlResultsOptions,
 ): Promise<ColumnTable | boolean> {
+  checkCall("readSparqlResults", options);
   const format = (["json", "xml", "csv", "tsv"] as string[]).includes(options.format)
     ? options.format as ResultFormat
     : resultFormat(options.format);

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { checkOptions } from "../../options/check_options.ts";
+import { HARVEST_OPTION_RULES } from "../_option_rules.ts";
 import type { DynamicColumns } from "../../table/build_table.ts";
 import {
   type DatasetPartition,
@@ -92,6 +94,12 @@ export async function harvestDataset(
   dir: string,
   options: HarvestDatasetOptions = {},
 ): Promise<DatasetSummary> {
+  checkOptions("harvestDataset", options, {
+    ...HARVEST_OPTION_RULES,
+    partitionBy: "any",
+    flushRows: "integer",
+    flushBytes: "integer",
+  });
   const { partitionBy, flushRows, flushBytes, ...harvest } = options;
   const verb = harvest.verb ?? "ListRecords";
   const schema = verb === "ListIdentifiers"

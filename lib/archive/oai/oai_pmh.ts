@@ -14,10 +14,11 @@ import { HttpClient } from "../../http/client.ts";
 import { ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { redact } from "../../errors/redact.ts";
 import { namedCursor } from "../../paging/cursors.ts";
-import { PAGED_READ_RULES, type PagedReadOptions } from "../../paging/types.ts";
-import { checkOptions, type OptionRules } from "../../options/check_options.ts";
+import type { PagedReadOptions } from "../../paging/types.ts";
+import { checkOptions } from "../../options/check_options.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
-import type { ClientOptions } from "../../http/options.ts";
+import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
+import { checkCall, HARVEST_OPTION_RULES, OAI_PMH_RULES } from "../_option_rules.ts";
 import { reportUnknownShape, type StrictOption } from "../../http/unknown_shape.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
 import { child, children, textOf, type XmlNode } from "../_xml.ts";
@@ -40,17 +41,6 @@ import type {
 const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
 
 /** The keys of {@linkcode HarvestOptions}; each value is checked where it is read, with its own message. */
-const HARVEST_OPTION_RULES: OptionRules = {
-  ...PAGED_READ_RULES,
-  metadataPrefix: "string",
-  set: "string",
-  from: "any",
-  until: "any",
-  verb: "any",
-  state: "string",
-  strict: "boolean",
-};
-
 /**
  * A client of one OAI-PMH endpoint.
  *
@@ -79,7 +69,11 @@ export class OaiPmh {
     options: OaiPmhOptions = {},
   ) {
     if (typeof endpoint === "string") {
-      const opts = typeof pathOrOptions === "object" ? pathOrOptions : {};
+      const opts = checkOptions(
+        "new OaiPmh",
+        typeof pathOrOptions === "object" ? pathOrOptions : {},
+        { ...CLIENT_OPTION_RULES, ...OAI_PMH_RULES },
+      );
       let url: URL;
       try {
         url = new URL(endpoint);
@@ -96,6 +90,7 @@ export class OaiPmh {
         allowOtherHosts: opts.allowOtherHosts ?? false,
       };
     } else {
+      checkOptions("new OaiPmh", options, OAI_PMH_RULES);
       this.#ctx = {
         http: endpoint,
         path: typeof pathOrOptions === "string" ? pathOrOptions : "/",
@@ -121,6 +116,7 @@ export class OaiPmh {
    * @throws {ProtocolError} With code `unknownShape` under `strict`.
    */
   async identify(options: StrictOption = {}): Promise<OaiIdentify> {
+    checkCall("identify", options);
     this.#identify ??= this.#readIdentify().catch((error) => {
       this.#identify = undefined;
       throw error;
@@ -156,8 +152,9 @@ export class OaiPmh {
    * @param options An identifier to ask about one item.
    * @returns A table with `metadataPrefix`, `schema`, `metadataNamespace`.
    */
-  listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
-    return this.#table("listMetadataFormats", { ...options }, async () => {
+  async listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
+    checkCall("listMetadataFormats", options);
+    return await this.#table("listMetadataFormats", { ...options }, async () => {
       const { verbNode } = await oaiRequest(this.#ctx, {
         verb: "ListMetadataFormats",
         identifier: options.identifier,
@@ -177,8 +174,9 @@ export class OaiPmh {
    * @param options The per-call signal and caps.
    * @returns A table with `setSpec`, `setName`, `setDescription`.
    */
-  listSets(options: PagedReadOptions = {}): Promise<ColumnTable> {
-    return this.#table("listSets", { ...options }, () => this.#listSets(options));
+  async listSets(options: PagedReadOptions = {}): Promise<ColumnTable> {
+    checkCall("listSets", options);
+    return await this.#table("listSets", { ...options }, () => this.#listSets(options));
   }
 
   async #listSets(options: PagedReadOptions): Promise<ColumnTable> {
@@ -237,6 +235,7 @@ export class OaiPmh {
     metadataPrefix = "oai_dc",
     options: StrictOption = {},
   ): Promise<OaiRecord> {
+    checkCall("getRecord", options);
     const { verbNode, url } = await oaiRequest(this.#ctx, {
       verb: "GetRecord",
       identifier,

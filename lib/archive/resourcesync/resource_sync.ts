@@ -12,7 +12,9 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
-import type { ClientOptions } from "../../http/options.ts";
+import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
+import { checkOptions } from "../../options/check_options.ts";
+import { checkCall, RESOURCE_SYNC_RULES } from "../_option_rules.ts";
 import { buildTable } from "../../table/build_table.ts";
 import { parseUtc } from "../oai/_dates.ts";
 import { dateInput, windowStart } from "../../table/date_input.ts";
@@ -68,7 +70,13 @@ export class ResourceSync {
     endpoint: HttpClient | string,
     options: string | (ResourceSyncOptions & ClientOptions) = {},
   ) {
-    const opts = typeof options === "string" ? { capabilityList: options } : options;
+    const opts = typeof options === "string" ? { capabilityList: options } : checkOptions(
+      "new ResourceSync",
+      options,
+      typeof endpoint === "string"
+        ? { ...CLIENT_OPTION_RULES, ...RESOURCE_SYNC_RULES }
+        : RESOURCE_SYNC_RULES,
+    );
     this.#http = typeof endpoint === "string" ? new HttpClient(endpoint, opts) : endpoint;
     this.#options = opts;
   }
@@ -134,6 +142,7 @@ export class ResourceSync {
    * @returns A table: `loc`, `lastmod`, `change`, `html`, `length`, `type`, `hash`, `datetime`.
    */
   async resourceList(options: ListOptions = {}): Promise<ColumnTable> {
+    checkCall("resourceList", options);
     return await this.#table("resourceList", { ...options }, async () => {
       const url = await this.#capability("resourcelist");
       return buildTable(entrySchema, await this.#entries(url, "resource list", options));
@@ -148,10 +157,12 @@ export class ResourceSync {
    * @returns A table with the columns of {@linkcode ResourceSync.resourceList}.
    */
   async changeList(options: ListOptions & { from?: string | Date } = {}): Promise<ColumnTable> {
+    checkCall("changeList", options);
     if (options.from !== undefined) windowStart(options.from, "from"); // before anything is sent
     return await this.#table("changeList", { ...options }, async () => {
       const url = await this.#capability("changelist");
-      return buildTable(entrySchema, await this.changeEntries(url, options.from, options));
+      const { from, ...listOptions } = options;
+      return buildTable(entrySchema, await this.changeEntries(url, from, listOptions));
     });
   }
 
@@ -163,8 +174,9 @@ export class ResourceSync {
    * @param options The state file and the re-list period.
    * @returns The entries of this run and what they can tell.
    */
-  mirror(options: MirrorOptions): Promise<MirrorResult> {
-    return runMirror(this, options);
+  async mirror(options: MirrorOptions): Promise<MirrorResult> {
+    checkCall("mirror", options);
+    return await runMirror(this, options);
   }
 
   /** @internal The entries of the resource list with the time of the list. */
@@ -181,6 +193,7 @@ export class ResourceSync {
     from?: string | Date,
     options: ListOptions = {},
   ): Promise<SitemapEntry[]> {
+    checkCall("changeEntries", options);
     const since = from === undefined ? undefined : dateInput(from, "from");
     const list = url ?? await this.#capability("changelist");
     const query = since ? { from: since.toISOString().replace(/\.000Z$/, "Z") } : undefined;
