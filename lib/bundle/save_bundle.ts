@@ -6,6 +6,7 @@
  * @module
  */
 
+import { checkOptions } from "../options/check_options.ts";
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
@@ -261,6 +262,15 @@ async function saveOneTable(
  * ```
  */
 export async function saveBundle(dir: string, options: SaveBundleOptions): Promise<SavedBundle> {
+  checkOptions("saveBundle", options, {
+    tables: "object",
+    plots: "object",
+    title: "string",
+    description: "string",
+    license: "string",
+    escapeFormulas: "boolean",
+    overwrite: "boolean",
+  });
   const tables = Object.entries(options.tables ?? {});
   const plots = Object.entries(options.plots ?? {});
   if (!tables.length && !plots.length) {

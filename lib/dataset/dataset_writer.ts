@@ -7,6 +7,7 @@
  * @module
  */
 
+import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_table.ts";
@@ -164,6 +165,15 @@ export class DatasetWriter<R = Record<string, unknown>> {
     dir: string,
     options: DatasetWriterOptions<R>,
   ): Promise<DatasetWriter<R>> {
+    checkOptions("writeDataset", options, {
+      schema: "object",
+      dynamic: "any",
+      partitionBy: "any",
+      flushRows: "integer",
+      flushBytes: "integer",
+      key: "strings",
+      stateFile: "string",
+    });
     partitionLevels(options.partitionBy);
     const earlier = await readCheckpoint(dir);
     if (!earlier) {

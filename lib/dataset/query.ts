@@ -5,6 +5,7 @@
  * @module
  */
 
+import { checkOptions } from "../options/check_options.ts";
 import type { ColumnTable } from "arquero";
 import type { DuckDBType } from "@duckdb/node-api";
 import { TidepoolError } from "../errors/errors.ts";
@@ -105,6 +106,18 @@ export function readParquetSql(location: string): string {
  * ```
  */
 export async function query(sql: string, options: QueryOptions = {}): Promise<ColumnTable> {
+  checkOptions("query", options, { views: "object" });
+  if (typeof sql !== "string" || sql.trim() === "") {
+    throw new TidepoolError(
+      `Cannot run the query: ${
+        typeof sql === "string" ? "the SQL is empty" : `expected SQL text, got ${typeof sql}`
+      }`,
+      {
+        hint:
+          'Write a SELECT, such as query("SELECT count(*) FROM orders", { views: { orders: "data/orders" } })',
+      },
+    );
+  }
   const { DuckDBInstance, DuckDBTypeId } = await duckdb();
   const instance = await DuckDBInstance.create(":memory:");
   const connection = await instance.connect();

@@ -1,4 +1,5 @@
 import type { ColumnTable } from "arquero";
+import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
@@ -68,6 +69,11 @@ export async function saveTable(
   table: ColumnTable,
   options: SaveTableOptions = {},
 ): Promise<number> {
+  checkOptions("saveTable", options, {
+    lists: "any",
+    separator: "string",
+    escapeFormulas: "boolean",
+  });
   const lists = checkLists(options.lists);
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   const flat = { lists, separator: options.separator ?? "; " };

@@ -1,3 +1,4 @@
+import { checkOptions } from "../options/check_options.ts";
 import type { ColumnTable } from "arquero";
 import { columnTypes } from "../table/build_table.ts";
 import { type CellLimits, escapeHtml, formatCell } from "./_format_cell.ts";
@@ -14,7 +15,11 @@ export interface TableViewOptions {
 }
 
 /** Resolves view options to their defaults. */
-export function viewLimits(options: TableViewOptions): CellLimits & { rows: number } {
+export function viewLimits(
+  options: TableViewOptions,
+  where = "tableHtml",
+): CellLimits & { rows: number } {
+  checkOptions(where, options, { rows: "integer", maxChars: "integer", maxItems: "integer" });
   return {
     rows: options.rows ?? 10,
     maxChars: options.maxChars ?? 60,

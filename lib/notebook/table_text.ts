@@ -21,7 +21,7 @@ import { rowIndices, type TableViewOptions, viewLimits } from "./table_html.ts";
  * ```
  */
 export function tableText(table: ColumnTable, options: TableViewOptions = {}): string {
-  const limits = viewLimits({ maxChars: 30, ...options });
+  const limits = viewLimits({ maxChars: 30, ...options }, "tableText");
   const names = table.columnNames();
   const types = columnTypes(table);
   const total = table.numRows();
