@@ -72,7 +72,10 @@ function env(name: string): string | undefined {
  * ```ts ignore
  * const plan = await computePlan(node, services);
  * if ("skipped" in plan) console.log(plan.skipped);
- * else await node.startFreeCompute({ ...plan, datasets: plan.datasets });
+ * else {
+ *   const { signer, environment, algorithm, datasets } = plan;
+ *   await node.startFreeCompute({ signer, environment, algorithm, datasets });
+ * }
  * ```
  */
 export async function computePlan(
