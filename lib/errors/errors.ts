@@ -371,14 +371,16 @@ export class CacheMissError extends TidepoolError {
    * @param url The URL of the request that missed.
    * @param dir The cache folder that was searched.
    * @param replayable False for a request that is never stored (signed, a write, a poll).
+   * @param operation The public call that sent it, when known (`Subgraph.tokens`).
    */
-  constructor(method: string, url: string, dir: string, replayable = true) {
+  constructor(method: string, url: string, dir: string, replayable = true, operation?: string) {
+    const by = operation ? ` (sent by ${operation})` : "";
     super(
       replayable
-        ? `Request is not in the replay cache: ${method} ${redact(url)}`
+        ? `Request is not in the replay cache at ${dir}: ${method} ${redact(url)}${by}`
         : `Request cannot be replayed: ${method} ${
           redact(url)
-        } is signed, a write or a live poll, and replay mode uses no network`,
+        }${by} is signed, a write or a live poll, and replay mode uses no network`,
       {
         hint: replayable
           ? `Run once with cache mode "record" to store it in ${dir}, or check that the code sends the same requests as the recorded run`

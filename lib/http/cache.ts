@@ -32,6 +32,7 @@
  * @module
  */
 
+import { currentOperation } from "../table/call_trace.ts";
 import { CacheMissError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
@@ -134,7 +135,7 @@ export class ResponseCache {
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       if (this.mode === "replay") {
-        throw new CacheMissError(method, url, this.dir);
+        throw new CacheMissError(method, url, this.dir, true, currentOperation());
       }
       return undefined;
     }

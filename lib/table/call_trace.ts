@@ -38,6 +38,7 @@ export interface TracedRequest {
 }
 
 interface Frame {
+  operation?: string;
   trace: CallTrace;
   keys: Set<string>;
   parent?: Frame;
@@ -49,6 +50,7 @@ const frames = new AsyncLocalStorage<Frame>();
  * Runs a call and collects what its requests were.
  *
  * @param run The call.
+ * @param operation The call's name (`Subgraph.orders`), for errors raised inside it.
  * @returns Its value and its trace.
  *
  * @example Tracing a call
@@ -60,14 +62,31 @@ const frames = new AsyncLocalStorage<Frame>();
  * console.log(value, trace.asOf); // 1 { block: 12 }
  * ```
  */
-export async function traceCall<T>(run: () => Promise<T>): Promise<{ value: T; trace: CallTrace }> {
+export async function traceCall<T>(
+  run: () => Promise<T>,
+  operation?: string,
+): Promise<{ value: T; trace: CallTrace }> {
   const frame: Frame = {
+    operation,
     trace: { cacheKeys: [], asOf: {} },
     keys: new Set(),
     parent: frames.getStore(),
   };
   const value = await frames.run(frame, run);
   return { value, trace: frame.trace };
+}
+
+/**
+ * The public call running now (the innermost named one), for an error that
+ * should say which call it came from; undefined outside a traced call.
+ *
+ * @returns The call's name, such as `Subgraph.orders`.
+ */
+export function currentOperation(): string | undefined {
+  for (let frame = frames.getStore(); frame; frame = frame.parent) {
+    if (frame.operation) return frame.operation;
+  }
+  return undefined;
 }
 
 /**
@@ -132,7 +151,12 @@ export function noteAsOf(asOf: Record<string, string | number | null | undefined
 export async function traceApart<T>(
   run: () => Promise<T>,
 ): Promise<{ value: T; trace: CallTrace }> {
-  const frame: Frame = { trace: { cacheKeys: [], asOf: {} }, keys: new Set() };
+  // Apart from the running call's trace, but still inside it for errors that name it.
+  const frame: Frame = {
+    operation: currentOperation(),
+    trace: { cacheKeys: [], asOf: {} },
+    keys: new Set(),
+  };
   const value = await frames.run(frame, run);
   return { value, trace: frame.trace };
 }

@@ -56,7 +56,7 @@ export async function withProvenance<T>(
   tablesOf?: (value: T) => readonly (ColumnTable | undefined)[],
 ): Promise<T> {
   const calledAt = new Date().toISOString();
-  const { value, trace } = await traceCall(run);
+  const { value, trace } = await traceCall(run, call.operation);
   // A call that sent nothing through the HTTP client (a chain read) is timed as a whole.
   const finishedAt = new Date().toISOString();
   const record = await callRecord(call, trace, calledAt, finishedAt);
@@ -109,7 +109,7 @@ export async function* pagesWithProvenance<T, R>(
   try {
     for (let number = 1;; number++) {
       const calledAt = new Date().toISOString();
-      const { value: step, trace } = await traceCall(() => pages.next());
+      const { value: step, trace } = await traceCall(() => pages.next(), call.operation);
       if (step.done) {
         finished = true;
         return step.value;
