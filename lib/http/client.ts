@@ -8,6 +8,7 @@
 
 import { isLocalService } from "./local_services.ts";
 import { ResponseCache } from "./cache.ts";
+import { cacheFromEnvironment } from "./cache_from_env.ts";
 import { SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
 import { CacheMissError, TidepoolError, TimeoutError } from "../errors/errors.ts";
 import type { ClientDefaults, ClientOptions } from "./options.ts";
@@ -21,7 +22,7 @@ import {
 import { redact } from "../errors/redact.ts";
 import { errorFromResponse } from "./error_from_response.ts";
 import { type RetryPolicy, retryPolicy } from "./retry.ts";
-import { noteRequest } from "../table/call_trace.ts";
+import { currentOperation, noteRequest } from "../table/call_trace.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 import {
   type HttpRequest,
@@ -98,9 +99,9 @@ export class HttpClient {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retry = retryPolicy(options.retry);
     this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_BYTES;
-    this.#cache = options.cache && options.cache.mode !== "off"
-      ? new ResponseCache(options.cache)
-      : undefined;
+    // No cache option: the environment's switch decides, so a notebook records and replays unchanged.
+    const cache = options.cache ?? cacheFromEnvironment();
+    this.#cache = cache && cache.mode !== "off" ? new ResponseCache(cache) : undefined;
     this.#signal = options.signal;
     this.#headers = { "user-agent": USER_AGENT, ...options.headers };
     // A service's polite interval is for public servers: a sandbox this process runs gets none.
@@ -283,7 +284,7 @@ export class HttpClient {
   /** Replay mode promises no network: a request that is never stored cannot run in it. */
   #refuseInReplay(method: string, url: URL): void {
     if (this.#cache?.mode === "replay") {
-      throw new CacheMissError(method, url.toString(), this.#cache.dir, false);
+      throw new CacheMissError(method, url.toString(), this.#cache.dir, false, currentOperation());
     }
   }
 

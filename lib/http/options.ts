@@ -24,8 +24,12 @@ export interface ClientOptions {
   minIntervalMs?: number;
   /** Most requests in flight to one host. */
   concurrency?: number;
-  /** The record/replay cache; off unless given. */
-  cache?: CacheOptions;
+  /**
+   * The record/replay cache. Left out, the client takes the one
+   * `TIDEPOOL_CACHE_MODE` and `TIDEPOOL_CACHE_DIR` ask for (none when unset);
+   * `false` means none whatever the environment says.
+   */
+  cache?: CacheOptions | false;
   /** Where progress goes: automatic (default), off, or a function of your own. */
   progress?: ProgressOption;
   /** Cancels every request of the client. */
@@ -53,7 +57,7 @@ export const CLIENT_OPTION_RULES: OptionRules = {
   retry: ["object", [false]],
   minIntervalMs: "number",
   concurrency: "integer",
-  cache: "object",
+  cache: ["object", [false]],
   progress: ["function", "boolean", ["auto"]],
   signal: "signal",
   maxResponseBytes: "number",

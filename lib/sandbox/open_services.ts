@@ -1,4 +1,5 @@
 import type { CacheOptions } from "../http/cache.ts";
+import { cacheSession, checkedCacheMode, DEFAULT_CACHE_DIR } from "../http/cache_from_env.ts";
 import type { SandboxOptions } from "./start_sandbox.ts";
 import { type OceanSandbox, startOceanSandbox } from "./ocean/mod.ts";
 import { type SandboxSubgraph, serveSubgraph } from "./subgraph/mod.ts";
@@ -94,11 +95,11 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
   };
   if (given.subgraph) registerGatewayKey(given.subgraph);
   const cacheMode = checkedCacheMode(env("TIDEPOOL_CACHE_MODE"));
-  const cacheDir = env("TIDEPOOL_CACHE_DIR") ?? ".cache/tidepool";
+  const cacheDir = env("TIDEPOOL_CACHE_DIR") || DEFAULT_CACHE_DIR;
   if (cacheMode === "replay") return await replayServices(given, cacheDir, env);
   const live = Object.values(given).some((url) => url !== undefined);
   const cache: CacheOptions | undefined = live || cacheMode
-    ? { dir: cacheDir, mode: cacheMode ?? "record" }
+    ? cacheSession(cacheMode ?? "record", cacheDir)
     : undefined;
   const recording = cache?.mode === "record" || cache?.mode === "refresh";
   const mode = options.mode ?? "lenient";
@@ -180,18 +181,6 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
   };
 }
 
-const CACHE_MODES: readonly string[] = ["off", "record", "replay", "refresh"];
-
-/** `TIDEPOOL_CACHE_MODE` as a mode; a misspelt one is an error, not a silent live run. */
-function checkedCacheMode(value: string | undefined): CacheOptions["mode"] | undefined {
-  if (value === undefined || CACHE_MODES.includes(value)) {
-    return value as CacheOptions["mode"] | undefined;
-  }
-  throw new TidepoolError(`Unknown cache mode in TIDEPOOL_CACHE_MODE: ${value}`, {
-    hint: "Set TIDEPOOL_CACHE_MODE to record, replay, refresh or off, or unset it",
-  });
-}
-
 /**
  * The services of a replay: the addresses the environment names, the
  * recording's for the rest; nothing is started, so nothing listens.
@@ -234,7 +223,7 @@ async function replayServices(
       expressions: given.expressions !== undefined,
       archive: given.archive !== undefined,
     },
-    cache: { dir, mode: "replay" },
+    cache: cacheSession("replay", dir),
     replay: true,
     close: () => Promise.resolve(),
   };
