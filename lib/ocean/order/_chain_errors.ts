@@ -8,7 +8,7 @@
  * @module
  */
 
-import { TidepoolError } from "../../errors/errors.ts";
+import { CacheMissError, TidepoolError } from "../../errors/errors.ts";
 import { registerSecret } from "../../errors/redact.ts";
 
 /**
@@ -33,13 +33,18 @@ export async function onChain<T>(
   }
 }
 
-/** Registers an RPC URL with a path, query or credentials as a secret (a bare origin is no secret). */
+/**
+ * Registers what an RPC URL may carry a provider key in as secrets: its path
+ * and query, and its credentials. The origin stays, so errors say which chain
+ * and recordings of two providers are told apart.
+ */
 export function keepRpcUrlSecret(rpcUrl: string): void {
   try {
     const url = new URL(rpcUrl);
-    if (url.pathname.replace(/\/+$/, "") || url.search || url.username || url.password) {
-      registerSecret(rpcUrl);
-    }
+    const pathAndQuery = url.pathname.replace(/^\/+|\/+$/g, "") + url.search;
+    if (pathAndQuery) registerSecret(pathAndQuery);
+    if (url.username) registerSecret(url.username);
+    if (url.password) registerSecret(url.password);
   } catch {
     // Not a URL: viem refuses it with a message of its own.
   }
@@ -47,6 +52,19 @@ export function keepRpcUrlSecret(rpcUrl: string): void {
 
 function chainError(error: unknown, rpcUrl: string, action: string): unknown {
   if (error instanceof TidepoolError || !(error instanceof Error)) return error;
+  // A read through tidepool's HTTP client failed there (a replay miss, an unreachable
+  // node): its own error says what happened better than viem's wrapping of it.
+  for (let cause = error.cause; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof CacheMissError) return cause;
+    if (cause instanceof TidepoolError) {
+      return new TidepoolError(`Cannot ${action}: ${cause.shortMessage}`, {
+        details: cause.details,
+        detailsLabel: cause.detailsLabel,
+        hint: cause.hint,
+        cause,
+      });
+    }
+  }
   // viem's shortMessage is the what, without the request and the URL.
   const viem = error as Error & { shortMessage?: string; details?: string };
   return new TidepoolError(

@@ -16,6 +16,8 @@ import { buildTable } from "../../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../../table/schema.ts";
 import { SANDBOX_CHAIN_ID } from "./order_asset.ts";
 import { onChain, originOf } from "./_chain_errors.ts";
+import { rpcThroughHttp } from "./_rpc_through_http.ts";
+import type { CacheOptions } from "../../http/cache.ts";
 
 /** Options of {@linkcode chainOrders}. */
 export interface ChainOrdersOptions {
@@ -34,6 +36,11 @@ export interface ChainOrdersOptions {
   toBlock?: bigint;
   /** Blocks per `getLogs` request; default 5000 (public RPCs cap ranges). */
   pageBlocks?: bigint;
+  /**
+   * The record/replay cache of the chain's answers; default the one
+   * `TIDEPOOL_CACHE_MODE` asks for, `false` for none.
+   */
+  cache?: CacheOptions | false;
 }
 
 const ORDER_STARTED_SIGNATURE =
@@ -94,13 +101,14 @@ export async function chainOrders(options: ChainOrdersOptions): Promise<ColumnTa
     fromBlock: "bigint",
     toBlock: "bigint",
     pageBlocks: "bigint",
+    cache: ["object", [false]],
   });
   if (!checked.rpcUrl) {
     throw new TidepoolError("Cannot read orders from the chain: no rpcUrl", {
       hint: 'Give the chain\'s JSON-RPC URL: chainOrders({ rpcUrl: "http://127.0.0.1:8545" })',
     });
   }
-  const { rpcUrl, ...params } = checked;
+  const { rpcUrl, cache: _cache, ...params } = checked;
   return await withProvenance(
     // An RPC URL often carries a provider key in its path: only its origin is kept.
     { service: originOf(rpcUrl), operation: "chainOrders", params },
@@ -112,9 +120,10 @@ async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable
   // An empty list of datatokens matches no order; getLogs without an address would match all.
   if (options.datatokens?.length === 0) return buildTable(chainOrderSchema, []);
   // viem loads with the first call: importing tidepool should not pay for it.
-  const { createPublicClient, defineChain, formatUnits, getAddress, http, parseAbi } = await import(
-    "viem"
-  );
+  const { createPublicClient, custom, defineChain, formatUnits, getAddress, parseAbi } =
+    await import(
+      "viem"
+    );
   const ORDER_STARTED = parseAbi([ORDER_STARTED_SIGNATURE] as const)[0];
   const chain = defineChain({
     id: options.chainId ?? SANDBOX_CHAIN_ID,
@@ -122,7 +131,11 @@ async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [options.rpcUrl] } },
   });
-  const client = createPublicClient({ chain, transport: http(options.rpcUrl) });
+  // Through tidepool's HTTP client: the reads are recorded and replayed with the notebook's.
+  const transport = custom({ request: rpcThroughHttp(options.rpcUrl, options.cache) }, {
+    retryCount: 0, // tidepool's client retries what is worth retrying
+  });
+  const client = createPublicClient({ chain, transport });
   const pageBlocks = options.pageBlocks ?? 5000n;
   if (pageBlocks < 1n) throw new TidepoolError("Cannot read orders: pageBlocks must be at least 1");
   const toBlock = options.toBlock ?? await client.getBlockNumber();
