@@ -300,9 +300,11 @@ export type {
   HarvestPartitioning,
   HarvestSource,
 } from "./lib/archive/oai/mod.ts";
-export { frictionlessSchema, saveBundle } from "./lib/bundle/mod.ts";
+export { frictionlessSchema, saveBundle, verifyBundle } from "./lib/bundle/mod.ts";
 export type {
   BundleFile,
+  BundleProblem,
+  BundleVerification,
   FrictionlessField,
   FrictionlessSchema,
   FrictionlessType,

@@ -6,6 +6,7 @@
  */
 
 import type { Provenance } from "../table/provenance.ts";
+import type { TableDigest } from "../table/table_digest.ts";
 import type { FrictionlessSchema } from "./frictionless_schema.ts";
 
 /** One file written into the bundle folder. */
@@ -39,6 +40,8 @@ export interface SavedTable {
   /** Its provenance, when a tidepool call returned it. */
   readonly provenance?: Provenance;
   /** When the bundle started writing its files (ISO 8601). */
+  /** `tableDigest` of each file read back with `readTable`, for `verifyBundle`. */
+  readonly digests: { readonly csv: TableDigest; readonly parquet: TableDigest };
   readonly savedFrom: string;
   /** When the bundle finished writing its files (ISO 8601). */
   readonly savedUntil: string;

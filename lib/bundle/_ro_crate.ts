@@ -13,6 +13,7 @@
 import type { BundleEntries, BundleFile, SavedTable } from "./_bundle_entries.ts";
 import { isUrl } from "./_bundle_entries.ts";
 import { DATA_PACKAGE_PROFILE } from "./_data_package.ts";
+import type { TableDigest } from "../table/table_digest.ts";
 
 /** The RO-Crate 1.2 JSON-LD context. */
 export const RO_CRATE_CONTEXT = "https://w3id.org/ro/crate/1.2/context";
@@ -22,6 +23,25 @@ export const RO_CRATE_SPEC = "https://w3id.org/ro/crate/1.2";
 type Entity = Record<string, unknown> & { "@id": string; "@type": string | string[] };
 
 const ref = (id: string) => ({ "@id": id });
+
+/**
+ * The digest a table file reads back to, as a PropertyValue its File names
+ * as `identifier`: `verifyBundle` reads the file again and compares.
+ */
+export const TABLE_DIGEST_NAME = "tidepool table digest";
+
+function digestEntity(file: BundleFile, digest: TableDigest): Entity {
+  return {
+    "@id": `#digest-${fragment(file.path)}`,
+    "@type": "PropertyValue",
+    name: TABLE_DIGEST_NAME,
+    value: digest.sha256,
+    description: `SHA-256 of the canonical text of the table this file reads back to ` +
+      `(tableDigest of readTable): ${digest.rows} rows, columns ${
+        digest.columns.map((column) => `${column} (${digest.types[column]})`).join(", ")
+      }`,
+  };
+}
 
 function fileEntity(file: BundleFile, name: string, extra: Record<string, unknown> = {}): Entity {
   return {
@@ -136,10 +156,16 @@ export function roCrate(
   entries: BundleEntries,
   dataPackageFile: BundleFile,
 ): Record<string, unknown> {
+  const digests = entries.tables.flatMap((table) => [
+    digestEntity(table.csv, table.digests.csv),
+    digestEntity(table.parquet, table.digests.parquet),
+  ]);
   const files: Entity[] = [
-    ...entries.tables.flatMap((table) => [
-      fileEntity(table.csv, `${table.name} (CSV)`),
-      fileEntity(table.parquet, `${table.name} (Parquet)`),
+    ...entries.tables.flatMap((table, index) => [
+      fileEntity(table.csv, `${table.name} (CSV)`, { identifier: ref(digests[2 * index]["@id"]) }),
+      fileEntity(table.parquet, `${table.name} (Parquet)`, {
+        identifier: ref(digests[2 * index + 1]["@id"]),
+      }),
     ]),
     ...entries.plots.map((plot) => fileEntity(plot.svg, `${plot.name} (SVG)`)),
     fileEntity(dataPackageFile, "Data Package: the Table Schema of each table", {
@@ -179,6 +205,7 @@ export function roCrate(
       ),
     },
     ...files,
+    ...digests,
     ...contextual,
     ...actions,
   ].filter((entity) => !seen.has(entity["@id"]) && seen.add(entity["@id"]));

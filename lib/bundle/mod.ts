@@ -14,6 +14,7 @@ export {
   type SaveBundleOptions,
   type SavedBundle,
 } from "./save_bundle.ts";
+export { type BundleProblem, type BundleVerification, verifyBundle } from "./verify_bundle.ts";
 export {
   type FrictionlessField,
   type FrictionlessSchema,

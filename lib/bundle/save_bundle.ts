@@ -12,6 +12,8 @@ import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { provenance } from "../table/provenance.ts";
 import { saveTable } from "../files/save_table.ts";
+import { readTable } from "../files/read_table.ts";
+import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
 import { savePlot } from "../plot/save_plot.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
@@ -21,6 +23,7 @@ import { csvCells } from "./_csv_cells.ts";
 import type { BundleFile, SavedPlot, SavedTable } from "./_bundle_entries.ts";
 import { dataPackage } from "./_data_package.ts";
 import { roCrate } from "./_ro_crate.ts";
+import { sha256Hex } from "./_sha256.ts";
 
 export type { BundleFile } from "./_bundle_entries.ts";
 
@@ -172,9 +175,7 @@ async function earlierBundleFiles(dir: string, changed: boolean): Promise<Set<st
 
 async function describeFile(dir: string, path: string, mediaType: string): Promise<BundleFile> {
   const bytes = await Deno.readFile(`${dir}/${path}`);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const sha256 = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return { path, mediaType, bytes: bytes.byteLength, sha256 };
+  return { path, mediaType, bytes: bytes.byteLength, sha256: await sha256Hex(bytes) };
 }
 
 async function saveOneTable(
@@ -188,6 +189,11 @@ async function saveOneTable(
   const csv = csvCells(table, columnTypes(table), escapeFormulas);
   await saveTable(`${dir}/${stem}.csv`, csv.table, { escapeFormulas: false });
   await saveTable(`${dir}/${stem}.parquet`, table);
+  // Each file as a reader gets it back: what verifyBundle compares, like with like.
+  const digests = {
+    csv: tableDigest(await readTable(`${dir}/${stem}.csv`)),
+    parquet: tableDigest(await readTable(`${dir}/${stem}.parquet`)),
+  };
   return {
     name,
     csv: await describeFile(dir, `${stem}.csv`, "text/csv"),
@@ -196,6 +202,7 @@ async function saveOneTable(
     escaped: csv.escaped,
     renamed: csv.renamed,
     rows: table.numRows(),
+    digests,
     provenance: provenance(table),
     savedFrom,
     savedUntil: new Date().toISOString(),

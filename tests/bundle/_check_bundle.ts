@@ -39,6 +39,7 @@ const RO_CRATE_TERMS = new Set([
   "endTime",
   "url",
   "value",
+  "identifier",
   "CreativeWork",
   "Dataset",
   "File",
