@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
 import { checkDataPackage, checkRoCrate } from "../bundle/_check_bundle.ts";
+import { verifyBundle } from "../../lib/bundle/verify_bundle.ts";
 import { childEnvironment, runDemo } from "../_child_runs.ts";
 
 Deno.test("the demo runs against the sandbox and writes every table and chart", async () => {
@@ -42,6 +43,11 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     for (const file of files.filter((f) => f.endsWith(".csv") || f.endsWith(".svg"))) {
       assert.ok(Deno.statSync(`${bundle}/${file}`).isFile, `${file} in the bundle`);
     }
+    // And what a reviewer runs on it holds.
+    const check = await verifyBundle(bundle);
+    assert.equal(check.ok, true, check.summary);
+    const bundleCsv = [...Deno.readDirSync(bundle)].filter((e) => e.name.endsWith(".csv"));
+    assert.equal(check.checked.tables, 2 * bundleCsv.length);
     const key = SANDBOX_WALLET_KEY.slice(2).toLowerCase();
     for (const entry of Deno.readDirSync(bundle)) {
       const text = new TextDecoder().decode(Deno.readFileSync(`${bundle}/${entry.name}`));
