@@ -285,6 +285,10 @@ const bundle = await saveBundle(`${OUT}/bundle`, {
   ...bundled,
   title: "tidepool demo",
   description: "Every table and chart of the tidepool demo, with where each table came from",
+  authors: ["tidepool"],
+  keywords: ["Ocean Protocol", "linked data", "OAI-PMH", "emotion expressions"],
+  // The sandbox's data are generated: nothing in them restricts reuse.
+  license: "https://creativecommons.org/publicdomain/zero/1.0/",
 });
 await Deno.writeTextFile(`${OUT}/table_digests.json`, JSON.stringify(digests, null, 2));
 
@@ -296,6 +300,6 @@ for (const { file, rows } of written) {
 }
 console.log(
   `  ${`${OUT}/bundle/`.padEnd(44)} ${bundle.files.length} files: CSV, Parquet, SVG, ` +
-    "datapackage.json, ro-crate-metadata.json",
+    "CITATION.cff, datapackage.json, ro-crate-metadata.json",
 );
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

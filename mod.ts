@@ -302,6 +302,7 @@ export type {
 } from "./lib/archive/oai/mod.ts";
 export { frictionlessSchema, saveBundle, verifyBundle } from "./lib/bundle/mod.ts";
 export type {
+  BundleAuthor,
   BundleFile,
   BundleProblem,
   BundleVerification,

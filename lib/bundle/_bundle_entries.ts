@@ -7,6 +7,7 @@
 
 import type { Provenance } from "../table/provenance.ts";
 import type { TableDigest } from "../table/table_digest.ts";
+import type { CheckedAuthor, CheckedLicense } from "./_bundle_metadata.ts";
 import type { FrictionlessSchema } from "./frictionless_schema.ts";
 
 /** One file written into the bundle folder. */
@@ -62,7 +63,9 @@ export interface BundleEntries {
   /** Its description. */
   readonly description: string;
   /** A license URL or a sentence on reuse, as given; undefined when none was. */
-  readonly license?: string;
+  readonly license: CheckedLicense;
+  readonly authors: readonly CheckedAuthor[];
+  readonly keywords: readonly string[];
   /** When it was written (ISO 8601). */
   readonly created: string;
   /** The tidepool version that wrote it. */

@@ -7,7 +7,6 @@
  */
 
 import type { BundleEntries, BundleFile, SavedTable } from "./_bundle_entries.ts";
-import { isUrl } from "./_bundle_entries.ts";
 
 /** The Data Package profile the descriptor follows. */
 export const DATA_PACKAGE_PROFILE = "https://datapackage.org/profiles/2.0/datapackage.json";
@@ -101,9 +100,23 @@ function tableResources(table: SavedTable) {
  * @returns The descriptor, ready for `JSON.stringify`.
  */
 export function dataPackage(entries: BundleEntries): Record<string, unknown> {
-  const licenses = entries.license && isUrl(entries.license)
-    ? { licenses: [{ path: entries.license }] }
+  const { license } = entries;
+  const licenses = license.url
+    ? { licenses: [{ path: license.url, ...(license.spdx ? { name: license.spdx } : {}) }] }
     : {};
+  const contributors = entries.authors.length
+    ? {
+      contributors: entries.authors.map((author) => ({
+        title: author.name,
+        ...(author.givenName ? { givenName: author.givenName } : {}),
+        ...(author.familyName ? { familyName: author.familyName } : {}),
+        ...(author.orcid ? { path: author.orcid } : {}),
+        ...(author.affiliation ? { organization: author.affiliation } : {}),
+        roles: ["creator"],
+      })),
+    }
+    : {};
+  const keywords = entries.keywords.length ? { keywords: entries.keywords } : {};
   return {
     $schema: DATA_PACKAGE_PROFILE,
     name: packageName(entries.title),
@@ -111,6 +124,8 @@ export function dataPackage(entries: BundleEntries): Record<string, unknown> {
     description: entries.description,
     created: entries.created,
     ...licenses,
+    ...contributors,
+    ...keywords,
     resources: [
       ...entries.tables.flatMap(tableResources),
       ...entries.plots.map((plot) => ({

@@ -12,7 +12,7 @@
 
 import type { BundleEntries, BundleFile, SavedTable } from "./_bundle_entries.ts";
 import { isUrl } from "./_bundle_entries.ts";
-import { DATA_PACKAGE_PROFILE } from "./_data_package.ts";
+import type { CheckedAuthor, CheckedLicense } from "./_bundle_metadata.ts";
 import type { TableDigest } from "../table/table_digest.ts";
 
 /** The RO-Crate 1.2 JSON-LD context. */
@@ -145,16 +145,57 @@ function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
   ];
 }
 
+/** A metadata file of the bundle: what it is, and the profile it follows. */
+export interface DescribingFile {
+  file: BundleFile;
+  name: string;
+  /** The profile's address and name. */
+  conformsTo: { id: string; name: string };
+}
+
+/** The licence as RO-Crate 1.2 wants it: an entity, its address the id when it has one. */
+function licenseEntity(license: CheckedLicense): Entity {
+  return license.url
+    ? {
+      "@id": license.url,
+      "@type": "CreativeWork",
+      name: license.spdx ?? license.url,
+      ...(license.spdx ? { identifier: license.spdx } : {}),
+    }
+    : { "@id": "#license", "@type": "CreativeWork", name: "License", description: license.text };
+}
+
+/** An author as a Person (the ORCID iD its id, when given) and the Organization of their affiliation. */
+function personEntities(author: CheckedAuthor): Entity[] {
+  const organization: Entity | undefined = author.affiliation
+    ? {
+      "@id": `#organization-${fragment(author.affiliation)}`,
+      "@type": "Organization",
+      name: author.affiliation,
+    }
+    : undefined;
+  const person: Entity = {
+    "@id": author.orcid ?? `#person-${fragment(author.name)}`,
+    "@type": "Person",
+    name: author.name,
+    ...(author.givenName ? { givenName: author.givenName } : {}),
+    ...(author.familyName ? { familyName: author.familyName } : {}),
+    ...(organization ? { affiliation: ref(organization["@id"]) } : {}),
+  };
+  return organization ? [person, organization] : [person];
+}
+
 /**
  * The RO-Crate metadata document of a bundle.
  *
  * @param entries What the bundle holds.
- * @param dataPackageFile The written `datapackage.json`.
+ * @param describing The files written about the data (`datapackage.json`,
+ *   `CITATION.cff`), each with its name and the profile it conforms to.
  * @returns The document, ready for `JSON.stringify`.
  */
 export function roCrate(
   entries: BundleEntries,
-  dataPackageFile: BundleFile,
+  describing: readonly DescribingFile[],
 ): Record<string, unknown> {
   const digests = entries.tables.flatMap((table) => [
     digestEntity(table.csv, table.digests.csv),
@@ -168,21 +209,26 @@ export function roCrate(
       }),
     ]),
     ...entries.plots.map((plot) => fileEntity(plot.svg, `${plot.name} (SVG)`)),
-    fileEntity(dataPackageFile, "Data Package: the Table Schema of each table", {
-      conformsTo: ref(DATA_PACKAGE_PROFILE),
-    }),
+    ...describing.map(({ file, name, conformsTo }) =>
+      fileEntity(file, name, { conformsTo: ref(conformsTo.id) })
+    ),
   ];
   const actions = entries.tables.flatMap((table) => tableAction(table, entries.tidepoolVersion));
   const versions = new Set([
     entries.tidepoolVersion,
     ...entries.tables.map((table) => table.provenance?.tidepoolVersion ?? entries.tidepoolVersion),
   ]);
-  const license = entries.license ??
-    "No license was given: ask the authors before reusing these files";
+  const license = licenseEntity(entries.license);
+  const people = entries.authors.map(personEntities);
   const contextual: Entity[] = [
     ...[...versions].map(software),
-    { "@id": DATA_PACKAGE_PROFILE, "@type": ["CreativeWork", "Profile"], name: "Data Package 2.0" },
-    ...(isUrl(license) ? [{ "@id": license, "@type": "CreativeWork", name: license }] : []),
+    ...describing.map(({ conformsTo }) => ({
+      "@id": conformsTo.id,
+      "@type": ["CreativeWork", "Profile"],
+      name: conformsTo.name,
+    })),
+    license,
+    ...people.flat(),
   ];
   const seen = new Set<string>();
   const graph = [
@@ -198,7 +244,9 @@ export function roCrate(
       name: entries.title,
       description: entries.description,
       datePublished: entries.created,
-      license: isUrl(license) ? ref(license) : license,
+      license: ref(license["@id"]),
+      ...(people.length ? { author: people.map(([person]) => ref(person["@id"])) } : {}),
+      ...(entries.keywords.length ? { keywords: entries.keywords.join(", ") } : {}),
       hasPart: files.map((file) => ref(file["@id"])),
       mentions: actions.filter((entity) => entity["@type"] === "CreateAction").map((entity) =>
         ref(entity["@id"])

@@ -9,6 +9,7 @@
  */
 
 export {
+  type BundleAuthor,
   type BundleFile,
   saveBundle,
   type SaveBundleOptions,

@@ -21,11 +21,20 @@ import { TIDEPOOL_VERSION } from "../version.ts";
 import { frictionlessSchema } from "./frictionless_schema.ts";
 import { csvCells } from "./_csv_cells.ts";
 import type { BundleFile, SavedPlot, SavedTable } from "./_bundle_entries.ts";
-import { dataPackage } from "./_data_package.ts";
+import { DATA_PACKAGE_PROFILE, dataPackage } from "./_data_package.ts";
+import { CFF_PROFILE, citationCff } from "./_citation_cff.ts";
+import {
+  type BundleAuthor,
+  checkedAuthors,
+  checkedKeywords,
+  checkedLicense,
+  checkedTitle,
+} from "./_bundle_metadata.ts";
 import { roCrate } from "./_ro_crate.ts";
 import { sha256Hex } from "./_sha256.ts";
 
 export type { BundleFile } from "./_bundle_entries.ts";
+export type { BundleAuthor } from "./_bundle_metadata.ts";
 
 /** What {@linkcode saveBundle} writes, and how it describes it. */
 export interface SaveBundleOptions {
@@ -33,16 +42,31 @@ export interface SaveBundleOptions {
   tables?: Readonly<Record<string, ColumnTable>>;
   /** Plots by name (figures or SVG markup); each becomes `<name>.svg`. */
   plots?: Readonly<Record<string, PlotFigure | string>>;
-  /** The bundle's title; the folder's name unless given. */
+  /** The bundle's title, as a reader will cite it; required unless `draft`. */
   title?: string;
+  /**
+   * The authors, as names or `{ name, orcid, affiliation }`: Person entities
+   * of the RO-Crate (the ORCID iD their id), contributors of the Data
+   * Package, authors of CITATION.cff.
+   */
+  authors?: readonly (string | BundleAuthor)[];
+  /** Keywords, for the RO-Crate, the Data Package and CITATION.cff. */
+  keywords?: readonly string[];
   /** What the bundle is, for a reader of the paper; a sentence on its contents unless given. */
   description?: string;
   /**
    * The license of the files: an address (`https://creativecommons.org/licenses/by/4.0/`),
-   * linked from both metadata files, or a sentence on reuse. Unless given,
-   * the crate says that no license was given.
+   * an entity of the RO-Crate and the Data Package's license (and its SPDX
+   * id in CITATION.cff for the Creative Commons and Open Data Commons
+   * licences), or a sentence on reuse. Required unless `draft`.
    */
   license?: string;
+  /**
+   * A bundle not yet meant for a repository: saved without a title (the
+   * folder's name stands in) or a license (the metadata say none was given).
+   * Default `false`.
+   */
+  draft?: boolean;
   /**
    * Prefix formula-like text cells of the CSV files with `'`, as `saveTable`
    * does (the field's description in the CSV's Table Schema then says so;
@@ -68,7 +92,7 @@ export interface SavedBundle {
 /** `1 table`, `2 tables`. */
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-const METADATA_FILES = ["datapackage.json", "ro-crate-metadata.json"];
+const METADATA_FILES = ["CITATION.cff", "datapackage.json", "ro-crate-metadata.json"];
 
 /** A file name from a table or plot name: `ordersPerWeek` → `orders_per_week`. */
 function fileStem(kind: string, name: string): string {
@@ -273,11 +297,18 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
     tables: "object",
     plots: "object",
     title: "string",
+    authors: "any",
+    keywords: "strings",
     description: "string",
     license: "string",
+    draft: "boolean",
     escapeFormulas: "boolean",
     overwrite: "boolean",
   });
+  const draft = options.draft === true;
+  const title = checkedTitle(options.title, dir, draft);
+  const license = checkedLicense(options.license, draft);
+  const authors = checkedAuthors(options.authors);
   const tables = Object.entries(options.tables ?? {});
   const plots = Object.entries(options.plots ?? {});
   if (!tables.length && !plots.length) {
@@ -306,29 +337,45 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
     await savePlot(`${dir}/${path}`, figure);
     savedPlots.push({ name, svg: await describeFile(dir, path, "image/svg+xml") });
   }
-  const title = options.title ?? (dir.replace(/\/+$/, "").split("/").pop() || "tidepool bundle");
   const entries = {
     title,
     description: options.description ??
       `${count(savedTables.length, "table")} and ${
         count(savedPlots.length, "plot")
       } saved by tidepool ${TIDEPOOL_VERSION}`,
-    license: options.license,
+    license,
+    authors,
+    keywords: checkedKeywords(options.keywords),
     created,
     tidepoolVersion: TIDEPOOL_VERSION,
     tables: savedTables,
     plots: savedPlots,
   };
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  await writeFileAtomic(`${dir}/CITATION.cff`, citationCff(entries));
+  const citationFile = await describeFile(dir, "CITATION.cff", "application/x-yaml");
   await writeFileAtomic(`${dir}/datapackage.json`, json(dataPackage(entries)));
   const packageFile = await describeFile(dir, "datapackage.json", "application/json");
-  await writeFileAtomic(`${dir}/ro-crate-metadata.json`, json(roCrate(entries, packageFile)));
+  const describing = [
+    {
+      file: citationFile,
+      name: "How to cite these data (Citation File Format)",
+      conformsTo: { id: CFF_PROFILE, name: "Citation File Format 1.2.0" },
+    },
+    {
+      file: packageFile,
+      name: "Data Package: the Table Schema of each table",
+      conformsTo: { id: DATA_PACKAGE_PROFILE, name: "Data Package 2.0" },
+    },
+  ];
+  await writeFileAtomic(`${dir}/ro-crate-metadata.json`, json(roCrate(entries, describing)));
   const crateFile = await describeFile(dir, "ro-crate-metadata.json", "application/ld+json");
   return {
     dir,
     files: [
       ...savedTables.flatMap((table) => [table.csv, table.parquet]),
       ...savedPlots.map((plot) => plot.svg),
+      citationFile,
       packageFile,
       crateFile,
     ],

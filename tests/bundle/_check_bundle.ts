@@ -40,6 +40,13 @@ const RO_CRATE_TERMS = new Set([
   "url",
   "value",
   "identifier",
+  "author",
+  "keywords",
+  "affiliation",
+  "givenName",
+  "familyName",
+  "Person",
+  "Organization",
   "CreativeWork",
   "Dataset",
   "File",
@@ -211,7 +218,10 @@ export async function checkDataPackage(dir: string): Promise<Map<string, number>
   );
   assert.match(pkg.name, /^[a-z0-9._-]+$/);
   const resources = pkg.resources;
-  const onDisk = (await filesIn(dir)).filter((name) => !name.endsWith(".json"));
+  // The files about the data (the two JSON files, CITATION.cff) are not its resources.
+  const onDisk = (await filesIn(dir)).filter((name) =>
+    !name.endsWith(".json") && name !== "CITATION.cff"
+  );
   assert.deepEqual(resources.map((resource) => resource.path).sort(), onDisk);
   assert.equal(new Set(resources.map((resource) => resource.name)).size, resources.length);
   const rowCounts = new Map<string, number>();

@@ -62,6 +62,7 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
     const saved = await saveBundle(`${dir}/paper`, {
       tables: { everyType: everyType(), orders: withProvenance() },
       plots: { counts: chart },
+      title: "Every type",
       license: "https://creativecommons.org/licenses/by/4.0/",
     });
     assert.deepEqual(saved.files.map((file) => file.path), [
@@ -70,6 +71,7 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
       "orders.csv",
       "orders.parquet",
       "counts.svg",
+      "CITATION.cff",
       "datapackage.json",
       "ro-crate-metadata.json",
     ]);
@@ -115,7 +117,9 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
     assert.match(pkg.resources[0].schema.fields[0].description, /begins with an added '/);
     assert.equal(pkg.resources[1].schema.fields[0].description, "tidepool type: string");
     assert.equal(pkg.resources[2].schema.fields[0].description, "tidepool type: string");
-    assert.deepEqual(pkg.licenses, [{ path: "https://creativecommons.org/licenses/by/4.0/" }]);
+    assert.deepEqual(pkg.licenses, [
+      { path: "https://creativecommons.org/licenses/by/4.0/", name: "CC-BY-4.0" },
+    ]);
     assert.deepEqual(pkg.resources[2].sources, [
       { title: "Subgraph.orders", path: "http://127.0.0.1:8080/subgraphs/name/ocean" },
     ]);
@@ -126,7 +130,7 @@ Deno.test("saveBundle: a column name a spreadsheet would run is quoted in the CS
   await inTempDir(async (dir) => {
     // Column names can come from a server (an archive's metadata fields).
     const table = aq.table({ "=cmd|' /C calc'!A0": ["x"], plain: [1] });
-    await saveBundle(`${dir}/paper`, { tables: { fields: table } });
+    await saveBundle(`${dir}/paper`, { draft: true, tables: { fields: table } });
     // The checker holds the CSV header to the CSV schema's field names.
     await checkDataPackage(`${dir}/paper`);
     const header = (await Deno.readTextFile(`${dir}/paper/fields.csv`)).split("\n")[0];
@@ -143,6 +147,7 @@ Deno.test("saveBundle: a column name a spreadsheet would run is quoted in the CS
 Deno.test("saveBundle: a CreateAction from provenance, and an honest one without", async () => {
   await inTempDir(async (dir) => {
     await saveBundle(`${dir}/first`, {
+      draft: true,
       tables: { orders: withProvenance(), handMade: aq.table({ n: [1] }) },
     });
     const byId = await checkRoCrate(`${dir}/first`);
@@ -167,7 +172,7 @@ Deno.test("saveBundle: a CreateAction from provenance, and an honest one without
     // The Parquet file keeps the provenance: read back and bundled again, the action is the same.
     const again = await readTable(`${dir}/first/orders.parquet`);
     assert.deepEqual(provenance(again), provenance(withProvenance()));
-    await saveBundle(`${dir}/again`, { tables: { orders: again } });
+    await saveBundle(`${dir}/again`, { draft: true, tables: { orders: again } });
     const rebundled = await checkRoCrate(`${dir}/again`);
     assert.deepEqual(rebundled.get("#create-orders"), action);
 
@@ -176,14 +181,15 @@ Deno.test("saveBundle: a CreateAction from provenance, and an honest one without
     assert.match(handMade.description as string, /The table carries no provenance/);
     const root = byId.get("./")!;
     assert.ok((handMade.startTime as string) >= (root.datePublished as string));
-    assert.match(root.license as string, /No license was given/);
+    const license = byId.get((root.license as { "@id": string })["@id"])!;
+    assert.match(license.description as string, /No license was given/);
   });
 });
 
 Deno.test("saveBundle: the same tables saved again give the same data files", async () => {
   await inTempDir(async (dir) => {
     const chart = renderPlot({ marks: [Plot.dot([{ x: 1, y: 2 }], { x: "x", y: "y" })] });
-    const contents = { tables: { everyType: everyType() }, plots: { dots: chart } };
+    const contents = { draft: true, tables: { everyType: everyType() }, plots: { dots: chart } };
     const first = await saveBundle(`${dir}/a`, contents);
     const second = await saveBundle(`${dir}/b`, {
       ...contents,
@@ -191,7 +197,8 @@ Deno.test("saveBundle: the same tables saved again give the same data files", as
     });
     const again = await saveBundle(`${dir}/a`, contents);
     const data = (files: typeof first.files) =>
-      files.filter((file) => !file.path.endsWith(".json")).map((file) => [file.path, file.sha256]);
+      files.filter((file) => /\.(csv|parquet|svg)$/.test(file.path))
+        .map((file) => [file.path, file.sha256]);
     assert.deepEqual(data(second.files), data(first.files));
     assert.deepEqual(data(again.files), data(first.files));
     await checkRoCrate(`${dir}/a`);
@@ -206,11 +213,13 @@ Deno.test("saveBundle: the same tables saved again give the same data files", as
 Deno.test("saveBundle: saved again with fewer tables, the earlier bundle's extra files go", async () => {
   await inTempDir(async (dir) => {
     await saveBundle(dir, {
+      draft: true,
       tables: { kept: aq.table({ n: [1] }), dropped: aq.table({ n: [2] }) },
     });
-    await saveBundle(dir, { tables: { kept: aq.table({ n: [1] }) } });
+    await saveBundle(dir, { draft: true, tables: { kept: aq.table({ n: [1] }) } });
     const names = [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
     assert.deepEqual(names, [
+      "CITATION.cff",
       "datapackage.json",
       "kept.csv",
       "kept.parquet",
@@ -221,7 +230,7 @@ Deno.test("saveBundle: saved again with fewer tables, the earlier bundle's extra
     // A file the earlier bundle did not list is the user's: refused, not removed.
     await Deno.writeTextFile(`${dir}/notes.csv`, "mine");
     await assert.rejects(
-      saveBundle(dir, { tables: { other: aq.table({ n: [3] }) } }),
+      saveBundle(dir, { draft: true, tables: { other: aq.table({ n: [3] }) } }),
       /notes\.csv/,
     );
     assert.ok(Deno.statSync(`${dir}/notes.csv`).isFile);
@@ -233,16 +242,17 @@ Deno.test("saveBundle: refuses a folder with other files, clashing names and not
   await inTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/notes.txt`, "mine");
     await assert.rejects(
-      saveBundle(dir, { tables: { t: aq.table({ n: [1] }) } }),
+      saveBundle(dir, { draft: true, tables: { t: aq.table({ n: [1] }) } }),
       (error: TidepoolError) => error.message.includes("notes.txt") && !!error.hint,
     );
     await assert.rejects(
       saveBundle(`${dir}/x`, {
+        draft: true,
         tables: { ordersPerWeek: aq.table({}), orders_per_week: aq.table({}) },
       }),
       /both would be orders_per_week/,
     );
-    await assert.rejects(saveBundle(`${dir}/y`, {}), /Cannot save an empty bundle/);
+    await assert.rejects(saveBundle(`${dir}/y`, { draft: true }), /Cannot save an empty bundle/);
     assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name), ["notes.txt"]);
   });
 });
@@ -271,7 +281,7 @@ Deno.test("saveBundle: a folder another tool described, or files tidepool did no
       ) => [entry.name, Deno.readTextFileSync(`${dir}/${entry.name}`)]),
     );
     await assert.rejects(
-      saveBundle(dir, { tables: { other: aq.table({ n: [3] }) } }),
+      saveBundle(dir, { draft: true, tables: { other: aq.table({ n: [3] }) } }),
       /it holds files tidepool did not write: datapackage\.json, notes\.csv, ro-crate-metadata\.json/,
     );
     const after = Object.fromEntries(
@@ -285,29 +295,38 @@ Deno.test("saveBundle: a folder another tool described, or files tidepool did no
     await Deno.mkdir(`${dir}/b`);
     await Deno.writeTextFile(`${dir}/b/orders.csv`, "mine\n");
     await assert.rejects(
-      saveBundle(`${dir}/b`, { tables: { orders: aq.table({ n: [1] }) } }),
+      saveBundle(`${dir}/b`, { draft: true, tables: { orders: aq.table({ n: [1] }) } }),
       /did not write: orders\.csv/,
     );
     assert.equal(await Deno.readTextFile(`${dir}/b/orders.csv`), "mine\n");
 
     // A bundle file edited since tidepool wrote it is the user's now.
     await saveBundle(`${dir}/c`, {
+      draft: true,
       tables: { kept: aq.table({ n: [1] }), gone: aq.table({ n: [2] }) },
     });
     await Deno.writeTextFile(`${dir}/c/gone.csv`, "edited\n");
     await assert.rejects(
-      saveBundle(`${dir}/c`, { tables: { kept: aq.table({ n: [1] }) } }),
+      saveBundle(`${dir}/c`, { draft: true, tables: { kept: aq.table({ n: [1] }) } }),
       /did not write: gone\.csv/,
     );
     assert.equal(await Deno.readTextFile(`${dir}/c/gone.csv`), "edited\n");
     // overwrite: true replaces what tidepool wrote, changed or not, and still nothing else.
     await Deno.writeTextFile(`${dir}/c/notes.txt`, "mine\n");
     await assert.rejects(
-      saveBundle(`${dir}/c`, { tables: { kept: aq.table({ n: [1] }) }, overwrite: true }),
+      saveBundle(`${dir}/c`, {
+        draft: true,
+        tables: { kept: aq.table({ n: [1] }) },
+        overwrite: true,
+      }),
       /did not write: notes\.txt/,
     );
     await Deno.remove(`${dir}/c/notes.txt`);
-    await saveBundle(`${dir}/c`, { tables: { kept: aq.table({ n: [1] }) }, overwrite: true });
+    await saveBundle(`${dir}/c`, {
+      draft: true,
+      tables: { kept: aq.table({ n: [1] }) },
+      overwrite: true,
+    });
     await assert.rejects(Deno.stat(`${dir}/c/gone.csv`), Deno.errors.NotFound);
   });
 });
