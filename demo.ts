@@ -300,6 +300,6 @@ for (const { file, rows } of written) {
 }
 console.log(
   `  ${`${OUT}/bundle/`.padEnd(44)} ${bundle.files.length} files: CSV, Parquet, SVG, ` +
-    "CITATION.cff, datapackage.json, ro-crate-metadata.json",
+    "index.html, CITATION.cff, datapackage.json, ro-crate-metadata.json",
 );
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -38,6 +38,10 @@ export interface SavedTable {
   readonly renamed: ReadonlyMap<string, string>;
   /** Its row count. */
   readonly rows: number;
+  /** The columns with their types, in order. */
+  readonly columns: readonly { readonly name: string; readonly type: string }[];
+  /** The first rows, for the bundle's page. */
+  readonly head: readonly Record<string, unknown>[];
   /** Its provenance, when a tidepool call returned it. */
   readonly provenance?: Provenance;
   /** When the bundle started writing its files (ISO 8601). */

@@ -149,8 +149,8 @@ function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
 export interface DescribingFile {
   file: BundleFile;
   name: string;
-  /** The profile's address and name. */
-  conformsTo: { id: string; name: string };
+  /** The profile's address and name, for a file that follows one. */
+  conformsTo?: { id: string; name: string };
 }
 
 /** The licence as RO-Crate 1.2 wants it: an entity, its address the id when it has one. */
@@ -210,7 +210,7 @@ export function roCrate(
     ]),
     ...entries.plots.map((plot) => fileEntity(plot.svg, `${plot.name} (SVG)`)),
     ...describing.map(({ file, name, conformsTo }) =>
-      fileEntity(file, name, { conformsTo: ref(conformsTo.id) })
+      fileEntity(file, name, conformsTo ? { conformsTo: ref(conformsTo.id) } : {})
     ),
   ];
   const actions = entries.tables.flatMap((table) => tableAction(table, entries.tidepoolVersion));
@@ -222,11 +222,11 @@ export function roCrate(
   const people = entries.authors.map(personEntities);
   const contextual: Entity[] = [
     ...[...versions].map(software),
-    ...describing.map(({ conformsTo }) => ({
-      "@id": conformsTo.id,
-      "@type": ["CreativeWork", "Profile"],
-      name: conformsTo.name,
-    })),
+    ...describing.flatMap(({ conformsTo }) =>
+      conformsTo
+        ? [{ "@id": conformsTo.id, "@type": ["CreativeWork", "Profile"], name: conformsTo.name }]
+        : []
+    ),
     license,
     ...people.flat(),
   ];

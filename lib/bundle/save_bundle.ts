@@ -31,6 +31,7 @@ import {
   checkedTitle,
 } from "./_bundle_metadata.ts";
 import { roCrate } from "./_ro_crate.ts";
+import { indexHtml } from "./_index_html.ts";
 import { sha256Hex } from "./_sha256.ts";
 
 export type { BundleFile } from "./_bundle_entries.ts";
@@ -92,7 +93,7 @@ export interface SavedBundle {
 /** `1 table`, `2 tables`. */
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-const METADATA_FILES = ["CITATION.cff", "datapackage.json", "ro-crate-metadata.json"];
+const METADATA_FILES = ["CITATION.cff", "datapackage.json", "index.html", "ro-crate-metadata.json"];
 
 /** A file name from a table or plot name: `ordersPerWeek` → `orders_per_week`. */
 function fileStem(kind: string, name: string): string {
@@ -210,7 +211,8 @@ async function saveOneTable(
   escapeFormulas: boolean,
 ): Promise<SavedTable> {
   const savedFrom = new Date().toISOString();
-  const csv = csvCells(table, columnTypes(table), escapeFormulas);
+  const types = columnTypes(table);
+  const csv = csvCells(table, types, escapeFormulas);
   await saveTable(`${dir}/${stem}.csv`, csv.table, { escapeFormulas: false });
   await saveTable(`${dir}/${stem}.parquet`, table);
   // Each file as a reader gets it back: what verifyBundle compares, like with like.
@@ -226,6 +228,8 @@ async function saveOneTable(
     escaped: csv.escaped,
     renamed: csv.renamed,
     rows: table.numRows(),
+    columns: table.columnNames().map((column) => ({ name: column, type: types[column] })),
+    head: table.objects({ limit: 10 }) as Record<string, unknown>[],
     digests,
     provenance: provenance(table),
     savedFrom,
@@ -332,9 +336,11 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
     );
   }
   const savedPlots: SavedPlot[] = [];
+  const charts = new Map<string, string>();
   for (const [index, [name, figure]] of plots.entries()) {
     const path = `${plotStems[index]}.svg`;
     await savePlot(`${dir}/${path}`, figure);
+    charts.set(name, await Deno.readTextFile(`${dir}/${path}`));
     savedPlots.push({ name, svg: await describeFile(dir, path, "image/svg+xml") });
   }
   const entries = {
@@ -356,7 +362,15 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
   const citationFile = await describeFile(dir, "CITATION.cff", "application/x-yaml");
   await writeFileAtomic(`${dir}/datapackage.json`, json(dataPackage(entries)));
   const packageFile = await describeFile(dir, "datapackage.json", "application/json");
+  const dataFiles = [
+    ...savedTables.flatMap((table) => [table.csv, table.parquet]),
+    ...savedPlots.map((plot) => plot.svg),
+  ];
+  const page = indexHtml(entries, charts, [...dataFiles, citationFile, packageFile]);
+  await writeFileAtomic(`${dir}/index.html`, page);
+  const pageFile = await describeFile(dir, "index.html", "text/html");
   const describing = [
+    { file: pageFile, name: "The bundle at a glance: its tables, charts and files, for a browser" },
     {
       file: citationFile,
       name: "How to cite these data (Citation File Format)",
@@ -372,12 +386,6 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
   const crateFile = await describeFile(dir, "ro-crate-metadata.json", "application/ld+json");
   return {
     dir,
-    files: [
-      ...savedTables.flatMap((table) => [table.csv, table.parquet]),
-      ...savedPlots.map((plot) => plot.svg),
-      citationFile,
-      packageFile,
-      crateFile,
-    ],
+    files: [...dataFiles, citationFile, packageFile, pageFile, crateFile],
   };
 }

@@ -218,9 +218,9 @@ export async function checkDataPackage(dir: string): Promise<Map<string, number>
   );
   assert.match(pkg.name, /^[a-z0-9._-]+$/);
   const resources = pkg.resources;
-  // The files about the data (the two JSON files, CITATION.cff) are not its resources.
+  // The files about the data (the two JSON files, CITATION.cff, index.html) are not its resources.
   const onDisk = (await filesIn(dir)).filter((name) =>
-    !name.endsWith(".json") && name !== "CITATION.cff"
+    !name.endsWith(".json") && name !== "CITATION.cff" && name !== "index.html"
   );
   assert.deepEqual(resources.map((resource) => resource.path).sort(), onDisk);
   assert.equal(new Set(resources.map((resource) => resource.name)).size, resources.length);

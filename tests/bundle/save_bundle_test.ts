@@ -73,6 +73,7 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
       "counts.svg",
       "CITATION.cff",
       "datapackage.json",
+      "index.html",
       "ro-crate-metadata.json",
     ]);
     const rows = await checkDataPackage(`${dir}/paper`);
@@ -221,6 +222,7 @@ Deno.test("saveBundle: saved again with fewer tables, the earlier bundle's extra
     assert.deepEqual(names, [
       "CITATION.cff",
       "datapackage.json",
+      "index.html",
       "kept.csv",
       "kept.parquet",
       "ro-crate-metadata.json",

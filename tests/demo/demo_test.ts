@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
 import { checkDataPackage, checkRoCrate } from "../bundle/_check_bundle.ts";
 import { verifyBundle } from "../../lib/bundle/verify_bundle.ts";
+import { inkShare, openOffline } from "../_chromium.ts";
 import { childEnvironment, runDemo } from "../_child_runs.ts";
 
 Deno.test("the demo runs against the sandbox and writes every table and chart", async () => {
@@ -48,6 +49,16 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     assert.equal(check.ok, true, check.summary);
     const bundleCsv = [...Deno.readDirSync(bundle)].filter((e) => e.name.endsWith(".csv"));
     assert.equal(check.checked.tables, 2 * bundleCsv.length);
+    // Its page, opened from disk offline in Chromium, shows every table and chart.
+    const { dom, png } = await openOffline(`${bundle}/index.html`);
+    assert.ok(inkShare(png) > 0.01, "the page renders");
+    const svgFiles = [...Deno.readDirSync(bundle)].filter((e) => e.name.endsWith(".svg"));
+    assert.deepEqual([bundleCsv.length, svgFiles.length], [20, 12]);
+    assert.equal(dom.match(/<section id="table-/g)?.length, 20);
+    assert.equal(dom.match(/<figure class="chart"/g)?.length, 12);
+    for (const csv of bundleCsv) {
+      assert.ok(dom.includes(`id="table-${csv.name.replace(/\.csv$/, "")}"`), csv.name);
+    }
     const key = SANDBOX_WALLET_KEY.slice(2).toLowerCase();
     for (const entry of Deno.readDirSync(bundle)) {
       const text = new TextDecoder().decode(Deno.readFileSync(`${bundle}/${entry.name}`));
