@@ -300,7 +300,7 @@ export type {
   HarvestPartitioning,
   HarvestSource,
 } from "./lib/archive/oai/mod.ts";
-export { frictionlessSchema, saveBundle, verifyBundle } from "./lib/bundle/mod.ts";
+export { frictionlessSchema, reproduceBundle, saveBundle, verifyBundle } from "./lib/bundle/mod.ts";
 export type {
   BundleAuthor,
   BundleFile,
@@ -309,6 +309,9 @@ export type {
   FrictionlessField,
   FrictionlessSchema,
   FrictionlessType,
+  ReproducedTable,
+  ReproduceOptions,
+  Reproduction,
   SaveBundleOptions,
   SavedBundle,
 } from "./lib/bundle/mod.ts";

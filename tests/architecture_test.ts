@@ -30,7 +30,7 @@ const FLOORS: readonly (readonly string[])[] = [
   [...ADAPTERS, "lib/notebook"],
   ["lib/plot"],
   ["lib/sandbox", "lib/bundle"],
-  ["mod.ts", "verify.ts"],
+  ["mod.ts", "verify.ts", "reproduce.ts"],
 ];
 
 /** The folder (or top-level file) a repository path belongs to, as FLOORS names it. */

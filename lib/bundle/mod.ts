@@ -17,6 +17,12 @@ export {
 } from "./save_bundle.ts";
 export { type BundleProblem, type BundleVerification, verifyBundle } from "./verify_bundle.ts";
 export {
+  reproduceBundle,
+  type ReproducedTable,
+  type ReproduceOptions,
+  type Reproduction,
+} from "./reproduce_bundle.ts";
+export {
   type FrictionlessField,
   type FrictionlessSchema,
   frictionlessSchema,

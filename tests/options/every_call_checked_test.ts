@@ -186,6 +186,7 @@ const CALLS: Record<string, (o: never) => unknown> = {
   harvestDataset: (o) => tidepool.harvestDataset(oai, "never-written", o),
   query: (o) => tidepool.query("SELECT 1", o),
   saveBundle: (o) => tidepool.saveBundle("never-written", o),
+  reproduceBundle: (o) => tidepool.reproduceBundle("never-read", "never-run.ts", o),
 };
 
 Deno.test("every public call with options is in this test's list", async () => {
