@@ -16,6 +16,7 @@ import * as Plot from "@observablehq/plot";
 import type { ColumnTable } from "arquero";
 import {
   Archive,
+  deriveProvenance,
   ExpressionSearch,
   OceanNode,
   saveBundle,
@@ -143,10 +144,15 @@ async function computeToData(node: OceanNode, services: Services): Promise<void>
       columns: Record<string, { count: number; mean: number; min: number; max: number }>;
     }
   >;
-  const stats = aq.from(
-    Object.entries(summary).flatMap(([did, { columns }]) =>
-      Object.entries(columns).map(([column, s]) => ({ did, column, ...s }))
+  // Named after the job's files, so the bundle says where it came from (and that it was not recorded).
+  const stats = deriveProvenance(
+    aq.from(
+      Object.entries(summary).flatMap(([did, { columns }]) =>
+        Object.entries(columns).map(([column, s]) => ({ did, column, ...s }))
+      ),
     ),
+    "summary of the job's output",
+    { files },
   );
   await table("compute_summary", stats);
   await chart(

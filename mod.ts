@@ -265,6 +265,7 @@ export {
   buildTable,
   columnTypes,
   defineSchema,
+  deriveProvenance,
   provenance,
   rows,
   TableBuilder,

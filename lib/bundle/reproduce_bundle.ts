@@ -19,8 +19,13 @@ import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 export interface ReproducedTable {
   /** The table's file, such as `orders.parquet`. */
   file: string;
-  /** `same`, `changed`, `missing` (not reproduced) or `new` (not in the bundle). */
-  status: "same" | "changed" | "missing" | "new";
+  /**
+   * `same`, `changed`, `missing` (not reproduced), `new` (not in the bundle),
+   * or `not recorded`: the table came from requests a recording never keeps
+   * (signed ones, such as a compute job's results), so a replay cannot give
+   * it back; it is reported, and does not fail the reproduction.
+   */
+  status: "same" | "changed" | "missing" | "new" | "not recorded";
   /** The digest the bundle records, or null. */
   recorded: string | null;
   /** The digest of the reproduced table, or null. */
@@ -50,7 +55,7 @@ export interface ReproduceOptions {
 const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
   [
     { name: "file", type: "string", description: "The table's file in the bundle" },
-    { name: "status", type: "string", description: "same, changed, missing or new" },
+    { name: "status", type: "string", description: "same, changed, missing, new or not recorded" },
     { name: "recorded", type: "string", description: "The digest the bundle records" },
     { name: "reproduced", type: "string", description: "The digest of the reproduced table" },
   ] as const,
@@ -109,6 +114,7 @@ export async function reproduceBundle(
     await runOffline(copiedSource, recording, options);
     const reproduced = join(scratch, fromRoot);
     const before = await recordedDigests(bundle);
+    const unrecorded = await unrecordedFiles(bundle);
     const after = await recordedDigests(reproduced).catch(() => {
       throw new TidepoolError(
         `${
@@ -117,7 +123,7 @@ export async function reproduceBundle(
         { hint: "Reproduce with the notebook or script that wrote this bundle, unchanged" },
       );
     });
-    return compare(bundleDir, before, after);
+    return compare(bundleDir, before, after, unrecorded);
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }
@@ -221,10 +227,31 @@ async function recordedDigests(dir: string): Promise<Map<string, string>> {
   return digests;
 }
 
+/**
+ * The table files whose call was traced but none of whose requests were
+ * recorded (its CreateAction has an object and no cache keys), and the
+ * tables derived from them.
+ */
+async function unrecordedFiles(dir: string): Promise<Set<string>> {
+  const crate = JSON.parse(await Deno.readTextFile(join(dir, "ro-crate-metadata.json")));
+  const graph: Record<string, unknown>[] = Array.isArray(crate?.["@graph"]) ? crate["@graph"] : [];
+  const files = new Set<string>();
+  for (const action of graph) {
+    if (action["@type"] !== "CreateAction" || action.object === undefined) continue;
+    const objects = [action.object].flat() as { "@id"?: string }[];
+    if (objects.some((ref) => ref?.["@id"]?.startsWith("#cache-keys-"))) continue;
+    for (const result of [action.result].flat() as { "@id"?: string }[]) {
+      if (typeof result?.["@id"] === "string") files.add(decodeURI(result["@id"]));
+    }
+  }
+  return files;
+}
+
 function compare(
   name: string,
   before: ReadonlyMap<string, string>,
   after: ReadonlyMap<string, string>,
+  unrecorded: ReadonlySet<string>,
 ): Reproduction {
   const files = [...new Set([...before.keys(), ...after.keys()])].sort();
   const rows: ReproducedTable[] = files.map((file) => {
@@ -232,6 +259,8 @@ function compare(
     const reproduced = after.get(file) ?? null;
     const status = recorded === null
       ? "new"
+      : recorded !== reproduced && unrecorded.has(file)
+      ? "not recorded"
       : reproduced === null
       ? "missing"
       : recorded === reproduced
@@ -239,11 +268,19 @@ function compare(
       : "changed";
     return { file, status, recorded, reproduced };
   });
-  const differ = rows.filter((row) => row.status !== "same");
+  const differ = rows.filter((row) => row.status !== "same" && row.status !== "not recorded");
+  const skipped = rows.filter((row) => row.status === "not recorded");
   const ok = differ.length === 0;
+  const same = rows.length - differ.length - skipped.length;
+  const notRecorded = skipped.length
+    ? `; ${skipped.length} came from requests no recording keeps (signed), so a replay cannot give them back: ${
+      skipped.map((row) => row.file).join(", ")
+    }`
+    : "";
   const summary = ok
-    ? `${name}: reproduced: all ${rows.length} tables have the digests the bundle records`
+    ? `${name}: reproduced: ${same} of ${rows.length} tables have the digests the bundle records${notRecorded}`
     : `${name}: ${differ.length} of ${rows.length} tables differ:\n` +
-      differ.map((row) => `- ${row.file}: ${row.status}`).join("\n");
+      differ.map((row) => `- ${row.file}: ${row.status}`).join("\n") +
+      (notRecorded ? `\n${notRecorded.slice(2)}` : "");
   return { ok, tables: buildTable(reproducedSchema, rows), summary };
 }

@@ -13,5 +13,6 @@ export * from "./schema.ts";
 export * from "./concat_tables.ts";
 export * from "./typed_rows.ts";
 export { type Provenance, provenance } from "./provenance.ts";
+export { deriveProvenance } from "./derived_provenance.ts";
 export { canonicalTable } from "./canonical_table.ts";
 export { type TableDigest, tableDigest } from "./table_digest.ts";

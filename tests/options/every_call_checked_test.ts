@@ -32,6 +32,7 @@ const NOT_OPTIONS = new Set([
   "Archive.updateResource",
   "Archive.createEntity",
   "buildTable",
+  "deriveProvenance", // its last argument is parameters to record, any names
   "new TableBuilder",
   "new DatasetWriter",
 ]);
