@@ -47,6 +47,8 @@ Deno.test("a bundle reproduces from its recording offline, and an edited recordi
     // The paper's own deno.json: tidepool's dependencies, as a project that imports it has.
     const { imports } = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
     await Deno.writeTextFile(`${project}/deno.json`, JSON.stringify({ imports }));
+    // And its lockfile: the versions tidepool is tested with (newer ones need packages npm lacks).
+    await Deno.copyFile(new URL("deno.lock", root), `${project}/deno.lock`);
     const recording = `${project}/.cache/tidepool`;
     const subgraph = serveSubgraph();
     const expressions = startExpressionSandbox({ size: 300 });
