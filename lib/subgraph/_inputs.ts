@@ -6,7 +6,7 @@
 
 import { TidepoolError } from "../errors/errors.ts";
 import { toDate } from "../table/convert.ts";
-import { dateInput } from "../table/date_input.ts";
+import { dateInput, unixTimeInput } from "../table/date_input.ts";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -41,7 +41,8 @@ export function unixSeconds(
   if (typeof value === "string" && !/^\s*\d+\s*$/.test(value)) {
     return Math.floor(dateInput(value, what).getTime() / 1000);
   }
-  const date = toDate(value);
+  // A number (or its digits) is a Unix time only when it can be one: 20260601 is refused, not 1970.
+  const date = value instanceof Date ? toDate(value) : unixTimeInput(value, what);
   if (!date) {
     throw new TidepoolError(`Invalid ${what} time: ${JSON.stringify(value)}`, {
       hint: "Give a Date, an ISO 8601 string or a Unix time",

@@ -98,6 +98,48 @@ function zoneMinutes(zone: string): number {
   return digits.startsWith("-") ? -minutes : minutes;
 }
 
+/** 2000-01-01 and 2100-01-01, in Unix seconds: the times a number given as a date may name. */
+const UNIX_FROM = 946_684_800;
+const UNIX_UNTIL = 4_102_444_800;
+
+/**
+ * A number given as a time: Unix seconds or milliseconds between 2000 and
+ * 2100, the only readings that cannot be a misread day. Anything else, such
+ * as `20260601` (1970-08-23 in seconds), is refused, saying what it would
+ * have meant and what to write instead.
+ *
+ * @param value The number, or its digits as text.
+ * @param what What the time is for, as the error names it (`since`).
+ * @returns The time.
+ * @throws {TidepoolError} For a number that is neither.
+ *
+ * @example A Unix time in seconds
+ * ```ts
+ * console.log(unixTimeInput(1780272000, "since").toISOString()); // 2026-06-01T00:00:00.000Z
+ * ```
+ */
+export function unixTimeInput(value: number | string, what: string): Date {
+  const number = Number(value);
+  if (Number.isFinite(number)) {
+    if (number >= UNIX_FROM && number < UNIX_UNTIL) return new Date(number * 1000);
+    if (number >= UNIX_FROM * 1000 && number < UNIX_UNTIL * 1000) return new Date(number);
+  }
+  const asSeconds = Number.isFinite(number) && Math.abs(number) < 8.64e12
+    ? new Date(number * 1000).toISOString()
+    : undefined;
+  const day = /^(\d{4})(\d{2})(\d{2})$/.exec(String(value).trim());
+  throw new TidepoolError(
+    `Invalid ${what} time ${JSON.stringify(value)}: a number is read as Unix seconds or milliseconds, ${
+      asSeconds ? `and as seconds it would be ${asSeconds}, ` : ""
+    }not a time between 2000 and 2100`,
+    {
+      hint: day
+        ? `For the day ${day[1]}-${day[2]}-${day[3]}, write "${day[1]}-${day[2]}-${day[3]}" (or a Date)`
+        : `Give ${DATE_FORMS}, or Unix seconds such as ${UNIX_FROM}`,
+    },
+  );
+}
+
 function invalidDate(what: string, shown: string, why = "it is not ISO 8601"): TidepoolError {
   return new TidepoolError(`Invalid ${what} date ${shown}: ${why}`, {
     hint: `Give ${DATE_FORMS}; other forms such as 01/02/2025 are ambiguous and refused`,

@@ -45,3 +45,33 @@ Deno.test("the subgraph and the node read their date filters the same way", () =
     /Invalid createdAfter date "2025-13-45": it names no real day or time/,
   );
 });
+
+Deno.test("a number given as a date is Unix seconds or milliseconds after 2000, or refused saying what it meant", async () => {
+  assert.equal(unixSeconds(1_780_272_000, "since"), 1_780_272_000);
+  assert.equal(unixSeconds(1_780_272_000_000, "since"), 1_780_272_000);
+  assert.equal(unixSeconds("1780272000", "since"), 1_780_272_000);
+  assert.throws(
+    () => unixSeconds(20260601, "since"),
+    (error: Error) => {
+      assert.match(
+        error.message,
+        /^Invalid since time 20260601: a number is read as Unix seconds or milliseconds, and as seconds it would be 1970-08-23T\S+Z, not a time between 2000 and 2100/,
+      );
+      assert.match(
+        error.message,
+        /What to do: For the day 2026-06-01, write "2026-06-01" \(or a Date\)/,
+      );
+      return true;
+    },
+  );
+  assert.throws(() => unixSeconds(0, "until"), /as seconds it would be 1970-01-01T00:00:00.000Z/);
+  // And through the public call, before any request: every order would have come back.
+  const { Subgraph } = await import("../../lib/subgraph/subgraph.ts");
+  let requests = 0;
+  const subgraph = new Subgraph("http://127.0.0.1:9/subgraphs/name/a/b", {
+    fetch: () => (requests++, Promise.reject(new Error("sent"))),
+    retry: false,
+  });
+  await assert.rejects(subgraph.orders({ since: 20260601 }), /For the day 2026-06-01/);
+  assert.equal(requests, 0);
+});
