@@ -127,14 +127,15 @@ export function unixTimeInput(value: number | string, what: string): Date {
   const asSeconds = Number.isFinite(number) && Math.abs(number) < 8.64e12
     ? new Date(number * 1000).toISOString()
     : undefined;
-  const day = /^(\d{4})(\d{2})(\d{2})$/.exec(String(value).trim());
+  const digits = /^(\d{4})(\d{2})(\d{2})$/.exec(String(value).trim());
+  const day = digits ? `${digits[1]}-${digits[2]}-${digits[3]}` : undefined;
+  const meant = asSeconds ? `and as seconds it would be ${asSeconds}, ` : "";
   throw new TidepoolError(
-    `Invalid ${what} time ${JSON.stringify(value)}: a number is read as Unix seconds or milliseconds, ${
-      asSeconds ? `and as seconds it would be ${asSeconds}, ` : ""
-    }not a time between 2000 and 2100`,
+    `Invalid ${what} time ${JSON.stringify(value)}: a number is read as Unix seconds or ` +
+      `milliseconds, ${meant}not a time between 2000 and 2100`,
     {
       hint: day
-        ? `For the day ${day[1]}-${day[2]}-${day[3]}, write "${day[1]}-${day[2]}-${day[3]}" (or a Date)`
+        ? `For the day ${day}, write "${day}" (or a Date)`
         : `Give ${DATE_FORMS}, or Unix seconds such as ${UNIX_FROM}`,
     },
   );
