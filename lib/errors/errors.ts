@@ -261,7 +261,7 @@ export class TimeoutError extends TidepoolError {
  *
  * @example Telling a lost connection from a refusal
  * ```ts
- * const error = new NetworkError("Network error: GET https://node.example/");
+ * const error = new NetworkError("Cannot reach the service: connection refused (GET https://node.example/)");
  * console.log(error instanceof TidepoolError, error.name); // true NetworkError
  * ```
  */

@@ -19,6 +19,7 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { sleep } from "./sleep.ts";
+import { networkCause, systemMessage } from "./_network_cause.ts";
 
 /** What the loop of one request runs under. */
 export interface RetryLoop {
@@ -103,11 +104,14 @@ export async function withRetries(
       } else if (error instanceof TidepoolError) {
         throw error;
       } else {
+        // No server answered: say what happened here, never "Server said".
+        const cause = networkCause(error, url);
         failure = new NetworkError(
-          `Network error: ${method} ${printable}`,
+          `Cannot reach the service: ${cause.what} (${method} ${printable})`,
           {
-            details: error instanceof Error ? error.message : String(error),
-            hint: "Check that the service address is right and reachable",
+            details: systemMessage(error),
+            detailsLabel: "The system said",
+            hint: cause.hint,
             cause: error,
           },
         );

@@ -10,7 +10,38 @@
 import { answersOnly } from "../http/cache_policy.ts";
 import type { HttpClient } from "../http/client.ts";
 import { errorFromResponse } from "../http/error_from_response.ts";
-import { ProtocolError } from "../errors/errors.ts";
+import { NotFoundError, ProtocolError } from "../errors/errors.ts";
+
+/** The paths a subgraph endpoint has: graph-node's by name or id, and a gateway's with its key. */
+const SUBGRAPH_PATH = /\/subgraphs\/(name|id)\/[^/]+|\/deployments\/id\/[^/]+/;
+
+const SUBGRAPH_SHAPES =
+  "/subgraphs/name/<owner>/<name> or /subgraphs/id/<id> on a graph-node, /api/<key>/subgraphs/id/<id> on a gateway";
+
+/**
+ * A 404 told apart: a URL without a subgraph's path is not a subgraph
+ * endpoint at all (the hint says what one looks like); one with it names a
+ * subgraph the server does not have.
+ */
+function notASubgraph(error: NotFoundError, url: string): NotFoundError {
+  const path = new URL(url).pathname;
+  const shaped = SUBGRAPH_PATH.test(path);
+  return new NotFoundError(
+    shaped
+      ? `No such subgraph: POST ${url} answered 404`
+      : `Not a subgraph endpoint: POST ${url} answered 404, and its path ${path} is not a subgraph's`,
+    {
+      status: 404,
+      method: "POST",
+      url: error.url, // as the first error kept it: redacted
+      details: error.details,
+      hint: shaped
+        ? "Check the subgraph's name or id (and, on a gateway, that the key may query it)"
+        : `Give the subgraph's own address: ${SUBGRAPH_SHAPES}`,
+      cause: error,
+    },
+  );
+}
 
 /** A GraphQL response body. */
 interface GraphqlBody {
@@ -48,6 +79,8 @@ export async function runQuery<T>(
     acceptStatus: [400],
     cachePolicy: GRAPHQL_ANSWER,
     signal,
+  }).catch((error) => {
+    throw error instanceof NotFoundError ? notASubgraph(error, url) : error;
   });
   let body: GraphqlBody;
   try {
