@@ -11,7 +11,7 @@ import { TableBuilder } from "../table/build_table.ts";
 import type { ColumnType } from "../table/convert.ts";
 import { parsePath, typeNameOf } from "./_document.ts";
 import type { SubgraphContext } from "./_context.ts";
-import { subgraphPager } from "./_paginate.ts";
+import { PAGE_SIZE, subgraphPager } from "./_paginate.ts";
 import type { PagedReadOptions } from "../paging/types.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
@@ -161,12 +161,28 @@ export async function* paginateRows(
   pager.summary = ({ pages }) => `${pages} pages, block ${state.block}`;
   const { signal, maxPages, maxRows } = options;
   const walk = walkPages(pager, context.http, { signal, maxPages, maxRows });
+  // Pages as asked for: a request's rows that repeat the last one's (the ties
+  // of a timestamp cursor) are dropped, so requests give uneven pages, even
+  // empty ones. The rows are dealt out again in pages of the size asked,
+  // the last one shorter, none empty unless the whole read is.
+  const size = options.pageSize ?? PAGE_SIZE;
+  let held: SubgraphRow[] = [];
+  let yielded = false;
   let step = await walk.next();
   while (!step.done) {
-    // Pinned from the first page on: each page states the block it was read at.
-    noteAsOf(subgraphAsOf(state));
-    yield step.value.rows;
+    held = held.concat(step.value.rows);
+    while (held.length >= size) {
+      // Pinned from the first page on: each page states the block it was read at.
+      noteAsOf(subgraphAsOf(state));
+      yield held.slice(0, size);
+      held = held.slice(size);
+      yielded = true;
+    }
     step = await walk.next();
+  }
+  if (held.length > 0 || !yielded) {
+    noteAsOf(subgraphAsOf(state));
+    yield held;
   }
   const walked = step.value;
   if (reasons.length) {
