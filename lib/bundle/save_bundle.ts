@@ -15,6 +15,7 @@ import { saveTable } from "../files/save_table.ts";
 import { readTable } from "../files/read_table.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
+import type { PlotElement } from "../plot/plot_document.ts";
 import { savePlot } from "../plot/save_plot.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
@@ -42,7 +43,7 @@ export interface SaveBundleOptions {
   /** Tables by name; each becomes `<name>.csv` and `<name>.parquet`. */
   tables?: Readonly<Record<string, ColumnTable>>;
   /** Plots by name (figures or SVG markup); each becomes `<name>.svg`. */
-  plots?: Readonly<Record<string, PlotFigure | string>>;
+  plots?: Readonly<Record<string, PlotFigure | PlotElement | string>>;
   /** The bundle's title, as a reader will cite it; required unless `draft`. */
   title?: string;
   /**

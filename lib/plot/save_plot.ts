@@ -6,6 +6,7 @@
 
 import { TidepoolError } from "../errors/errors.ts";
 import { PlotFigure } from "./plot_figure.ts";
+import { isPlotElement, type PlotElement, plotFigure } from "./plot_document.ts";
 import { renderPng } from "./_render_png.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
@@ -26,7 +27,8 @@ export interface SavePlotOptions {
  * final name is always complete.
  *
  * @param path The file to write, e.g. `out/emotions.svg` or `out/emotions.png`.
- * @param figure A {@linkcode PlotFigure} or SVG markup.
+ * @param figure A {@linkcode PlotFigure}, SVG markup, or what `Plot.plot` returned
+ *   (with the `document` of `tidepool/plot`, or in the kernel).
  * @param options PNG scale and extra font files.
  * @returns The path written.
  *
@@ -38,10 +40,14 @@ export interface SavePlotOptions {
  */
 export async function savePlot(
   path: string,
-  figure: PlotFigure | string,
+  figure: PlotFigure | PlotElement | string,
   options: SavePlotOptions = {},
 ): Promise<string> {
-  const svg = figure instanceof PlotFigure ? figure.svg : figure;
+  const svg = figure instanceof PlotFigure
+    ? figure.svg
+    : isPlotElement(figure)
+    ? plotFigure(figure).svg
+    : figure;
   if (!/^\s*(<\?xml[^>]*>\s*)?<svg\b/.test(svg)) {
     throw new TypeError("Cannot save the plot: the figure is not SVG markup");
   }
