@@ -280,10 +280,12 @@ async function saveOneTable(
  * const dir = await Deno.makeTempDir();
  * const bundle = await saveBundle(`${dir}/paper`, {
  *   tables: { counts: aq.table({ emotion: ["喜", "怒"], n: [3, 1] }) },
+ *   title: "Emotion counts",
  *   license: "https://creativecommons.org/licenses/by/4.0/",
  * });
  * console.log(bundle.files.map((file) => file.path));
- * // ["counts.csv", "counts.parquet", "datapackage.json", "ro-crate-metadata.json"]
+ * // ["counts.csv", "counts.parquet", "CITATION.cff", "datapackage.json", "index.html",
+ * //  "ro-crate-metadata.json"]
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
@@ -294,6 +296,8 @@ async function saveOneTable(
  *   tables: { orders, ordersPerWeek },
  *   plots: { ordersPerWeek: chart },
  *   title: "Ocean orders, 2025-2026",
+ *   authors: [{ name: "Ada Lovelace", orcid: "0000-0002-1825-0097" }],
+ *   license: "https://creativecommons.org/licenses/by/4.0/",
  * });
  * ```
  */
