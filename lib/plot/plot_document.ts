@@ -8,6 +8,7 @@
  * @module
  */
 
+import type * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { flattenFigure } from "./_flatten_figure.ts";
 import { PlotFigure } from "./plot_figure.ts";
@@ -19,12 +20,15 @@ import { PlotFigure } from "./plot_figure.ts";
  * ```ts
  * import * as Plot from "@observablehq/plot";
  * const svg = Plot.plot({ marks: [Plot.dot([{ x: 1, y: 2 }], { x: "x", y: "y" })], document });
- * console.log(plotFigure(svg).svg.startsWith("<svg"));
+ * console.log(plotFigure(svg).svg.startsWith("<svg")); // true
  * ```
  */
-export const document: unknown = (parseHTML(
+export const document: PlotDocument = (parseHTML(
   "<!DOCTYPE html><html><head></head><body></body></html>",
-) as unknown as { document: unknown }).document;
+) as unknown as { document: PlotDocument }).document;
+
+/** The type Plot's `document` option has. */
+export type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
 
 /** What `Plot.plot` returns with a linkedom document: an SVG, or a figure around one. */
 export interface PlotElement {

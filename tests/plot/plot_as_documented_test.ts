@@ -28,7 +28,7 @@ Deno.test("Plot.plot({ ..., document }) in a script, saved by savePlot", async (
       title: "感情",
       marks: [Plot.barY(data, { x: "emotion", y: "n" })],
       document,
-    } as never) as unknown as { tagName: string; outerHTML: string };
+    });
     assert.equal(titled.tagName.toLowerCase(), "figure");
     assert.match(plotFigure(titled).svg, /^<svg[\s\S]*感情/);
   } finally {
