@@ -8,7 +8,7 @@
  * @module
  */
 
-import type * as Plot from "@observablehq/plot";
+import type { ObservablePlotOptions } from "./render_plot.ts";
 import { parseHTML } from "linkedom";
 import { flattenFigure } from "./_flatten_figure.ts";
 import { PlotFigure } from "./plot_figure.ts";
@@ -28,7 +28,7 @@ export const document: PlotDocument = (parseHTML(
 ) as unknown as { document: PlotDocument }).document;
 
 /** The type Plot's `document` option has. */
-export type PlotDocument = NonNullable<Plot.PlotOptions["document"]>;
+export type PlotDocument = NonNullable<ObservablePlotOptions["document"]>;
 
 /** What `Plot.plot` returns with a linkedom document: an SVG, or a figure around one. */
 export interface PlotElement {
