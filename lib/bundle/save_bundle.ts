@@ -15,7 +15,7 @@ import { saveTable } from "../files/save_table.ts";
 import { readTable } from "../files/read_table.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
-import type { PlotElement } from "../plot/plot_document.ts";
+import type { PlotElement } from "../plot/plot_element.ts";
 import { savePlot } from "../plot/save_plot.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";

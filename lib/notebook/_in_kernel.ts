@@ -15,6 +15,6 @@ import { setDefaultProgress } from "../progress/progress.ts";
 
 if (jupyterNamespace()) {
   installRichDisplay();
-  installKernelDocument();
+  await installKernelDocument();
   setDefaultProgress(kernelProgress());
 }

@@ -8,7 +8,6 @@
  * @module
  */
 
-import { parseHTML } from "linkedom";
 import { mediaBundle } from "./media_bundle.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
@@ -20,9 +19,11 @@ const DISPLAY = Symbol.for("Jupyter.display");
  *
  * @returns Whether a document was installed (false when one existed).
  */
-export function installKernelDocument(): boolean {
+export async function installKernelDocument(): Promise<boolean> {
   const global = globalThis as { window?: unknown; document?: unknown };
   if (global.document !== undefined) return false;
+  // Loaded only in a kernel: importing tidepool elsewhere does not pay for a DOM.
+  const { parseHTML } = await import("linkedom");
   // linkedom's types describe a browser window; its document and elements are what is used.
   const page = parseHTML("<!DOCTYPE html><html><head></head><body></body></html>") as unknown as {
     window: { document: { createElement(name: string): object } };

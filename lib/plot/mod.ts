@@ -10,7 +10,8 @@
 export * from "./plot_figure.ts";
 export * from "./render_plot.ts";
 export * from "./save_plot.ts";
-export { document, type PlotDocument, type PlotElement, plotFigure } from "./plot_document.ts";
+export { document, type PlotDocument } from "./plot_document.ts";
+export { type PlotElement, plotFigure } from "./plot_element.ts";
 export * from "./emotion_distribution_chart.ts";
 export * from "./emotion_body_part_heatmap.ts";
 export * from "./valence_by_book_chart.ts";

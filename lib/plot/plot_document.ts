@@ -10,8 +10,6 @@
 
 import type { ObservablePlotOptions } from "./render_plot.ts";
 import { parseHTML } from "linkedom";
-import { flattenFigure } from "./_flatten_figure.ts";
-import { PlotFigure } from "./plot_figure.ts";
 
 /**
  * A linkedom document for `Plot.plot`'s `document` option.
@@ -20,7 +18,7 @@ import { PlotFigure } from "./plot_figure.ts";
  * ```ts
  * import * as Plot from "@observablehq/plot";
  * const svg = Plot.plot({ marks: [Plot.dot([{ x: 1, y: 2 }], { x: "x", y: "y" })], document });
- * console.log(plotFigure(svg).svg.startsWith("<svg")); // true
+ * console.log(typeof svg); // "object": an SVG element, for savePlot or display
  * ```
  */
 export const document: PlotDocument = (parseHTML(
@@ -29,29 +27,3 @@ export const document: PlotDocument = (parseHTML(
 
 /** The type Plot's `document` option has. */
 export type PlotDocument = NonNullable<ObservablePlotOptions["document"]>;
-
-/** What `Plot.plot` returns with a linkedom document: an SVG, or a figure around one. */
-export interface PlotElement {
-  /** `svg` or `figure`. */
-  tagName: string;
-  /** The markup. */
-  outerHTML: string;
-}
-
-/**
- * A {@linkcode PlotFigure} from what `Plot.plot` returned: one standalone
- * SVG, a figure's title, legend and caption drawn into it.
- *
- * @param element The SVG or figure element.
- * @returns The figure, for `savePlot` and `display`.
- */
-export function plotFigure(element: PlotElement): PlotFigure {
-  return new PlotFigure(flattenFigure(element as Parameters<typeof flattenFigure>[0]));
-}
-
-/** Whether a value is an element `Plot.plot` made with a DOM shim. */
-export function isPlotElement(value: unknown): value is PlotElement {
-  return typeof value === "object" && value !== null &&
-    typeof (value as PlotElement).outerHTML === "string" &&
-    typeof (value as PlotElement).tagName === "string";
-}

@@ -6,7 +6,7 @@
 
 import { TidepoolError } from "../errors/errors.ts";
 import { PlotFigure } from "./plot_figure.ts";
-import { isPlotElement, type PlotElement, plotFigure } from "./plot_document.ts";
+import { isPlotElement, type PlotElement, plotFigure } from "./plot_element.ts";
 import { renderPng } from "./_render_png.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
