@@ -10,6 +10,17 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
   try {
     const printed = await runDemo(out, childEnvironment());
     assert.match(printed, /^sandbox: wrote \d+ files/m);
+    // The README's listing of this output is a run's, not typed: every line it shows is printed.
+    const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+    const section = readme.slice(readme.indexOf("## The two commands"));
+    const listing = section.match(/```text\n([\s\S]*?)```/)![1];
+    const squeeze = (line: string) =>
+      line.trim().replace(/\s+/g, " ").replace(/\/tmp\/\S+?\//, "out/");
+    const shown = printed.split("\n").map((line) => squeeze(line.replaceAll(out, "out")));
+    for (const line of listing.split("\n").map(squeeze)) {
+      if (line === "" || line === "..." || /^done in /.test(line)) continue;
+      assert.ok(shown.includes(line), `README lists "${line}", the demo printed otherwise`);
+    }
     const files = [...Deno.readDirSync(out)].filter((e) => e.isFile).map((e) => e.name).sort();
     for (const prefix of ["ocean_", "compute_", "subgraph_", "archive_", "expressions_"]) {
       assert.ok(files.some((f) => f.startsWith(prefix) && f.endsWith(".csv")), `${prefix} CSV`);

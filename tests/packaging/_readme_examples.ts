@@ -11,6 +11,8 @@ const repository = new URL("../../", import.meta.url).pathname;
 
 /** One fenced `ts` block and the printed output shown right after it, if any. */
 export interface Example {
+  /** The document it is in (`README.md`, `docs/plots.md`): with the line, how failures name it. */
+  source: string;
   /** The line of the opening fence, 1-based: how failures name the block. */
   line: number;
   /** The block's text. */
@@ -27,7 +29,7 @@ const FENCE = /^```(\S*)(.*)$/;
  * Every `ts`/`typescript` block of a Markdown text. A `text` block right after
  * one (blank lines only between) is what that block prints.
  */
-export function readExamples(markdown: string): Example[] {
+export function readExamples(markdown: string, source = "README.md"): Example[] {
   const lines = markdown.split("\n");
   const examples: Example[] = [];
   let last: Example | undefined;
@@ -41,7 +43,7 @@ export function readExamples(markdown: string): Example[] {
     const [language, rest] = [open[1], open[2].trim().split(/\s+/)];
     const between = lines.slice(lastEnd + 1, i);
     if (language === "ts" || language === "typescript") {
-      last = { line: i + 1, code: body, ignored: rest.includes("ignore") };
+      last = { source, line: i + 1, code: body, ignored: rest.includes("ignore") };
       examples.push(last);
     } else if (
       language === "text" && last && !last.output && between.every((l) => l.trim() === "")
@@ -73,9 +75,31 @@ export function normaliseOutput(text: string): string {
     .trimEnd();
 }
 
-/** The file an example is written to: named for its line, so errors point at the README. */
+/** The file an example is written to: named for its document and line, so errors point there. */
 export function exampleFile(dir: string, example: Example): string {
-  return `${dir}/readme_line_${example.line}.ts`;
+  return `${dir}/${exampleName(example)}.ts`;
+}
+
+/** `readme_line_12`, `docs_plots_line_40`: a block's name in file names. */
+export function exampleName(example: Example): string {
+  const document = example.source.replace(/\.md$/i, "").replace(/[^A-Za-z0-9]+/g, "_")
+    .toLowerCase();
+  return `${document}_line_${example.line}`;
+}
+
+/** README.md and the guides it links (every Markdown file in docs/), as the examples' sources. */
+export async function documentsWithExamples(): Promise<{ source: string; text: string }[]> {
+  const sources = ["README.md"];
+  for await (const entry of Deno.readDir(`${repository}docs`)) {
+    if (entry.isFile && entry.name.endsWith(".md")) sources.push(`docs/${entry.name}`);
+  }
+  sources.sort((a, b) => (a === "README.md" ? -1 : b === "README.md" ? 1 : a.localeCompare(b)));
+  return await Promise.all(
+    sources.map(async (source) => ({
+      source,
+      text: await Deno.readTextFile(`${repository}${source}`),
+    })),
+  );
 }
 
 /** Output of a child process. */

@@ -1,5 +1,6 @@
 /**
- * Every fenced TypeScript block of README.md is a script a newcomer can copy:
+ * Every fenced TypeScript block of README.md and of the guides in docs/ is a
+ * script a newcomer can copy:
  * it is type-checked and run against the sandbox it starts, and where the
  * README shows what it prints (a `text` block right after it), the printed
  * output must be that, up to what truly varies (ports and elapsed times, see
@@ -10,8 +11,10 @@
 import assert from "node:assert/strict";
 import {
   checkExamples,
+  documentsWithExamples,
   type Example,
   exampleFile,
+  exampleName,
   normaliseOutput,
   readExamples,
   runExample,
@@ -19,7 +22,9 @@ import {
 
 const repository = new URL("../../", import.meta.url).pathname;
 const readme = await Deno.readTextFile(`${repository}README.md`);
-const examples = readExamples(readme);
+const examples = (await documentsWithExamples()).flatMap(({ source, text }) =>
+  readExamples(text, source)
+);
 
 /** Blocks fenced `ts ignore` on purpose; raising this needs a `// Not run:` reason in the block. */
 const IGNORED_BLOCKS = 0;
@@ -40,7 +45,7 @@ async function writeExamples(list: Example[]): Promise<{ root: string; files: st
   for (const example of list) {
     const file = exampleFile(root, example);
     await Deno.writeTextFile(file, example.code);
-    await Deno.mkdir(`${root}/run_${example.line}`);
+    await Deno.mkdir(`${root}/run_${exampleName(example)}`);
     files.push(file);
   }
   return { root, files };
@@ -50,10 +55,10 @@ async function writeExamples(list: Example[]): Promise<{ root: string; files: st
 async function runAndCompare(example: Example, root: string): Promise<void> {
   const result = await runExample(
     exampleFile(root, example),
-    `${root}/run_${example.line}`,
+    `${root}/run_${exampleName(example)}`,
     TIME_LIMIT_MS,
   );
-  const where = `README.md line ${example.line}`;
+  const where = `${example.source} line ${example.line}`;
   assert.ok(!result.timedOut, `${where} took longer than ${TIME_LIMIT_MS / 1000} s`);
   assert.equal(result.code, 0, `${where} failed:\n${result.stderr.slice(-3000)}\n${HOW_TO_FIX}`);
   if (example.output !== undefined) {
@@ -72,13 +77,13 @@ Deno.test("README: ts blocks are counted and opted out only visibly", () => {
     assert.match(
       example.code,
       /^\/\/ Not run: \S/,
-      `README.md line ${example.line} is fenced ts ignore without a first line "// Not run: why"`,
+      `${example.source} line ${example.line} is fenced ts ignore without a first line "// Not run: why"`,
     );
   }
   assert.equal(
     ignored.length,
     IGNORED_BLOCKS,
-    `ts ignore blocks at README lines ${ignored.map((e) => e.line).join(", ")}. ${HOW_TO_FIX}`,
+    `ts ignore blocks at ${ignored.map((e) => `${e.source}:${e.line}`).join(", ")}. ${HOW_TO_FIX}`,
   );
 });
 
@@ -90,11 +95,11 @@ Deno.test("README: every ts block type-checks and runs against the sandbox", asy
     assert.equal(
       checked.code,
       0,
-      `deno check of the README blocks failed (files readme_line_N.ts: the block at README.md ` +
-        `line N):\n${checked.stderr}\n${HOW_TO_FIX}`,
+      `deno check of the README and guide blocks failed (files <document>_line_N.ts: the block ` +
+        `at line N of that document):\n${checked.stderr}\n${HOW_TO_FIX}`,
     );
     for (const example of runnable) {
-      await t.step(`README.md line ${example.line}`, () => runAndCompare(example, root));
+      await t.step(`${example.source} line ${example.line}`, () => runAndCompare(example, root));
     }
   } finally {
     await Deno.remove(root, { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * The README's "Publishing with a paper" commands, run as written: the
+ * The "Publishing with a paper" commands of docs/publishing.md, run as written: the
  * shell block after the marker runs in bash in a scratch copy of the
  * repository (so nothing here is written), and must end with exit code 0;
  * the reviewer's two commands must say that all holds and that the demo
@@ -25,9 +25,9 @@ async function copyRepository(from: string, to: string): Promise<void> {
 }
 
 Deno.test("README: the author's and the reviewer's commands run as written", async () => {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+  const readme = await Deno.readTextFile(join(ROOT, "docs/publishing.md"));
   const at = readme.indexOf(MARKER);
-  assert.ok(at >= 0, "the README marks the block it runs");
+  assert.ok(at >= 0, "docs/publishing.md marks the block it runs");
   const block = readme.slice(at).match(/```sh\n([\s\S]*?)```/)?.[1];
   assert.ok(block, "a sh block follows the marker");
   const copy = await Deno.makeTempDir({ prefix: "tidepool-readme-" });
