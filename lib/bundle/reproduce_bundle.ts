@@ -159,6 +159,8 @@ async function runOffline(source: string, recording: string, options: ReproduceO
   };
   const signal = AbortSignal.timeout(options.timeoutMs ?? 30 * 60_000);
   const notebook = source.endsWith(".ipynb");
+  // The kernel takes no permission flags: a first cell takes the network away for the rest of the run.
+  if (notebook) await denyNetworkFirst(source);
   const command = notebook
     ? new Deno.Command("jupyter", {
       args: [
@@ -210,6 +212,20 @@ async function runOffline(source: string, recording: string, options: ReproduceO
         "A CacheMissError means the recording lacks a request the code now sends: run it again with TIDEPOOL_CACHE_MODE=record, or use the code as it was when recorded",
     });
   }
+}
+
+/** Puts a cell before every other in the (copied) notebook that revokes network access. */
+async function denyNetworkFirst(path: string): Promise<void> {
+  const notebook = JSON.parse(await Deno.readTextFile(path));
+  const cell = {
+    cell_type: "code",
+    execution_count: null,
+    metadata: {},
+    outputs: [],
+    source: 'Deno.permissions.revokeSync({ name: "net" }); // added by reproduce: replay offline',
+  };
+  notebook.cells = [cell, ...(Array.isArray(notebook.cells) ? notebook.cells : [])];
+  await Deno.writeTextFile(path, JSON.stringify(notebook));
 }
 
 /** The table digests a bundle's RO-Crate records, by file. */
