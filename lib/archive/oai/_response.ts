@@ -84,7 +84,7 @@ export async function oaiRequest(
           url: error.url,
           body: error.body,
           hint:
-            "Private sites answer 404 to OAI-PMH; check the account and database names, and that the site is public",
+            "Give the endpoint's own address, the one that answers ?verb=Identify (often ending in /oai or /api/oai); on the archive platform, private sites answer 404 too, so check the account and database names and that the site is public",
         },
       );
     }
