@@ -184,7 +184,11 @@ export async function* walkPages<C, P, R>(
         if (pager.eager) plan(from, true, state.pages);
         else deferred = setTimeout(() => plan(from, true, state.pages), 0);
       }
-      yield { rows: read.rows, page: state.pages, last: next === null, state: { ...state } };
+      // An empty page before the end (a service's page of nothing but a cursor, or of rows
+      // all seen before) is not handed on: every page a caller gets has rows, or is the last.
+      if (read.rows.length > 0 || next === null) {
+        yield { rows: read.rows, page: state.pages, last: next === null, state: { ...state } };
+      }
       cursor = next;
     }
     const warning = pager.shortfall

@@ -88,20 +88,24 @@ async function read(orderBy: "id" | "score", fault: Fault = {}, options: PagedRe
     () => {},
   );
   const ids: string[] = [];
+  const sizes: number[] = [];
   const error = await (async () => {
     for await (const page of walkPages(pager, silent, options)) {
       ids.push(...page.rows.map((row) => String(row.id)));
+      sizes.push(page.rows.length);
     }
   })().catch((e) => e);
-  return { ids, error, ...service };
+  return { ids, sizes, error, ...service };
 }
 
 for (const orderBy of ["id", "score"] as const) {
   Deno.test(`value cursor by ${orderBy}: every row once, ties across pages included`, async () => {
-    const { ids, error } = await read(orderBy);
+    const { ids, sizes, error } = await read(orderBy);
     assert.equal(error, undefined);
     assert.equal(ids.length, rows.length);
     assert.equal(new Set(ids).size, rows.length);
+    // A request whose rows were all seen before (a tie page) hands on no empty page.
+    assert.ok(sizes.slice(0, -1).every((size) => size > 0), String(sizes));
   });
 
   Deno.test(`value cursor by ${orderBy}: a server ignoring the cursor ends in a clear error`, async () => {
