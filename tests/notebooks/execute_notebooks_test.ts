@@ -12,6 +12,8 @@
  * Cells whose tables come from signed requests, never recorded, are listed
  * in {@linkcode SIGNED_CELLS}: in replay they show nothing, and must have.
  * `buying-data.ipynb` is not replayed at all (see {@linkcode NOT_REPLAYED}).
+ * Every replayed notebook saves a bundle, which `reproduceBundle` re-runs
+ * from the recording (offline, in a scratch copy) to the same table digests.
  * A pair of runs where one lost a cell's output (a kernel race, see
  * {@linkcode droppedCells}) runs again, at most twice.
  *
@@ -24,6 +26,7 @@ import { TABLE_DIGEST_MIME } from "../../lib/notebook/mod.ts";
 import type { TableDigest } from "../../lib/table/mod.ts";
 import { cacheEnvironment } from "../replay/_replay.ts";
 import { executeNotebook, jupyterAvailable } from "../_child_runs.ts";
+import { reproduceBundle } from "../../lib/bundle/reproduce_bundle.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const notebooksDir = `${root}notebooks`;
@@ -210,6 +213,10 @@ async function recordThenReplay(name: string, outDir: string, copy: string) {
   );
   checkOutputs(name, recorded);
   if (NOT_REPLAYED.has(name)) return undefined;
+  // The bundle the notebook saved reproduces from the recording, as a reviewer runs it.
+  const bundle = `${notebooksDir}/out/${name.replace(/\.ipynb$/, "")}`;
+  const reproduced = await reproduceBundle(bundle, `${notebooksDir}/${name}`, { recording: cache });
+  assert.ok(reproduced.ok, `${name}: ${reproduced.summary}`);
   const source: Notebook = JSON.parse(await Deno.readTextFile(`${notebooksDir}/${name}`));
   await Deno.writeTextFile(copy, JSON.stringify(offlineCopy(source)));
   const replayed = await execute(copy, outDir, cacheEnvironment("replay", cache));
