@@ -12,10 +12,9 @@
  */
 
 import { callChecker, type CallRules, type OptionRules } from "../options/check_options.ts";
+import { POLL_RULES } from "../http/options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { PAGED_READ_RULES } from "../paging/types.ts";
-
-const POLL: OptionRules = { pollMs: "number", timeoutMs: "number", signal: "signal" };
 
 const SEARCH_TERMS: OptionRules = {
   q: "string",
@@ -96,7 +95,7 @@ const ARCHIVE_CALL_RULES = {
   "Archive.issueKey": { rules: { scopes: "strings" }, required: [] },
   "Archive.upload": {
     rules: {
-      ...POLL,
+      ...POLL_RULES,
       derivative,
       isPublic: "boolean",
       contentType: "string",
@@ -106,7 +105,7 @@ const ARCHIVE_CALL_RULES = {
     required: [],
   },
   "Archive.uploadStatus": { rules: { signal: "signal" }, required: [] },
-  "Archive.waitForUpload": { rules: POLL, required: [] },
+  "Archive.waitForUpload": { rules: POLL_RULES, required: [] },
   readSparqlResults: {
     rules: { format: "string", lang: "boolean", datatype: "boolean" },
     required: ["format"],

@@ -50,6 +50,9 @@ export interface ClientDefaults {
   concurrency?: number;
 }
 
+/** The rules of the options every poll takes (`PollOptions`: `waitForJob`, `waitForIndexed`, uploads). */
+export const POLL_RULES: OptionRules = { pollMs: "number", timeoutMs: "number", signal: "signal" };
+
 /** The rules of {@linkcode ClientOptions}, which every client's own rules extend. */
 export const CLIENT_OPTION_RULES: OptionRules = {
   fetch: "function",

@@ -9,8 +9,7 @@
  */
 
 import { callChecker, type CallRules, type OptionRules } from "../options/check_options.ts";
-
-const POLL: OptionRules = { pollMs: "number", timeoutMs: "number", signal: "signal" };
+import { POLL_RULES } from "../http/options.ts";
 
 const COMPUTE_START: OptionRules = {
   environment: "string",
@@ -59,8 +58,8 @@ const ORDER_DATATOKEN: CallRules = {
 
 /** The rules of each call, by the name its errors give it. */
 const OCEAN_CALL_RULES = {
-  "OceanNode.waitForIndexed": { rules: POLL, required: [] },
-  "OceanNode.waitForJob": { rules: POLL, required: [] },
+  "OceanNode.waitForIndexed": { rules: POLL_RULES, required: [] },
+  "OceanNode.waitForJob": { rules: POLL_RULES, required: [] },
   "OceanNode.assetsTable": { rules: { strict: "boolean" }, required: [] },
   "OceanNode.startFreeCompute": {
     rules: { ...COMPUTE_START, signer: "object", chainId: "integer" },
