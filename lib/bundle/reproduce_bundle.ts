@@ -106,6 +106,10 @@ export async function reproduceBundle(
       hint: "Give the folder the notebook recorded into (TIDEPOOL_CACHE_DIR) as the recording",
     });
   });
+  // The bundle's crate is read once, and before the run: a folder that is no bundle fails at once.
+  const recorded = await crateGraph(bundle);
+  const before = recordedDigests(recorded);
+  const unrecorded = unrecordedFiles(recorded);
   const scratch = await Deno.makeTempDir({ prefix: "tidepool-reproduce-" });
   try {
     // The author's files stay as they are: the run writes into a copy, without the bundle.
@@ -113,9 +117,7 @@ export async function reproduceBundle(
     const copiedSource = join(scratch, relative(root, sourcePath));
     await runOffline(copiedSource, recording, options);
     const reproduced = join(scratch, fromRoot);
-    const before = await recordedDigests(bundle);
-    const unrecorded = await unrecordedFiles(bundle);
-    const after = await recordedDigests(reproduced).catch(() => {
+    const after = await crateGraph(reproduced).then(recordedDigests, () => {
       throw new TidepoolError(
         `${
           basename(source)
@@ -228,10 +230,16 @@ async function denyNetworkFirst(path: string): Promise<void> {
   await Deno.writeTextFile(path, JSON.stringify(notebook));
 }
 
-/** The table digests a bundle's RO-Crate records, by file. */
-async function recordedDigests(dir: string): Promise<Map<string, string>> {
+type CrateGraph = Record<string, unknown>[];
+
+/** The entities of a bundle's RO-Crate. */
+async function crateGraph(dir: string): Promise<CrateGraph> {
   const crate = JSON.parse(await Deno.readTextFile(join(dir, "ro-crate-metadata.json")));
-  const graph: Record<string, unknown>[] = Array.isArray(crate?.["@graph"]) ? crate["@graph"] : [];
+  return Array.isArray(crate?.["@graph"]) ? crate["@graph"] : [];
+}
+
+/** The table digests a bundle's RO-Crate records, by file. */
+function recordedDigests(graph: CrateGraph): Map<string, string> {
   const byId = new Map(graph.map((entity) => [entity["@id"], entity]));
   const digests = new Map<string, string>();
   for (const entity of graph) {
@@ -248,9 +256,7 @@ async function recordedDigests(dir: string): Promise<Map<string, string>> {
  * recorded (its CreateAction has an object and no cache keys), and the
  * tables derived from them.
  */
-async function unrecordedFiles(dir: string): Promise<Set<string>> {
-  const crate = JSON.parse(await Deno.readTextFile(join(dir, "ro-crate-metadata.json")));
-  const graph: Record<string, unknown>[] = Array.isArray(crate?.["@graph"]) ? crate["@graph"] : [];
+function unrecordedFiles(graph: CrateGraph): Set<string> {
   const files = new Set<string>();
   for (const action of graph) {
     if (action["@type"] !== "CreateAction" || action.object === undefined) continue;
