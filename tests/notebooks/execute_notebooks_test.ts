@@ -15,7 +15,8 @@
  * Every replayed notebook saves a bundle, which `reproduceBundle` re-runs
  * from the recording (offline, in a scratch copy) to the same table digests.
  * A pair of runs where one lost a cell's output (a kernel race, see
- * {@linkcode droppedCells}) runs again, at most twice.
+ * {@linkcode droppedCells}), or showed none of a promised output type,
+ * runs again, at most twice; the last pair must show everything.
  *
  * Without Jupyter these tests say so loudly and are skipped; with CI=true a
  * missing Jupyter is a failure.
@@ -135,8 +136,13 @@ function execute(
   return executeNotebook<Notebook>(path, { outDir, environment, timeoutSeconds: 300 });
 }
 
-/** Checks the outputs; `expects` false leaves out the promised MIME types (a replay that skips a plot). */
-function checkOutputs(name: string, executed: Notebook, expects = true): void {
+/**
+ * Checks the outputs and returns the promised MIME types none of them has;
+ * `expects` false leaves those out (a replay that skips a plot). A missing
+ * one is the kernel race {@linkcode droppedCells} describes when another
+ * run shows it, so the caller decides after a run again.
+ */
+function checkOutputs(name: string, executed: Notebook, expects = true): string[] {
   const outputs = executed.cells.flatMap((cell) => cell.outputs ?? []);
   const errors = outputs.filter((o) => o.output_type === "error");
   assert.deepEqual(
@@ -145,9 +151,8 @@ function checkOutputs(name: string, executed: Notebook, expects = true): void {
     `${name} has error outputs`,
   );
   const mimes = new Set(outputs.flatMap((o) => Object.keys(o.data ?? {})));
-  for (const expected of expects ? executed.metadata.tidepool?.expects ?? [] : []) {
-    assert.ok(mimes.has(expected), `${name} has no ${expected} output`);
-  }
+  const missing = (expects ? executed.metadata.tidepool?.expects ?? [] : [])
+    .filter((expected) => !mimes.has(expected));
   const all = JSON.stringify(outputs);
   assert.doesNotMatch(all, /0x[0-9a-fA-F]{130}/, "a signature appears in the outputs");
   assert.doesNotMatch(
@@ -160,6 +165,12 @@ function checkOutputs(name: string, executed: Notebook, expects = true): void {
       assert.doesNotMatch(text(output.text), /Uncaught|error:/i, `${name} wrote an error`);
     }
   }
+  return missing;
+}
+
+/** Fails for promised MIME types a run did not show. */
+function assertNoneMissing(name: string, missing: string[]): void {
+  for (const expected of missing) assert.fail(`${name} has no ${expected} output`);
 }
 
 /** The digests of the tables each cell displayed, in order. */
@@ -211,8 +222,11 @@ async function recordThenReplay(name: string, outDir: string, copy: string) {
     outDir,
     cacheEnvironment("record", cache),
   );
-  checkOutputs(name, recorded);
-  if (NOT_REPLAYED.has(name)) return undefined;
+  const missingRecorded = checkOutputs(name, recorded);
+  if (NOT_REPLAYED.has(name)) {
+    assertNoneMissing(name, missingRecorded);
+    return undefined;
+  }
   // The bundle the notebook saved reproduces from the recording, as a reviewer runs it.
   const bundle = `${notebooksDir}/out/${name.replace(/\.ipynb$/, "")}`;
   const reproduced = await reproduceBundle(bundle, `${notebooksDir}/${name}`, { recording: cache });
@@ -221,7 +235,7 @@ async function recordThenReplay(name: string, outDir: string, copy: string) {
   await Deno.writeTextFile(copy, JSON.stringify(offlineCopy(source)));
   const replayed = await execute(copy, outDir, cacheEnvironment("replay", cache));
   const signed = SIGNED_CELLS[name] ?? [];
-  checkOutputs(name, replayed, signed.length === 0);
+  const missing = [...missingRecorded, ...checkOutputs(name, replayed, signed.length === 0)];
   if (signed.length > 0) {
     const printed = replayed.cells.flatMap((cell) => cell.outputs ?? [])
       .filter((output) => output.output_type === "stream").map((output) => text(output.text));
@@ -230,7 +244,12 @@ async function recordThenReplay(name: string, outDir: string, copy: string) {
       `${name} does not say in replay why its signed cells skip`,
     );
   }
-  return { before: tableDigests(recorded), after: tableDigests(replayed).slice(1), signed };
+  return {
+    before: tableDigests(recorded),
+    after: tableDigests(replayed).slice(1),
+    signed,
+    missing,
+  };
 }
 
 for (const name of notebooks) {
@@ -247,11 +266,16 @@ for (const name of notebooks) {
         let runs = await recordThenReplay(name, outDir, copy);
         for (let attempt = 2; runs && attempt <= 3; attempt++) {
           const dropped = droppedCells(runs.before, runs.after, runs.signed);
-          if (dropped.length === 0) break;
-          console.warn(`${name}: cells ${dropped.join(", ")} lost their output in one run; again`);
+          if (dropped.length === 0 && runs.missing.length === 0) break;
+          console.warn(
+            dropped.length
+              ? `${name}: cells ${dropped.join(", ")} lost their output in one run; again`
+              : `${name}: a run showed no ${runs.missing.join(", ")} output; again`,
+          );
           runs = await recordThenReplay(name, outDir, copy);
         }
         if (!runs) return;
+        assertNoneMissing(name, runs.missing);
         const { before, after, signed } = runs;
         let compared = 0;
         before.forEach((tables, cell) => {
