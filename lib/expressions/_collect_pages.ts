@@ -221,17 +221,8 @@ export async function* expressionPages(
           memo.set(path, size);
           remembered = http.remember(setting, size);
         }
-        const fresh: WireExpression[] = [];
-        for (const hit of page.hits) {
-          if (seen.size >= Math.min(total, maxRows)) break;
-          const id = hit?.id;
-          if (typeof id !== "string" || seen.has(id)) {
-            duplicates++;
-            continue;
-          }
-          seen.add(id);
-          fresh.push(hit);
-        }
+        const { fresh, repeats } = newRows(page.hits, seen, Math.min(total, maxRows));
+        duplicates += repeats;
         // An empty page: the service has nothing more.
         if (page.hits.length === 0) return { rows: fresh, total, next: null };
         offset += page.hits.length;
@@ -262,6 +253,36 @@ export async function* expressionPages(
   }
   await remembered;
   return { total: total ?? 0, rows: seen.size, pages: step.value.pages };
+}
+
+/**
+ * The hits of a page whose id is new, until `limit` ids are seen in all, and
+ * how many repeats were skipped. One `add` per hit is the only hash lookup
+ * (the size tells whether the id was new), and a page without repeats is
+ * returned as it came, uncopied.
+ */
+function newRows(
+  hits: WireExpression[],
+  seen: Set<string>,
+  limit: number,
+): { fresh: WireExpression[]; repeats: number } {
+  let fresh: WireExpression[] | undefined;
+  let repeats = 0;
+  let i = 0;
+  for (; i < hits.length && seen.size < limit; i++) {
+    const id = hits[i]?.id;
+    const before = seen.size;
+    if (typeof id === "string") seen.add(id);
+    if (seen.size !== before) {
+      fresh?.push(hits[i]);
+    } else {
+      repeats++;
+      // The first repeat: every row before it was new.
+      fresh ??= hits.slice(0, i);
+    }
+  }
+  fresh ??= i === hits.length ? hits : hits.slice(0, i);
+  return { fresh, repeats };
 }
 
 /** A recorded page size, if it is one. */
