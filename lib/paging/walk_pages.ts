@@ -13,6 +13,7 @@ import { TidepoolError } from "../errors/errors.ts";
 import { type CallTrace, noteTrace, traceApart } from "../table/call_trace.ts";
 import { PagingCapError, PagingError } from "./errors.ts";
 import { ReadAhead } from "./_read_ahead.ts";
+import { eventLoopTurns } from "./_event_loop_turn.ts";
 import type { PagedReadOptions, Pager, WalkPage, WalkState } from "./types.ts";
 
 /** What the walk reports to: an `HttpClient` serves. */
@@ -87,6 +88,7 @@ export async function* walkPages<C, P, R>(
   let fruitless = 0; // restarts in a row without a new row
   let stopped: string | undefined;
   let deferred: ReturnType<typeof setTimeout> | undefined;
+  const turns = eventLoopTurns();
   /**
    * Requests the cursors after `from` that can be told now, up to the
    * window and never past the page cap (`claimed`: pages read or being read).
@@ -125,6 +127,8 @@ export async function* walkPages<C, P, R>(
         const pending = ahead.take(key, cursor);
         plan(cursor, false, state.pages + 1);
         const taken = await abortable(pending, signal);
+        // The next page is requested: let it go out before this one is read.
+        if (ahead.size > 0) await turns.turn();
         noteTrace(taken.trace);
         page = taken.value;
       } catch (error) {
@@ -204,6 +208,7 @@ export async function* walkPages<C, P, R>(
     clearTimeout(deferred);
     stop.abort();
     ahead.clear();
+    turns.release();
   }
 }
 

@@ -1,0 +1,106 @@
+/**
+ * A walk that knows the next page sends it while it reads the one in hand,
+ * even when reading is all synchronous work and the client allows one
+ * request at a time: the request must reach the socket before the read
+ * ends (Deno writes it only when the event loop turns), so the server works
+ * while the client does. The server runs in another process and stamps when
+ * each request arrived.
+ */
+
+import assert from "node:assert/strict";
+import { HttpClient, type HttpResponse } from "../../lib/http/mod.ts";
+import { type OffsetCursor, offsetCursor, walkPages } from "../../lib/paging/mod.ts";
+
+const READ_MS = 40;
+
+Deno.test("paging: the next page goes out while a page is read, one request at a time", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      new URL("./_stamping_server.ts", import.meta.url).pathname,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    const { value: url } = await lines.read();
+    lines.releaseLock();
+    const http = new HttpClient(url!.trim(), {
+      concurrency: 1,
+      minIntervalMs: 0,
+      progress: false,
+      cache: false,
+    });
+    const readEnds: number[] = [];
+    const arrivals: number[] = [];
+    const walk = walkPages<OffsetCursor, HttpResponse, number>({
+      label: "stamped rows",
+      cursor: offsetCursor(10),
+      readAhead: 1,
+      eager: true,
+      fetch: (cursor, signal) =>
+        http.request({
+          path: "/rows",
+          query: { offset: cursor.offset, limit: cursor.limit },
+          signal,
+        }),
+      read(response) {
+        const body = response.json<{ rows: number[]; total: number; arrived: number }>();
+        arrivals.push(body.arrived);
+        // A page's worth of synchronous work (parsing, checking, building columns).
+        const until = Date.now() + READ_MS;
+        while (Date.now() < until) { /* busy */ }
+        readEnds.push(Date.now());
+        return { rows: body.rows, total: body.total };
+      },
+    }, http);
+    let rows = 0;
+    for await (const page of walk) rows += page.rows.length;
+    assert.equal(rows, 60);
+    // From the second page on (the first names the total that lets the walk
+    // predict), each request arrived before the read of the page before it ended.
+    const early = arrivals.slice(2).filter((arrived, i) => arrived < readEnds[i + 1] - READ_MS / 2);
+    assert.equal(
+      early.length,
+      arrivals.length - 2,
+      `requests arrived ${
+        arrivals.slice(2).map((a, i) => a - readEnds[i + 1])
+      } ms after the read before them ended`,
+    );
+  } finally {
+    await child.stdin.close();
+    await child.status;
+  }
+});
+
+Deno.test("paging: a walk its caller drops half way does not keep the process alive", async () => {
+  const walks = new URL("../../lib/paging/mod.ts", import.meta.url).href;
+  const script = `
+    import { offsetCursor, walkPages } from ${JSON.stringify(walks)};
+    const walk = walkPages({
+      label: "dropped",
+      cursor: offsetCursor(10),
+      readAhead: 2,
+      eager: true,
+      fetch: (c) => Promise.resolve(Array.from({ length: 10 }, (_, i) => c.offset + i)),
+      read: (rows) => ({ rows, total: 1000 }),
+    }, { progress: () => ({ update() {}, finish() {}, fail() {} }), warn() {} });
+    await walk.next();
+    await walk.next();
+    console.log("dropped");
+  `;
+  const started = performance.now();
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-config", script],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(20_000),
+  }).output();
+  const seconds = (performance.now() - started) / 1000;
+  assert.ok(output.success, new TextDecoder().decode(output.stderr));
+  assert.equal(new TextDecoder().decode(output.stdout).trim(), "dropped");
+  assert.ok(seconds < 10, `the process took ${seconds.toFixed(1)} s to end`);
+});
