@@ -8,7 +8,7 @@
  * @module
  */
 
-import { keccak_256 } from "@noble/hashes/sha3";
+import { keccak256 } from "./_keccak.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import type { Hex, Signer } from "./_signer_shape.ts";
 import { checkAddress } from "./_validate.ts";
@@ -22,7 +22,7 @@ import { checkAddress } from "./_validate.ts";
  */
 export function checksumAddress(address: unknown, what = "address"): Hex {
   const lower = checkAddress(address, what).slice(2).toLowerCase();
-  const hash = keccak_256(new TextEncoder().encode(lower));
+  const hash = keccak256(new TextEncoder().encode(lower));
   let checksummed = "";
   for (let i = 0; i < lower.length; i++) {
     const nibble = (hash[i >> 1] >> (i % 2 ? 0 : 4)) & 0xf;

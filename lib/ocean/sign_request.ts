@@ -1,5 +1,5 @@
 import { checkCall } from "./_option_rules.ts";
-import { keccak_256 } from "@noble/hashes/sha3";
+import { keccak256 } from "./_keccak.ts";
 import type { Hex, Signer } from "./signer.ts";
 
 /** The commands the node signs, per endpoint (spec section 5). */
@@ -49,7 +49,7 @@ export async function signRequest(
     throw new TypeError(`Invalid nonce: ${options.nonce}: a nonce is a string of digits`);
   }
   const message = `${signer.address}${options.nonce}${command}`;
-  const hash = keccak_256(new TextEncoder().encode(message));
+  const hash = keccak256(new TextEncoder().encode(message));
   const signature = await signer.signMessage({ message: { raw: hash } });
   return { consumerAddress: signer.address, nonce: options.nonce, signature };
 }

@@ -1,5 +1,5 @@
-import { secp256k1 } from "@noble/curves/secp256k1";
-import { keccak_256 } from "@noble/hashes/sha3";
+import { keccak256 } from "./_keccak.ts";
+import { publicKeyBytes } from "./_public_key.ts";
 import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../errors/errors.ts";
 import { registerSecret } from "../errors/redact.ts";
@@ -82,6 +82,12 @@ export function signerFromPrivateKey(privateKey: string, source = "the private k
   }
   registerSecret(`0x${hex}`);
   registerSecret(hex);
+  const key = BigInt(`0x${hex}`);
+  if (key === 0n || key >= SECP256K1_ORDER) {
+    throw new TidepoolError(`Invalid private key in ${source}: it is outside the secp256k1 range`, {
+      hint: "A key is a number from 1 to the curve's order less 1; export the wallet's key again",
+    });
+  }
   return new PrivateKeySigner(`0x${hex.toLowerCase()}`);
 }
 
@@ -114,10 +120,11 @@ export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
   return signerFromPrivateKey(value, `the environment variable ${name}`);
 }
 
+const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
 /** The EIP-55 checksummed address of a private key. */
 function addressOf(privateKey: Hex): Hex {
-  const publicKey = secp256k1.getPublicKey(privateKey.slice(2), false);
-  const address = [...keccak_256(publicKey.slice(1)).slice(-20)]
+  const address = [...keccak256(publicKeyBytes(privateKey.slice(2))).slice(-20)]
     .map((byte) => byte.toString(16).padStart(2, "0"))
     .join("");
   return checksumAddress(`0x${address}`);

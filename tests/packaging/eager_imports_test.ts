@@ -1,7 +1,9 @@
 /**
  * Importing tidepool pays only for what every table needs. The heavy
  * packages (viem, saxes, jsonld, n3, sparqljs, parquet-wasm, DuckDB, Plot...)
- * load on first use through dynamic imports; a static import of one of them
+ * load on first use through dynamic imports, and a signer's address and the
+ * checksummed addresses need no curve or hash package (lib/ocean/_keccak.ts,
+ * lib/ocean/_public_key.ts); a static import of one of them
  * would make every notebook's first cell slower (bench/import_bench.ts).
  */
 
@@ -44,10 +46,8 @@ async function eagerPackages(): Promise<string[]> {
   return [...packages].sort();
 }
 
-Deno.test("importing mod.ts loads arquero and the signing hashes, nothing heavier", async () => {
+Deno.test("importing mod.ts loads arquero and nothing else", async () => {
   assert.deepEqual(await eagerPackages(), [
-    "@noble/curves",
-    "@noble/hashes",
     "@uwdata/flechette",
     "arquero",
   ]);
