@@ -15,6 +15,7 @@ import { TableBuilder } from "../table/mod.ts";
 import { EXPRESSION_COLUMNS } from "./columns.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import type { WireExpression } from "./types.ts";
+import { SeenIds } from "./_seen_ids.ts";
 
 /** Page sizes tried, largest first, when none is configured or remembered. */
 const CANDIDATES = [1000, 500, 200, 100, 50];
@@ -147,7 +148,7 @@ export async function* expressionPages(
   }
   const candidates = size === undefined ? [...CANDIDATES, options.defaultSize] : [];
   if (maxRows === 0) return { total: 0, rows: 0, pages: 0 };
-  const seen = new Set<string>();
+  const seen = new SeenIds();
   let total: number | undefined;
   let offset = 0;
   let duplicates = 0;
@@ -257,13 +258,12 @@ export async function* expressionPages(
 
 /**
  * The hits of a page whose id is new, until `limit` ids are seen in all, and
- * how many repeats were skipped. One `add` per hit is the only hash lookup
- * (the size tells whether the id was new), and a page without repeats is
- * returned as it came, uncopied.
+ * how many repeats were skipped. A page without repeats is returned as it
+ * came, uncopied.
  */
 function newRows(
   hits: WireExpression[],
-  seen: Set<string>,
+  seen: SeenIds,
   limit: number,
 ): { fresh: WireExpression[]; repeats: number } {
   let fresh: WireExpression[] | undefined;
@@ -271,9 +271,7 @@ function newRows(
   let i = 0;
   for (; i < hits.length && seen.size < limit; i++) {
     const id = hits[i]?.id;
-    const before = seen.size;
-    if (typeof id === "string") seen.add(id);
-    if (seen.size !== before) {
+    if (typeof id === "string" && seen.add(id)) {
       fresh?.push(hits[i]);
     } else {
       repeats++;
