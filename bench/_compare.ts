@@ -51,6 +51,10 @@ export interface Summary {
   unavailable?: string;
   /** Timed as a whole external process only. */
   command?: boolean;
+  /** Median over rounds of this process time over the floor's in the same round. */
+  pairedProcess?: number;
+  /** Median over rounds of this peak memory over the floor's in the same round. */
+  pairedPeak?: number;
 }
 
 /** A benchmark's summary, as written for RESULTS.md. */
@@ -63,6 +67,32 @@ export interface BenchSummary {
   notes?: string[];
   /** What the ms column measures, where it is not a warm run or an import. */
   msLabel?: string;
+  /** The machine's load average (1 min) at the start and the end of the bench. */
+  load?: string;
+}
+
+/** The 1-minute load average, as /proc/loadavg says. */
+export function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * The median over rounds of `value(contender) / value(floor)`, each ratio
+ * from one round, where the two ran one after the other (A B A B): a load
+ * that comes and goes weighs on both sides of a ratio.
+ */
+export function pairedRatio(
+  contender: readonly number[],
+  floor: readonly number[],
+): number | undefined {
+  const ratios = contender.flatMap((value, round) =>
+    floor[round] > 0 && Number.isFinite(value) ? [value / floor[round]] : []
+  );
+  return ratios.length ? median(ratios) : undefined;
 }
 
 /** The kernel's record of this process's peak resident memory, in bytes. */
@@ -156,14 +186,20 @@ export async function compare(options: {
   }
   const live = contenders.filter((c) => !unavailable.has(c.name));
   const results = new Map<string, RunResult[]>(live.map((c) => [c.name, []]));
+  const loadBefore = loadAverage();
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 ? [...live].reverse() : live;
     for (const c of order) results.get(c.name)!.push(await spawn(file, c, options.url, warmRuns));
   }
+  const floorRuns = results.get(live.find((c) => c.kind === "floor")?.name ?? "");
   const summaries: Summary[] = contenders.map((c) => {
     const list = results.get(c.name);
     if (!list) return { name: c.name, kind: c.kind, unavailable: unavailable.get(c.name) };
     return {
+      pairedProcess: floorRuns &&
+        pairedRatio(list.map((r) => r.processMs), floorRuns.map((r) => r.processMs)),
+      pairedPeak: floorRuns &&
+        pairedRatio(list.map((r) => r.peakRss), floorRuns.map((r) => r.peakRss)),
       name: c.name,
       kind: c.kind,
       ms: median(list.map((r) => r.ms)),
@@ -182,6 +218,7 @@ export async function compare(options: {
     warmRuns,
     summaries,
     notes: options.notes,
+    load: `${loadBefore} at the start, ${loadAverage()} at the end`,
   };
   print(summary);
   await record(summary);
@@ -209,12 +246,15 @@ export function print(summary: BenchSummary): void {
       `process ${s.processMs!.toFixed(0).padStart(6)} ms`,
       s.peakMiB ? `peak ${s.peakMiB.toFixed(0).padStart(4)} MiB` : "",
       floor && !s.command ? `${(s.ms / floor).toFixed(2)}x floor` : "",
+      s.pairedProcess ? `process ${s.pairedProcess.toFixed(2)}x floor (paired)` : "",
+      s.pairedPeak ? `peak ${s.pairedPeak.toFixed(2)}x floor (paired)` : "",
       s.kind === "alternative" ? `alt/tidepool ${ratio(summary, s)}` : "",
       s.rows !== undefined ? `rows ${s.rows}` : "",
     ].filter(Boolean);
     console.log(`  ${s.name.padEnd(46)} ${parts.join("  ")}`);
   }
   for (const note of summary.notes ?? []) console.log(`  note: ${note}`);
+  if (summary.load) console.log(`  load average (1 min): ${summary.load}`);
 }
 
 /** Appends the summary to the JSON lines file `run_all.ts` reads, if set. */

@@ -108,12 +108,12 @@ async function results(list: BenchSummary[], minutes: number): Promise<string> {
     lines.push(
       `| contender | ${
         bench.msLabel ?? "warm"
-      } ms | cold ms | process ms | peak MiB | rows | x floor | alternative / tidepool |`,
-      "|---|---:|---:|---:|---:|---:|---:|---:|",
+      } ms | cold ms | process ms | peak MiB | rows | x floor | process x floor, paired | peak x floor, paired | alternative / tidepool |`,
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     );
     for (const s of bench.summaries) {
       if (s.ms === undefined) {
-        lines.push(`| ${s.name} | ${s.unavailable ?? "not run"} | | | | | | |`);
+        lines.push(`| ${s.name} | ${s.unavailable ?? "not run"} | | | | | | | | |`);
         continue;
       }
       lines.push(
@@ -121,10 +121,13 @@ async function results(list: BenchSummary[], minutes: number): Promise<string> {
           cell(s.coldMs)
         } | ${cell(s.processMs)} | ${cell(s.peakMiB)} | ${s.rows ?? ""} | ${
           floor && !s.command ? (s.ms / floor).toFixed(2) : ""
-        } | ${s.kind === "alternative" ? ratio(bench, s) : ""} |`,
+        } | ${cell(s.pairedProcess, 2)} | ${cell(s.pairedPeak, 2)} | ${
+          s.kind === "alternative" ? ratio(bench, s) : ""
+        } |`,
       );
     }
     for (const note of bench.notes ?? []) lines.push("", note);
+    if (bench.load) lines.push("", `Load average (1 min): ${bench.load}.`);
     lines.push("");
   }
   return lines.join("\n");
