@@ -8,7 +8,7 @@
  */
 
 import { siteOf, unknownDatabase } from "./_database_typo.ts";
-import type { HttpRequest, HttpResponse } from "../http/client.ts";
+import type { HttpRequest, HttpResponse, HttpStream } from "../http/client.ts";
 import type { ArchiveContext } from "./_archive_state.ts";
 import {
   AuthError,
@@ -64,10 +64,36 @@ export function segment(value: string): string {
  * data answers 404 to anonymous callers. Authenticated requests are marked
  * sensitive, so they are never cached. A followed redirect is remembered.
  */
-export async function send(
+export function send(context: ArchiveContext, request: ArchiveRequest): Promise<HttpResponse> {
+  return withKeyPolicy(context, request, async (prepared, headers) => {
+    const response = await context.http.request({ ...prepared, headers });
+    if (response.redirected) remember(context, prepared.path, response.url, request.tail);
+    return response;
+  });
+}
+
+/**
+ * Sends a request as {@linkcode send} does, and hands back the body as a
+ * stream once the status is good, for a reader that works as the body
+ * arrives. Never cached: callers stream only when no cache is in use.
+ */
+export function sendStreamed(
   context: ArchiveContext,
   request: ArchiveRequest,
-): Promise<HttpResponse> {
+): Promise<HttpStream> {
+  return withKeyPolicy(context, request, async (prepared, headers) => {
+    const response = await context.http.stream({ ...prepared, headers });
+    if (response.redirected) remember(context, prepared.path, response.url, request.tail);
+    return response;
+  });
+}
+
+/** The key policy of {@linkcode send}, around one way of sending. */
+async function withKeyPolicy<T>(
+  context: ArchiveContext,
+  request: ArchiveRequest,
+  sendOnce: (request: HttpRequest, headers: Record<string, string>) => Promise<T>,
+): Promise<T> {
   const path = rewrite(context, request.path);
   const wantKey = request.auth ?? (context.auth === "always");
   if (wantKey && !context.apiKey && request.auth === true) {
@@ -78,16 +104,22 @@ export async function send(
       hint: 'Pass apiKey: "<public_id>.<secret>" to the Archive constructor',
     });
   }
+  const attempt = (withKey: boolean) => {
+    const headers = { ...request.headers };
+    if (withKey) headers.authorization = `Bearer ${context.apiKey}`;
+    const { auth: _auth, tail: _tail, ...rest } = request;
+    return sendOnce({ ...rest, path, sensitive: rest.sensitive || withKey }, headers);
+  };
   const withKey = wantKey && context.apiKey !== undefined && context.auth !== "never";
   try {
-    return await attempt(context, { ...request, path }, withKey);
+    return await attempt(withKey);
   } catch (error) {
     const retry = !withKey && context.apiKey !== undefined && context.auth === "auto" &&
       request.auth !== false && error instanceof HttpError &&
       (error.status === 401 || error.status === 404);
     if (!retry) throw await withDatabaseName(context, path, archiveError(error, withKey));
     try {
-      return await attempt(context, { ...request, path }, true);
+      return await attempt(true);
     } catch (second) {
       throw await withDatabaseName(context, path, archiveError(second, true));
     }
@@ -104,23 +136,6 @@ async function withDatabaseName(
   const site = siteOf(path);
   if (!site) return error;
   return await unknownDatabase(context, site.account, site.db, error) ?? error;
-}
-
-async function attempt(
-  context: ArchiveContext,
-  request: ArchiveRequest,
-  withKey: boolean,
-): Promise<HttpResponse> {
-  const headers = { ...request.headers };
-  if (withKey) headers.authorization = `Bearer ${context.apiKey}`;
-  const { auth: _auth, tail: _tail, ...rest } = request;
-  const response = await context.http.request({
-    ...rest,
-    headers,
-    sensitive: rest.sensitive || withKey,
-  });
-  if (response.redirected) remember(context, request.path, response.url, request.tail);
-  return response;
 }
 
 /** Applies the moves learnt so far to a path. */

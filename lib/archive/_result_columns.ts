@@ -76,6 +76,7 @@ export function emptyColumns(vars: string[], length: number): ResultColumns {
  */
 export class ColumnsBuilder {
   #byName = new Map<string, TermColumn>();
+  readonly #names = new NameTable();
   #capacity = 0;
   #rows = 0;
 
@@ -120,8 +121,8 @@ export class ColumnsBuilder {
   ): void {
     column.kinds[row] = kind;
     put(column.values, row, value);
-    if (lang !== undefined) put(column.langs, row, lang);
-    else if (datatype !== undefined) put(column.datatypes, row, datatype);
+    if (lang !== undefined) put(column.langs, row, this.#names.intern(lang));
+    else if (datatype !== undefined) put(column.datatypes, row, this.#names.intern(datatype));
   }
 
   /** The columns of `vars`, in that order; variables the head does not list are dropped. */
@@ -137,6 +138,25 @@ export class ColumnsBuilder {
       return column;
     });
     return { vars, length, columns };
+  }
+}
+
+/**
+ * One string for each datatype IRI and language tag: a parser makes a new
+ * string for every literal's, and 100,000 rows of a few typed variables kept
+ * hundreds of thousands of copies alive through every collection while the
+ * results were read. A fresh copy dies young; the kept one is shared.
+ */
+export class NameTable {
+  readonly #names = new Map<string, string>();
+
+  /** The shared string equal to `name`. */
+  intern(name: string): string {
+    const known = this.#names.get(name);
+    if (known !== undefined) return known;
+    // Names are few; a document of distinct ones is not held twice over.
+    if (this.#names.size < 4096) this.#names.set(name, name);
+    return name;
   }
 }
 

@@ -16,6 +16,7 @@ import {
   IRI,
   LITERAL,
   malformedResults,
+  NameTable,
   type ResultColumns,
   type TermColumn,
   TRIPLE,
@@ -47,6 +48,7 @@ export function parseJsonResults(text: string): ResultColumns | boolean {
     throw malformed("no head.vars or results.bindings");
   }
   const result = emptyColumns(vars, bindings.length);
+  const names = new NameTable();
   const columnOf: Record<string, TermColumn> = Object.create(null);
   vars.forEach((name, v) => columnOf[name] = result.columns[v]);
   for (let r = 0; r < bindings.length; r++) {
@@ -55,21 +57,23 @@ export function parseJsonResults(text: string): ResultColumns | boolean {
       const column = columnOf[name];
       const term = binding[name];
       if (column !== undefined && term !== undefined && term !== null) {
-        readJsonTerm(term, column, r);
+        readJsonTerm(term, column, r, names);
       }
     }
   }
   return result;
 }
 
-function readJsonTerm(term: JsonTerm, column: TermColumn, row: number): void {
+function readJsonTerm(term: JsonTerm, column: TermColumn, row: number, names: NameTable): void {
   const type = term.type;
   if (type === "literal" || type === "typed-literal") {
     column.kinds[row] = LITERAL;
     column.values[row] = term.value;
     const lang = term["xml:lang"];
-    if (lang) column.langs[row] = lang;
-    else column.datatypes[row] = term.datatype;
+    if (lang) column.langs[row] = names.intern(lang);
+    else {column.datatypes[row] = term.datatype === undefined
+        ? undefined
+        : names.intern(term.datatype);}
   } else if (type === "uri") {
     column.kinds[row] = IRI;
     column.values[row] = term.value;

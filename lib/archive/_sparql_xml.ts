@@ -41,10 +41,18 @@ function malformed(detail: string, cause?: unknown) {
   return malformedResults("XML", detail, cause);
 }
 
-/** Reads SPARQL 1.1 Query Results XML: the columns of a SELECT, or an ASK's boolean. */
-export async function parseXmlResults(text: string): Promise<ResultColumns | boolean> {
+/**
+ * Reads SPARQL 1.1 Query Results XML: the columns of a SELECT, or an ASK's boolean.
+ *
+ * @param text The document, whole or as chunks while it arrives.
+ * @param source Where it came from, for error messages.
+ */
+export async function parseXmlResults(
+  text: string | AsyncIterable<string>,
+  source = "",
+): Promise<ResultColumns | boolean> {
   const reader = new ResultsReader();
-  await readXml(text, "SPARQL XML results", "", {
+  await readXml(text, "SPARQL XML results", source, {
     open: (tag) => reader.open(tag),
     close: (tag) => reader.close(tag),
     text: (chunk) => reader.text(chunk),

@@ -67,7 +67,8 @@ export interface ReadXmlOptions {
  * results) use this; {@linkcode parseXml} builds objects on top of it. A
  * {@linkcode ProtocolError} thrown by a handler passes through unchanged.
  *
- * @param text The XML text.
+ * @param text The XML text, whole or as chunks while it arrives (a chunk
+ *   is parsed as it comes, so the whole text is never held).
  * @param what What the document is, for error messages.
  * @param source Where it came from (a URL), for error messages.
  * @param handlers What to do with each element and text.
@@ -75,7 +76,7 @@ export interface ReadXmlOptions {
  * @throws {ProtocolError} With code `invalidXml` when the body is not safe, well-formed XML.
  */
 export async function readXml(
-  text: string,
+  text: string | AsyncIterable<string>,
   what: string,
   source: string,
   handlers: XmlHandlers,
@@ -83,16 +84,18 @@ export async function readXml(
 ): Promise<void> {
   const { SaxesParser } = await saxes();
   const where = source ? ` from ${source}` : "";
+  // The start of the body, for the error's details.
+  let head = typeof text === "string" ? text.slice(0, 300) : "";
   const fail = (reason: string) =>
     new ProtocolError(`Cannot parse the ${what}${where}: ${reason}`, {
       code: "invalidXml",
-      details: text.slice(0, 300),
+      details: head,
       hint: options.hint ??
         "The server sent a body that is not usable XML; try again later, and report it to the operator if it persists",
     });
-  if (text.length > MAX_XML_CHARS) {
-    throw fail(`the body has ${text.length} characters, more than the limit of ${MAX_XML_CHARS}`);
-  }
+  const tooLong = (length: number) =>
+    fail(`the body has ${length} characters, more than the limit of ${MAX_XML_CHARS}`);
+  if (typeof text === "string" && text.length > MAX_XML_CHARS) throw tooLong(text.length);
   // With position tracking saxes is faster, not slower (its other path reads
   // characters more slowly), and errors can say where the body breaks.
   const parser: SaxesParser<{ xmlns: false; position: true }> = new SaxesParser({
@@ -121,22 +124,48 @@ export async function readXml(
     depth--;
     handlers.close(tag);
   });
-  try {
-    // A byte order mark is an encoding signature, not document text.
-    parser.write(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-    parser.close();
-  } catch (error) {
-    if (error instanceof ProtocolError) throw error;
-    if (refusal) throw fail(refusal);
+  /** A parser's error as the error of this module; a handler's ProtocolError passes unchanged. */
+  const failure = (error: unknown) => {
+    if (error instanceof ProtocolError) return error;
+    if (refusal) return fail(refusal);
     const message = (error instanceof Error ? error.message : String(error))
       .replace(/\s+/g, " ").replace(/\.$/, "");
     // saxes says `line:column: reason`
     const at = /^(\d+):(\d+): (.*)$/.exec(message);
-    throw fail(
+    return fail(
       `the body is not well-formed XML: ${
         at ? `${at[3]} (line ${at[1]}, column ${at[2]})` : message
       }`,
     );
+  };
+  const feed = (chunk: string) => {
+    try {
+      parser.write(chunk);
+    } catch (error) {
+      throw failure(error);
+    }
+  };
+  // A byte order mark is an encoding signature, not document text.
+  const withoutMark = (chunk: string) => chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
+  if (typeof text === "string") {
+    feed(withoutMark(text));
+  } else {
+    // An error of the stream itself (a cut connection, a stall) passes unchanged.
+    let length = 0;
+    let first = true;
+    for await (const chunk of text) {
+      if (chunk === "") continue;
+      if (head.length < 300) head += chunk.slice(0, 300 - head.length);
+      length += chunk.length;
+      if (length > MAX_XML_CHARS) throw tooLong(length);
+      feed(first ? withoutMark(chunk) : chunk);
+      first = false;
+    }
+  }
+  try {
+    parser.close();
+  } catch (error) {
+    throw failure(error);
   }
 }
 

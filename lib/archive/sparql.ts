@@ -8,8 +8,18 @@
 import { noteAsOf } from "../table/call_trace.ts";
 import { redact } from "../errors/redact.ts";
 import type { ColumnTable } from "arquero";
+import type { HttpStream } from "../http/client.ts";
+import { readCapped } from "../http/response.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
-import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
+import {
+  type ArchiveContext,
+  type ArchiveRequest,
+  requireTarget,
+  segment,
+  send,
+  sendStreamed,
+} from "./_context.ts";
+import { parseXmlResults } from "./_sparql_xml.ts";
 import { parseQuery } from "./_parse_query.ts";
 import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
 import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
@@ -63,7 +73,7 @@ export async function runSparql(
   const accept = graph ? GRAPH_ACCEPT : SELECT_ACCEPT[options.format ?? "any"];
   const long = context.http.url(path, { query }).toString().length > MAX_GET_URL;
   const post = options.method === "POST" || (options.method !== "GET" && long);
-  const response = await send(context, {
+  const request: ArchiveRequest = {
     method: post ? "POST" : "GET",
     path,
     query: post ? undefined : { query },
@@ -75,7 +85,21 @@ export async function runSparql(
     idempotent: true,
     tail: "/sparql",
     signal: options.signal,
-  });
+  };
+  // Without a cache, XML results are read as they arrive: the whole text is
+  // never held, and parsing overlaps the transfer. A cache stores the whole
+  // answer, so recording and replaying read it whole.
+  if (!graph && !context.http.caching) {
+    const streamed = await sendStreamed(context, request);
+    const type = streamed.headers.get("content-type") ?? "";
+    if ((resultFormat(type) ?? options.format) === "xml") {
+      const chunks = streamed.body.pipeThrough(new TextDecoderStream());
+      const result = await parseXmlResults(chunks, redact(streamed.url));
+      return typeof result === "boolean" ? result : bindingsTable(result, options);
+    }
+    return await readWhole(context, streamed, request.method!, type, options);
+  }
+  const response = await send(context, request);
   const contentType = response.headers.get("content-type") ?? "";
   if (graph) {
     const text = response.text();
@@ -85,16 +109,42 @@ export async function runSparql(
     });
     return triplesTable(triples);
   }
+  return await resultsOf(response.text(), contentType, options);
+}
+
+/** A SELECT or ASK answer's text, by its content type (or the format asked for). */
+async function resultsOf(
+  text: string,
+  contentType: string,
+  options: SparqlOptions,
+): Promise<SparqlResult> {
   const format = resultFormat(contentType) ?? options.format;
   if (!format) {
     throw new ProtocolError(`SPARQL endpoint answered an unreadable type: ${contentType}`, {
-      details: response.text(),
+      details: text,
       hint: 'Ask for a format with { format: "json" }',
     });
   }
-  const result = await parseResults(response.text(), format);
+  const result = await parseResults(text, format);
   if (typeof result === "boolean") return result;
   return bindingsTable(result, options);
+}
+
+/** A streamed answer of another format than XML, read whole (within the size cap). */
+async function readWhole(
+  context: ArchiveContext,
+  streamed: HttpStream,
+  method: string,
+  contentType: string,
+  options: SparqlOptions,
+): Promise<SparqlResult> {
+  const bytes = await readCapped(
+    new Response(streamed.body, { headers: streamed.headers }),
+    context.http.maxResponseBytes,
+    method,
+    redact(streamed.url),
+  );
+  return await resultsOf(new TextDecoder().decode(bytes), contentType, options);
 }
 
 /** `/api/{account}/{service}/{db}`, the service read from the catalogue once. */

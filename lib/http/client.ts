@@ -117,6 +117,19 @@ export class HttpClient {
       ((message) => console.warn(`tidepool: ${message}`));
   }
 
+  /**
+   * Whether answers go through a response cache (recording or replaying):
+   * a read that must be stored is then requested whole, never streamed.
+   */
+  get caching(): boolean {
+    return this.#cache !== undefined;
+  }
+
+  /** The most bytes a whole answer may have (`maxResponseBytes`). */
+  get maxResponseBytes(): number {
+    return this.#maxBytes;
+  }
+
   /** The pacing in force: interval and concurrency per host. */
   get pacing(): { minIntervalMs: number; concurrency: number } {
     return { ...this.#pacing };
@@ -262,6 +275,7 @@ export class HttpClient {
         headers: response.headers,
         url: response.url,
         body: ReadableStream.from([response.bytes]),
+        redirected: response.answer.redirected,
       };
     }
     const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
@@ -269,6 +283,7 @@ export class HttpClient {
       status: response.status,
       headers: response.headers,
       url: response.url,
+      redirected: response.answer.redirected,
       body: watchIdle(response.answer.body ?? new Response("").body!, timeoutMs, () =>
         idle.abort(
           new TimeoutError(

@@ -45,6 +45,8 @@ export interface HttpStream {
   url: string;
   /** The body, to be consumed once. */
   body: ReadableStream<Uint8Array>;
+  /** Whether a redirect was followed. */
+  redirected?: boolean;
 }
 
 /** An answer whose body is held in memory, with `text()` and `json()` read once. */

@@ -1,0 +1,94 @@
+/**
+ * Without a cache, SPARQL XML results are read from the body as it arrives:
+ * rows are read before the body ends, a body cut short is the connection's
+ * error (not a table of the rows so far), and the table is the one the
+ * whole text gives. The recorded Virtuoso answer (EEA) is the body.
+ */
+
+import assert from "node:assert/strict";
+import { Archive, readSparqlResults } from "../../lib/archive/mod.ts";
+import { readXml } from "../../lib/archive/_xml.ts";
+import { tableDigest } from "../../lib/table/mod.ts";
+
+const XML = Deno.readTextFileSync(
+  new URL("../fixtures/sparql-results/eea/countries.srx", import.meta.url),
+);
+const QUERY = "SELECT * WHERE { ?s ?p ?o }";
+
+/** Serves the document in `parts` pieces, waiting on `gate(i)` before piece i; optionally cut. */
+function serve(parts: string[], gate: (i: number) => Promise<void>, cut = false) {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => {
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (let i = 0; i < parts.length; i++) {
+          await gate(i);
+          controller.enqueue(new TextEncoder().encode(parts[i]));
+        }
+        if (cut) controller.error(new Error("connection cut"));
+        else controller.close();
+      },
+    });
+    return new Response(body, {
+      headers: { "content-type": "application/sparql-results+xml; charset=utf-8" },
+    });
+  });
+}
+
+Deno.test("readXml reads each chunk as it comes, before the next one exists", async () => {
+  const opened: string[] = [];
+  const half = XML.indexOf("</head>") + "</head>".length;
+  async function* chunks() {
+    yield XML.slice(0, half);
+    // The head was read from the first chunk before this one was asked for.
+    assert.ok(opened.includes("head"), `opened before the second chunk: ${opened}`);
+    yield XML.slice(half);
+  }
+  await readXml(chunks(), "test", "", {
+    open: (tag) => opened.push(tag.name),
+    close: () => {},
+    text: () => {},
+  });
+  assert.ok(opened.includes("result"));
+});
+
+Deno.test("sparql() streams XML results: the same table as the whole text, in pieces", async () => {
+  const cuts = [0, 200, 900, 1500, XML.length].filter((n, i, all) => i === 0 || n > all[i - 1]);
+  const parts = cuts.slice(1).map((end, i) => XML.slice(cuts[i], end));
+  const server = serve(parts, () => new Promise((resolve) => setTimeout(resolve, 5)));
+  try {
+    const archive = new Archive(`http://127.0.0.1:${server.addr.port}`, {
+      account: "eea",
+      db: "countries",
+      progress: false,
+      cache: false,
+    });
+    const streamed = await archive.sparql(QUERY, { service: "dl", method: "GET" });
+    const whole = await readSparqlResults(XML, { format: "xml" });
+    assert.ok(typeof streamed !== "boolean" && typeof whole !== "boolean");
+    assert.deepEqual(await tableDigest(streamed), await tableDigest(whole));
+    assert.equal(streamed.numRows(), 3);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("sparql() fails with the connection's error when the XML body is cut, never a short table", async () => {
+  const server = serve([XML.slice(0, XML.indexOf("</result>") + 9)], () => Promise.resolve(), true);
+  try {
+    const archive = new Archive(`http://127.0.0.1:${server.addr.port}`, {
+      account: "eea",
+      db: "countries",
+      progress: false,
+      cache: false,
+      retry: { retries: 0 },
+    });
+    const error = await archive.sparql(QUERY, { service: "dl", method: "GET" }).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(error instanceof Error, "a cut body is an error");
+    assert.doesNotMatch(String(error.message), /well-formed/, "the cut, not a parse error");
+  } finally {
+    await server.shutdown();
+  }
+});
