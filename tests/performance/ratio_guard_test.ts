@@ -1,0 +1,250 @@
+/**
+ * The regression guard of issue 34: a small size of each read against its
+ * floor (the same requests with bare `fetch` and a parser, results kept),
+ * in paired runs A B, B A in this process with the servers in another, and
+ * the median of the per-round ratios. A read fails when it passes 1.5x its
+ * floor: ratios, not times, so a slow machine slows both sides. Sizes are
+ * small; `deno task bench` measures the full sizes.
+ */
+
+import assert from "node:assert/strict";
+import { XMLParser } from "fast-xml-parser";
+import { SaxesParser } from "saxes";
+import { ExpressionSearch } from "../../lib/expressions/mod.ts";
+import { Archive } from "../../lib/archive/mod.ts";
+import { OaiPmh } from "../../lib/archive/oai/mod.ts";
+import { Subgraph } from "../../lib/subgraph/mod.ts";
+
+const LIMIT = 1.5;
+const ROUNDS = 9;
+const QUERY = "SELECT * WHERE { ?s ?p ?o }";
+
+interface Servers {
+  expressions: string;
+  oai: string;
+  subgraph: string;
+  sparql: string;
+}
+
+/** Runs floor and tidepool once each to warm, then `ROUNDS` pairs; the median ratio. */
+async function pairedRatio(
+  floor: () => Promise<number>,
+  tidepool: () => Promise<number>,
+): Promise<{ ratio: number; ratios: number[]; rows: [number, number] }> {
+  const rows: [number, number] = [await floor(), await tidepool()];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const times = [0, 0];
+    for (const side of round % 2 ? [1, 0] : [0, 1]) {
+      const started = performance.now();
+      await (side === 0 ? floor() : tidepool());
+      times[side] = performance.now() - started;
+    }
+    ratios.push(times[1] / times[0]);
+  }
+  const sorted = ratios.slice().sort((a, b) => a - b);
+  return { ratio: sorted[Math.floor(sorted.length / 2)], ratios, rows };
+}
+
+function assertWithin(name: string, result: Awaited<ReturnType<typeof pairedRatio>>) {
+  const ratios = result.ratios.map((r) => r.toFixed(2)).join(", ");
+  console.log(`${name}: ${result.ratio.toFixed(2)}x the floor (rounds: ${ratios}; load ${load()})`);
+  // The floor sends the same requests (the subgraph's pages overlap at their seams).
+  assert.ok(result.rows[1] > 0 && result.rows[0] >= result.rows[1], `${name}: rows ${result.rows}`);
+  assert.ok(
+    result.ratio <= LIMIT,
+    `${name} took ${result.ratio.toFixed(2)}x its floor (limit ${LIMIT}x; rounds ${ratios})`,
+  );
+}
+
+function load(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
+}
+
+async function withServers(run: (servers: Servers) => Promise<void>): Promise<void> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--frozen", new URL("./_guard_servers.ts", import.meta.url).pathname],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the guard's servers ended before they started");
+      text += value;
+    }
+    lines.releaseLock();
+    await run(JSON.parse(text));
+  } finally {
+    await child.stdin.close();
+    await child.status;
+  }
+}
+
+const client = { progress: false, cache: false } as const;
+
+Deno.test("every read stays within 1.5x its floor (paired runs, small sizes)", async (t) => {
+  await withServers(async (servers) => {
+    await t.step("expression searchAll, one page at a time", async () => {
+      const page = async (offset: number) =>
+        JSON.parse(
+          await (await fetch(`${servers.expressions}/api/expressions?limit=100&offset=${offset}`))
+            .text(),
+        );
+      assertWithin(
+        "expressions",
+        await pairedRatio(
+          async () => {
+            const kept: unknown[][] = [];
+            let total = Infinity;
+            for (let offset = 0; offset < total; offset += 100) {
+              const body = await page(offset);
+              total = body.total;
+              kept.push(body.hits);
+            }
+            return kept.reduce((n, hits) => n + hits.length, 0);
+          },
+          async () =>
+            (await new ExpressionSearch(servers.expressions, {
+              ...client,
+              minIntervalMs: 0,
+              concurrency: 1,
+              pageSize: 100,
+            }).searchAll()).numRows(),
+        ),
+      );
+    });
+
+    for (const format of ["json", "xml"] as const) {
+      await t.step(`SPARQL SELECT, ${format}`, async () => {
+        const endpoint = `${servers.sparql}/api/guard/dl/${format}/sparql`;
+        assertWithin(
+          `sparql ${format}`,
+          await pairedRatio(
+            async () => {
+              const url = new URL(endpoint);
+              url.searchParams.set("query", QUERY);
+              const text = await (await fetch(url, {
+                headers: { accept: `application/sparql-results+${format}` },
+              })).text();
+              if (format === "json") return JSON.parse(text).results.bindings.length;
+              let rows = 0;
+              const parser = new SaxesParser({ position: true });
+              parser.on("opentag", (tag) => {
+                if (tag.name === "result") rows++;
+              });
+              parser.on("text", () => {});
+              parser.write(text).close();
+              return rows;
+            },
+            async () => {
+              const archive = new Archive(servers.sparql, {
+                ...client,
+                account: "guard",
+                db: format,
+              });
+              const table = await archive.sparql(QUERY, { service: "dl", method: "GET", format });
+              return typeof table === "boolean" ? 0 : table.numRows();
+            },
+          ),
+        );
+      });
+    }
+
+    await t.step("OAI-PMH harvest, oai_dc", async () => {
+      assertWithin(
+        "oai harvest",
+        await pairedRatio(
+          async () => {
+            const parser = new XMLParser({ ignoreAttributes: false });
+            const kept: unknown[] = [];
+            let url = `${servers.oai}?verb=ListRecords&metadataPrefix=oai_dc`;
+            for (;;) {
+              const list = parser.parse(await (await fetch(url)).text())["OAI-PMH"].ListRecords;
+              for (const record of [list.record].flat()) kept.push(record);
+              const token = list.resumptionToken?.["#text"];
+              if (!token) break;
+              url = `${servers.oai}?verb=ListRecords&resumptionToken=${encodeURIComponent(token)}`;
+            }
+            return kept.length;
+          },
+          async () =>
+            (await new OaiPmh(servers.oai, client).harvest({ metadataPrefix: "oai_dc" }))
+              .numRows(),
+        ),
+      );
+    });
+
+    await t.step("subgraph orders()", async () => {
+      // The floor sends tidepool's own requests, recorded once.
+      const bodies: string[] = [];
+      await new Subgraph(servers.subgraph, {
+        ...client,
+        fetch: (input, init) => {
+          if (typeof init?.body === "string") bodies.push(init.body);
+          return fetch(input, init);
+        },
+      }).orders();
+      assertWithin(
+        "subgraph orders",
+        await pairedRatio(
+          async () => {
+            let rows = 0;
+            for (const body of bodies) {
+              const response = await fetch(servers.subgraph, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body,
+              });
+              rows += (JSON.parse(await response.text()).data.rows as unknown[]).length;
+            }
+            return rows;
+          },
+          async () => (await new Subgraph(servers.subgraph, client).orders()).numRows(),
+        ),
+      );
+    });
+  });
+});
+
+/**
+ * Importing mod.ts against importing Arquero alone, each in a fresh process,
+ * paired. The target of issue 34 is 1.3x and is not met yet (about 2x: our
+ * own 240 modules); this guard fails at 2.6x, which catches a heavy package
+ * made eager again (viem made it 3.35x).
+ */
+Deno.test("importing mod.ts stays within 2.6x of importing Arquero (paired processes)", async () => {
+  const time = async (specifier: string) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--frozen",
+        new URL("./_import_child.ts", import.meta.url).pathname,
+        specifier,
+      ],
+      stderr: "inherit",
+    }).output();
+    assert.ok(output.success, `importing ${specifier} failed`);
+    return Number(new TextDecoder().decode(output.stdout));
+  };
+  const mod = new URL("../../mod.ts", import.meta.url).href;
+  await time(mod); // a first run may transpile; no round pays for it
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const [a, b] = round % 2
+      ? [await time(mod), await time("arquero")]
+      : [await time("arquero"), await time(mod)].reverse();
+    ratios.push(a / b);
+  }
+  const result = { ratio: ratios.slice().sort((x, y) => x - y)[Math.floor(ROUNDS / 2)], ratios };
+  console.log(
+    `import: mod.ts ${result.ratio.toFixed(2)}x Arquero (rounds: ${
+      ratios.map((r) => r.toFixed(2)).join(", ")
+    }; load ${load()})`,
+  );
+  assert.ok(result.ratio <= 2.6, `importing mod.ts took ${result.ratio.toFixed(2)}x Arquero's`);
+});
