@@ -32,6 +32,12 @@ export interface ParseXmlOptions {
    * whitespace, so the SPARQL reader passes false.
    */
   trim?: boolean;
+  /**
+   * Elements handed on as each one closes instead of kept in the tree: those
+   * of this local name at this depth (the root element is at depth 1). A
+   * long list (an OAI-PMH page of records) is then never held as one tree.
+   */
+  each?: { depth: number; name: string; element: (node: unknown) => void };
 }
 
 /** saxes, loaded on first use: importing tidepool should not pay for it. */
@@ -197,6 +203,7 @@ export async function parseXml(
   options: ParseXmlOptions = {},
 ): Promise<XmlNode> {
   const trim = options.trim ?? true;
+  const each = options.each;
   const root: XmlNode = {};
   const stack: Frame[] = [{ name: "", node: root, text: "", hasChildren: false }];
   await readXml(text, what, source, {
@@ -215,6 +222,10 @@ export async function parseXml(
       let value: unknown = frame.node;
       if (!frame.hasChildren && Object.keys(frame.node).length === 0) value = own;
       else if (own !== "" && (!frame.hasChildren || own.trim() !== "")) frame.node["#text"] = own;
+      if (each && stack.length === each.depth && localName(frame.name) === each.name) {
+        each.element(value);
+        return;
+      }
       const parent = stack[stack.length - 1].node;
       const previous = parent[frame.name];
       if (previous === undefined) parent[frame.name] = value;

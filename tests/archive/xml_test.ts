@@ -84,3 +84,20 @@ Deno.test("xml: a byte order mark is not document text", async () => {
   const root = await parseXml(`\uFEFF<?xml version="1.0"?><a>x</a>`, "test");
   assert.equal(root.a, "x");
 });
+
+Deno.test("parseXml hands on the elements of `each` as they close and keeps them out of the tree", async () => {
+  const xml = `<OAI-PMH><ListRecords>
+    <record><header><identifier>a</identifier></header></record>
+    <record><header><identifier>b</identifier></header><note><record>inner</record></note></record>
+    <resumptionToken>t</resumptionToken>
+  </ListRecords></OAI-PMH>`;
+  const handed: unknown[] = [];
+  const root = await parseXml(xml, "test", "", {
+    each: { depth: 3, name: "record", element: (node) => handed.push(node) },
+  });
+  assert.equal(handed.length, 2, "only the records at depth 3, not the one inside a note");
+  assert.deepEqual((handed[1] as Record<string, unknown>).note, { record: "inner" });
+  const list = (root["OAI-PMH"] as Record<string, unknown>).ListRecords as Record<string, unknown>;
+  assert.equal(list.record, undefined, "the records are not in the tree");
+  assert.equal(list.resumptionToken, "t");
+});

@@ -13,12 +13,19 @@ import { namedCursor } from "../../paging/cursors.ts";
 import { SeenKeys } from "../../paging/_seen_keys.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages } from "../../paging/walk_pages.ts";
-import { attribute, child, children, textOf } from "../_xml.ts";
+import { attribute, child, textOf } from "../_xml.ts";
 import { isDay } from "./_dates.ts";
 import { readHeader, readRecord } from "./_records.ts";
-import { type OaiAnswer, type OaiContext, oaiRequest } from "./_response.ts";
+import { type OaiAnswer, type OaiContext, type OaiItems, oaiRequest } from "./_response.ts";
+
 import { type HarvestState, saveState } from "./_state.ts";
 import type { HarvestPage, OaiRecord } from "./types.ts";
+
+/** A list item read: its record, or what it looked like when it has no identifier. */
+interface HarvestItem {
+  record?: OaiRecord;
+  shape?: string;
+}
 
 /** A resolved harvest: window strings already at the repository's granularity. */
 export interface HarvestRun {
@@ -80,7 +87,15 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   let skipped = 0;
   // What the page being handed on said besides its records.
   let about: Pick<HarvestPage, "cursor" | "responseDate"> = {};
-  const pages = walkPages<string | undefined, OaiAnswer, OaiRecord>(
+  // Each record is read as its element closes, so no page stands as one tree.
+  const items: OaiItems<HarvestItem> = {
+    name: verb === "ListRecords" ? "record" : "header",
+    read(node) {
+      const record = verb === "ListRecords" ? readRecord(node, metadataPrefix) : readHeader(node);
+      return record ? { record } : { shape: JSON.stringify(node).slice(0, 300) };
+    },
+  };
+  const pages = walkPages<string | undefined, OaiAnswer<HarvestItem>, OaiRecord>(
     {
       label,
       unit: "records",
@@ -105,22 +120,20 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
             until: s.until ?? undefined,
           },
           signal,
+          items,
         ),
       read(answer) {
         const node = answer.verbNode;
-        const items = !node ? [] : children(node, verb === "ListRecords" ? "record" : "header");
         const records: OaiRecord[] = [];
-        for (const item of items) {
-          const record = verb === "ListRecords"
-            ? readRecord(item, metadataPrefix)
-            : readHeader(item);
+        for (const item of answer.items) {
+          const record = item.record;
           if (!record) {
             if (run.strict) {
               reportUnknownShape(
                 ctx.http,
                 true,
                 `${label}: a record whose header has no identifier`,
-                JSON.stringify(item).slice(0, 300),
+                item.shape ?? "",
               );
             }
             skipped++;
@@ -143,11 +156,11 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
           cursor: cursorText === undefined ? undefined : Number(cursorText),
           responseDate: answer.responseDate,
         };
-        s.received += items.length;
+        s.received += answer.items.length;
         s.token = next;
         return {
           rows: records,
-          received: items.length,
+          received: answer.items.length,
           total: completeListSize,
           next,
         };

@@ -19,8 +19,10 @@ export interface OaiContext {
 }
 
 /** A parsed answer: the verb element, the response date and any protocol error. */
-export interface OaiAnswer {
+export interface OaiAnswer<T = never> {
   verbNode: XmlNode | undefined;
+  /** The list items read as they closed (see {@linkcode OaiItems}); they are not in verbNode. */
+  items: T[];
   responseDate?: string;
   error?: { code: string; message: string };
   url: string;
@@ -53,15 +55,24 @@ const OAI_ANSWER = answersOnly("OAI-PMH request", async (response) => {
   return children(envelope, "error").every((e) => attribute(e, "code") === "noRecordsMatch");
 });
 
+/** The items of a list verb (`record`, `header`) and how to read each one. */
+export interface OaiItems<T> {
+  /** The items' local name, directly inside the verb element. */
+  name: string;
+  /** Reads one item's element. */
+  read: (node: unknown) => T;
+}
+
 /**
  * Sends one verb and parses the answer. A `noRecordsMatch` error is handed
  * back in `error`; every other protocol error is thrown as a ProtocolError.
  */
-export async function oaiRequest(
+export async function oaiRequest<T = never>(
   ctx: OaiContext,
   args: Record<string, string | undefined>,
   signal?: AbortSignal,
-): Promise<OaiAnswer> {
+  list?: OaiItems<T>,
+): Promise<OaiAnswer<T>> {
   const verb = args.verb ?? "";
   const requested = ctx.http.url(ctx.path, args);
   let response;
@@ -97,7 +108,16 @@ export async function oaiRequest(
       { hint: "Pass allowOtherHosts: true if the repository moved there and you trust it" },
     );
   }
-  const root = await parseXml(response.text(), `OAI-PMH ${verb} response`, response.url);
+  // The list's items are read one by one as they close: a page of records
+  // never stands as one tree of objects.
+  const items: T[] = [];
+  const root = await parseXml(response.text(), `OAI-PMH ${verb} response`, response.url, {
+    each: list && {
+      depth: 3,
+      name: list.name,
+      element: (node) => items.push(list.read(node)),
+    },
+  });
   const envelope = child(root, "OAI-PMH") as XmlNode | undefined;
   if (!envelope || typeof envelope !== "object") {
     throw new ProtocolError(
@@ -116,7 +136,13 @@ export async function oaiRequest(
     const code = attribute(errors[0], "code") ?? "undefinedError";
     const message = (textOf(errors[0]) ?? "").replace(/\s+/g, " ").trim();
     if (code === "noRecordsMatch") {
-      return { verbNode: undefined, responseDate, error: { code, message }, url: response.url };
+      return {
+        verbNode: undefined,
+        items: [],
+        responseDate,
+        error: { code, message },
+        url: response.url,
+      };
     }
     const messages = errors.map((e) =>
       `${attribute(e, "code") ?? "undefinedError"}${textOf(e) ? `: ${textOf(e)}` : ""}`
@@ -134,6 +160,7 @@ export async function oaiRequest(
   const verbNode = child(envelope, verb);
   return {
     verbNode: verbNode && typeof verbNode === "object" ? verbNode as XmlNode : {},
+    items,
     responseDate,
     url: response.url,
   };
