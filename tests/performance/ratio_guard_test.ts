@@ -213,10 +213,10 @@ Deno.test("every read stays within 1.5x its floor (paired runs, small sizes)", a
 /**
  * Importing mod.ts against importing Arquero alone, each in a fresh process,
  * paired. The target of issue 34 is 1.3x and is not met yet (about 2x: our
- * own 240 modules); this guard fails at 2.6x, which catches a heavy package
+ * own 240 modules); this guard fails at 2.8x, which catches a heavy package
  * made eager again (viem made it 3.35x).
  */
-Deno.test("importing mod.ts stays within 2.6x of importing Arquero (paired processes)", async () => {
+Deno.test("importing mod.ts stays within 2.8x of importing Arquero (paired processes)", async () => {
   const time = async (specifier: string) => {
     const output = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -246,5 +246,5 @@ Deno.test("importing mod.ts stays within 2.6x of importing Arquero (paired proce
       ratios.map((r) => r.toFixed(2)).join(", ")
     }; load ${load()})`,
   );
-  assert.ok(result.ratio <= 2.6, `importing mod.ts took ${result.ratio.toFixed(2)}x Arquero's`);
+  assert.ok(result.ratio <= 2.8, `importing mod.ts took ${result.ratio.toFixed(2)}x Arquero's`);
 });
