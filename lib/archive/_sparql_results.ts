@@ -44,7 +44,7 @@ export async function parseResults(
 ): Promise<ResultColumns | boolean> {
   switch (format) {
     case "json":
-      return parseJsonResults(text);
+      return await parseJsonResults(text);
     case "xml":
       return await parseXmlResults(text);
     case "csv":

@@ -9,7 +9,7 @@ import { noteAsOf } from "../table/call_trace.ts";
 import { redact } from "../errors/redact.ts";
 import type { ColumnTable } from "arquero";
 import type { HttpStream } from "../http/client.ts";
-import { readCapped } from "../http/response.ts";
+import { cappedStream, readCapped } from "../http/response.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import {
   type ArchiveContext,
@@ -20,6 +20,7 @@ import {
   sendStreamed,
 } from "./_context.ts";
 import { parseXmlResults } from "./_sparql_xml.ts";
+import { parseJsonResults } from "./_sparql_json.ts";
 import { parseQuery } from "./_parse_query.ts";
 import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
 import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
@@ -86,15 +87,20 @@ export async function runSparql(
     tail: "/sparql",
     signal: options.signal,
   };
-  // Without a cache, XML results are read as they arrive: the whole text is
-  // never held, and parsing overlaps the transfer. A cache stores the whole
-  // answer, so recording and replaying read it whole.
+  // Without a cache, JSON and XML results are read as they arrive: the whole
+  // text is never held, and reading overlaps the transfer. A cache stores the
+  // whole answer, so recording and replaying read it whole.
   if (!graph && !context.http.caching) {
     const streamed = await sendStreamed(context, request);
     const type = streamed.headers.get("content-type") ?? "";
-    if ((resultFormat(type) ?? options.format) === "xml") {
-      const chunks = streamed.body.pipeThrough(new TextDecoderStream());
-      const result = await parseXmlResults(chunks, redact(streamed.url));
+    const format = resultFormat(type) ?? options.format;
+    if (format === "xml" || format === "json") {
+      const url = redact(streamed.url);
+      const body = cappedStream(streamed.body, context.http.maxResponseBytes, request.method!, url);
+      const chunks = body.pipeThrough(new TextDecoderStream());
+      const result = format === "xml"
+        ? await parseXmlResults(chunks, url)
+        : await parseJsonResults(chunks);
       return typeof result === "boolean" ? result : bindingsTable(result, options);
     }
     return await readWhole(context, streamed, request.method!, type, options);

@@ -105,6 +105,28 @@ export function watchIdle(
   }, { highWaterMark: 0 });
 }
 
+/**
+ * A body that fails with {@linkcode ResponseTooLargeError} once it passes
+ * `limit` bytes, for a reader that works as the body arrives.
+ */
+export function cappedStream(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  method: string,
+  url: string,
+): ReadableStream<Uint8Array> {
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > limit) controller.error(new ResponseTooLargeError({ method, url, limit }));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
 /** Reads a body into memory, failing once it passes `limit` bytes. */
 export async function readCapped(
   answer: Response,

@@ -1,5 +1,5 @@
 /**
- * Without a cache, SPARQL XML results are read from the body as it arrives:
+ * Without a cache, SPARQL XML and JSON results are read from the body as it arrives:
  * rows are read before the body ends, a body cut short is the connection's
  * error (not a table of the rows so far), and the table is the one the
  * whole text gives. The recorded Virtuoso answer (EEA) is the body.
@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Archive, readSparqlResults } from "../../lib/archive/mod.ts";
 import { readXml } from "../../lib/archive/_xml.ts";
 import { tableDigest } from "../../lib/table/mod.ts";
+import { ResponseTooLargeError } from "../../lib/errors/errors.ts";
 
 const XML = Deno.readTextFileSync(
   new URL("../fixtures/sparql-results/eea/countries.srx", import.meta.url),
@@ -88,6 +89,46 @@ Deno.test("sparql() fails with the connection's error when the XML body is cut, 
     );
     assert.ok(error instanceof Error, "a cut body is an error");
     assert.doesNotMatch(String(error.message), /well-formed/, "the cut, not a parse error");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("sparql() streams JSON results too, and a streamed body past maxResponseBytes is refused", async () => {
+  const json = Deno.readTextFileSync(
+    new URL(
+      "../fixtures/external/sparql/wikibase-sdk/multi_vars_sparql_results.srj",
+      import.meta.url,
+    ),
+  );
+  const cuts = [0, 100, 333, 777, json.length].filter((n, i, all) => i === 0 || n > all[i - 1]);
+  const parts = cuts.slice(1).map((end, i) => json.slice(cuts[i], end));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response(ReadableStream.from(parts.map((part) => new TextEncoder().encode(part))), {
+        headers: { "content-type": "application/sparql-results+json" },
+      }),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  try {
+    const archive = (maxResponseBytes?: number) =>
+      new Archive(base, {
+        account: "wd",
+        db: "items",
+        progress: false,
+        cache: false,
+        maxResponseBytes,
+      });
+    const streamed = await archive().sparql(QUERY, { service: "dl", method: "GET" });
+    const whole = await readSparqlResults(json, { format: "json" });
+    assert.ok(typeof streamed !== "boolean" && typeof whole !== "boolean");
+    assert.deepEqual(await tableDigest(streamed), await tableDigest(whole));
+    const error = await archive(500).sparql(QUERY, { service: "dl", method: "GET" }).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert.ok(error instanceof ResponseTooLargeError, String(error));
   } finally {
     await server.shutdown();
   }
