@@ -8,7 +8,11 @@
  *   the share of unbound values follow `wikibase-sdk`'s recorded WDQS answer), most
  *   of them unbound in most rows;
  * - `strings`: long literals (abstracts in several languages), as description
- *   queries against DBpedia or HAL return.
+ *   queries against DBpedia or HAL return;
+ * - `mixed`: what a catalogue's SPARQL endpoint (Virtuoso, as the EEA's recorded
+ *   answers) gives for an open query: blank nodes, booleans, dates, doubles,
+ *   gYears, a datatype of its own, and Japanese literals (a text that is not
+ *   ASCII decodes and parses differently), with OPTIONALs unbound.
  *
  * Rows are made from a fixed seed, so every run reads the same bytes.
  */
@@ -16,7 +20,7 @@
 const XSD = "http://www.w3.org/2001/XMLSchema#";
 
 /** The shapes. */
-export type Shape = "six" | "wide" | "strings";
+export type Shape = "six" | "wide" | "strings" | "mixed";
 
 interface Term {
   type: "uri" | "literal" | "bnode";
@@ -177,10 +181,48 @@ function stringsRow(i: number, next: () => number): Row {
   };
 }
 
+const NAMES_JA = ["夏目漱石", "芥川龍之介", "樋口一葉", "森鷗外", "宮沢賢治", "太宰治"];
+
+function mixedRow(i: number, next: () => number): Row {
+  const row: Row = {
+    s: next() < 0.3
+      ? { type: "bnode", value: `b${i}` }
+      : { type: "uri", value: `http://data.example.jp/resource/${i}` },
+    flag: { type: "literal", value: next() < 0.5 ? "true" : "false", datatype: `${XSD}boolean` },
+    day: {
+      type: "literal",
+      value: new Date(Date.UTC(1868, 0, 1) + Math.floor(next() * 5e12)).toISOString().slice(0, 10),
+      datatype: `${XSD}date`,
+    },
+    ratio: { type: "literal", value: (next() * 10).toExponential(6), datatype: `${XSD}double` },
+    name: {
+      type: "literal",
+      value: `${NAMES_JA[Math.floor(next() * NAMES_JA.length)]}の書簡 第${i}号`,
+      "xml:lang": "ja",
+    },
+  };
+  if (next() < 0.7) {
+    row.year = {
+      type: "literal",
+      value: String(1868 + Math.floor(next() * 150)),
+      datatype: `${XSD}gYear`,
+    };
+  }
+  if (next() < 0.4) {
+    row.unit = {
+      type: "literal",
+      value: (next() * 1000).toFixed(1),
+      datatype: "http://aims.fao.org/aos/geopolitical.owl#MillionUSD",
+    };
+  }
+  return row;
+}
+
 const MAKERS: Record<Shape, { vars: string[]; row: (i: number, next: () => number) => Row }> = {
   six: { vars: ["item", "label", "count", "modified", "price", "note"], row: sixRow },
   wide: { vars: WIDE, row: wideRow },
   strings: { vars: ["work", "title", "abstract", "author"], row: stringsRow },
+  mixed: { vars: ["s", "flag", "day", "ratio", "year", "unit", "name"], row: mixedRow },
 };
 
 /** The variables and rows of a shape. */

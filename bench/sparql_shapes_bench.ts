@@ -1,5 +1,5 @@
 /**
- * SPARQL SELECT results of three real-world shapes (see `_sparql_shapes.ts`), 100,000 rows
+ * SPARQL SELECT results of four real-world shapes (see `_sparql_shapes.ts`), 100,000 rows
  * each, in JSON and in XML, read into a table. A loopback server hands out the same
  * document for any query, so every contender reads the same bytes:
  *
@@ -24,7 +24,7 @@ import { jsonDocument, type Shape, xmlDocument } from "./_sparql_shapes.ts";
 
 const ROWS = 100_000;
 const QUERY = "SELECT * WHERE { ?s ?p ?o }";
-const SHAPES: Shape[] = ["six", "wide", "strings"];
+const SHAPES: Shape[] = ["six", "wide", "strings", "mixed"];
 const FORMATS = ["json", "xml"] as const;
 const TYPES = {
   json: "application/sparql-results+json",
