@@ -92,3 +92,34 @@ export async function executeNotebook<Notebook>(
   assert.equal(code, 0, `nbconvert failed for ${name}:\n${log.slice(-3000)}`);
   return JSON.parse(await Deno.readTextFile(`${options.outDir}/${name}`));
 }
+
+/**
+ * Runs a server script in a child process (so it answers while this process
+ * is busy), hands its first printed line (its address) to `body`, and ends
+ * the child by closing its stdin, however `body` ends.
+ */
+export async function withChildServer<T>(
+  script: URL,
+  body: (firstLine: string) => Promise<T>,
+): Promise<T> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--frozen", script.pathname],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`${script.pathname} ended before it printed its address`);
+      text += value;
+    }
+    lines.releaseLock();
+    return await body(text.slice(0, text.indexOf("\n")).trim());
+  } finally {
+    await child.stdin.close();
+    await child.status;
+  }
+}

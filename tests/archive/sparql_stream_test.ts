@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Archive, readSparqlResults } from "../../lib/archive/mod.ts";
+import { Archive, type ArchiveOptions, readSparqlResults } from "../../lib/archive/mod.ts";
 import { readXml } from "../../lib/archive/_xml.ts";
 import { tableDigest } from "../../lib/table/mod.ts";
 import { ResponseTooLargeError } from "../../lib/errors/errors.ts";
@@ -15,6 +15,17 @@ const XML = Deno.readTextFileSync(
   new URL("../fixtures/sparql-results/eea/countries.srx", import.meta.url),
 );
 const QUERY = "SELECT * WHERE { ?s ?p ?o }";
+
+/** An Archive of the test server, no cache (so results are streamed). */
+function archiveAt(port: number, options: ArchiveOptions = {}): Archive {
+  return new Archive(`http://127.0.0.1:${port}`, {
+    account: "test",
+    db: "results",
+    progress: false,
+    cache: false,
+    ...options,
+  });
+}
 
 /** Serves the document in `parts` pieces, waiting on `gate(i)` before piece i; optionally cut. */
 function serve(parts: string[], gate: (i: number) => Promise<void>, cut = false) {
@@ -57,13 +68,10 @@ Deno.test("sparql() streams XML results: the same table as the whole text, in pi
   const parts = cuts.slice(1).map((end, i) => XML.slice(cuts[i], end));
   const server = serve(parts, () => new Promise((resolve) => setTimeout(resolve, 5)));
   try {
-    const archive = new Archive(`http://127.0.0.1:${server.addr.port}`, {
-      account: "eea",
-      db: "countries",
-      progress: false,
-      cache: false,
+    const streamed = await archiveAt(server.addr.port).sparql(QUERY, {
+      service: "dl",
+      method: "GET",
     });
-    const streamed = await archive.sparql(QUERY, { service: "dl", method: "GET" });
     const whole = await readSparqlResults(XML, { format: "xml" });
     assert.ok(typeof streamed !== "boolean" && typeof whole !== "boolean");
     assert.deepEqual(await tableDigest(streamed), await tableDigest(whole));
@@ -76,13 +84,7 @@ Deno.test("sparql() streams XML results: the same table as the whole text, in pi
 Deno.test("sparql() fails with the connection's error when the XML body is cut, never a short table", async () => {
   const server = serve([XML.slice(0, XML.indexOf("</result>") + 9)], () => Promise.resolve(), true);
   try {
-    const archive = new Archive(`http://127.0.0.1:${server.addr.port}`, {
-      account: "eea",
-      db: "countries",
-      progress: false,
-      cache: false,
-      retry: { retries: 0 },
-    });
+    const archive = archiveAt(server.addr.port, { retry: { retries: 0 } });
     const error = await archive.sparql(QUERY, { service: "dl", method: "GET" }).then(
       () => undefined,
       (e) => e,
@@ -110,16 +112,9 @@ Deno.test("sparql() streams JSON results too, and a streamed body past maxRespon
         headers: { "content-type": "application/sparql-results+json" },
       }),
   );
-  const base = `http://127.0.0.1:${server.addr.port}`;
   try {
     const archive = (maxResponseBytes?: number) =>
-      new Archive(base, {
-        account: "wd",
-        db: "items",
-        progress: false,
-        cache: false,
-        maxResponseBytes,
-      });
+      archiveAt(server.addr.port, { maxResponseBytes });
     const streamed = await archive().sparql(QUERY, { service: "dl", method: "GET" });
     const whole = await readSparqlResults(json, { format: "json" });
     assert.ok(typeof streamed !== "boolean" && typeof whole !== "boolean");

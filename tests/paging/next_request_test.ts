@@ -10,25 +10,13 @@
 import assert from "node:assert/strict";
 import { HttpClient, type HttpResponse } from "../../lib/http/mod.ts";
 import { type OffsetCursor, offsetCursor, walkPages } from "../../lib/paging/mod.ts";
+import { withChildServer } from "../_child_runs.ts";
 
 const READ_MS = 40;
 
 Deno.test("paging: the next page goes out while a page is read, one request at a time", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-net=127.0.0.1",
-      new URL("./_stamping_server.ts", import.meta.url).pathname,
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  try {
-    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    const { value: url } = await lines.read();
-    lines.releaseLock();
-    const http = new HttpClient(url!.trim(), {
+  await withChildServer(new URL("./_stamping_server.ts", import.meta.url), async (url) => {
+    const http = new HttpClient(url, {
       concurrency: 1,
       minIntervalMs: 0,
       progress: false,
@@ -70,10 +58,7 @@ Deno.test("paging: the next page goes out while a page is read, one request at a
         arrivals.slice(2).map((a, i) => a - readEnds[i + 1])
       } ms after the read before them ended`,
     );
-  } finally {
-    await child.stdin.close();
-    await child.status;
-  }
+  });
 });
 
 Deno.test("paging: a walk its caller drops half way does not keep the process alive", async () => {

@@ -14,6 +14,7 @@ import { ExpressionSearch } from "../../lib/expressions/mod.ts";
 import { Archive } from "../../lib/archive/mod.ts";
 import { OaiPmh } from "../../lib/archive/oai/mod.ts";
 import { Subgraph } from "../../lib/subgraph/mod.ts";
+import { withChildServer } from "../_child_runs.ts";
 
 const LIMIT = 1.5;
 const ROUNDS = 9;
@@ -61,27 +62,11 @@ function load(): string {
   return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
 }
 
-async function withServers(run: (servers: Servers) => Promise<void>): Promise<void> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--frozen", new URL("./_guard_servers.ts", import.meta.url).pathname],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  try {
-    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error("the guard's servers ended before they started");
-      text += value;
-    }
-    lines.releaseLock();
-    await run(JSON.parse(text));
-  } finally {
-    await child.stdin.close();
-    await child.status;
-  }
+function withServers(run: (servers: Servers) => Promise<void>): Promise<void> {
+  return withChildServer(
+    new URL("./_guard_servers.ts", import.meta.url),
+    (line) => run(JSON.parse(line)),
+  );
 }
 
 const client = { progress: false, cache: false } as const;
