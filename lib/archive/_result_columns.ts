@@ -32,7 +32,10 @@ export const BNODE = 3;
 /** An RDF-star quoted triple (its JSON as the value). */
 export const TRIPLE = 4;
 
-/** The terms of one variable, one entry per row. */
+/**
+ * The terms of one variable, one entry per row (read by index: a list of
+ * datatypes or languages no row has may be empty).
+ */
 export interface TermColumn {
   /** Term kind per row (UNBOUND, IRI, LITERAL, BNODE, TRIPLE). */
   kinds: Uint8Array;
@@ -133,7 +136,9 @@ export class ColumnsBuilder {
       if (column === undefined) return emptyColumns([name], length).columns[0];
       column.kinds = column.kinds.subarray(0, length);
       for (const values of [column.values, column.datatypes, column.langs]) {
-        while (values.length < length) values.push(undefined);
+        // A list never written (the languages of an IRI column) stays empty:
+        // reading past its end gives undefined, as padding it row by row would.
+        if (values.length > 0) { while (values.length < length) values.push(undefined); }
       }
       return column;
     });
