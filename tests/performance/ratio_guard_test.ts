@@ -1,9 +1,9 @@
 /**
  * The regression guard of issue 34: a small size of each read against its
  * floor (the same requests with bare `fetch` and a parser, results kept),
- * in paired runs A B, B A in this process with the servers in another, and
- * the median of the per-round ratios. A read fails when it passes 1.5x its
- * floor: ratios, not times, so a slow machine slows both sides. Sizes are
+ * in paired runs A B, B A in this process with the servers in another; a
+ * read fails when its best run passes 1.5x the floor's best: ratios, not
+ * times, so a slow machine slows both sides. Sizes are
  * small; `deno task bench` measures the full sizes.
  */
 
@@ -27,34 +27,49 @@ interface Servers {
   sparql: string;
 }
 
-/** Runs floor and tidepool once each to warm, then `ROUNDS` pairs; the median ratio. */
+/**
+ * Runs floor and tidepool once each to warm, then `ROUNDS` pairs (A B, then
+ * B A). The guard's ratio is the fastest tidepool run over the fastest floor
+ * run: the best of each side is the one least slowed by other work on the
+ * machine (two CI runs at once, load 3.6, moved the median of the expression
+ * pairs from 1.0x to 1.6x; beside two CPU-bound processes the median was
+ * 1.55x and the best 1.26x). The paired ratios are printed beside it.
+ */
 async function pairedRatio(
   floor: () => Promise<number>,
   tidepool: () => Promise<number>,
 ): Promise<{ ratio: number; ratios: number[]; rows: [number, number] }> {
   const rows: [number, number] = [await floor(), await tidepool()];
   const ratios: number[] = [];
+  const best = [Infinity, Infinity];
   for (let round = 0; round < ROUNDS; round++) {
     const times = [0, 0];
     for (const side of round % 2 ? [1, 0] : [0, 1]) {
       const started = performance.now();
       await (side === 0 ? floor() : tidepool());
       times[side] = performance.now() - started;
+      best[side] = Math.min(best[side], times[side]);
     }
     ratios.push(times[1] / times[0]);
   }
-  const sorted = ratios.slice().sort((a, b) => a - b);
-  return { ratio: sorted[Math.floor(sorted.length / 2)], ratios, rows };
+  return { ratio: best[1] / best[0], ratios, rows };
 }
 
 function assertWithin(name: string, result: Awaited<ReturnType<typeof pairedRatio>>) {
   const ratios = result.ratios.map((r) => r.toFixed(2)).join(", ");
-  console.log(`${name}: ${result.ratio.toFixed(2)}x the floor (rounds: ${ratios}; load ${load()})`);
+  const median = result.ratios.slice().sort((a, b) => a - b)[Math.floor(ROUNDS / 2)];
+  console.log(
+    `${name}: best ${result.ratio.toFixed(2)}x the floor's best, pairs' median ${
+      median.toFixed(2)
+    }x (rounds: ${ratios}; load ${load()})`,
+  );
   // The floor sends the same requests (the subgraph's pages overlap at their seams).
   assert.ok(result.rows[1] > 0 && result.rows[0] >= result.rows[1], `${name}: rows ${result.rows}`);
   assert.ok(
     result.ratio <= LIMIT,
-    `${name} took ${result.ratio.toFixed(2)}x its floor (limit ${LIMIT}x; rounds ${ratios})`,
+    `${name}: its best run took ${
+      result.ratio.toFixed(2)
+    }x the floor's best (limit ${LIMIT}x; paired rounds ${ratios})`,
   );
 }
 
