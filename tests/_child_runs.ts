@@ -45,6 +45,11 @@ export async function runDemo(
   return new TextDecoder().decode(stdout);
 }
 
+/** A code cell of a notebook document, not yet run. */
+export function codeCell(source: string | string[]) {
+  return { cell_type: "code", execution_count: null, metadata: {}, outputs: [], source };
+}
+
 /** Whether `jupyter nbconvert` runs here. */
 export function jupyterAvailable(): boolean {
   try {

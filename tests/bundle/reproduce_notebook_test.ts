@@ -6,27 +6,19 @@
  */
 
 import assert from "node:assert/strict";
-import { childEnvironment, jupyterAvailable } from "../_child_runs.ts";
+import { childEnvironment, codeCell, jupyterAvailable } from "../_child_runs.ts";
 import { startExpressionSandbox } from "../../lib/sandbox/expressions/mod.ts";
 import { reproduceBundle } from "../../lib/bundle/reproduce_bundle.ts";
 
 const root = new URL("../../", import.meta.url);
 
-const cell = (source: string) => ({
-  cell_type: "code",
-  execution_count: null,
-  metadata: {},
-  outputs: [],
-  source,
-});
-
 /** The paper's notebook: one search, one count, one bundle. */
 const notebook = (url: string) => ({
   cells: [
-    cell(`import { ExpressionSearch, saveBundle } from "${new URL("mod.ts", root)}";
+    codeCell(`import { ExpressionSearch, saveBundle } from "${new URL("mod.ts", root)}";
 const hits = await new ExpressionSearch("${url}").searchAll({ emotion: "哀" });
 const byBodyPart = hits.groupby("bodyPart").count().orderby("bodyPart");`),
-    cell(`await saveBundle("out/bundle", {
+    codeCell(`await saveBundle("out/bundle", {
   tables: { hits, byBodyPart },
   title: "Sadness, by body part",
   license: "https://creativecommons.org/licenses/by/4.0/",

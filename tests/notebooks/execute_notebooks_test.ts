@@ -26,7 +26,7 @@ import assert from "node:assert/strict";
 import { TABLE_DIGEST_MIME } from "../../lib/notebook/mod.ts";
 import type { TableDigest } from "../../lib/table/mod.ts";
 import { cacheEnvironment } from "../replay/_replay.ts";
-import { executeNotebook, jupyterAvailable } from "../_child_runs.ts";
+import { codeCell, executeNotebook, jupyterAvailable } from "../_child_runs.ts";
 import { reproduceBundle } from "../../lib/bundle/reproduce_bundle.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -189,14 +189,7 @@ function tableDigests(notebook: Notebook): TableDigest[][] {
 
 /** The notebook with {@linkcode REVOKE_NET} as its first cell. */
 function offlineCopy(notebook: Notebook): Notebook {
-  const cell = {
-    cell_type: "code",
-    source: REVOKE_NET,
-    outputs: [],
-    metadata: {},
-    execution_count: null,
-  };
-  return { ...notebook, cells: [cell, ...notebook.cells] };
+  return { ...notebook, cells: [codeCell(REVOKE_NET), ...notebook.cells] };
 }
 
 /**

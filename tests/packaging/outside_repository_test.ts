@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { jupyterAvailable } from "../_child_runs.ts";
+import { codeCell, jupyterAvailable } from "../_child_runs.ts";
 
 const repository = new URL("../../", import.meta.url).pathname;
 
@@ -52,22 +52,16 @@ console.log(\`datasets: \${assets.numRows()}\`);
 `;
 
 const NOTEBOOK = {
-  cells: [{
-    cell_type: "code",
-    execution_count: null,
-    metadata: {},
-    outputs: [],
-    source: [
-      'import { ExpressionSearch } from "@tidepool/tidepool";\n',
-      'import { display } from "@tidepool/tidepool/notebook";\n',
-      'import { startSandbox } from "@tidepool/tidepool/sandbox";\n',
-      "\n",
-      "const sandbox = await startSandbox();\n",
-      "const books = await new ExpressionSearch(sandbox.urls.expressions).books();\n",
-      "await display(books);\n",
-      "await sandbox.close();\n",
-    ],
-  }],
+  cells: [codeCell([
+    'import { ExpressionSearch } from "@tidepool/tidepool";\n',
+    'import { display } from "@tidepool/tidepool/notebook";\n',
+    'import { startSandbox } from "@tidepool/tidepool/sandbox";\n',
+    "\n",
+    "const sandbox = await startSandbox();\n",
+    "const books = await new ExpressionSearch(sandbox.urls.expressions).books();\n",
+    "await display(books);\n",
+    "await sandbox.close();\n",
+  ])],
   metadata: { kernelspec: { display_name: "Deno", language: "typescript", name: "deno" } },
   nbformat: 4,
   nbformat_minor: 5,

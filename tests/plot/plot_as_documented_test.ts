@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import * as Plot from "@observablehq/plot";
 import { document, plotFigure, savePlot } from "../../lib/plot/mod.ts";
-import { executeNotebook, jupyterAvailable } from "../_child_runs.ts";
+import { codeCell, executeNotebook, jupyterAvailable } from "../_child_runs.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -44,14 +44,6 @@ interface Notebook {
   cells: { outputs?: Output[] }[];
 }
 
-const cell = (source: string) => ({
-  cell_type: "code",
-  execution_count: null,
-  metadata: {},
-  outputs: [],
-  source,
-});
-
 Deno.test({
   name: "in the Deno kernel, Plot.plot({ marks }) works after importing tidepool and shows SVG",
   ignore: !jupyterAvailable() && Deno.env.get("CI") !== "true",
@@ -63,8 +55,8 @@ Deno.test({
       path,
       JSON.stringify({
         cells: [
-          cell('import * as Plot from "@observablehq/plot";\nimport "@tidepool/tidepool";'),
-          cell(
+          codeCell('import * as Plot from "@observablehq/plot";\nimport "@tidepool/tidepool";'),
+          codeCell(
             'Plot.plot({ marks: [Plot.barY([{ x: "喜", y: 3 }, { x: "怒", y: 1 }], { x: "x", y: "y" })] })',
           ),
         ],
