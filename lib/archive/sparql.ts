@@ -19,10 +19,14 @@ import {
   send,
   sendStreamed,
 } from "./_context.ts";
-import { parseXmlResults } from "./_sparql_xml.ts";
-import { parseJsonResults } from "./_sparql_json.ts";
 import { parseQuery } from "./_parse_query.ts";
-import { parseResults, type ResultFormat, resultFormat } from "./_sparql_results.ts";
+import {
+  parseJsonResults,
+  parseResults,
+  parseXmlResults,
+  type ResultFormat,
+  resultFormat,
+} from "./_sparql_results.ts";
 import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import { parseRdf, triplesTable } from "./_triples.ts";
@@ -136,7 +140,7 @@ async function resultsOf(
   return bindingsTable(result, options);
 }
 
-/** A streamed answer of another format than XML, read whole (within the size cap). */
+/** A streamed answer in CSV or TSV (or of no known type), read whole within the size cap. */
 async function readWhole(
   context: ArchiveContext,
   streamed: HttpStream,
