@@ -3,18 +3,12 @@
  * tidepool errors render richly without importing `tidepool/notebook`, the
  * kernel's progress display becomes the default sink every client reports
  * to, and Observable Plot finds a document (`Plot.plot({ marks })` works as
- * Plot's documentation writes it); anywhere else this changes nothing.
+ * Plot's documentation writes it); anywhere else this changes nothing and
+ * loads nothing more.
  *
  * @module
  */
 
-import { jupyterNamespace, kernelProgress } from "./progress_display.ts";
-import { installRichDisplay } from "./install_rich_display.ts";
-import { installKernelDocument } from "./kernel_document.ts";
-import { setDefaultProgress } from "../progress/progress.ts";
+import { jupyterNamespace } from "./progress_display.ts";
 
-if (jupyterNamespace()) {
-  installRichDisplay();
-  await installKernelDocument();
-  setDefaultProgress(kernelProgress());
-}
+if (jupyterNamespace()) await (await import("./_kernel_setup.ts")).setUpKernel();
