@@ -9,60 +9,68 @@
  *
  * @module
  */
-
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
-import { checkCall } from "./_option_rules.ts";
 import { TidepoolError } from "../errors/errors.ts";
+import { checkCall } from "./_option_rules.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import { registerSecret } from "../errors/redact.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
-import { databases, type DatabasesParameters } from "./databases.ts";
-import { entity } from "./entity.ts";
+import type { DatabasesParameters } from "./databases.ts";
 import { iiifBase, type IiifImageOptions, iiifImageUrl, type IiifInfo, iiifInfo } from "./iiif.ts";
-import {
-  entityLinkedData,
-  type JsonLdFormat,
-  linkedData,
-  type LinkedDataFormat,
-  type TurtleFormat,
-} from "./linked_data.ts";
-import { linkedDataTable } from "./linked_data_table.ts";
-import { type IiifImage, iiifImage, type IiifImageFetchOptions } from "./iiif_image.ts";
-import { resource } from "./resource.ts";
-import { resources, type ResourcesParameters } from "./resources.ts";
-import { search, type SearchParameters, type SearchResult } from "./search.ts";
-import { searchAll, type SearchAllParameters, searchPages } from "./search_all.ts";
-import { runSparql, type SparqlOptions, type SparqlResult } from "./sparql.ts";
-import { sparqlAll, type SparqlAllOptions, sparqlPages } from "./sparql_all.ts";
+import type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";
+import type { IiifImage, IiifImageFetchOptions } from "./iiif_image.ts";
+import type { ResourcesParameters } from "./resources.ts";
+import type { SearchParameters, SearchResult } from "./search.ts";
+import type { SearchAllParameters } from "./search_all.ts";
+import type { SparqlOptions, SparqlResult } from "./sparql.ts";
+import type { SparqlAllOptions } from "./sparql_all.ts";
 import type { ArchiveEntity, ArchiveResource, JsonLdDocument } from "./types.ts";
 import { requireTarget, segment } from "./_context.ts";
 import { OaiPmh } from "./oai/oai_pmh.ts";
 import type { HarvestOptions, HarvestPage, OaiIdentify, OaiRecord } from "./oai/types.ts";
 import { ResourceSync } from "./resourcesync/resource_sync.ts";
-import { type IssuedKey, issueKey } from "./issue_key.ts";
-import { createDatabase, type DatabaseRecord } from "./create_database.ts";
-import { updateSettings, type UpdateSettingsResult } from "./update_settings.ts";
-import { createResource, type CreateResourceInput } from "./create_resource.ts";
-import { updateResource } from "./update_resource.ts";
-import { deleteResource } from "./delete_resource.ts";
-import { createEntity, type CreateEntityInput } from "./create_entity.ts";
-import { usage } from "./usage.ts";
-import { addDomain, type CustomDomain, domains, verifyDomain } from "./domains.ts";
-import { importCsv, type ImportResult } from "./import_csv.ts";
+import type { IssuedKey } from "./issue_key.ts";
+import type { DatabaseRecord } from "./create_database.ts";
+import type { UpdateSettingsResult } from "./update_settings.ts";
+import type { CreateResourceInput } from "./create_resource.ts";
+import type { CreateEntityInput } from "./create_entity.ts";
+import type { CustomDomain } from "./domains.ts";
+import type { ImportResult } from "./import_csv.ts";
 import type { PollOptions } from "../http/poll_until.ts";
-import {
-  upload,
-  type UploadedAsset,
-  type UploadOptions,
-  uploadStatus,
-  waitForUpload,
-} from "./upload.ts";
-import { setAssetPublic } from "./set_asset_public.ts";
+import type { UploadedAsset, UploadOptions } from "./upload.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
+import { lazyPages } from "../paging/lazy_pages.ts";
+
+// Each capability's code loads on its first call, so that importing
+// tidepool stays quick (bench/import_bench.ts); a loaded module is not
+// loaded again.
+const databasesCode = () => import("./databases.ts");
+const searchCode = () => import("./search.ts");
+const searchAllCode = () => import("./search_all.ts");
+const resourcesCode = () => import("./resources.ts");
+const resourceCode = () => import("./resource.ts");
+const entityCode = () => import("./entity.ts");
+const linkedDataCode = () => import("./linked_data.ts");
+const linkedDataTableCode = () => import("./linked_data_table.ts");
+const sparqlCode = () => import("./sparql.ts");
+const sparqlAllCode = () => import("./sparql_all.ts");
+const iiifImageCode = () => import("./iiif_image.ts");
+const issueKeyCode = () => import("./issue_key.ts");
+const createDatabaseCode = () => import("./create_database.ts");
+const updateSettingsCode = () => import("./update_settings.ts");
+const createResourceCode = () => import("./create_resource.ts");
+const updateResourceCode = () => import("./update_resource.ts");
+const deleteResourceCode = () => import("./delete_resource.ts");
+const createEntityCode = () => import("./create_entity.ts");
+const usageCode = () => import("./usage.ts");
+const domainsCode = () => import("./domains.ts");
+const importCsvCode = () => import("./import_csv.ts");
+const uploadCode = () => import("./upload.ts");
+const setAssetPublicCode = () => import("./set_asset_public.ts");
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -150,7 +158,8 @@ export class Archive {
       auth: auth ?? "auto",
       services: new Map(),
       moved: [],
-      readCatalogue: (context, scope) => databases(context, { scope }),
+      readCatalogue: async (context, scope) =>
+        await (await databasesCode()).databases(context, { scope }),
     };
   }
 
@@ -213,7 +222,7 @@ export class Archive {
     return await this.#table(
       "databases",
       { ...parameters },
-      () => databases(this.#context, parameters),
+      async () => (await databasesCode()).databases(this.#context, parameters),
     );
   }
 
@@ -235,7 +244,7 @@ export class Archive {
     return await this.#table(
       "search",
       { ...parameters },
-      () => search(this.#context, parameters),
+      async () => (await searchCode()).search(this.#context, parameters),
       (result) => [result.hits, ...result.facets.values()],
     );
   }
@@ -261,7 +270,7 @@ export class Archive {
     return await this.#table(
       "searchAll",
       { ...parameters },
-      () => searchAll(this.#context, parameters),
+      async () => (await searchAllCode()).searchAll(this.#context, parameters),
     );
   }
 
@@ -276,7 +285,10 @@ export class Archive {
    */
   searchPages(parameters: SearchAllParameters = {}): AsyncGenerator<ColumnTable> {
     checkCall("Archive.searchPages", parameters);
-    return this.#pages("searchPages", { ...parameters }, searchPages(this.#context, parameters));
+    const pages = lazyPages(async () =>
+      (await searchAllCode()).searchPages(this.#context, parameters)
+    );
+    return this.#pages("searchPages", { ...parameters }, pages);
   }
 
   /**
@@ -297,7 +309,7 @@ export class Archive {
     return await this.#table(
       "resources",
       { ...parameters },
-      () => resources(this.#context, parameters),
+      async () => (await resourcesCode()).resources(this.#context, parameters),
     );
   }
 
@@ -314,8 +326,8 @@ export class Archive {
    * console.log(letter.metadata["dcterms:creator"]);
    * ```
    */
-  resource(id: string): Promise<ArchiveResource> {
-    return resource(this.#context, id);
+  async resource(id: string): Promise<ArchiveResource> {
+    return await (await resourceCode()).resource(this.#context, id);
   }
 
   /**
@@ -330,8 +342,8 @@ export class Archive {
    * console.log(tokyo.prefLabel.ja, tokyo.altLabels);
    * ```
    */
-  entity(slug: string): Promise<ArchiveEntity> {
-    return entity(this.#context, slug);
+  async entity(slug: string): Promise<ArchiveEntity> {
+    return await (await entityCode()).entity(this.#context, slug);
   }
 
   /**
@@ -347,8 +359,8 @@ export class Archive {
    * console.log(doc["@id"]);
    * ```
    */
-  entityLinkedData(slug: string): Promise<JsonLdDocument> {
-    return entityLinkedData(this.#context, slug);
+  async entityLinkedData(slug: string): Promise<JsonLdDocument> {
+    return await (await linkedDataCode()).entityLinkedData(this.#context, slug);
   }
 
   /**
@@ -370,8 +382,11 @@ export class Archive {
   linkedData(id: string, format: TurtleFormat): Promise<string>;
   /** A resource as linked data, for a format known only at run time. */
   linkedData(id: string, format?: LinkedDataFormat): Promise<JsonLdDocument | string>;
-  linkedData(id: string, format: LinkedDataFormat = "jsonld"): Promise<JsonLdDocument | string> {
-    return linkedData(this.#context, id, format);
+  async linkedData(
+    id: string,
+    format: LinkedDataFormat = "jsonld",
+  ): Promise<JsonLdDocument | string> {
+    return await (await linkedDataCode()).linkedData(this.#context, id, format);
   }
 
   /**
@@ -401,7 +416,7 @@ export class Archive {
     return await this.#table(
       "linkedDataTable",
       { id, format, ...options },
-      () => linkedDataTable(this.#context, id, format, options),
+      async () => (await linkedDataTableCode()).linkedDataTable(this.#context, id, format, options),
     );
   }
 
@@ -431,7 +446,7 @@ export class Archive {
     return await this.#table(
       "sparql",
       { query, ...options },
-      () => runSparql(this.#context, query, options) as Promise<T>,
+      async () => (await sparqlCode()).runSparql(this.#context, query, options) as Promise<T>,
       (result) => typeof result === "boolean" ? [] : [result as ColumnTable],
     );
   }
@@ -450,7 +465,7 @@ export class Archive {
     return await this.#table(
       "sparqlAll",
       { query, ...options },
-      () => sparqlAll(this.#context, query, options),
+      async () => (await sparqlAllCode()).sparqlAll(this.#context, query, options),
     );
   }
 
@@ -467,7 +482,7 @@ export class Archive {
     return this.#pages(
       "sparqlPages",
       { query, ...options },
-      sparqlPages(this.#context, query, options),
+      lazyPages(async () => (await sparqlAllCode()).sparqlPages(this.#context, query, options)),
     );
   }
 
@@ -507,7 +522,7 @@ export class Archive {
    */
   async iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
     checkCall("Archive.iiifImage", options);
-    return await iiifImage(this.#context, asset, options);
+    return await (await iiifImageCode()).iiifImage(this.#context, asset, options);
   }
 
   /**
@@ -700,7 +715,7 @@ export class Archive {
     options: { scopes?: ("read" | "write")[] } = {},
   ): Promise<IssuedKey> {
     checkCall("Archive.issueKey", options);
-    return await issueKey(this.#context, idToken, options);
+    return await (await issueKeyCode()).issueKey(this.#context, idToken, options);
   }
 
   /**
@@ -716,8 +731,8 @@ export class Archive {
    * const db = await archive.createDatabase({ slug: "postcards", title: "Postcards" });
    * ```
    */
-  createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
-    return createDatabase(this.#context, input);
+  async createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
+    return await (await createDatabaseCode()).createDatabase(this.#context, input);
   }
 
   /**
@@ -735,8 +750,8 @@ export class Archive {
    * const { moved } = await archive.updateSettings({ service: "records" });
    * ```
    */
-  updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
-    return updateSettings(this.#context, settings);
+  async updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
+    return await (await updateSettingsCode()).updateSettings(this.#context, settings);
   }
 
   /**
@@ -755,8 +770,8 @@ export class Archive {
    * await archive.createResource({ slug: "letter-9001", title: "A letter", metadata: { "dcterms:creator": "Mori Ōgai" } });
    * ```
    */
-  createResource(input: CreateResourceInput): Promise<ArchiveResource> {
-    return createResource(this.#context, input);
+  async createResource(input: CreateResourceInput): Promise<ArchiveResource> {
+    return await (await createResourceCode()).createResource(this.#context, input);
   }
 
   /**
@@ -772,11 +787,11 @@ export class Archive {
    * await archive.updateResource("letter-0001", { title: "Letter to Natsume Sōseki" });
    * ```
    */
-  updateResource(
+  async updateResource(
     id: string,
     changes: Partial<Omit<CreateResourceInput, "slug">>,
   ): Promise<ArchiveResource> {
-    return updateResource(this.#context, id, changes);
+    return await (await updateResourceCode()).updateResource(this.#context, id, changes);
   }
 
   /**
@@ -791,8 +806,8 @@ export class Archive {
    * await archive.deleteResource("letter-9001");
    * ```
    */
-  deleteResource(id: string): Promise<void> {
-    return deleteResource(this.#context, id);
+  async deleteResource(id: string): Promise<void> {
+    return await (await deleteResourceCode()).deleteResource(this.#context, id);
   }
 
   /**
@@ -806,8 +821,8 @@ export class Archive {
    * await archive.createEntity({ slug: "nagasaki", entityType: "place", prefLabel: { en: "Nagasaki", ja: "長崎" }, altLabels: ["Nangasaki"], sameAs: [] });
    * ```
    */
-  createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
-    return createEntity(this.#context, input);
+  async createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
+    return await (await createEntityCode()).createEntity(this.#context, input);
   }
 
   /**
@@ -822,8 +837,8 @@ export class Archive {
    * const { storage_bytes } = await archive.usage();
    * ```
    */
-  usage(): Promise<Record<string, unknown>> {
-    return usage(this.#context);
+  async usage(): Promise<Record<string, unknown>> {
+    return await (await usageCode()).usage(this.#context);
   }
 
   /**
@@ -836,8 +851,8 @@ export class Archive {
    * for (const d of await archive.domains()) console.log(d.host, d.status);
    * ```
    */
-  domains(): Promise<CustomDomain[]> {
-    return domains(this.#context);
+  async domains(): Promise<CustomDomain[]> {
+    return await (await domainsCode()).domains(this.#context);
   }
 
   /**
@@ -854,8 +869,8 @@ export class Archive {
    * const { records } = await archive.addDomain("letters.example.org");
    * ```
    */
-  addDomain(host: string): Promise<CustomDomain> {
-    return addDomain(this.#context, host);
+  async addDomain(host: string): Promise<CustomDomain> {
+    return await (await domainsCode()).addDomain(this.#context, host);
   }
 
   /**
@@ -870,8 +885,8 @@ export class Archive {
    * const { status, records } = await archive.verifyDomain("letters.example.org");
    * ```
    */
-  verifyDomain(host: string): Promise<CustomDomain> {
-    return verifyDomain(this.#context, host);
+  async verifyDomain(host: string): Promise<CustomDomain> {
+    return await (await domainsCode()).verifyDomain(this.#context, host);
   }
 
   /**
@@ -888,8 +903,8 @@ export class Archive {
    * const { created } = await archive.importCsv(table);
    * ```
    */
-  importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
-    return importCsv(this.#context, tableOrCsv);
+  async importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
+    return await (await importCsvCode()).importCsv(this.#context, tableOrCsv);
   }
 
   /**
@@ -914,7 +929,7 @@ export class Archive {
     options: UploadOptions = {},
   ): Promise<UploadedAsset> {
     checkCall("Archive.upload", options);
-    return await upload(this.#context, file, options);
+    return await (await uploadCode()).upload(this.#context, file, options);
   }
 
   /**
@@ -937,7 +952,7 @@ export class Archive {
     options: { signal?: AbortSignal } = {},
   ): Promise<UploadedAsset> {
     checkCall("Archive.uploadStatus", options);
-    return await uploadStatus(this.#context, asset, options);
+    return await (await uploadCode()).uploadStatus(this.#context, asset, options);
   }
 
   /**
@@ -962,7 +977,7 @@ export class Archive {
     options: PollOptions = {},
   ): Promise<UploadedAsset> {
     checkCall("Archive.waitForUpload", options);
-    return await waitForUpload(this.#context, asset, options);
+    return await (await uploadCode()).waitForUpload(this.#context, asset, options);
   }
 
   /**
@@ -978,8 +993,8 @@ export class Archive {
    * await archive.setAssetPublic(asset, true);
    * ```
    */
-  setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
-    return setAssetPublic(this.#context, asset, isPublic);
+  async setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
+    return await (await setAssetPublicCode()).setAssetPublic(this.#context, asset, isPublic);
   }
 }
 

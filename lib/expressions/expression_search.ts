@@ -13,7 +13,7 @@ import { PAGED_READ_RULES } from "../paging/types.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable } from "../table/mod.ts";
-import { type CollectOptions, collectPages, expressionPages, readPage } from "./_collect_pages.ts";
+import type { CollectOptions } from "./_collect_pages.ts";
 import { longCounts, longFromList } from "./_reshape.ts";
 import { filterQuery, requestedIntensities, searchQuery, sortQuery } from "./_search_query.ts";
 import {
@@ -40,6 +40,10 @@ import type {
   WireExpression,
 } from "./types.ts";
 import { checkVocabulary, KNOWN_VOCABULARY, type Vocabulary } from "./vocabulary.ts";
+
+// The page walk loads with the first search, so that importing tidepool stays
+// quick (bench/import_bench.ts).
+const pagesCode = () => import("./_collect_pages.ts");
 
 /**
  * Polite default pacing: the spec asks clients to leave intervals between
@@ -124,7 +128,7 @@ export class ExpressionSearch {
     }
     await this.#checkVocabulary(parameters);
     const response = await this.http.request({ path: "/api/expressions", query });
-    const page = readPage(response);
+    const page = (await pagesCode()).readPage(response);
     const facets = (page.body.facets ?? {}) as Record<string, unknown>;
     const tables = {} as Record<keyof ExpressionFacets, ColumnTable>;
     for (const [name, wire] of Object.entries(FACET_NAMES)) {
@@ -175,7 +179,7 @@ export class ExpressionSearch {
   async #searchAll(filters: SearchFilters, options: SearchAllOptions): Promise<ColumnTable> {
     const read = this.#allPages(filters, options);
     await this.#checkVocabulary(filters);
-    const result = await collectPages(this.http, read);
+    const result = await (await pagesCode()).collectPages(this.http, read);
     const wanted = requestedIntensities(filters);
     // Not a service filter (the spec has none): every page is read and the rows kept here.
     return wanted
@@ -221,6 +225,7 @@ export class ExpressionSearch {
     const read = this.#allPages(filters, options);
     await this.#checkVocabulary(filters);
     const wanted = requestedIntensities(filters);
+    const { expressionPages } = await pagesCode();
     for await (const hits of expressionPages(this.http, read)) {
       const page = buildTable(EXPRESSION_COLUMNS, hits);
       yield wanted
@@ -311,7 +316,7 @@ export class ExpressionSearch {
         hint: "Pass a pid from the books() table",
       });
     }
-    const result = await collectPages(this.http, {
+    const result = await (await pagesCode()).collectPages(this.http, {
       path: "/api/expressions/by-book",
       query: { pid },
       label: "byBook",

@@ -28,60 +28,54 @@ import type {
   TypesenseQuery,
   TypesenseResult,
 } from "./types.ts";
-import { checkQueryBody } from "./_check_query.ts";
 import { checkForms } from "./_ddo_forms.ts";
-import { fetchDdo, fetchDdoState, type WaitForIndexedOptions, waitIndexed } from "./_ddo.ts";
-import { environmentsToTable, fetchEnvironments } from "./_environments.ts";
-import { fileInfoTable } from "./_file_info.ts";
-import { runQuery } from "./_run_query.ts";
-import { searchAssetsTable } from "./_search_assets.ts";
+import { checkQueryBody } from "./_check_query.ts";
+import { maxPriceText } from "./order/order_datatoken.ts";
+import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
-import { algorithmRefusal } from "./compute/_algorithm_policy.ts";
 import { checkAddress } from "./_validate.ts";
-import {
-  downloadResults,
-  type DownloadResultsOptions,
-  jobResults,
-  jobs,
-  type JobsOptions,
-  resultText,
-  type ResultTextOptions,
-  startFreeCompute,
-  type StartFreeComputeParameters,
-  waitForJob,
-  type WaitForJobOptions,
+import type {
+  DownloadResultsOptions,
+  JobsOptions,
+  ResultTextOptions,
+  StartFreeComputeParameters,
+  WaitForJobOptions,
 } from "./compute/mod.ts";
 import type { ComputeJob } from "./compute/types.ts";
-import {
-  initializeCompute,
-  type InitializeComputeParameters,
-  type InitializeComputeReturnType,
+import type {
+  InitializeComputeParameters,
+  InitializeComputeReturnType,
 } from "./compute/initialize_compute.ts";
-import { maxPriceText } from "./order/order_datatoken.ts";
-import {
-  refuseRepeatedAssets,
-  startCompute,
-  type StartComputeParameters,
-  type StartComputeReturnType,
-} from "./compute/start_compute.ts";
-import {
-  download,
-  type DownloadParameters,
-  type DownloadReturnType,
-  initialize,
-  type InitializeParameters,
-  type InitializeReturnType,
+import type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
+import type {
+  DownloadParameters,
+  DownloadReturnType,
+  InitializeParameters,
+  InitializeReturnType,
 } from "./download/mod.ts";
 import type { Signer } from "./signer.ts";
-import {
-  encrypt,
-  type EncryptInput,
-  type EncryptOptions,
-  validateDdo,
-  type ValidateDdoOptions,
-  type ValidateDdoResult,
+import type {
+  EncryptInput,
+  EncryptOptions,
+  ValidateDdoOptions,
+  ValidateDdoResult,
 } from "./publish/mod.ts";
 import { withProvenance } from "../table/with_provenance.ts";
+
+// Each capability's code loads on its first call, so that importing
+// tidepool stays quick (bench/import_bench.ts); a loaded module is not
+// loaded again.
+const ddoCode = () => import("./_ddo.ts");
+const environmentsCode = () => import("./_environments.ts");
+const fileInfoCode = () => import("./_file_info.ts");
+const searchCode = () => import("./_search_assets.ts");
+const queryCode = () => import("./_run_query.ts");
+const computeCode = () => import("./compute/mod.ts");
+const algorithmPolicyCode = () => import("./compute/_algorithm_policy.ts");
+const initializeComputeCode = () => import("./compute/initialize_compute.ts");
+const startComputeCode = () => import("./compute/start_compute.ts");
+const downloadCode = () => import("./download/mod.ts");
+const publishCode = () => import("./publish/mod.ts");
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -208,8 +202,8 @@ export class OceanNode {
    * console.log(ddo.metadata.name);
    * ```
    */
-  ddo(did: string): Promise<Ddo> {
-    return fetchDdo(this.http, did);
+  async ddo(did: string): Promise<Ddo> {
+    return await (await ddoCode()).fetchDdo(this.http, did);
   }
 
   /**
@@ -225,8 +219,8 @@ export class OceanNode {
    * if (!state.valid) console.log(state.error);
    * ```
    */
-  ddoState(key: DdoStateKey): Promise<DdoState> {
-    return fetchDdoState(this.http, key);
+  async ddoState(key: DdoStateKey): Promise<DdoState> {
+    return await (await ddoCode()).fetchDdoState(this.http, key);
   }
 
   /**
@@ -249,7 +243,7 @@ export class OceanNode {
    */
   async query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
     checkQueryBody(body);
-    return await runQuery(this.http, body);
+    return await (await queryCode()).runQuery(this.http, body);
   }
 
   /**
@@ -278,7 +272,7 @@ export class OceanNode {
     return this.#table(
       "searchAssets",
       { filter, ...options },
-      () => searchAssetsTable(this.http, filter, options),
+      async () => (await searchCode()).searchAssetsTable(this.http, filter, options),
     );
   }
 
@@ -316,7 +310,11 @@ export class OceanNode {
    * ```
    */
   fileInfo(target: ServiceRef | FileObject): Promise<ColumnTable> {
-    return this.#table("fileInfo", { ...target }, () => fileInfoTable(this.http, target));
+    return this.#table(
+      "fileInfo",
+      { ...target },
+      async () => (await fileInfoCode()).fileInfoTable(this.http, target),
+    );
   }
 
   /**
@@ -331,8 +329,8 @@ export class OceanNode {
    * console.log(env.free?.maxJobDuration);
    * ```
    */
-  computeEnvironments(chainId: number): Promise<ComputeEnvironment[]> {
-    return fetchEnvironments(this.http, chainId);
+  async computeEnvironments(chainId: number): Promise<ComputeEnvironment[]> {
+    return await (await environmentsCode()).fetchEnvironments(this.http, chainId);
   }
 
   /**
@@ -353,7 +351,8 @@ export class OceanNode {
     return await this.#table(
       "environmentsTable",
       { chainId },
-      async () => environmentsToTable(await this.computeEnvironments(chainId)),
+      async () =>
+        (await environmentsCode()).environmentsToTable(await this.computeEnvironments(chainId)),
     );
   }
 
@@ -377,7 +376,7 @@ export class OceanNode {
     options: WaitForIndexedOptions = {},
   ): Promise<Ddo> {
     checkCall("OceanNode.waitForIndexed", options);
-    return await waitIndexed(this.http, target, options);
+    return await (await ddoCode()).waitIndexed(this.http, target, options);
   }
 
   /**
@@ -412,7 +411,8 @@ export class OceanNode {
     checkCall("OceanNode.startFreeCompute", parameters);
     const chainId = parameters.chainId ?? await this.#defaultChainId();
     await this.#checkAlgorithmPolicy(parameters);
-    return startFreeCompute(this.http, parameters, await this.computeEnvironments(chainId));
+    const environments = await this.computeEnvironments(chainId);
+    return await (await computeCode()).startFreeCompute(this.http, parameters, environments);
   }
 
   /**
@@ -439,7 +439,7 @@ export class OceanNode {
     parameters: InitializeComputeParameters,
   ): Promise<InitializeComputeReturnType> {
     checkCall("OceanNode.initializeCompute", parameters);
-    return await initializeCompute(this.http, parameters);
+    return await (await initializeComputeCode()).initializeCompute(this.http, parameters);
   }
 
   /**
@@ -476,6 +476,7 @@ export class OceanNode {
    */
   async startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
     checkCall("OceanNode.startCompute", parameters);
+    const { refuseRepeatedAssets, startCompute } = await startComputeCode();
     refuseRepeatedAssets(parameters);
     parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
     await this.#checkAlgorithmPolicy(parameters);
@@ -490,6 +491,7 @@ export class OceanNode {
     const algorithmDid = parameters.algorithm?.documentId;
     if (typeof algorithmDid !== "string" || !Array.isArray(parameters.datasets)) return;
     const algorithm = await this.ddo(algorithmDid);
+    const { algorithmRefusal } = await algorithmPolicyCode();
     const refusals: string[] = [];
     for (const ref of parameters.datasets) {
       if (typeof ref?.documentId !== "string") continue;
@@ -528,7 +530,7 @@ export class OceanNode {
     return await this.#table(
       "jobs",
       { consumer, ...options },
-      () => jobs(this.http, consumer, options),
+      async () => (await computeCode()).jobs(this.http, consumer, options),
     );
   }
 
@@ -553,7 +555,7 @@ export class OceanNode {
     return await this.#table(
       "jobResults",
       { consumer, ...options },
-      () => jobResults(this.http, consumer, options),
+      async () => (await computeCode()).jobResults(this.http, consumer, options),
     );
   }
 
@@ -583,7 +585,7 @@ export class OceanNode {
     options: WaitForJobOptions = {},
   ): Promise<ComputeJob> {
     checkCall("OceanNode.waitForJob", options);
-    return await waitForJob(this.http, consumer, jobId, options);
+    return await (await computeCode()).waitForJob(this.http, consumer, jobId, options);
   }
 
   /**
@@ -610,7 +612,7 @@ export class OceanNode {
     return await this.#table(
       "downloadResults",
       { jobId: job?.jobId, dir: options?.dir, types: options?.types },
-      () => downloadResults(this.http, job, options),
+      async () => (await computeCode()).downloadResults(this.http, job, options),
     );
   }
 
@@ -631,7 +633,7 @@ export class OceanNode {
    */
   async resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
     checkCall("OceanNode.resultText", options);
-    return await resultText(this.http, job, index, options);
+    return await (await computeCode()).resultText(this.http, job, index, options);
   }
 
   /**
@@ -649,7 +651,7 @@ export class OceanNode {
    */
   async initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
     checkCall("OceanNode.initialize", parameters);
-    return await initialize(this.http, parameters);
+    return await (await downloadCode()).initialize(this.http, parameters);
   }
 
   /**
@@ -670,7 +672,7 @@ export class OceanNode {
    */
   async download(parameters: DownloadParameters): Promise<DownloadReturnType> {
     checkCall("OceanNode.download", parameters);
-    return await download(this.http, parameters);
+    return await (await downloadCode()).download(this.http, parameters);
   }
 
   /**
@@ -688,7 +690,7 @@ export class OceanNode {
    */
   async encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
     checkCall("OceanNode.encrypt", options);
-    return await encrypt(this.http, data, options);
+    return await (await publishCode()).encrypt(this.http, data, options);
   }
 
   /**
@@ -711,7 +713,7 @@ export class OceanNode {
     options: ValidateDdoOptions = {},
   ): Promise<ValidateDdoResult> {
     checkCall("OceanNode.validateDdo", options);
-    return await validateDdo(this.http, ddo, options);
+    return await (await publishCode()).validateDdo(this.http, ddo, options);
   }
 
   async #defaultChainId(): Promise<number> {

@@ -18,14 +18,24 @@ import { META_SELECTION } from "./_document.ts";
 import { runQuery } from "./_query.ts";
 import { OCEAN_START_BLOCK, readMeta } from "./_staleness.ts";
 import type { WhereFilter } from "./_where.ts";
-import { fetchGlobalStatistics } from "./global_statistics.ts";
-import { fetchNftUpdates, type NftUpdatesOptions } from "./nft_updates.ts";
-import { fetchOpc, type OpcRecord } from "./opc.ts";
-import { fetchOrderPages, fetchOrders, type OrdersOptions } from "./orders.ts";
-import { paginate, type PaginateOptions } from "./paginate.ts";
+import type { NftUpdatesOptions } from "./nft_updates.ts";
+import type { OpcRecord } from "./opc.ts";
+import type { OrdersOptions } from "./orders.ts";
+import type { PaginateOptions } from "./paginate.ts";
 import type { SubgraphInfo, SubgraphMeta } from "./subgraph_info.ts";
-import { fetchToken, type TokenRecord } from "./token.ts";
-import { fetchTokens, type TokensOptions } from "./tokens.ts";
+import type { TokenRecord } from "./token.ts";
+import type { TokensOptions } from "./tokens.ts";
+import { lazyPages } from "../paging/lazy_pages.ts";
+
+// Each read's code loads on its first call, so that importing tidepool stays
+// quick (bench/import_bench.ts); a loaded module is not loaded again.
+const ordersCode = () => import("./orders.ts");
+const tokensCode = () => import("./tokens.ts");
+const tokenCode = () => import("./token.ts");
+const nftUpdatesCode = () => import("./nft_updates.ts");
+const globalStatisticsCode = () => import("./global_statistics.ts");
+const opcCode = () => import("./opc.ts");
+const paginateCode = () => import("./paginate.ts");
 
 export { OCEAN_START_BLOCK };
 
@@ -148,7 +158,11 @@ export class Subgraph {
     // The schema is code (accessors), not a parameter of the query.
     checkOptions("Subgraph.paginate", options, PAGINATE_OPTION_RULES);
     const { schema: _schema, ...params } = options;
-    return await this.#table("paginate", params, () => paginate(this.#context, options));
+    return await this.#table(
+      "paginate",
+      params,
+      async () => (await paginateCode()).paginate(this.#context, options),
+    );
   }
 
   /**
@@ -160,7 +174,11 @@ export class Subgraph {
    *   serviceIndex, providerFee, reuses`.
    */
   orders(options: OrdersOptions = {}): Promise<ColumnTable> {
-    return this.#table("orders", { ...options }, () => fetchOrders(this.#context, options));
+    return this.#table(
+      "orders",
+      { ...options },
+      async () => (await ordersCode()).fetchOrders(this.#context, options),
+    );
   }
 
   /**
@@ -176,7 +194,7 @@ export class Subgraph {
   orderPages(options: OrdersOptions = {}): AsyncGenerator<ColumnTable, SubgraphInfo> {
     return pagesWithProvenance(
       { service: this.url, operation: "Subgraph.orderPages", params: { ...options } },
-      fetchOrderPages(this.#context, options),
+      lazyPages(async () => (await ordersCode()).fetchOrderPages(this.#context, options)),
     );
   }
 
@@ -192,7 +210,7 @@ export class Subgraph {
     return await this.#table(
       "tokens",
       { where, ...options },
-      () => fetchTokens(this.#context, where, options),
+      async () => (await tokensCode()).fetchTokens(this.#context, where, options),
     );
   }
 
@@ -208,7 +226,7 @@ export class Subgraph {
     options: { block?: number; minBlock?: number } = {},
   ): Promise<TokenRecord | null> {
     checkOptions("Subgraph.token", options, BLOCK_OPTION_RULES);
-    return await fetchToken(this.#context, id, options);
+    return await (await tokenCode()).fetchToken(this.#context, id, options);
   }
 
   /**
@@ -222,7 +240,7 @@ export class Subgraph {
     return await this.#table(
       "nftUpdates",
       { ...options },
-      () => fetchNftUpdates(this.#context, options),
+      async () => (await nftUpdatesCode()).fetchNftUpdates(this.#context, options),
     );
   }
 
@@ -239,7 +257,7 @@ export class Subgraph {
     return await this.#table(
       "globalStatistics",
       { ...options },
-      () => fetchGlobalStatistics(this.#context, options),
+      async () => (await globalStatisticsCode()).fetchGlobalStatistics(this.#context, options),
     );
   }
 
@@ -249,8 +267,8 @@ export class Subgraph {
    * @param id The OPC id, when known.
    * @returns The settings, or null.
    */
-  opc(id?: string): Promise<OpcRecord | null> {
-    return fetchOpc(this.#context, id);
+  async opc(id?: string): Promise<OpcRecord | null> {
+    return await (await opcCode()).fetchOpc(this.#context, id);
   }
 }
 
