@@ -41,12 +41,10 @@ export type {
 export type { RetryOptions } from "./lib/http/retry.ts";
 export { PagingCapError, PagingError, type PagingErrorCode } from "./lib/paging/errors.ts";
 export type { PagedReadOptions } from "./lib/paging/types.ts";
-export {
-  OCEAN_START_BLOCK,
-  StaleSubgraphError,
-  Subgraph,
-  subgraphInfo,
-} from "./lib/subgraph/mod.ts";
+export { OCEAN_START_BLOCK } from "./lib/subgraph/_staleness.ts";
+export { StaleSubgraphError } from "./lib/subgraph/stale_subgraph_error.ts";
+export { Subgraph } from "./lib/subgraph/subgraph.ts";
+export { subgraphInfo } from "./lib/subgraph/subgraph_info.ts";
 export type {
   NftUpdatesOptions,
   OpcRecord,
@@ -60,34 +58,25 @@ export type {
   TokensOptions,
   WhereFilter,
 } from "./lib/subgraph/mod.ts";
+export { ASSET_COLUMNS, assetsTable } from "./lib/ocean/assets_table.ts";
+export { chainOrders, chainOrderSchema, compareOrders } from "./lib/ocean/order/chain_orders.ts";
+export { downloadAsset } from "./lib/ocean/order/download_asset.ts";
 export {
-  ASSET_COLUMNS,
-  assetsTable,
-  chainOrders,
-  chainOrderSchema,
-  compareOrders,
-  downloadAsset,
   JOB_COLUMNS,
   JOB_RESULT_COLUMNS,
-  JOB_STATUSES,
-  JobFailedError,
-  NFT_STATE_LABELS,
-  OceanNode,
-  orderAsset,
-  orderDatatoken,
-  ordersWithAssets,
-  type OrdersWithAssetsOptions,
-  prepareOrder,
-  SANDBOX_CHAIN_ID,
   SAVED_RESULT_COLUMNS,
-  signerFromEnv,
-  signerFromPrivateKey,
-  signRequest,
-  statusLabel,
-  TAG_COUNT_COLUMNS,
-  type TagCountRow,
-  tags,
-} from "./lib/ocean/mod.ts";
+} from "./lib/ocean/compute/job_columns.ts";
+export { JOB_STATUSES, statusLabel } from "./lib/ocean/compute/job_statuses.ts";
+export { JobFailedError } from "./lib/ocean/compute/job_failed_error.ts";
+export { NFT_STATE_LABELS } from "./lib/ocean/ddo.ts";
+export { OceanNode } from "./lib/ocean/ocean_node.ts";
+export { orderAsset, SANDBOX_CHAIN_ID } from "./lib/ocean/order/order_asset.ts";
+export { orderDatatoken, prepareOrder } from "./lib/ocean/order/order_datatoken.ts";
+export { ordersWithAssets } from "./lib/ocean/orders_with_assets.ts";
+export { signerFromEnv, signerFromPrivateKey } from "./lib/ocean/signer.ts";
+export { signRequest } from "./lib/ocean/sign_request.ts";
+export { TAG_COUNT_COLUMNS, tags } from "./lib/ocean/asset_tags.ts";
+export type { OrdersWithAssetsOptions, TagCountRow } from "./lib/ocean/mod.ts";
 export type {
   AccessRule,
   AlgorithmContainer,
@@ -163,16 +152,10 @@ export type {
   WaitForIndexedOptions,
   WaitForJobOptions,
 } from "./lib/ocean/mod.ts";
-export {
-  BODY_PARTS,
-  EMOTIONS,
-  EXPRESSION_SEARCH_PACING,
-  ExpressionSearch,
-  kwic,
-  KWIC_COLUMNS,
-  type KwicOptions,
-  type KwicRow,
-} from "./lib/expressions/mod.ts";
+export { BODY_PARTS, EMOTIONS } from "./lib/expressions/vocabulary.ts";
+export { EXPRESSION_SEARCH_PACING, ExpressionSearch } from "./lib/expressions/expression_search.ts";
+export { kwic, KWIC_COLUMNS } from "./lib/expressions/kwic.ts";
+export type { KwicOptions, KwicRow } from "./lib/expressions/mod.ts";
 export type {
   BodyPart,
   Emotion,
@@ -194,15 +177,11 @@ export type {
   Valence,
   WireExpression,
 } from "./lib/expressions/mod.ts";
-export {
-  Archive,
-  ConflictError,
-  PayloadTooLargeError,
-  QuotaError,
-  readSparqlResults,
-  sparql,
-  SparqlSyntaxError,
-} from "./lib/archive/mod.ts";
+export { Archive } from "./lib/archive/archive.ts";
+export { ConflictError, PayloadTooLargeError, QuotaError } from "./lib/archive/errors.ts";
+export { readSparqlResults } from "./lib/archive/read_sparql_results.ts";
+export { sparql } from "./lib/archive/sparql_tag.ts";
+export { SparqlSyntaxError } from "./lib/archive/sparql_syntax_error.ts";
 export type {
   ArchiveEntity,
   ArchiveOptions,
@@ -246,7 +225,7 @@ export type {
   SearchParameters as ArchiveSearchParameters,
   SearchResult as ArchiveSearchResult,
 } from "./lib/archive/mod.ts";
-export { OaiPmh } from "./lib/archive/oai/mod.ts";
+export { OaiPmh } from "./lib/archive/oai/oai_pmh.ts";
 export type {
   HarvestOptions,
   HarvestPage,
@@ -254,23 +233,19 @@ export type {
   OaiPmhOptions,
   OaiRecord,
 } from "./lib/archive/oai/mod.ts";
-export { ResourceSync } from "./lib/archive/resourcesync/mod.ts";
+export { ResourceSync } from "./lib/archive/resourcesync/resource_sync.ts";
 export type {
   MirrorOptions,
   MirrorResult,
   ResourceSyncDiscovery,
   ResourceSyncOptions,
 } from "./lib/archive/resourcesync/mod.ts";
-export {
-  buildTable,
-  columnTypes,
-  defineSchema,
-  deriveProvenance,
-  provenance,
-  rows,
-  TableBuilder,
-  tableDigest,
-} from "./lib/table/mod.ts";
+export { buildTable, columnTypes, TableBuilder } from "./lib/table/build_table.ts";
+export { defineSchema } from "./lib/table/schema.ts";
+export { deriveProvenance } from "./lib/table/derived_provenance.ts";
+export { provenance } from "./lib/table/provenance.ts";
+export { rows } from "./lib/table/typed_rows.ts";
+export { tableDigest } from "./lib/table/table_digest.ts";
 export type {
   ColumnSpec,
   ColumnType,
@@ -288,20 +263,24 @@ export type { ExpressionRow } from "./lib/expressions/rows.ts";
 export type { DatabaseRow, HarvestRow, ResourceRow, TripleRow } from "./lib/archive/rows.ts";
 export { type ListCells, saveTable, type SaveTableOptions } from "./lib/files/save_table.ts";
 export { readTable } from "./lib/files/read_table.ts";
-export { DatasetWriter, query, readParquetSql, writeDataset } from "./lib/dataset/mod.ts";
+export { DatasetWriter, writeDataset } from "./lib/dataset/dataset_writer.ts";
+export { query, readParquetSql } from "./lib/dataset/query.ts";
 export type {
   DatasetPartition,
   DatasetSummary,
   DatasetWriterOptions,
   QueryOptions,
 } from "./lib/dataset/mod.ts";
-export { HARVEST_STATE_FILE, harvestDataset } from "./lib/archive/oai/mod.ts";
+export { HARVEST_STATE_FILE, harvestDataset } from "./lib/archive/oai/harvest_dataset.ts";
 export type {
   HarvestDatasetOptions,
   HarvestPartitioning,
   HarvestSource,
 } from "./lib/archive/oai/mod.ts";
-export { frictionlessSchema, reproduceBundle, saveBundle, verifyBundle } from "./lib/bundle/mod.ts";
+export { frictionlessSchema } from "./lib/bundle/frictionless_schema.ts";
+export { reproduceBundle } from "./lib/bundle/reproduce_bundle.ts";
+export { saveBundle } from "./lib/bundle/save_bundle.ts";
+export { verifyBundle } from "./lib/bundle/verify_bundle.ts";
 export type {
   BundleAuthor,
   BundleFile,

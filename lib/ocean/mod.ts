@@ -17,7 +17,13 @@ export * from "./sign_request.ts";
 export * from "./compute/types.ts";
 export * from "./compute/job_statuses.ts";
 export * from "./compute/job_failed_error.ts";
-export { JOB_COLUMNS, JOB_RESULT_COLUMNS, type JobsOptions } from "./compute/jobs.ts";
+export {
+  JOB_COLUMNS,
+  JOB_RESULT_COLUMNS,
+  SAVED_RESULT_COLUMNS,
+  type SavedResult,
+} from "./compute/job_columns.ts";
+export type { JobsOptions } from "./compute/jobs.ts";
 export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
 export type {
   ComputeAssetTerms,
@@ -29,11 +35,7 @@ export type {
 } from "./compute/initialize_compute.ts";
 export type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
 export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
-export {
-  type DownloadResultsOptions,
-  SAVED_RESULT_COLUMNS,
-  type SavedResult,
-} from "./compute/download_results.ts";
+export type { DownloadResultsOptions } from "./compute/download_results.ts";
 export type { ResultTextOptions } from "./compute/result_text.ts";
 export type { EncryptInput, EncryptOptions } from "./publish/encrypt.ts";
 export type { ValidateDdoOptions, ValidateDdoResult } from "./publish/validate_ddo.ts";

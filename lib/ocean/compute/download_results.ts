@@ -1,46 +1,12 @@
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../../http/client.ts";
-import { buildTable, defineSchema, type TableSchema } from "../../table/mod.ts";
+import { buildTable } from "../../table/mod.ts";
 import { saveStream } from "../download/_save_stream.ts";
 import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { checkJobForResults, resultRequest } from "./_result_request.ts";
 import type { ComputeJob, ComputeResultType } from "./types.ts";
-import type { SavedResultRow } from "../rows.ts";
-
-/** One saved result file. */
-export interface SavedResult {
-  /** Position in the job's `results`. */
-  index: number;
-  /** Result type. */
-  type: string;
-  /** The name the node gave the file (untrusted, as sent). */
-  filename: string;
-  /** Where the file was saved: the folder joined with the safe name. */
-  path: string;
-  /** Bytes saved. */
-  bytes: number;
-  /** SHA-256 of the file. */
-  sha256: string;
-}
-
-/** The columns of the {@linkcode OceanNode.downloadResults} table. */
-export const SAVED_RESULT_COLUMNS: TableSchema<SavedResult, SavedResultRow> = defineSchema([
-  { name: "index", type: "integer", description: "Position in the job's results" },
-  {
-    name: "type",
-    type: "string",
-    description: "output, algorithmLog, configurationLog, imageLog or publishLog",
-  },
-  { name: "filename", type: "string", description: "Name the node gave (as sent, untrusted)" },
-  {
-    name: "path",
-    type: "string",
-    description: "Where the file was saved (a safe name inside dir)",
-  },
-  { name: "bytes", type: "integer", description: "Bytes saved" },
-  { name: "sha256", type: "string", description: "SHA-256 of the saved file" },
-]);
+import { SAVED_RESULT_COLUMNS, type SavedResult } from "./job_columns.ts";
 
 /** Options of {@linkcode OceanNode.downloadResults}. */
 export interface DownloadResultsOptions {

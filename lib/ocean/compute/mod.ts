@@ -10,6 +10,12 @@ export * from "./types.ts";
 export * from "./job_statuses.ts";
 export * from "./job_failed_error.ts";
 export * from "./start_free_compute.ts";
+export {
+  JOB_COLUMNS,
+  JOB_RESULT_COLUMNS,
+  SAVED_RESULT_COLUMNS,
+  type SavedResult,
+} from "./job_columns.ts";
 export * from "./jobs.ts";
 export * from "./wait_for_job.ts";
 export * from "./download_results.ts";
