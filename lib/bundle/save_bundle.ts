@@ -11,19 +11,13 @@ import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { provenance } from "../table/provenance.ts";
-import { saveTable } from "../files/save_table.ts";
-import { readTable } from "../files/read_table.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
 import type { PlotElement } from "../plot/plot_element.ts";
-import { savePlot } from "../plot/save_plot.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 import { frictionlessSchema } from "./frictionless_schema.ts";
-import { csvCells } from "./_csv_cells.ts";
 import type { BundleFile, SavedPlot, SavedTable } from "./_bundle_entries.ts";
-import { DATA_PACKAGE_PROFILE, dataPackage } from "./_data_package.ts";
-import { CFF_PROFILE, citationCff } from "./_citation_cff.ts";
 import {
   type BundleAuthor,
   checkedAuthors,
@@ -31,9 +25,25 @@ import {
   checkedLicense,
   checkedTitle,
 } from "./_bundle_metadata.ts";
-import { roCrate } from "./_ro_crate.ts";
-import { indexHtml } from "./_index_html.ts";
 import { sha256Hex } from "./_sha256.ts";
+
+/**
+ * The writers of a bundle's files, loaded with the first bundle so that
+ * importing tidepool stays quick (bench/import_bench.ts).
+ */
+const writersCode = async () => {
+  const [files, read, plots, csv, dataPackage, citation, crate, page] = await Promise.all([
+    import("../files/save_table.ts"),
+    import("../files/read_table.ts"),
+    import("../plot/save_plot.ts"),
+    import("./_csv_cells.ts"),
+    import("./_data_package.ts"),
+    import("./_citation_cff.ts"),
+    import("./_ro_crate.ts"),
+    import("./_index_html.ts"),
+  ]);
+  return { ...files, ...read, ...plots, ...csv, ...dataPackage, ...citation, ...crate, ...page };
+};
 
 export type { BundleFile } from "./_bundle_entries.ts";
 export type { BundleAuthor } from "./_bundle_metadata.ts";
@@ -211,6 +221,7 @@ async function saveOneTable(
   table: ColumnTable,
   escapeFormulas: boolean,
 ): Promise<SavedTable> {
+  const { csvCells, readTable, saveTable } = await writersCode();
   const savedFrom = new Date().toISOString();
   const types = columnTypes(table);
   const csv = csvCells(table, types, escapeFormulas);
@@ -333,6 +344,15 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
     ...METADATA_FILES,
   ]);
   await prepareFolder(dir, planned, options.overwrite === true);
+  const {
+    CFF_PROFILE,
+    citationCff,
+    DATA_PACKAGE_PROFILE,
+    dataPackage,
+    indexHtml,
+    roCrate,
+    savePlot,
+  } = await writersCode();
   const created = new Date().toISOString();
   const savedTables: SavedTable[] = [];
   for (const [index, [name, table]] of tables.entries()) {

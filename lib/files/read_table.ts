@@ -1,10 +1,6 @@
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
-import { tableFromParquet } from "../dataset/parquet.ts";
-import { decodeCsv } from "./_csv.ts";
-import { decodeJson } from "./_json.ts";
-import { decodeArrow } from "./_arrow.ts";
 
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
@@ -30,12 +26,22 @@ import { decodeArrow } from "./_arrow.ts";
  */
 export async function readTable(path: string): Promise<ColumnTable> {
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
-  if (extension === "parquet") return tableFromParquet(await Deno.readFile(path));
+  // Each format's decoder loads with its first file, so that importing
+  // tidepool stays quick (bench/import_bench.ts).
+  if (extension === "parquet") {
+    const { tableFromParquet } = await import("../dataset/parquet.ts");
+    return tableFromParquet(await Deno.readFile(path));
+  }
   if (extension === "arrow" || extension === "feather") {
+    const { decodeArrow } = await import("./_arrow.ts");
     return decodeArrow(await Deno.readFile(path), path);
   }
-  if (extension === "csv") return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
+  if (extension === "csv") {
+    const { decodeCsv } = await import("./_csv.ts");
+    return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
+  }
   if (extension === "json") {
+    const { decodeJson } = await import("./_json.ts");
     return withSidecar(path, decodeJson(await Deno.readTextFile(path), path));
   }
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {

@@ -1,13 +1,9 @@
 import type { ColumnTable } from "arquero";
 import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
-import { tableToParquet } from "../dataset/parquet.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { provenanceJson, provenancePath } from "../table/_provenance_json.ts";
 import { checkLists, type ListCells } from "./_list_cells.ts";
-import { encodeCsv } from "./_csv.ts";
-import { encodeJson } from "./_json.ts";
-import { encodeArrow } from "./_arrow.ts";
 
 export type { ListCells } from "./_list_cells.ts";
 
@@ -78,17 +74,20 @@ export async function saveTable(
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   const flat = { lists, separator: options.separator ?? "; " };
   const from = provenanceJson(table);
+  // Each format's encoder loads with its first file, so that importing
+  // tidepool stays quick (bench/import_bench.ts).
   let bytes: Uint8Array;
   let sidecar = false;
   if (extension === "csv") {
-    bytes = encodeCsv(table, flat, options.escapeFormulas !== false);
+    bytes = (await import("./_csv.ts")).encodeCsv(table, flat, options.escapeFormulas !== false);
     sidecar = true;
   } else if (extension === "arrow" || extension === "feather") {
+    const { encodeArrow } = await import("./_arrow.ts");
     bytes = encodeArrow(table, flat, options.lists !== undefined, from);
   } else if (extension === "parquet") {
-    bytes = await tableToParquet(table);
+    bytes = await (await import("../dataset/parquet.ts")).tableToParquet(table);
   } else if (extension === "json") {
-    bytes = encodeJson(table);
+    bytes = (await import("./_json.ts")).encodeJson(table);
     sidecar = true;
   } else {
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
