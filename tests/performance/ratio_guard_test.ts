@@ -215,11 +215,13 @@ Deno.test("every read stays within 1.5x its floor (paired runs, small sizes)", a
  * round: Arquero first, then mod.ts, whose import then costs only what it
  * adds, so the ratio (Arquero + the rest) / Arquero pairs two times of the
  * same process. (Two processes a round gave ratios of 1.7x to 3.2x in one
- * CI run.) The target of issue 34 is 1.3x and is not met yet (about 2x:
- * our own 240 modules); this guard fails at 2.8x, which catches a heavy
- * package made eager again (viem made it 3.35x).
+ * CI run.) The target of issue 34 is 1.3x and is not met yet (about 1.7x:
+ * Deno reads every module a dynamic import can reach when it builds the
+ * graph, and evaluates about 130 of ours); this guard fails at 2.0x, which
+ * catches the adapters' code made eager again (1.9x to 2.1x before it was
+ * lazy) or a heavy package (viem made it 3.35x).
  */
-Deno.test("importing mod.ts stays within 2.8x of importing Arquero (paired in each process)", async () => {
+Deno.test("importing mod.ts stays within 2.0x of importing Arquero (paired in each process)", async () => {
   const round = async () => {
     const output = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -244,5 +246,5 @@ Deno.test("importing mod.ts stays within 2.8x of importing Arquero (paired in ea
       ratios.map((r) => r.toFixed(2)).join(", ")
     }; load ${load()})`,
   );
-  assert.ok(ratio <= 2.8, `importing mod.ts took ${ratio.toFixed(2)}x Arquero's`);
+  assert.ok(ratio <= 2.0, `importing mod.ts took ${ratio.toFixed(2)}x Arquero's`);
 });
