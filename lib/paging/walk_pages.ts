@@ -185,8 +185,12 @@ export async function* walkPages<C, P, R>(
         const from = next;
         // Requested after the caller has had a turn with this page, unless
         // the caller is the adapter itself.
-        if (pager.eager) plan(from, true, state.pages);
-        else deferred = setTimeout(() => plan(from, true, state.pages), 0);
+        if (pager.eager) {
+          plan(from, true, state.pages);
+          // The adapter turns this page into columns at once, without
+          // giving the event loop a turn: let the request go out first.
+          await turns.turn();
+        } else deferred = setTimeout(() => plan(from, true, state.pages), 0);
       }
       // An empty page before the end (a service's page of nothing but a cursor, or of rows
       // all seen before) is not handed on: every page a caller gets has rows, or is the last.

@@ -61,6 +61,60 @@ Deno.test("paging: the next page goes out while a page is read, one request at a
   });
 });
 
+Deno.test("paging: a page a cursor names goes out before the adapter builds the page before it", async () => {
+  // A subgraph walk: the next cursor is the page's last value, known only
+  // once the page is read, and the adapter (eager) turns each page into
+  // columns as soon as the walk hands it on, with no await of its own.
+  await withChildServer(new URL("./_stamping_server.ts", import.meta.url), async (url) => {
+    const http = new HttpClient(url, {
+      concurrency: 1,
+      minIntervalMs: 0,
+      progress: false,
+      cache: false,
+    });
+    const arrivals: number[] = [];
+    const walk = walkPages<number, HttpResponse, number>({
+      label: "stamped rows",
+      cursor: {
+        name: "value",
+        first: 0,
+        key: String,
+        advance: (_cursor, page) => page.next ?? null,
+      },
+      eager: true,
+      fetch: (offset, signal) =>
+        http.request({ path: "/rows", query: { offset, limit: 10 }, signal }),
+      read(response) {
+        const body = response.json<{ rows: number[]; arrived: number }>();
+        arrivals.push(body.arrived);
+        const last = body.rows.at(-1);
+        return { rows: body.rows, next: body.rows.length === 10 ? last! + 1 : null };
+      },
+    }, http);
+    const buildEnds: number[] = [];
+    let rows = 0;
+    for await (const page of walk) {
+      // The adapter's columns for this page: synchronous work.
+      const until = Date.now() + READ_MS;
+      while (Date.now() < until) { /* busy */ }
+      buildEnds.push(Date.now());
+      rows += page.rows.length;
+    }
+    assert.equal(rows, 60);
+    // Each request after the first arrived while the page before it was built.
+    const late = arrivals.slice(1)
+      .map((arrived, i) => arrived - (buildEnds[i] - READ_MS))
+      .filter((after) => after > READ_MS / 2);
+    assert.deepEqual(
+      late,
+      [],
+      `requests arrived ${
+        arrivals.slice(1).map((a, i) => a - (buildEnds[i] - READ_MS))
+      } ms after the build of the page before them began`,
+    );
+  });
+});
+
 Deno.test("paging: a walk its caller drops half way does not keep the process alive", async () => {
   const walks = new URL("../../lib/paging/mod.ts", import.meta.url).href;
   const script = `
