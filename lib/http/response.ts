@@ -145,25 +145,7 @@ export async function readCapped(
   if (Number.isFinite(declared) && !answer.headers.has("content-encoding")) {
     return new Uint8Array(await answer.arrayBuffer());
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = answer.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ResponseTooLargeError({ method, url, limit });
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  // Otherwise counted as it arrives, as a streamed body is.
+  const capped = cappedStream(answer.body, limit, method, url);
+  return new Uint8Array(await new Response(capped).arrayBuffer());
 }
