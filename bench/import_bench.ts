@@ -11,6 +11,7 @@
  */
 
 import { type BenchSummary, median, print, record, roundsArg, type Summary } from "./_compare.ts";
+import { importRatio } from "../tests/performance/_import_ratio.ts";
 
 const SPECS: [string, string][] = [
   ["tidepool mod.ts", "../mod.ts"],
@@ -97,23 +98,10 @@ const mod = summaries[0];
 const arquero = summaries[1];
 // The ratio that the separate processes above blur (each has its own
 // moment and its own cache state): Arquero, then the module, in one
-// process, as the CI guard times it (tests/performance/_import_child.ts).
+// process, as the CI guard times it (tests/performance/_import_ratio.ts).
 async function pairedRatios(spec: string): Promise<number[]> {
   const ratios: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--frozen",
-        new URL("../tests/performance/_import_child.ts", import.meta.url).pathname,
-        spec,
-      ],
-      stderr: "inherit",
-    }).output();
-    const { arquero: first, rest } = JSON.parse(new TextDecoder().decode(output.stdout));
-    ratios.push((first + rest) / first);
-  }
+  for (let round = 0; round < rounds; round++) ratios.push(await importRatio(spec));
   return ratios;
 }
 const paired = await pairedRatios(new URL("../mod.ts", import.meta.url).href);

@@ -14,14 +14,13 @@ import { withChildServer } from "../_child_runs.ts";
 
 const READ_MS = 40;
 
+/** A client of the stamping server that sends one request at a time. */
+const oneAtATime = (url: string) =>
+  new HttpClient(url, { concurrency: 1, minIntervalMs: 0, progress: false, cache: false });
+
 Deno.test("paging: the next page goes out while a page is read, one request at a time", async () => {
   await withChildServer(new URL("./_stamping_server.ts", import.meta.url), async (url) => {
-    const http = new HttpClient(url, {
-      concurrency: 1,
-      minIntervalMs: 0,
-      progress: false,
-      cache: false,
-    });
+    const http = oneAtATime(url);
     const readEnds: number[] = [];
     const arrivals: number[] = [];
     const walk = walkPages<OffsetCursor, HttpResponse, number>({
@@ -66,12 +65,7 @@ Deno.test("paging: a page a cursor names goes out before the adapter builds the 
   // once the page is read, and the adapter (eager) turns each page into
   // columns as soon as the walk hands it on, with no await of its own.
   await withChildServer(new URL("./_stamping_server.ts", import.meta.url), async (url) => {
-    const http = new HttpClient(url, {
-      concurrency: 1,
-      minIntervalMs: 0,
-      progress: false,
-      cache: false,
-    });
+    const http = oneAtATime(url);
     const arrivals: number[] = [];
     const walk = walkPages<number, HttpResponse, number>({
       label: "stamped rows",

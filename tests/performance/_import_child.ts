@@ -1,5 +1,5 @@
 /**
- * For ratio_guard_test.ts: imports Arquero, then `Deno.args[0]`, in one
+ * For _import_ratio.ts: imports Arquero, then `Deno.args[0]`, in one
  * fresh process, and prints the milliseconds of each as JSON. The second
  * import pays only for what it adds to Arquero, so both sides of the ratio
  * come from the same process and the same moment.

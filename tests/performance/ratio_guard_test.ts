@@ -15,6 +15,7 @@ import { Archive } from "../../lib/archive/mod.ts";
 import { OaiPmh } from "../../lib/archive/oai/mod.ts";
 import { Subgraph } from "../../lib/subgraph/mod.ts";
 import { withChildServer } from "../_child_runs.ts";
+import { importRatio } from "./_import_ratio.ts";
 
 const LIMIT = 1.5;
 const ROUNDS = 9;
@@ -222,21 +223,7 @@ Deno.test("every read stays within 1.5x its floor (paired runs, small sizes)", a
  * lazy) or a heavy package (viem made it 3.35x).
  */
 Deno.test("importing mod.ts stays within 2.0x of importing Arquero (paired in each process)", async () => {
-  const round = async () => {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--frozen",
-        new URL("./_import_child.ts", import.meta.url).pathname,
-        new URL("../../mod.ts", import.meta.url).href,
-      ],
-      stderr: "inherit",
-    }).output();
-    assert.ok(output.success, "importing mod.ts failed");
-    const { arquero, rest } = JSON.parse(new TextDecoder().decode(output.stdout));
-    return (arquero + rest) / arquero;
-  };
+  const round = () => importRatio(new URL("../../mod.ts", import.meta.url).href);
   await round(); // a first run may transpile; no round pays for it
   const ratios: number[] = [];
   for (let i = 0; i < ROUNDS; i++) ratios.push(await round());

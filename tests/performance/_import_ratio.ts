@@ -1,0 +1,22 @@
+/**
+ * One round of the import ratio, for ratio_guard_test.ts and
+ * bench/import_bench.ts: a fresh process imports Arquero, then `spec`
+ * (_import_child.ts), and the ratio (Arquero + the rest) / Arquero pairs two
+ * times of the same process and the same moment.
+ */
+
+/**
+ * Imports Arquero and then `spec` in a new process.
+ *
+ * @param spec The module to import after Arquero, as a URL.
+ * @returns (Arquero's import + what `spec` adds) / Arquero's import.
+ */
+export async function importRatio(spec: string): Promise<number> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--frozen", new URL("./_import_child.ts", import.meta.url).pathname, spec],
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error(`importing ${spec} after Arquero failed`);
+  const { arquero, rest } = JSON.parse(new TextDecoder().decode(output.stdout));
+  return (arquero + rest) / arquero;
+}
