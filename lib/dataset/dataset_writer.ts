@@ -13,9 +13,8 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_table.ts";
 import type { TableSchema } from "../table/schema.ts";
 import type { ColumnTable } from "arquero";
-import { chunksToParquet, tableFromParquet } from "./parquet.ts";
-import { chunkBytes, encodeColumn, type EncodedChunk } from "./_arrow_columns.ts";
-import { SeenKeys } from "../paging/_seen_keys.ts";
+import type { EncodedChunk } from "./_arrow_columns.ts";
+import type { SeenKeys } from "../paging/_seen_keys.ts";
 import {
   type Checkpoint,
   foreignFile,
@@ -25,6 +24,11 @@ import {
   removeUncommitted,
   writeCheckpoint,
 } from "./_dataset_files.ts";
+
+// The Arrow encoder and the Parquet writer load with the first page, so that
+// importing tidepool stays quick (bench/import_bench.ts).
+const arrowCode = () => import("./_arrow_columns.ts");
+const parquetCode = () => import("./parquet.ts");
 
 /** One partition level: a folder `name=value` per value. */
 export interface DatasetPartition<R> {
@@ -197,7 +201,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     }
     let keys: SeenKeys | undefined;
     if (options.key) {
-      keys = new SeenKeys();
+      keys = new (await import("../paging/_seen_keys.ts")).SeenKeys();
       for (const file of checkpoint.files) {
         await readKeys(`${dir}/${file}`, options.key, keys);
         await keys.compact();
@@ -221,6 +225,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
    */
   async write(page: Iterable<R> | ColumnTable): Promise<void> {
     if (this.#closed) throw new TidepoolError("Cannot write to a closed dataset writer");
+    const { chunkBytes, encodeColumn } = await arrowCode();
     const { key = [] } = this.#options;
     const partitionBy = this.#partitions;
     const records = isTable(page) ? undefined : Array.from(page);
@@ -297,7 +302,8 @@ export class DatasetWriter<R = Record<string, unknown>> {
       if (buffer.rows === 0) continue;
       const relative = `${folder}part-${sequence}-${run}.parquet`;
       await Deno.mkdir(`${this.#dir}/${folder}`, { recursive: true });
-      await writeFileAtomic(`${this.#dir}/${relative}`, await chunksToParquet(buffer.chunks));
+      const bytes = await (await parquetCode()).chunksToParquet(buffer.chunks);
+      await writeFileAtomic(`${this.#dir}/${relative}`, bytes);
       this.#checkpoint.files.push(relative);
       this.#checkpoint.rows += buffer.rows;
       this.#written += buffer.rows;
@@ -412,6 +418,7 @@ function partitionText(value: unknown): string | null {
 
 /** Adds the keys of one file's rows, reading only the key columns. */
 async function readKeys(path: string, columns: readonly string[], keys: SeenKeys) {
+  const { tableFromParquet } = await parquetCode();
   const table = await tableFromParquet(await Deno.readFile(path), { columns: [...columns] });
   const arrays = columns.map((name) => table.array(name) as ArrayLike<unknown>);
   for (let row = 0; row < table.numRows(); row++) {

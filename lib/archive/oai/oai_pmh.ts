@@ -16,20 +16,18 @@ import { redact } from "../../errors/redact.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { checkOptions } from "../../options/check_options.ts";
-import { walkPages } from "../../paging/walk_pages.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
 import { checkCall, HARVEST_OPTION_RULES, OAI_PMH_RULES } from "../_option_rules.ts";
 import { reportUnknownShape, type StrictOption } from "../../http/unknown_shape.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
-import { child, children, textOf, type XmlNode } from "../_xml.ts";
+import type { XmlNode } from "../_xml.ts";
 import { DAY, formatDatestamp, isDay, nextFrom, parseUtc } from "./_dates.ts";
 import { dateInput, isIsoDay, windowStart } from "../../table/date_input.ts";
-import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
-import { type IdentifyReading, readIdentify } from "./_identify.ts";
-import { readRecord, recordProblems } from "./_records.ts";
-import { type OaiContext, oaiRequest } from "./_response.ts";
+import type { HarvestRun } from "./_harvest_pages.ts";
+import type { IdentifyReading } from "./_identify.ts";
+import type { HarvestState } from "./_state.ts";
+import type { OaiContext } from "./_response.ts";
 import { dcRecordSchema, formatSchema, headerSchema, recordSchema, setSchema } from "./_schemas.ts";
-import { appendSpool, checkIdentity, loadState, readSpool, spoolPath } from "./_state.ts";
 import type {
   HarvestOptions,
   HarvestPage,
@@ -37,6 +35,17 @@ import type {
   OaiPmhOptions,
   OaiRecord,
 } from "./types.ts";
+
+// Each verb's code (the requests, the XML reader, the page walk, the state
+// file) loads on its first call, so that importing tidepool stays quick
+// (bench/import_bench.ts); a loaded module is not loaded again.
+const responseCode = () => import("./_response.ts");
+const xmlCode = () => import("../_xml.ts");
+const walkCode = () => import("../../paging/walk_pages.ts");
+const harvestCode = () => import("./_harvest_pages.ts");
+const identifyCode = () => import("./_identify.ts");
+const recordsCode = () => import("./_records.ts");
+const stateCode = () => import("./_state.ts");
 
 const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, type: "array" };
 
@@ -138,9 +147,9 @@ export class OaiPmh {
   }
 
   async #readIdentify(): Promise<IdentifyReading & { warned: boolean; details: string }> {
-    const { verbNode } = await oaiRequest(this.#ctx, { verb: "Identify" });
+    const { verbNode } = await (await responseCode()).oaiRequest(this.#ctx, { verb: "Identify" });
     return {
-      ...readIdentify(verbNode),
+      ...(await identifyCode()).readIdentify(verbNode),
       warned: false,
       details: JSON.stringify(verbNode).slice(0, 300),
     };
@@ -155,6 +164,10 @@ export class OaiPmh {
   async listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
     checkCall("listMetadataFormats", options);
     return await this.#table("listMetadataFormats", { ...options }, async () => {
+      const [{ oaiRequest }, { child, children, textOf }] = await Promise.all([
+        responseCode(),
+        xmlCode(),
+      ]);
       const { verbNode } = await oaiRequest(this.#ctx, {
         verb: "ListMetadataFormats",
         identifier: options.identifier,
@@ -180,6 +193,11 @@ export class OaiPmh {
   }
 
   async #listSets(options: PagedReadOptions): Promise<ColumnTable> {
+    const [{ oaiRequest }, { child, children, textOf }, { walkPages }] = await Promise.all([
+      responseCode(),
+      xmlCode(),
+      walkCode(),
+    ]);
     const rows: Record<string, unknown>[] = [];
     const pages = walkPages(
       {
@@ -236,6 +254,11 @@ export class OaiPmh {
     options: StrictOption = {},
   ): Promise<OaiRecord> {
     checkCall("getRecord", options);
+    const [{ oaiRequest }, { children }, { readRecord, recordProblems }] = await Promise.all([
+      responseCode(),
+      xmlCode(),
+      recordsCode(),
+    ]);
     const { verbNode, url } = await oaiRequest(this.#ctx, {
       verb: "GetRecord",
       identifier,
@@ -280,6 +303,10 @@ export class OaiPmh {
 
   async #harvest(options: HarvestOptions): Promise<ColumnTable> {
     const run = { ...await this.#resolve(options), eager: true };
+    const [{ harvestPages }, { appendSpool, readSpool, spoolPath }] = await Promise.all([
+      harvestCode(),
+      stateCode(),
+    ]);
     const schema = run.verb === "ListIdentifiers"
       ? headerSchema
       : run.metadataPrefix === "oai_dc"
@@ -338,7 +365,8 @@ export class OaiPmh {
   }
 
   async *#harvestPages(options: HarvestOptions): AsyncGenerator<HarvestPage> {
-    yield* harvestPages(await this.#resolve(options));
+    const run = await this.#resolve(options);
+    yield* (await harvestCode()).harvestPages(run);
   }
 
   /** Runs a table call with its provenance; the last `responseDate` and datestamp are its "as of". */
@@ -368,9 +396,11 @@ export class OaiPmh {
     const set = options.set ?? null;
     // The state file names the endpoint without its key: kept on disk, and the same harvest with another key.
     const endpoint = redact(this.endpoint);
-    const saved = options.state ? await loadState(options.state) : undefined;
-    if (saved && options.state) {
-      checkIdentity(options.state, saved, { endpoint, verb, metadataPrefix, set });
+    let saved: HarvestState | undefined;
+    if (options.state) {
+      const { checkIdentity, loadState } = await stateCode();
+      saved = await loadState(options.state);
+      if (saved) checkIdentity(options.state, saved, { endpoint, verb, metadataPrefix, set });
     }
     const { signal, maxPages, maxRows } = options;
     const base = {

@@ -11,7 +11,6 @@ import { withProvenance } from "../../table/with_provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
-import { walkPages } from "../../paging/walk_pages.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
 import { checkOptions } from "../../options/check_options.ts";
 import { checkCall, RESOURCE_SYNC_RULES } from "../_option_rules.ts";
@@ -19,8 +18,9 @@ import { buildTable } from "../../table/build_table.ts";
 import { parseUtc } from "../oai/_dates.ts";
 import { dateInput, windowStart } from "../../table/date_input.ts";
 import { entrySchema } from "./_schema.ts";
-import { parseSitemap, type SitemapDocument, type SitemapEntry } from "./_sitemap.ts";
-import { runMirror } from "./_mirror.ts";
+import type { SitemapDocument, SitemapEntry } from "./_sitemap.ts";
+// The page walk, the sitemap reader and the mirror load on first use, so
+// that importing tidepool stays quick (bench/import_bench.ts).
 import type {
   ListOptions,
   MirrorOptions,
@@ -176,7 +176,7 @@ export class ResourceSync {
    */
   async mirror(options: MirrorOptions): Promise<MirrorResult> {
     checkCall("mirror", options);
-    return await runMirror(this, options);
+    return await (await import("./_mirror.ts")).runMirror(this, options);
   }
 
   /** @internal The entries of the resource list with the time of the list. */
@@ -253,6 +253,7 @@ export class ResourceSync {
         ? { url: maps[index].loc, query: options.query, p: 1, map: index }
         : null;
     const { minIntervalMs, concurrency } = this.#http.pacing;
+    const { walkPages } = await import("../../paging/walk_pages.ts");
     const pages = walkPages<
       ListCursor,
       { doc: SitemapDocument; url: string } | undefined,
@@ -368,6 +369,7 @@ export class ResourceSync {
       throw error;
     }
     this.#checkAuthority(response.url || url, url);
+    const { parseSitemap } = await import("./_sitemap.ts");
     try {
       const doc = await parseSitemap(response.text(), what, response.url || url);
       // Relative locations are resolved against the document that named them.
