@@ -218,7 +218,7 @@ Deno.test("every read stays within 1.5x its floor (paired runs, small sizes)", a
  * same process. (Two processes a round gave ratios of 1.7x to 3.2x in one
  * CI run.) The target of issue 34 is 1.3x and is not met yet (about 1.7x:
  * Deno reads every module a dynamic import can reach when it builds the
- * graph, and evaluates about 130 of ours); this guard fails at 2.0x, which
+ * graph, and evaluates about 115 of ours); this guard fails at 2.0x, which
  * catches the adapters' code made eager again (1.9x to 2.1x before it was
  * lazy) or a heavy package (viem made it 3.35x).
  */
