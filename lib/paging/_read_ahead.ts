@@ -53,15 +53,16 @@ export class ReadAhead<C, P> {
     return this.#fetch(cursor, this.#signal);
   }
 
-  /** Requests a page ahead unless it is already in flight. */
-  request(key: string, cursor: C): void {
-    if (this.#pending.has(key) || this.#signal.aborted) return;
+  /** Requests a page ahead unless it is already in flight; whether it was sent. */
+  request(key: string, cursor: C): boolean {
+    if (this.#pending.has(key) || this.#signal.aborted) return false;
     const cancel = new AbortController();
     const page = this.#fetch(cursor, cancel.signal);
     // A page dropped unread must not surface as an unhandled rejection; a
     // page that is read still throws where it is awaited.
     page.catch(() => {});
     this.#pending.set(key, { page, cancel });
+    return true;
   }
 
   /** Cancels every page in flight ahead. */

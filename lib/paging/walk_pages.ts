@@ -92,16 +92,19 @@ export async function* walkPages<C, P, R>(
   /**
    * Requests the cursors after `from` that can be told now, up to the
    * window and never past the page cap (`claimed`: pages read or being read).
+   * Returns how many requests it sent (a cursor already in flight is not sent again).
    */
-  const plan = (from: C | null, withFrom: boolean, claimed: number) => {
+  const plan = (from: C | null, withFrom: boolean, claimed: number): number => {
+    let sent = 0;
     let cursor = from;
     if (cursor !== null && !withFrom) cursor = kind.predict?.(cursor, state) ?? null;
     while (cursor !== null && ahead.size < window && claimed + ahead.size < maxPages) {
       const key = kind.key(cursor);
-      if (cursors.has(key)) return; // a cycle: reported when the walk gets there
-      ahead.request(key, cursor);
+      if (cursors.has(key)) break; // a cycle: reported when the walk gets there
+      if (ahead.request(key, cursor)) sent++;
       cursor = kind.predict?.(cursor, state) ?? null;
     }
+    return sent;
   };
   let cursor: C | null = kind.first;
   try {
@@ -186,10 +189,9 @@ export async function* walkPages<C, P, R>(
         // Requested after the caller has had a turn with this page, unless
         // the caller is the adapter itself.
         if (pager.eager) {
-          plan(from, true, state.pages);
           // The adapter turns this page into columns at once, without
-          // giving the event loop a turn: let the request go out first.
-          await turns.turn();
+          // giving the event loop a turn: let a request just sent go out first.
+          if (plan(from, true, state.pages) > 0) await turns.turn();
         } else deferred = setTimeout(() => plan(from, true, state.pages), 0);
       }
       // An empty page before the end (a service's page of nothing but a cursor, or of rows
