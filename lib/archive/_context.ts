@@ -65,11 +65,7 @@ export function segment(value: string): string {
  * sensitive, so they are never cached. A followed redirect is remembered.
  */
 export function send(context: ArchiveContext, request: ArchiveRequest): Promise<HttpResponse> {
-  return withKeyPolicy(context, request, async (prepared, headers) => {
-    const response = await context.http.request({ ...prepared, headers });
-    if (response.redirected) remember(context, prepared.path, response.url, request.tail);
-    return response;
-  });
+  return withKeyPolicy(context, request, (prepared) => context.http.request(prepared));
 }
 
 /**
@@ -81,18 +77,17 @@ export function sendStreamed(
   context: ArchiveContext,
   request: ArchiveRequest,
 ): Promise<HttpStream> {
-  return withKeyPolicy(context, request, async (prepared, headers) => {
-    const response = await context.http.stream({ ...prepared, headers });
-    if (response.redirected) remember(context, prepared.path, response.url, request.tail);
-    return response;
-  });
+  return withKeyPolicy(context, request, (prepared) => context.http.stream(prepared));
 }
 
-/** The key policy of {@linkcode send}, around one way of sending. */
-async function withKeyPolicy<T>(
+/**
+ * The key policy of {@linkcode send} around one way of sending, and the
+ * memory of a followed redirect.
+ */
+async function withKeyPolicy<T extends { redirected?: boolean; url: string }>(
   context: ArchiveContext,
   request: ArchiveRequest,
-  sendOnce: (request: HttpRequest, headers: Record<string, string>) => Promise<T>,
+  sendOnce: (request: HttpRequest) => Promise<T>,
 ): Promise<T> {
   const path = rewrite(context, request.path);
   const wantKey = request.auth ?? (context.auth === "always");
@@ -104,11 +99,18 @@ async function withKeyPolicy<T>(
       hint: 'Pass apiKey: "<public_id>.<secret>" to the Archive constructor',
     });
   }
-  const attempt = (withKey: boolean) => {
+  const attempt = async (withKey: boolean) => {
     const headers = { ...request.headers };
     if (withKey) headers.authorization = `Bearer ${context.apiKey}`;
     const { auth: _auth, tail: _tail, ...rest } = request;
-    return sendOnce({ ...rest, path, sensitive: rest.sensitive || withKey }, headers);
+    const response = await sendOnce({
+      ...rest,
+      path,
+      headers,
+      sensitive: rest.sensitive || withKey,
+    });
+    if (response.redirected) remember(context, path, response.url, request.tail);
+    return response;
   };
   const withKey = wantKey && context.apiKey !== undefined && context.auth !== "never";
   try {
