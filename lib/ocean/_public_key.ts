@@ -69,13 +69,24 @@ function power(base: bigint, exponent: bigint): bigint {
 }
 
 /**
+ * Whether hex digits (no 0x) are a secp256k1 private key: from 1 to the
+ * group order less 1.
+ */
+export function inCurveRange(privateKey: string): boolean {
+  const k = BigInt(`0x${privateKey}`);
+  return k > 0n && k < N;
+}
+
+/**
  * The uncompressed public key's 64 bytes (x then y, without the 0x04 prefix).
  *
  * @param privateKey The key as 64 hex digits (no 0x), from 1 to the group order less 1.
  */
 export function publicKeyBytes(privateKey: string): Uint8Array {
+  if (!inCurveRange(privateKey)) {
+    throw new RangeError("The private key is outside the curve's range");
+  }
   const k = BigInt(`0x${privateKey}`);
-  if (k <= 0n || k >= N) throw new RangeError("The private key is outside the curve's range");
   let r0: Point = INFINITY;
   let r1: Point = [GX, GY, 1n];
   for (let bit = 255; bit >= 0; bit--) {

@@ -1,5 +1,5 @@
 import { keccak256 } from "./_keccak.ts";
-import { publicKeyBytes } from "./_public_key.ts";
+import { inCurveRange, publicKeyBytes } from "./_public_key.ts";
 import type { LocalAccount } from "viem/accounts";
 import { TidepoolError } from "../errors/errors.ts";
 import { registerSecret } from "../errors/redact.ts";
@@ -82,8 +82,7 @@ export function signerFromPrivateKey(privateKey: string, source = "the private k
   }
   registerSecret(`0x${hex}`);
   registerSecret(hex);
-  const key = BigInt(`0x${hex}`);
-  if (key === 0n || key >= SECP256K1_ORDER) {
+  if (!inCurveRange(hex)) {
     throw new TidepoolError(`Invalid private key in ${source}: it is outside the secp256k1 range`, {
       hint: "A key is a number from 1 to the curve's order less 1; export the wallet's key again",
     });
@@ -119,8 +118,6 @@ export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
   }
   return signerFromPrivateKey(value, `the environment variable ${name}`);
 }
-
-const SECP256K1_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 /** The EIP-55 checksummed address of a private key. */
 function addressOf(privateKey: Hex): Hex {
