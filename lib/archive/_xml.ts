@@ -91,7 +91,7 @@ export async function readXml(
   const { SaxesParser } = await saxes();
   const where = source ? ` from ${source}` : "";
   // The start of the body, for the error's details.
-  let head = typeof text === "string" ? text.slice(0, 300) : "";
+  let head = "";
   const fail = (reason: string) =>
     new ProtocolError(`Cannot parse the ${what}${where}: ${reason}`, {
       code: "invalidXml",
@@ -99,9 +99,6 @@ export async function readXml(
       hint: options.hint ??
         "The server sent a body that is not usable XML; try again later, and report it to the operator if it persists",
     });
-  const tooLong = (length: number) =>
-    fail(`the body has ${length} characters, more than the limit of ${MAX_XML_CHARS}`);
-  if (typeof text === "string" && text.length > MAX_XML_CHARS) throw tooLong(text.length);
   // With position tracking saxes is faster, not slower (its other path reads
   // characters more slowly), and errors can say where the body breaks.
   const parser: SaxesParser<{ xmlns: false; position: true }> = new SaxesParser({
@@ -153,20 +150,19 @@ export async function readXml(
   };
   // A byte order mark is an encoding signature, not document text.
   const withoutMark = (chunk: string) => chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk;
-  if (typeof text === "string") {
-    feed(withoutMark(text));
-  } else {
-    // An error of the stream itself (a cut connection, a stall) passes unchanged.
-    let length = 0;
-    let first = true;
-    for await (const chunk of text) {
-      if (chunk === "") continue;
-      if (head.length < 300) head += chunk.slice(0, 300 - head.length);
-      length += chunk.length;
-      if (length > MAX_XML_CHARS) throw tooLong(length);
-      feed(first ? withoutMark(chunk) : chunk);
-      first = false;
+  // Whole text is one chunk. An error of the stream itself (a cut
+  // connection, a stall) passes unchanged.
+  let length = 0;
+  let first = true;
+  for await (const chunk of typeof text === "string" ? [text] : text) {
+    if (chunk === "") continue;
+    if (head.length < 300) head += chunk.slice(0, 300 - head.length);
+    length += chunk.length;
+    if (length > MAX_XML_CHARS) {
+      throw fail(`the body has ${length} characters, more than the limit of ${MAX_XML_CHARS}`);
     }
+    feed(first ? withoutMark(chunk) : chunk);
+    first = false;
   }
   try {
     parser.close();

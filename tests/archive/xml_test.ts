@@ -5,7 +5,16 @@
  */
 
 import assert from "node:assert/strict";
-import { MAX_XML_DEPTH, parseXml, textOf } from "../../lib/archive/_xml.ts";
+import {
+  MAX_XML_CHARS,
+  MAX_XML_DEPTH,
+  parseXml,
+  readXml,
+  textOf,
+  type XmlHandlers,
+} from "../../lib/archive/_xml.ts";
+
+const IGNORE: XmlHandlers = { open() {}, close() {}, text() {} };
 import { ProtocolError } from "../../lib/errors/errors.ts";
 
 async function refusal(text: string): Promise<ProtocolError> {
@@ -100,4 +109,19 @@ Deno.test("parseXml hands on the elements of `each` as they close and keeps them
   const list = (root["OAI-PMH"] as Record<string, unknown>).ListRecords as Record<string, unknown>;
   assert.equal(list.record, undefined, "the records are not in the tree");
   assert.equal(list.resumptionToken, "t");
+});
+
+Deno.test("xml: a body past the size cap is refused, whole or streamed", async () => {
+  const refused = (error: unknown) =>
+    error instanceof ProtocolError && error.code === "invalidXml" &&
+    /more than the limit of/.test(error.message) && error.details?.startsWith("<a>") === true;
+  const filler = "x".repeat(1024 * 1024);
+  const whole = `<a>${filler.repeat(MAX_XML_CHARS / filler.length)}</a>`;
+  await assert.rejects(readXml(whole, "test", "", IGNORE), refused);
+  async function* chunks() {
+    yield "<a>";
+    for (let i = 0; i < MAX_XML_CHARS / filler.length; i++) yield filler;
+    yield "</a>";
+  }
+  await assert.rejects(readXml(chunks(), "test", "", IGNORE), refused);
 });
