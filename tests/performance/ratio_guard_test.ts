@@ -16,6 +16,7 @@ import { OaiPmh } from "../../lib/archive/oai/mod.ts";
 import { Subgraph } from "../../lib/subgraph/mod.ts";
 import { withChildServer } from "../_child_runs.ts";
 import { importRatio } from "./_import_ratio.ts";
+import { loadAverage, median } from "../../bench/_compare.ts";
 
 const LIMIT = 1.5;
 const ROUNDS = 9;
@@ -58,11 +59,10 @@ async function pairedRatio(
 
 function assertWithin(name: string, result: Awaited<ReturnType<typeof pairedRatio>>) {
   const ratios = result.ratios.map((r) => r.toFixed(2)).join(", ");
-  const median = result.ratios.slice().sort((a, b) => a - b)[Math.floor(ROUNDS / 2)];
   console.log(
     `${name}: best ${result.ratio.toFixed(2)}x the floor's best, pairs' median ${
-      median.toFixed(2)
-    }x (rounds: ${ratios}; load ${load()})`,
+      median(result.ratios).toFixed(2)
+    }x (rounds: ${ratios}; load ${loadAverage()})`,
   );
   // The floor sends the same requests (the subgraph's pages overlap at their seams).
   assert.ok(result.rows[1] > 0 && result.rows[0] >= result.rows[1], `${name}: rows ${result.rows}`);
@@ -72,10 +72,6 @@ function assertWithin(name: string, result: Awaited<ReturnType<typeof pairedRati
       result.ratio.toFixed(2)
     }x the floor's best (limit ${LIMIT}x; paired rounds ${ratios})`,
   );
-}
-
-function load(): string {
-  return Deno.readTextFileSync("/proc/loadavg").split(" ")[0];
 }
 
 function withServers(run: (servers: Servers) => Promise<void>): Promise<void> {
@@ -227,11 +223,11 @@ Deno.test("importing mod.ts stays within 2.0x of importing Arquero (paired in ea
   await round(); // a first run may transpile; no round pays for it
   const ratios: number[] = [];
   for (let i = 0; i < ROUNDS; i++) ratios.push(await round());
-  const ratio = ratios.slice().sort((x, y) => x - y)[Math.floor(ROUNDS / 2)];
+  const ratio = median(ratios);
   console.log(
     `import: mod.ts ${ratio.toFixed(2)}x Arquero (rounds: ${
       ratios.map((r) => r.toFixed(2)).join(", ")
-    }; load ${load()})`,
+    }; load ${loadAverage()})`,
   );
   assert.ok(ratio <= 2.0, `importing mod.ts took ${ratio.toFixed(2)}x Arquero's`);
 });
