@@ -55,15 +55,22 @@ export async function withRetries(
   const started = Date.now();
   const { policy, timeoutMs, pacer, acceptStatus, streaming } = loop;
   const outer = loop.signal;
-  const printable = redact(url.toString());
   for (let tries = 1;; tries++) {
     await pacer.acquire(outer);
-    const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new DOMException("timeout", "TimeoutError")),
-      timeoutMs,
-    );
-    const signal = outer ? AbortSignal.any([outer, timeout.signal]) : timeout.signal;
+    // One controller per attempt, aborted by the timeout or by the outer
+    // signal through a listener: `AbortSignal.any` per attempt costs a
+    // dependent signal held through weak references, which the collector
+    // must process, on every page of a long read.
+    const attemptControl = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attemptControl.abort(new DOMException("timeout", "TimeoutError"));
+    }, timeoutMs);
+    const onOuterAbort = () => attemptControl.abort(outer!.reason);
+    if (outer?.aborted) onOuterAbort();
+    else outer?.addEventListener("abort", onOuterAbort, { once: true });
+    const signal = attemptControl.signal;
     let failure: unknown;
     let wait: number | undefined;
     try {
@@ -92,9 +99,9 @@ export async function withRetries(
       }
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
-      if (timeout.signal.aborted) {
+      if (timedOut) {
         failure = new TimeoutError(
-          `Request timed out after ${timeoutMs} ms: ${method} ${printable}`,
+          `Request timed out after ${timeoutMs} ms: ${method} ${redact(url.toString())}`,
           {
             hint:
               "The service is slow or unreachable; raise timeoutMs in the client options or try again later",
@@ -107,7 +114,7 @@ export async function withRetries(
         // No server answered: say what happened here, never "Server said".
         const cause = networkCause(error, url);
         failure = new NetworkError(
-          `Cannot reach the service: ${cause.what} (${method} ${printable})`,
+          `Cannot reach the service: ${cause.what} (${method} ${redact(url.toString())})`,
           {
             details: systemMessage(error),
             detailsLabel: "The system said",
@@ -119,6 +126,7 @@ export async function withRetries(
       if (!retryable) throw failure;
     } finally {
       clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuterAbort);
       if (!streaming) pacer.release();
       else queueMicrotask(() => pacer.release());
     }
