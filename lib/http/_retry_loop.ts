@@ -55,6 +55,8 @@ export async function withRetries(
   const started = Date.now();
   const { policy, timeoutMs, pacer, acceptStatus, streaming } = loop;
   const outer = loop.signal;
+  // Redacted only when an error needs it, not on every attempt.
+  const printable = () => redact(url.toString());
   for (let tries = 1;; tries++) {
     await pacer.acquire(outer);
     // One controller per attempt, aborted by the timeout or by the outer
@@ -101,7 +103,7 @@ export async function withRetries(
       if (outer?.aborted) throw outer.reason;
       if (timedOut) {
         failure = new TimeoutError(
-          `Request timed out after ${timeoutMs} ms: ${method} ${redact(url.toString())}`,
+          `Request timed out after ${timeoutMs} ms: ${method} ${printable()}`,
           {
             hint:
               "The service is slow or unreachable; raise timeoutMs in the client options or try again later",
@@ -114,7 +116,7 @@ export async function withRetries(
         // No server answered: say what happened here, never "Server said".
         const cause = networkCause(error, url);
         failure = new NetworkError(
-          `Cannot reach the service: ${cause.what} (${method} ${redact(url.toString())})`,
+          `Cannot reach the service: ${cause.what} (${method} ${printable()})`,
           {
             details: systemMessage(error),
             detailsLabel: "The system said",
