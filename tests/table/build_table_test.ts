@@ -69,6 +69,21 @@ Deno.test("an empty and a 100,000-row table have identical column names and type
   }
 });
 
+Deno.test("pages are joined in order, array cells kept whole, past 8,192 pages", () => {
+  const builder = new TableBuilder(schema);
+  // One row a page: more pages than one joining call takes, and a last page of two.
+  for (let i = 0; i < 10_000; i++) builder.add([order(i)]);
+  builder.add([order(10_000), order(10_001)]);
+  const table = builder.build();
+  assert.equal(table.numRows(), 10_002);
+  const ids = table.array("id") as string[];
+  const tags = table.array("tags") as (string[] | null)[];
+  for (let i = 0; i < 10_002; i++) {
+    assert.equal(ids[i], order(i).id, `row ${i}`);
+    assert.deepEqual(tags[i], buildTable(schema, [order(i)]).array("tags")[0], `tags of row ${i}`);
+  }
+});
+
 Deno.test("values are converted as the schema says", () => {
   const table = buildTable(schema, [order(1), order(2), order(7)]);
   const [one, two, seven] = table.objects() as Record<string, unknown>[];
