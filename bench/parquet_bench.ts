@@ -7,7 +7,7 @@
  * each dataset (in this process) and counts its rows and distinct
  * identifiers against the records the sandbox serves. A last run repeats the
  * 1,000,000 harvest in a process whose V8 heap is capped (`V8_FLAGS`), the
- * setting docs/performance.md gives for a harvest that must stay small.
+ * setting docs/tables.md gives for a harvest that must stay small.
  *
  *   deno run -A --frozen bench/parquet_bench.ts [small large]
  */
@@ -24,7 +24,7 @@ const SIZES = Deno.args[0] !== "--child" && Deno.args.length === 2
   : [100_000, 1_000_000];
 const SITE = "acme/large";
 /**
- * A young generation of 4 MiB a semi-space instead of V8's default of up to 32 MiB, and an
+ * Semi-spaces of 4 MiB (by default V8 grew this harvest's young generation to 64 MiB) and an
  * old generation capped at 128 MiB (the live data of a harvest is 13 to 25 MiB): V8 then
  * collects before the heap grows instead of after.
  */
