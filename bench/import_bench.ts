@@ -4,8 +4,11 @@
  * known. One row imports a module that names every module mod.ts can reach
  * (statically or through a dynamic import) in dynamic imports it never
  * runs: Deno reads all of them when it builds the graph, so this is the
- * part of mod.ts's import that loading code on first use cannot remove. Every sample is a new process that times its one dynamic import
- * (and reports the time from process start to the import's end); medians.
+ * part of mod.ts's import that loading code on first use cannot remove.
+ * The paired ratios are also taken with Deno's unstable lazy dynamic
+ * imports, which leave only what mod.ts runs at import. Every sample is a
+ * new process that times its one dynamic import (and reports the time from
+ * process start to the import's end); medians.
  *
  * Run: deno run -A --frozen bench/import_bench.ts [rounds]
  */
@@ -99,13 +102,19 @@ const arquero = summaries[1];
 // The ratio that the separate processes above blur (each has its own
 // moment and its own cache state): Arquero, then the module, in one
 // process, as the CI guard times it (tests/performance/_import_ratio.ts).
-async function pairedRatios(spec: string): Promise<number[]> {
+async function pairedRatios(spec: string, env?: Record<string, string>): Promise<number[]> {
   const ratios: number[] = [];
-  for (let round = 0; round < rounds; round++) ratios.push(await importRatio(spec));
+  for (let round = 0; round < rounds; round++) ratios.push(await importRatio(spec, env));
   return ratios;
 }
-const paired = await pairedRatios(new URL("../mod.ts", import.meta.url).href);
+// Deno's unstable switch that reads a dynamic import's modules only when it
+// runs: what mod.ts runs at import, without the reading of the graph.
+const LAZY = { DENO_UNSTABLE_LAZY_DYNAMIC_IMPORTS: "1" };
+const modUrl = new URL("../mod.ts", import.meta.url).href;
+const paired = await pairedRatios(modUrl);
 const pairedGraph = await pairedRatios(graphOnly);
+const pairedLazy = await pairedRatios(modUrl, LAZY);
+const pairedLazyGraph = await pairedRatios(graphOnly, LAZY);
 const listed = (ratios: number[]) =>
   `median ${median(ratios).toFixed(2)}x (${rounds} processes: ${
     ratios.map((r) => r.toFixed(2)).join(", ")
@@ -123,6 +132,9 @@ const summary: BenchSummary = {
     `mod.ts after Arquero in one process, (Arquero + the rest) / Arquero: ${listed(paired)}`,
     `the graph-only module after Arquero in one process: ${listed(pairedGraph)}; ` +
     "what reading every module mod.ts can reach adds, before any of it runs",
+    `with DENO_UNSTABLE_LAZY_DYNAMIC_IMPORTS=1 (not a default; Deno then reads a dynamic import's modules when it runs): mod.ts ${
+      listed(pairedLazy)
+    }; the graph-only module ${listed(pairedLazyGraph)}`,
   ],
 };
 print(summary);

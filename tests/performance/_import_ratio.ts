@@ -9,11 +9,13 @@
  * Imports Arquero and then `spec` in a new process.
  *
  * @param spec The module to import after Arquero, as a URL.
+ * @param env Variables set for the process besides the inherited ones.
  * @returns (Arquero's import + what `spec` adds) / Arquero's import.
  */
-export async function importRatio(spec: string): Promise<number> {
+export async function importRatio(spec: string, env: Record<string, string> = {}): Promise<number> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--frozen", new URL("./_import_child.ts", import.meta.url).pathname, spec],
+    env,
     stderr: "inherit",
   }).output();
   if (!output.success) throw new Error(`importing ${spec} after Arquero failed`);
