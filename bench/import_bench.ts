@@ -107,6 +107,10 @@ async function pairedRatios(spec: string, env?: Record<string, string>): Promise
   for (let round = 0; round < rounds; round++) ratios.push(await importRatio(spec, env));
   return ratios;
 }
+const listed = (ratios: number[]) =>
+  `median ${median(ratios).toFixed(2)}x (${rounds} processes: ${
+    ratios.map((r) => r.toFixed(2)).join(", ")
+  })`;
 // Deno's unstable switch that reads a dynamic import's modules only when it
 // runs: what mod.ts runs at import, without the reading of the graph.
 const LAZY = { DENO_UNSTABLE_LAZY_DYNAMIC_IMPORTS: "1" };
@@ -115,10 +119,14 @@ const paired = await pairedRatios(modUrl);
 const pairedGraph = await pairedRatios(graphOnly);
 const pairedLazy = await pairedRatios(modUrl, LAZY);
 const pairedLazyGraph = await pairedRatios(graphOnly, LAZY);
-const listed = (ratios: number[]) =>
-  `median ${median(ratios).toFixed(2)}x (${rounds} processes: ${
-    ratios.map((r) => r.toFixed(2)).join(", ")
-  })`;
+// A script that uses one service can import that service's entry point
+// (deno.json "exports"), which reaches a fifth to a half of mod.ts's files.
+const ENTRY_POINTS = ["expressions", "subgraph", "ocean", "archive"];
+const pairedEntries: string[] = [];
+for (const service of ENTRY_POINTS) {
+  const ratios = await pairedRatios(new URL(`../lib/${service}/mod.ts`, import.meta.url).href);
+  pairedEntries.push(`./${service} ${listed(ratios)}`);
+}
 const summary: BenchSummary = {
   title: "Import",
   work: "one dynamic import in a fresh process (import time; process start to end of import)",
@@ -135,6 +143,7 @@ const summary: BenchSummary = {
     `with DENO_UNSTABLE_LAZY_DYNAMIC_IMPORTS=1 (not a default; Deno then reads a dynamic import's modules when it runs): mod.ts ${
       listed(pairedLazy)
     }; the graph-only module ${listed(pairedLazyGraph)}`,
+    `one service's entry point after Arquero in one process: ${pairedEntries.join("; ")}`,
   ],
 };
 print(summary);
