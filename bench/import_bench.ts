@@ -14,7 +14,7 @@
  */
 
 import { type BenchSummary, median, print, record, roundsArg, type Summary } from "./_compare.ts";
-import { importRatio } from "../tests/performance/_import_ratio.ts";
+import { importRatio, SERVICE_ENTRY_POINTS } from "../tests/performance/_import_ratio.ts";
 
 const SPECS: [string, string][] = [
   ["tidepool mod.ts", "../mod.ts"],
@@ -121,9 +121,8 @@ const pairedLazy = await pairedRatios(modUrl, LAZY);
 const pairedLazyGraph = await pairedRatios(graphOnly, LAZY);
 // A script that uses one service can import that service's entry point
 // (deno.json "exports"), which reaches a fifth to a half of mod.ts's files.
-const ENTRY_POINTS = ["expressions", "subgraph", "ocean", "archive"];
 const pairedEntries: string[] = [];
-for (const service of ENTRY_POINTS) {
+for (const service of SERVICE_ENTRY_POINTS) {
   const ratios = await pairedRatios(new URL(`../lib/${service}/mod.ts`, import.meta.url).href);
   pairedEntries.push(`./${service} ${listed(ratios)}`);
 }

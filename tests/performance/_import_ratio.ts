@@ -5,6 +5,9 @@
  * times of the same process and the same moment.
  */
 
+/** The services whose entry points (`lib/<service>/mod.ts`, deno.json "exports") are timed too. */
+export const SERVICE_ENTRY_POINTS = ["expressions", "subgraph", "ocean", "archive"] as const;
+
 /**
  * Imports Arquero and then `spec` in a new process.
  *

@@ -15,7 +15,7 @@ import { Archive } from "../../lib/archive/mod.ts";
 import { OaiPmh } from "../../lib/archive/oai/mod.ts";
 import { Subgraph } from "../../lib/subgraph/mod.ts";
 import { withChildServer } from "../_child_runs.ts";
-import { importRatio } from "./_import_ratio.ts";
+import { importRatio, SERVICE_ENTRY_POINTS } from "./_import_ratio.ts";
 import { loadAverage, median } from "../../bench/_compare.ts";
 
 const LIMIT = 1.5;
@@ -219,17 +219,7 @@ Deno.test("every read stays within 1.5x its floor (paired runs, small sizes)", a
  * lazy) or a heavy package (viem made it 3.35x).
  */
 Deno.test("importing mod.ts stays within 2.0x of importing Arquero (paired in each process)", async () => {
-  const round = () => importRatio(new URL("../../mod.ts", import.meta.url).href);
-  await round(); // a first run may transpile; no round pays for it
-  const ratios: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) ratios.push(await round());
-  const ratio = median(ratios);
-  console.log(
-    `import: mod.ts ${ratio.toFixed(2)}x Arquero (rounds: ${
-      ratios.map((r) => r.toFixed(2)).join(", ")
-    }; load ${loadAverage()})`,
-  );
-  assert.ok(ratio <= 2.0, `importing mod.ts took ${ratio.toFixed(2)}x Arquero's`);
+  await assertImportWithin("mod.ts", new URL("../../mod.ts", import.meta.url).href, 2.0);
 });
 
 /**
@@ -240,19 +230,24 @@ Deno.test("importing mod.ts stays within 2.0x of importing Arquero (paired in ea
  * package or a read's code loaded at import would pass.
  */
 Deno.test("importing one service's entry point stays within 1.5x of importing Arquero", async (t) => {
-  for (const service of ["expressions", "subgraph", "ocean", "archive"]) {
+  for (const service of SERVICE_ENTRY_POINTS) {
     await t.step(`./${service}`, async () => {
       const spec = new URL(`../../lib/${service}/mod.ts`, import.meta.url).href;
-      await importRatio(spec); // a first run may transpile; no round pays for it
-      const ratios: number[] = [];
-      for (let i = 0; i < ROUNDS; i++) ratios.push(await importRatio(spec));
-      const ratio = median(ratios);
-      console.log(
-        `import: ./${service} ${ratio.toFixed(2)}x Arquero (rounds: ${
-          ratios.map((r) => r.toFixed(2)).join(", ")
-        }; load ${loadAverage()})`,
-      );
-      assert.ok(ratio <= 1.5, `importing ./${service} took ${ratio.toFixed(2)}x Arquero's`);
+      await assertImportWithin(`./${service}`, spec, 1.5);
     });
   }
 });
+
+/** The median of `ROUNDS` paired import ratios of `spec`, printed, must stay within `limit`. */
+async function assertImportWithin(name: string, spec: string, limit: number): Promise<void> {
+  await importRatio(spec); // a first run may transpile; no round pays for it
+  const ratios: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) ratios.push(await importRatio(spec));
+  const ratio = median(ratios);
+  console.log(
+    `import: ${name} ${ratio.toFixed(2)}x Arquero (rounds: ${
+      ratios.map((r) => r.toFixed(2)).join(", ")
+    }; load ${loadAverage()})`,
+  );
+  assert.ok(ratio <= limit, `importing ${name} took ${ratio.toFixed(2)}x Arquero's`);
+}
