@@ -86,23 +86,28 @@ class JsonResultsReader {
     let stringStart = 0;
     // After the last binding that ended in this chunk.
     let lastEnd = -1;
-    for (let i = 0; i < chunk.length; i++) {
+    let i = 0;
+    if (this.#inString) {
+      // A string that began in an earlier chunk goes on here.
+      const end = this.#stringEnd(chunk, 0);
+      if (end >= 0) this.#closeString(chunk, 0, end);
+      i = end >= 0 ? end + 1 : chunk.length;
+    }
+    // Only the characters outside strings are visited one by one: a string's
+    // end is found by `indexOf`, which runs natively. Walking every character
+    // of the strings (most of a results document) took as long as parsing it.
+    for (; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
-      if (this.#inString) {
-        if (this.#escaped) this.#escaped = false;
-        else if (c === BACKSLASH) this.#escaped = true;
-        else if (c === QUOTE) {
-          this.#inString = false;
-          if (!this.#inBindings) {
-            this.#lastString = this.#stringCarry + chunk.slice(stringStart, i);
-            this.#stringCarry = "";
-          }
-        }
-        continue;
-      }
       if (c === QUOTE) {
-        this.#inString = true;
         stringStart = i + 1;
+        this.#escaped = false;
+        const end = this.#stringEnd(chunk, stringStart);
+        if (end < 0) {
+          this.#inString = true;
+          break;
+        }
+        if (!this.#inBindings) this.#lastString = chunk.slice(stringStart, end);
+        i = end;
       } else if (c === COLON) {
         if (!this.#inBindings) this.#keys[stack.length] = this.#lastString;
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
@@ -139,6 +144,44 @@ class JsonResultsReader {
     } else {
       this.#skeleton.push(chunk.slice(from));
       if (this.#inString) this.#stringCarry += chunk.slice(stringStart);
+    }
+  }
+
+  /**
+   * The index of the quote that ends the string going on at `start` of
+   * `chunk`, or -1 when the string goes past the chunk (then `#escaped` says
+   * whether the chunk ended inside an escape). A quote ends the string when an
+   * even number of backslashes stands before it.
+   */
+  #stringEnd(chunk: string, start: number): number {
+    // A backslash that ended the last chunk escapes this chunk's first character.
+    const first = this.#escaped ? start + 1 : start;
+    if (first > chunk.length) return -1;
+    this.#escaped = false;
+    for (let at = first;;) {
+      const quote = chunk.indexOf('"', at);
+      const end = quote < 0 ? chunk.length : quote;
+      let backslashes = 0;
+      while (
+        end - backslashes - 1 >= first && chunk.charCodeAt(end - backslashes - 1) === BACKSLASH
+      ) {
+        backslashes++;
+      }
+      if (quote < 0) {
+        this.#escaped = backslashes % 2 === 1;
+        return -1;
+      }
+      if (backslashes % 2 === 0) return quote;
+      at = quote + 1;
+    }
+  }
+
+  /** A string that began in an earlier chunk ends at `end`. */
+  #closeString(chunk: string, start: number, end: number): void {
+    this.#inString = false;
+    if (!this.#inBindings) {
+      this.#lastString = this.#stringCarry + chunk.slice(start, end);
+      this.#stringCarry = "";
     }
   }
 

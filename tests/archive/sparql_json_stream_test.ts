@@ -122,3 +122,32 @@ Deno.test("JSON results that are cut, unbalanced or hold non-objects are refused
     }
   }
 });
+
+/** A seeded string of the characters a scanner can trip on: quotes, runs of backslashes, brackets. */
+function trickyString(next: () => number): string {
+  const alphabet = ['"', "\\", "\\\\", '\\"', "{", "}", "[", "]", ":", ",", "a", "語", "\n", "😀"];
+  let text = "";
+  const length = Math.floor(next() * 12);
+  for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+  return text;
+}
+
+Deno.test("JSON results: strings full of quotes and backslash runs, cut anywhere, keep every value", async () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    let state = seed;
+    const next = () => {
+      state = (state * 1103515245 + 12345) & 0x7fffffff;
+      return state / 0x80000000;
+    };
+    const values = Array.from({ length: 30 }, () => trickyString(next));
+    const text = JSON.stringify({
+      head: { vars: ["s"] },
+      results: { bindings: values.map((value) => ({ s: { type: "literal", value } })) },
+    });
+    for (const cuts of [smallCuts(text.length, seed), [Math.floor(next() * text.length)]]) {
+      const result = await parseJsonResults(pieces(text, cuts));
+      assert.ok(typeof result !== "boolean");
+      assert.deepEqual(result.columns[0].values, values, `seed ${seed}`);
+    }
+  }
+});
