@@ -235,3 +235,8 @@ export class CommandContext {
 export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
+
+/** A count of things for people: `1 row`, `12,000 rows`. */
+export function counted(n: number, thing: string): string {
+  return `${count(n)} ${thing}${n === 1 ? "" : "s"}`;
+}

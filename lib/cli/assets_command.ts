@@ -7,7 +7,7 @@
 
 import { OceanNode } from "../ocean/ocean_node.ts";
 import { UsageError } from "./exit_codes.ts";
-import { CLIENT_FLAGS, type CommandSpec, count, OUTPUT_OPTIONS } from "./_command.ts";
+import { CLIENT_FLAGS, type CommandSpec, counted, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
 
 /** The `assets` subcommand. */
@@ -53,7 +53,7 @@ export const ASSETS_COMMAND: CommandSpec = {
       text: context.string("text"),
     });
     const where = await writeTable(target, assets, context.io.stdout);
-    context.say(`assets: ${count(assets.numRows())} rows to ${where}`);
+    context.say(`assets: ${counted(assets.numRows(), "row")} to ${where}`);
     return 0;
   },
 };

@@ -8,7 +8,7 @@
 
 import { ExpressionSearch } from "../expressions/expression_search.ts";
 import type { SearchFilters } from "../expressions/types.ts";
-import { CLIENT_FLAGS, type CommandSpec, count, OUTPUT_OPTIONS } from "./_command.ts";
+import { CLIENT_FLAGS, type CommandSpec, counted, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
 
 /** The `expressions` subcommand. */
@@ -53,7 +53,7 @@ export const EXPRESSIONS_COMMAND: CommandSpec = {
     const search = new ExpressionSearch(url, context.clientOptions());
     const expressions = await search.searchAll(filters);
     const where = await writeTable(target, expressions, context.io.stdout);
-    context.say(`expressions: ${count(expressions.numRows())} rows to ${where}`);
+    context.say(`expressions: ${counted(expressions.numRows(), "row")} to ${where}`);
     return 0;
   },
 };

@@ -17,6 +17,7 @@ import {
   type CommandContext,
   type CommandSpec,
   count,
+  counted,
   OUTPUT_OPTIONS,
 } from "./_command.ts";
 import { encodeTable } from "../files/encode_table.ts";
@@ -109,7 +110,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         partitionBy: (partition ?? "year") as HarvestPartitioning,
       });
       context.say(
-        `harvest: ${count(summary.written)} records written to ${target.path}/ (${
+        `harvest: ${counted(summary.written, "record")} written to ${target.path}/ (${
           count(summary.rows)
         } in the dataset, ${count(summary.files.length)} files)`,
       );
@@ -125,7 +126,7 @@ export const HARVEST_COMMAND: CommandSpec = {
       if (stateFlag === undefined) {
         const table = await oai.harvest(harvest);
         await context.io.stdout(await encodeTable(table, target.format));
-        context.say(`harvest: ${count(table.numRows())} records to standard output`);
+        context.say(`harvest: ${counted(table.numRows(), "record")} to standard output`);
         return 0;
       }
       const run = await harvestThenCommit(
@@ -134,8 +135,8 @@ export const HARVEST_COMMAND: CommandSpec = {
         true,
         async ({ table }) => context.io.stdout(await encodeTable(table, target.format)),
       );
-      const what = run.incremental ? "new or changed records" : "records";
-      context.say(`harvest: ${count(run.table.numRows())} ${what} to standard output`);
+      const what = run.incremental ? "new or changed record" : "record";
+      context.say(`harvest: ${counted(run.table.numRows(), what)} to standard output`);
       return 0;
     }
     const { path } = target;
@@ -154,10 +155,10 @@ export const HARVEST_COMMAND: CommandSpec = {
       await saveTable(path, table);
     });
     const how = run.incremental
-      ? `${count(run.table.numRows())} new or changed records merged into ${path} (${
+      ? `${counted(run.table.numRows(), "new or changed record")} merged into ${path} (${
         count(rows)
       } records)`
-      : `${count(rows)} records to ${path}`;
+      : `${counted(rows, "record")} to ${path}`;
     context.say(`harvest: ${how}${run.resumed ? ", continuing the interrupted run" : ""}`);
     return 0;
   },

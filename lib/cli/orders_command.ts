@@ -7,7 +7,7 @@
 
 import { Subgraph } from "../subgraph/subgraph.ts";
 import { subgraphInfo } from "../subgraph/subgraph_info.ts";
-import { CLIENT_FLAGS, type CommandSpec, count, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
+import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
 
 /** The `orders` subcommand. */
@@ -55,7 +55,7 @@ export const ORDERS_COMMAND: CommandSpec = {
     const block = info?.block === null || info?.block === undefined
       ? ""
       : ` at block ${info.block}`;
-    context.say(`orders: ${count(orders.numRows())} rows${block} to ${where}`);
+    context.say(`orders: ${counted(orders.numRows(), "row")}${block} to ${where}`);
     return 0;
   },
 };

@@ -8,7 +8,7 @@
 
 import { ResourceSync } from "../archive/resourcesync/resource_sync.ts";
 import { UsageError } from "./exit_codes.ts";
-import { CLIENT_FLAGS, type CommandSpec, count, OUTPUT_OPTIONS } from "./_command.ts";
+import { CLIENT_FLAGS, type CommandSpec, count, counted, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
 
 /** The mirror's state file inside the `--mirror` folder (its list of resources is kept beside it). */
@@ -63,14 +63,14 @@ export const RESOURCESYNC_COMMAND: CommandSpec = {
       const removed = step.removed.length ? `, ${count(step.removed.length)} removed` : "";
       context.say(
         `resourcesync: ${step.kind}: ${
-          count(step.table.numRows())
-        } resources${removed} to ${where}`,
+          counted(step.table.numRows(), "resource")
+        }${removed} to ${where}`,
       );
       return 0;
     }
     const table = from === undefined ? await sync.resourceList() : await sync.changeList({ from });
     const where = await writeTable(target, table, context.io.stdout);
-    context.say(`resourcesync: ${count(table.numRows())} resources to ${where}`);
+    context.say(`resourcesync: ${counted(table.numRows(), "resource")} to ${where}`);
     return 0;
   },
 };

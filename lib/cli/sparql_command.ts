@@ -9,7 +9,7 @@
 import { Archive } from "../archive/archive.ts";
 import { tableFromColumns } from "../table/build_table.ts";
 import { UsageError } from "./exit_codes.ts";
-import { CLIENT_FLAGS, type CommandSpec, count, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
+import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
 
 /** The parts of an archive database's SPARQL endpoint, `<base>/api/<account>/<service>/<db>/sparql`. */
@@ -105,7 +105,7 @@ export const SPARQL_COMMAND: CommandSpec = {
       ? tableFromColumns([{ name: "boolean", type: "boolean", values: [answer] }])
       : answer;
     const where = await writeTable(target, table, context.io.stdout);
-    context.say(`sparql: ${count(table.numRows())} rows to ${where}`);
+    context.say(`sparql: ${counted(table.numRows(), "row")} to ${where}`);
     return 0;
   },
 };

@@ -66,7 +66,7 @@ Deno.test("tidepool harvest: twice into a file, the second run fetching only the
         assert.ok(query.get("from"), `an incremental run asks from a datestamp: ${query}`);
       }
       assert.ok(asked.length <= 3, `${asked.length} OAI-PMH requests for one change`);
-      assert.match(run.stderr, /harvest: 1 new or changed records merged into letters\.csv/);
+      assert.match(run.stderr, /harvest: 1 new or changed record merged into letters\.csv/);
       const table = await readTable(`${dir}/letters.csv`);
       assert.equal(table.numRows(), expected, "every record once");
       assert.deepEqual(table.array("identifier"), first, "in the same order");
@@ -127,7 +127,7 @@ Deno.test("tidepool harvest: twice into a file, the second run fetching only the
       assert.equal(second.code, 0, second.stderr);
       assert.match(
         second.stderr,
-        /harvest: 1 records written to parts\/ \(\d[\d,]* in the dataset/,
+        /harvest: 1 record written to parts\/ \(\d[\d,]* in the dataset/,
       );
       const files = (await filesBelow(`${dir}/parts`)).filter((f) => f.endsWith(".parquet"));
       assert.ok(files.every((file) => /\/set=[^/]+\//.test(file)), files.join(", "));
