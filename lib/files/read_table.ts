@@ -40,12 +40,16 @@ export async function readTable(path: string): Promise<ColumnTable> {
     const { decodeCsv } = await import("./_csv.ts");
     return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
   }
+  if (extension === "ndjson" || extension === "jsonl") {
+    const { decodeNdjson } = await import("./_ndjson.ts");
+    return withSidecar(path, decodeNdjson(await Deno.readTextFile(path), path));
+  }
   if (extension === "json") {
     const { decodeJson } = await import("./_json.ts");
     return withSidecar(path, decodeJson(await Deno.readTextFile(path), path));
   }
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {
-    hint: "Use a .parquet, .arrow, .feather, .csv or .json file",
+    hint: "Use a .parquet, .arrow, .feather, .csv, .ndjson, .jsonl or .json file",
   });
 }
 

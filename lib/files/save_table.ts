@@ -3,34 +3,18 @@ import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { provenanceJson, provenancePath } from "../table/_provenance_json.ts";
-import { checkLists, type ListCells } from "./_list_cells.ts";
+import { encodeTable, type EncodeTableOptions, formatOfPath } from "./encode_table.ts";
 
 export type { ListCells } from "./_list_cells.ts";
 
-/** Options of {@linkcode saveTable}. */
-export interface SaveTableOptions {
-  /**
-   * List cells in CSV and Arrow: `"json"` (default, `["a","b"]`), `"join"`
-   * (`a; b`, with {@linkcode SaveTableOptions.separator}) or `"first"` (the
-   * first item, empty when none). Parquet keeps lists as lists.
-   */
-  lists?: ListCells;
-  /** The separator of `lists: "join"`; `"; "` unless given. */
-  separator?: string;
-  /**
-   * In CSV, a text cell that a spreadsheet would run as a formula (it starts
-   * with `=`, `+`, `-`, `@`, a tab or a carriage return and is not a plain
-   * number) is written with a leading `'`, since cells come from the web;
-   * so is such a column name in the header row. `false` writes both as they
-   * are. Default `true`.
-   */
-  escapeFormulas?: boolean;
-}
+/** Options of {@linkcode saveTable}: how cells are written (see `encodeTable`). */
+export type SaveTableOptions = EncodeTableOptions;
 
 /**
  * Saves a table by the file's extension: `.csv` (UTF-8, lists and objects
  * as JSON text unless `lists` says otherwise, dates as ISO 8601, formula-like
- * text prefixed with `'`), `.arrow` or `.feather` (Arrow IPC, types kept),
+ * text prefixed with `'`), `.ndjson` or `.jsonl` (one JSON object per row,
+ * bigints as digit text, dates as ISO 8601), `.arrow` or `.feather` (Arrow IPC, types kept),
  * `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays as
  * Parquet lists, objects as JSON text, every type read back by
  * `readTable`), or `.json` (each column's name and type, then its values;
@@ -42,7 +26,7 @@ export interface SaveTableOptions {
  *
  * A table a tidepool call returned keeps its provenance (see `provenance`):
  * in the schema metadata of `.parquet` and `.arrow` files, and in a sidecar
- * `<file>.provenance.json` beside `.csv` and `.json` files, which hold no
+ * `<file>.provenance.json` beside `.csv`, `.ndjson` and `.json` files, which hold no
  * metadata. `readTable` restores it. Saving a table without provenance
  * removes a sidecar left by an earlier save to the same path.
  *
@@ -70,30 +54,17 @@ export async function saveTable(
     separator: "string",
     escapeFormulas: "boolean",
   });
-  const lists = checkLists(options.lists);
-  const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
-  const flat = { lists, separator: options.separator ?? "; " };
-  const from = provenanceJson(table);
-  // Each format's encoder loads with its first file, so that importing
-  // tidepool stays quick (bench/import_bench.ts).
-  let bytes: Uint8Array;
-  let sidecar = false;
-  if (extension === "csv") {
-    bytes = (await import("./_csv.ts")).encodeCsv(table, flat, options.escapeFormulas !== false);
-    sidecar = true;
-  } else if (extension === "arrow" || extension === "feather") {
-    const { encodeArrow } = await import("./_arrow.ts");
-    bytes = encodeArrow(table, flat, options.lists !== undefined, from);
-  } else if (extension === "parquet") {
-    bytes = await (await import("../dataset/parquet.ts")).tableToParquet(table);
-  } else if (extension === "json") {
-    bytes = (await import("./_json.ts")).encodeJson(table);
-    sidecar = true;
-  } else {
+  const format = formatOfPath(path);
+  if (!format) {
+    const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
-      hint: "Use a .csv, .arrow, .feather, .parquet or .json file name",
+      hint: "Use a .csv, .ndjson, .jsonl, .arrow, .feather, .parquet or .json file name",
     });
   }
+  const from = provenanceJson(table);
+  const bytes = await encodeTable(table, format, options);
+  // Parquet and Arrow keep the provenance in their metadata; the text formats beside them.
+  const sidecar = format === "csv" || format === "json" || format === "ndjson";
   try {
     await createParentFolder(path);
     await writeFileAtomic(path, bytes);

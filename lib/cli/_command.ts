@@ -1,0 +1,242 @@
+/**
+ * What every subcommand is made of: its flags (as `node:util` parseArgs
+ * reads them, with their help), its arguments, its examples and its run;
+ * the flags most share; and the context a run gets (the clients' options,
+ * standard output, the summary line).
+ *
+ * @module
+ */
+
+import type { ClientOptions } from "../http/options.ts";
+import { UsageError } from "./exit_codes.ts";
+import { type ProgressLine, progressLine, RequestMeter } from "./_progress_line.ts";
+import { type OutputTarget, outputTarget } from "./_output.ts";
+import { keyFromEnvironment } from "./_secrets.ts";
+
+/** One flag: how parseArgs reads it, and its line of help. */
+export interface OptionSpec {
+  /** `string` takes a value, `boolean` does not. */
+  type: "string" | "boolean";
+  /** A one-letter alias. */
+  short?: string;
+  /** Whether it may be given more than once (then its value is a list). */
+  multiple?: boolean;
+  /** The value's name in help (`DIR`, `N`). */
+  value?: string;
+  /** What it does, for `--help`. */
+  description: string;
+}
+
+/** A positional argument, for `--help`. */
+export interface ArgumentSpec {
+  /** Its name in the usage line (`oai-url`). */
+  name: string;
+  /** What it is. */
+  description: string;
+}
+
+/** The flag values and arguments of a run, as parseArgs read them. */
+export interface CommandInput {
+  /** Flag values by name. */
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  /** The arguments before `--`. */
+  positionals: string[];
+  /** The arguments after `--`, passed on as they are. */
+  rest: string[];
+}
+
+/** A subcommand. */
+export interface CommandSpec {
+  /** Its name (`harvest`). */
+  name: string;
+  /** One line: what it does. */
+  summary: string;
+  /** The usage line after `tidepool ` (`harvest <oai-url> [options]`). */
+  usage: string;
+  /** The positional arguments, in order. */
+  arguments: readonly ArgumentSpec[];
+  /** How many positional arguments it takes at least and at most. */
+  arity: readonly [number, number];
+  /** Its flags, `--help` included by the runner. */
+  options: Readonly<Record<string, OptionSpec>>;
+  /** Whether arguments after `--` are taken (passed on); otherwise `--` ends the flags only. */
+  passesRest?: boolean;
+  /** Shell lines that show it, for `--help`. */
+  examples: readonly string[];
+  /** Runs it; the exit code. */
+  run(context: CommandContext, input: CommandInput): Promise<number>;
+}
+
+/** Where `--to` and `--format` send the table, and `--quiet`. */
+export const OUTPUT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  to: {
+    type: "string",
+    short: "o",
+    value: "PATH",
+    description:
+      "where the table goes: a .csv, .ndjson, .parquet, .json or .arrow file, or - (the default) for standard output",
+  },
+  format: {
+    type: "string",
+    value: "FORMAT",
+    description: "csv, ndjson, parquet, json or arrow, when the file name does not say",
+  },
+  quiet: { type: "boolean", short: "q", description: "no progress line and no summary" },
+};
+
+/** The cache and the request limit every reading command takes. */
+export const CLIENT_FLAGS: Readonly<Record<string, OptionSpec>> = {
+  record: {
+    type: "string",
+    value: "DIR",
+    description: "keep every answer in DIR (answers already there are not asked again)",
+  },
+  replay: {
+    type: "string",
+    value: "DIR",
+    description: "answer only from the recording in DIR: nothing is sent",
+  },
+  concurrency: { type: "string", value: "N", description: "at most N requests in flight at once" },
+};
+
+/** The key of a service, from an environment variable. */
+export const KEY_FLAG: Readonly<Record<string, OptionSpec>> = {
+  "api-key-env": {
+    type: "string",
+    value: "NAME",
+    description: "read the service's key from the environment variable NAME (never from a flag)",
+  },
+};
+
+/**
+ * Where a run writes and what it reads of its environment: this process's
+ * streams for the command, others for a program that runs it inside itself.
+ *
+ * @example Capturing what a run prints
+ * ```ts ignore
+ * let out = "";
+ * const io: CommandIo = {
+ *   stdout: async (bytes) => void (out += new TextDecoder().decode(bytes)),
+ *   stderr: () => {},
+ *   stderrIsTerminal: false,
+ *   env: (name) => Deno.env.get(name),
+ * };
+ * await runCli(["orders", url, "--to", "-"], io);
+ * ```
+ */
+export interface CommandIo {
+  /** Writes bytes to standard output. */
+  stdout: (bytes: Uint8Array) => Promise<void>;
+  /** Writes text to standard error at once. */
+  stderr: (text: string) => void;
+  /** Whether standard error is a terminal (then the progress line is drawn). */
+  stderrIsTerminal: boolean;
+  /** Reads an environment variable. */
+  env: (name: string) => string | undefined;
+}
+
+/** The context of one run of a subcommand. */
+export class CommandContext {
+  /** The requests the clients sent. */
+  readonly meter: RequestMeter = new RequestMeter();
+  /** The input or output. */
+  readonly io: CommandIo;
+  readonly #values: CommandInput["values"];
+  readonly #progress?: ProgressLine;
+
+  /**
+   * A run's context.
+   *
+   * @param io Standard output and error and the environment.
+   * @param values The flag values.
+   */
+  constructor(io: CommandIo, values: CommandInput["values"]) {
+    this.io = io;
+    this.#values = values;
+    if (io.stderrIsTerminal && !this.quiet) this.#progress = progressLine(io.stderr, this.meter);
+  }
+
+  /** Whether `--quiet` was given. */
+  get quiet(): boolean {
+    return this.#values.quiet === true;
+  }
+
+  /** A string flag's value. */
+  string(name: string): string | undefined {
+    const value = this.#values[name];
+    return typeof value === "string" ? value : undefined;
+  }
+
+  /** A flag given more than once, as a list (empty when not given). */
+  list(name: string): string[] {
+    const value = this.#values[name];
+    if (Array.isArray(value)) return value.filter((item) => typeof item === "string");
+    return typeof value === "string" ? [value] : [];
+  }
+
+  /** A flag's value as a whole number at least `min`, or undefined when not given. */
+  integer(name: string, min = 0): number | undefined {
+    const text = this.string(name);
+    if (text === undefined) return undefined;
+    if (!/^\d+$/.test(text.trim()) || Number(text) < min) {
+      throw new UsageError(`Invalid --${name} ${text}: expected a whole number of at least ${min}`);
+    }
+    return Number(text);
+  }
+
+  /** The key named by `--api-key-env`, if given. */
+  apiKey(): string | undefined {
+    const name = this.string("api-key-env");
+    return name === undefined ? undefined : keyFromEnvironment("--api-key-env", name, this.io.env);
+  }
+
+  /** The options every client of the run takes: the counting fetch, progress, cache, concurrency. */
+  clientOptions(): ClientOptions {
+    const [record, replay] = [this.string("record"), this.string("replay")];
+    if (record !== undefined && replay !== undefined) {
+      throw new UsageError("Give --record or --replay, not both");
+    }
+    const options: ClientOptions = {
+      fetch: this.meter.fetch,
+      progress: this.#progress?.sink ?? false,
+      warn: (message) => this.note(`warning: ${message}`),
+    };
+    if (record !== undefined) options.cache = { dir: record, mode: "record" };
+    if (replay !== undefined) options.cache = { dir: replay, mode: "replay" };
+    const concurrency = this.integer("concurrency", 1);
+    if (concurrency !== undefined) options.concurrency = concurrency;
+    return options;
+  }
+
+  /** Where the table goes. */
+  output(folders = false): Promise<OutputTarget> {
+    return outputTarget(this.string("to"), this.string("format"), folders);
+  }
+
+  /** Writes a line to standard error whatever `--quiet` says (warnings). */
+  note(line: string): void {
+    this.#progress?.clear();
+    this.io.stderr(`${line}\n`);
+  }
+
+  /** Writes the summary line to standard error, unless `--quiet`. */
+  say(line: string): void {
+    if (this.quiet) this.#progress?.clear();
+    else this.note(line);
+  }
+
+  /** Clears the progress line (before an error is printed). */
+  done(): void {
+    this.#progress?.clear();
+  }
+}
+
+/** A count for people: `12,000`. */
+export function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** A count of things for people: `1 row`, `12,000 rows`. */
+export function counted(n: number, thing: string): string {
+  return `${count(n)} ${thing}${n === 1 ? "" : "s"}`;
+}

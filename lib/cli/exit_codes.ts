@@ -1,0 +1,76 @@
+/**
+ * The exit codes of the `tidepool` command, one per kind of failure, so a
+ * script or cron job can tell a mistyped flag from a service that is down
+ * from a service that answered something broken.
+ *
+ * @module
+ */
+
+import {
+  CacheMissError,
+  HttpError,
+  NetworkError,
+  ProtocolError,
+  ResponseTooLargeError,
+  TidepoolError,
+  TimeoutError,
+} from "../errors/errors.ts";
+import { StaleSubgraphError } from "../subgraph/stale_subgraph_error.ts";
+
+/**
+ * The exit codes, by what happened.
+ *
+ * @example Telling a service that is down from a bad flag in a script
+ * ```ts ignore
+ * const code = await runCli(["orders", url, "--to", "orders.csv"]);
+ * if (code === EXIT.network) console.error("the subgraph is unreachable; trying again in an hour");
+ * ```
+ */
+export const EXIT = {
+  /** Done. */
+  ok: 0,
+  /** `verify` or `reproduce` ran and found a difference; or another failure (a file not written). */
+  failed: 1,
+  /** The command line was refused before anything was sent: a flag, an argument, a value. */
+  usage: 2,
+  /** No answer: the connection was refused or cut, a name did not resolve, a timeout. */
+  network: 3,
+  /** The service answered with an HTTP error: 4xx or 5xx, a key refused, a bot challenge. */
+  http: 4,
+  /** The service answered something its protocol does not allow (an OAI-PMH or GraphQL error, a broken page). */
+  protocol: 5,
+  /** A `--replay` recording lacks an answer the command needed. */
+  notRecorded: 6,
+  /** A fault of tidepool itself; please report it. */
+  internal: 70,
+} as const;
+
+/** A command line tidepool refuses: a flag, an argument or a value. */
+export class UsageError extends TidepoolError {
+  /** The error kind. */
+  override name = "UsageError";
+}
+
+/**
+ * The exit code for an error a command ended with.
+ *
+ * @param error What was thrown.
+ * @param sentRequests How many requests the command had sent: a plain
+ *   tidepool error before the first one is an input refused at the door.
+ * @returns One of {@linkcode EXIT}.
+ */
+export function exitCodeOf(error: unknown, sentRequests: number): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof NetworkError || error instanceof TimeoutError) return EXIT.network;
+  if (error instanceof HttpError) return EXIT.http;
+  if (
+    error instanceof ProtocolError || error instanceof StaleSubgraphError ||
+    error instanceof ResponseTooLargeError
+  ) return EXIT.protocol;
+  if (error instanceof CacheMissError) return EXIT.notRecorded;
+  if (error instanceof TidepoolError) return sentRequests === 0 ? EXIT.usage : EXIT.failed;
+  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+    return EXIT.failed;
+  }
+  return EXIT.internal;
+}

@@ -1,0 +1,89 @@
+/**
+ * The records of an incremental harvest merged into the file of the earlier
+ * ones: a changed record replaces its earlier row in place (a deleted one
+ * becomes its `deleted` row), a new one is added at the end, so the file
+ * always holds every record once, as the repository last described it.
+ *
+ * @module
+ */
+
+import type { ColumnTable } from "arquero";
+import { TidepoolError } from "../errors/errors.ts";
+import { columnTypes, tableFromColumns } from "../table/build_table.ts";
+import { concatTables, convertTo } from "../table/concat_tables.ts";
+import type { ColumnType } from "../table/convert.ts";
+import { deriveProvenance } from "../table/derived_provenance.ts";
+
+/** A list cell read back from a text format (CSV writes lists as JSON text). */
+function listCell(value: unknown): unknown {
+  if (typeof value !== "string") return convertTo(value, "array");
+  if (value.startsWith("[")) {
+    try {
+      const parsed = JSON.parse(value);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      // not JSON: a plain value
+    }
+  }
+  return [value];
+}
+
+/** The earlier table with the changes' column types, where a text format lost them. */
+function conform(earlier: ColumnTable, types: Record<string, ColumnType>): ColumnTable {
+  const earlierTypes = columnTypes(earlier);
+  return tableFromColumns(
+    earlier.columnNames().map((name) => {
+      const values = Array.from(earlier.array(name) as ArrayLike<unknown>);
+      const type = types[name];
+      if (type === undefined || type === earlierTypes[name]) {
+        return { name, type: earlierTypes[name], values };
+      }
+      const cell = type === "array" ? listCell : (value: unknown) => convertTo(value, type);
+      return { name, type, values: values.map((value) => value == null ? null : cell(value)) };
+    }),
+  );
+}
+
+/**
+ * Merges the records of an incremental harvest into the earlier ones, by
+ * `identifier`.
+ *
+ * @param earlier The table the earlier runs wrote, read back.
+ * @param changes The records this run harvested.
+ * @param file The earlier table's file, for the error.
+ * @returns Every record once; its provenance names this run's harvest and the earlier row count.
+ * @throws {TidepoolError} When the earlier table has no `identifier` column.
+ */
+export function mergeRecords(
+  earlier: ColumnTable,
+  changes: ColumnTable,
+  file: string,
+): ColumnTable {
+  if (!earlier.columnNames().includes("identifier")) {
+    throw new TidepoolError(`Cannot merge the harvest into ${file}: it has no identifier column`, {
+      hint:
+        "Give --to a file this harvest wrote, or delete the harvest's state file to start over into a new file",
+    });
+  }
+  const joined = concatTables([conform(earlier, columnTypes(changes)), changes]);
+  const ids = joined.array("identifier") as ArrayLike<unknown>;
+  const changedAt = new Map<unknown, number>();
+  for (let row = earlier.numRows(); row < joined.numRows(); row++) changedAt.set(ids[row], row);
+  const order: number[] = [];
+  for (let row = 0; row < earlier.numRows(); row++) {
+    const change = changedAt.get(ids[row]);
+    order.push(change ?? row);
+    changedAt.delete(ids[row]);
+  }
+  order.push(...changedAt.values());
+  const types = columnTypes(joined);
+  const merged = tableFromColumns(
+    joined.columnNames().map((name) => {
+      const values = joined.array(name) as ArrayLike<unknown>;
+      return { name, type: types[name], values: order.map((row) => values[row]) };
+    }),
+  );
+  return deriveProvenance(merged, "tidepool harvest", { changes }, {
+    earlierRows: earlier.numRows(),
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * `tidepool sparql`: a SPARQL query against an archive database's endpoint,
+ * a SELECT read page by page past the endpoint's cap, into a table file or
+ * standard output.
+ *
+ * @module
+ */
+
+import { Archive } from "../archive/archive.ts";
+import { tableFromColumns } from "../table/build_table.ts";
+import { UsageError } from "./exit_codes.ts";
+import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
+import { writeTable } from "./_output.ts";
+
+/** The parts of an archive database's SPARQL endpoint, `<base>/api/<account>/<service>/<db>/sparql`. */
+export function sparqlEndpoint(
+  url: string,
+): { base: string; account: string; service: string; db: string } {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // refused below
+  }
+  const parts = parsed && /^(.*)\/api\/([^/]+)\/([^/]+)\/([^/]+)\/sparql\/?$/.exec(parsed.pathname);
+  if (!parsed || !parts) {
+    throw new UsageError(`Not the SPARQL endpoint of an archive database: ${url}`, {
+      hint:
+        "Give the endpoint's whole URL, such as https://archive.example/api/acme/dl/letters/sparql",
+    });
+  }
+  const [, prefix, account, service, db] = parts.map(decodeURIComponent);
+  return { base: `${parsed.origin}${prefix}`, account, service, db };
+}
+
+/** The kind of a query (`SELECT`, `ASK`, ...), or undefined when it does not parse (the client then says why). */
+async function queryType(query: string): Promise<string | undefined> {
+  const { Parser } = (await import("sparqljs")).default;
+  try {
+    const parsed = new Parser().parse(query) as { queryType?: string };
+    return parsed.queryType;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query from the argument or the file. */
+async function readQuery(argument: string | undefined, file: string | undefined): Promise<string> {
+  if ((argument === undefined) === (file === undefined)) {
+    throw new UsageError("Give the query as the second argument or with --file, once", {
+      hint: 'tidepool sparql <endpoint> "SELECT ..." or tidepool sparql <endpoint> --file query.rq',
+    });
+  }
+  if (argument !== undefined) return argument;
+  try {
+    return await Deno.readTextFile(file!);
+  } catch (error) {
+    throw new UsageError(`Cannot read the query file ${file}`, {
+      details: error instanceof Error ? error.message : String(error),
+      detailsLabel: "The system said",
+      hint: "Give the path of a readable .rq file",
+    });
+  }
+}
+
+/** The `sparql` subcommand. */
+export const SPARQL_COMMAND: CommandSpec = {
+  name: "sparql",
+  summary: "a SPARQL query against an archive database, every page of a SELECT, as a table",
+  usage: "sparql <endpoint> (<query> | --file q.rq) [--to FILE]",
+  arguments: [
+    {
+      name: "endpoint",
+      description: "the database's SPARQL endpoint (…/api/<account>/dl/<db>/sparql)",
+    },
+    { name: "query", description: "the query, unless --file gives it" },
+  ],
+  arity: [1, 2],
+  options: {
+    file: { type: "string", value: "FILE", description: "read the query from FILE" },
+    ...OUTPUT_OPTIONS,
+    ...CLIENT_FLAGS,
+    ...KEY_FLAG,
+  },
+  examples: [
+    'tidepool sparql https://archive.example/api/acme/dl/letters/sparql "SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }" --to titles.csv',
+    "tidepool sparql $ENDPOINT --file places.rq --to - --format ndjson",
+  ],
+  async run(context, { positionals: [url, argument] }) {
+    const { base, account, service, db } = sparqlEndpoint(url);
+    const query = await readQuery(argument, context.string("file"));
+    const target = await context.output();
+    const archive = new Archive(base, {
+      ...context.clientOptions(),
+      account,
+      db,
+      apiKey: context.apiKey(),
+    });
+    const kind = await queryType(query);
+    // A SELECT is paged past the endpoint's cap; the others are one answer.
+    const answer = kind === "SELECT" || kind === undefined
+      ? await archive.sparqlAll(query, { service })
+      : await archive.sparql(query, { service });
+    const table = typeof answer === "boolean"
+      ? tableFromColumns([{ name: "boolean", type: "boolean", values: [answer] }])
+      : answer;
+    const where = await writeTable(target, table, context.io.stdout);
+    context.say(`sparql: ${counted(table.numRows(), "row")} to ${where}`);
+    return 0;
+  },
+};
