@@ -87,7 +87,7 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
     });
     if (earlier) return { ...base, source: "reused", reused: earlier, transactions: [] };
   }
-  refuseExpiredFee(target.providerFee);
+  checkProviderFee(target.providerFee);
   const read = <T>(address: ChainHex, functionName: string, args: unknown[] = []) =>
     reader.readContract({
       address,
@@ -245,8 +245,35 @@ async function approvals(
   return planned;
 }
 
-/** An expired provider fee makes `startOrder` revert: refused before anything is sent. */
-export function refuseExpiredFee(fee: OrderProviderFee): void {
+/**
+ * A provider fee is the node's word: its shape is checked before it is
+ * planned (a malformed amount or address is refused, not thrown as a
+ * TypeError), and an expired one, which makes `startOrder` revert, is
+ * refused before anything is sent.
+ */
+export function checkProviderFee(fee: OrderProviderFee): void {
+  const address = /^0x[0-9a-fA-F]{40}$/;
+  const malformed = [
+    !address.test(String(fee?.providerFeeAddress)) && "providerFeeAddress",
+    !address.test(String(fee?.providerFeeToken)) && "providerFeeToken",
+    !/^[0-9]{1,78}$/.test(String(fee?.providerFeeAmount)) && "providerFeeAmount",
+    !(Number.isSafeInteger(fee?.validUntil) && fee.validUntil >= 0) && "validUntil",
+  ].filter(Boolean);
+  if (malformed.length > 0) {
+    throw new TidepoolError(
+      `Cannot order: the node's provider fee is malformed (${malformed.join(", ")})`,
+      {
+        details: JSON.stringify({
+          providerFeeAddress: fee?.providerFeeAddress,
+          providerFeeToken: fee?.providerFeeToken,
+          providerFeeAmount: fee?.providerFeeAmount,
+          validUntil: fee?.validUntil,
+        }),
+        detailsLabel: "Node fee",
+        hint: "Nothing was sent. The node sent a fee tidepool cannot pay safely; ask its operator",
+      },
+    );
+  }
   const now = Math.floor(Date.now() / 1000);
   if (fee.validUntil !== 0 && fee.validUntil < now) {
     throw new TidepoolError("Cannot order: the provider fee has expired", {
