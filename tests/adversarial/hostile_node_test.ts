@@ -145,21 +145,24 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
       );
     });
 
-    await t.step("a DDO naming another datatoken than initialize is refused naming both", async () => {
-      const signer = await buyer();
-      const node = through((url, body) => {
-        if (!url.pathname.startsWith("/api/aquarius/assets/ddo/")) return undefined;
-        const ddo = structuredClone(body) as { services: Json[] };
-        ddo.services.find((s) => s.id === serviceId)!.datatokenAddress = otherDatatoken;
-        return ddo;
-      });
-      const error = await untouched(
-        signer.address,
-        () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
-        /the DDO names datatoken 0x[0-9a-fA-F]{40} .* initialize answer names 0x[0-9a-fA-F]{40}/,
-      );
-      assert.ok(error.message.includes(otherDatatoken));
-    });
+    await t.step(
+      "a DDO naming another datatoken than initialize is refused naming both",
+      async () => {
+        const signer = await buyer();
+        const node = through((url, body) => {
+          if (!url.pathname.startsWith("/api/aquarius/assets/ddo/")) return undefined;
+          const ddo = structuredClone(body) as { services: Json[] };
+          ddo.services.find((s) => s.id === serviceId)!.datatokenAddress = otherDatatoken;
+          return ddo;
+        });
+        const error = await untouched(
+          signer.address,
+          () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+          /the DDO names datatoken 0x[0-9a-fA-F]{40} .* initialize answer names 0x[0-9a-fA-F]{40}/,
+        );
+        assert.ok(error.message.includes(otherDatatoken));
+      },
+    );
 
     await t.step("an initialize answer naming another datatoken is refused too", async () => {
       const signer = await buyer();

@@ -45,9 +45,9 @@ Deno.test("one service ordered by parallel calls is paid once", async (t) => {
         rpcUrl: chain.rpcUrl,
         maxJobDuration: 60,
       };
-      const started = await Promise.all([0, 1].map(() =>
-        new OceanNode(ocean.url, { progress: false }).startCompute(request)
-      ));
+      const started = await Promise.all(
+        [0, 1].map(() => new OceanNode(ocean.url, { progress: false }).startCompute(request)),
+      );
       const paid = await world.ordersPaidBy(signer.address);
       assert.equal(paid.length, 2, "one OrderStarted for the algorithm, one for the dataset");
       for (const { orders } of started) {
