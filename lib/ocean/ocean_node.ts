@@ -481,7 +481,7 @@ export class OceanNode {
     const { refuseRepeatedAssets, startCompute } = await startComputeCode();
     refuseRepeatedAssets(parameters);
     parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
-    (await quoteComputeCode()).refuseComputeInReplay(this.http);
+    (await quoteComputeCode()).refuseComputeInReplay(this.http, parameters.signal);
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
     return await startCompute(this, parameters, environments);
@@ -512,7 +512,7 @@ export class OceanNode {
     refuseRepeatedAssets(parameters);
     parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
     const { quoteCompute, refuseComputeInReplay } = await quoteComputeCode();
-    refuseComputeInReplay(this.http);
+    refuseComputeInReplay(this.http, parameters.signal);
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
     return await quoteCompute(this, parameters, environments);

@@ -13,7 +13,7 @@ import { checksummedSigner } from "../_address.ts";
 import { SANDBOX_CHAIN_ID } from "../order/_asset_order_types.ts";
 import { assetQuoteItem } from "../order/_asset_quote_item.ts";
 import { onChain } from "../order/_chain_errors.ts";
-import { refusePaymentInReplay } from "../order/_payment_mode.ts";
+import { refusePaymentInReplay, refuseStopped } from "../order/_payment_mode.ts";
 import type { QuoteItem } from "../order/_quote_reads.ts";
 import { accountOf, quoteOnChain } from "../order/_quote_runner.ts";
 import type { ChainHex } from "../order/_order_types.ts";
@@ -31,8 +31,12 @@ import type { ComputeEnvironmentLimits } from "./types.ts";
  *
  * @param http The node's client.
  */
-export function refuseComputeInReplay(http: { cacheMode: CacheMode }): void {
+export function refuseComputeInReplay(
+  http: { cacheMode: CacheMode },
+  signal?: AbortSignal,
+): void {
   refusePaymentInReplay("start a paid compute job", http.cacheMode);
+  refuseStopped(signal, "start a paid compute job");
 }
 
 /** The body of {@linkcode OceanNode.quoteCompute}, with the environments already read; documented there. */
@@ -41,7 +45,7 @@ export async function quoteCompute(
   parameters: QuoteComputeParameters,
   environments: readonly ComputeEnvironmentLimits[],
 ): Promise<ComputeQuote> {
-  refuseComputeInReplay(node.http);
+  refuseComputeInReplay(node.http, parameters.signal);
   const signer = checksummedSigner(parameters.signer);
   const chainId = parameters.chainId ?? SANDBOX_CHAIN_ID;
   const check = precheckPaidCompute(

@@ -31,3 +31,18 @@ export function refusePaymentInReplay(action: string, clientMode?: CacheMode): v
     },
   );
 }
+
+/**
+ * Refuses to start a payment whose signal has already fired: nothing is
+ * read, signed or sent.
+ *
+ * @param signal The caller's stop signal.
+ * @param action What would be paid: `order`, `start a paid compute job`.
+ */
+export function refuseStopped(signal: AbortSignal | undefined, action: string): void {
+  if (!signal?.aborted) return;
+  throw new TidepoolError(`Cannot ${action}: stopped by the signal before anything was sent`, {
+    hint: "Nothing was read, signed or sent. Call again with a signal that has not fired",
+    cause: signal.reason,
+  });
+}

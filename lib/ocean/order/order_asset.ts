@@ -15,7 +15,7 @@ import {
 } from "./_asset_order_types.ts";
 import { assetQuoteItem } from "./_asset_quote_item.ts";
 import { maxPriceText } from "./_max_price.ts";
-import { refusePaymentInReplay } from "./_payment_mode.ts";
+import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
 import { accountOf, preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
 import type { OrderQuote, PreparedOrder } from "./_quote_types.ts";
 import type { DatatokenOrder } from "./_order_types.ts";
@@ -82,6 +82,7 @@ export async function prepareAssetOrder(
   options: OrderAssetOptions,
 ): Promise<PreparedOrder> {
   refusePaymentInReplay("order", node.http?.cacheMode);
+  refuseStopped(options.signal, "order");
   const maxPrice = maxPriceText(options.maxPrice);
   const account = await accountOf(signer);
   const chainId = options.chainId ?? SANDBOX_CHAIN_ID;

@@ -10,7 +10,7 @@
 
 import { checkCall } from "../_option_rules.ts";
 import { maxPriceText } from "./_max_price.ts";
-import { refusePaymentInReplay } from "./_payment_mode.ts";
+import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
 import { preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
 import type { DatatokenOrder, OrderDatatokenParameters } from "./_order_types.ts";
 import type { PreparedOrder } from "./_quote_types.ts";
@@ -76,6 +76,7 @@ export async function orderDatatoken(
 export async function prepareOrder(parameters: OrderDatatokenParameters): Promise<PreparedOrder> {
   checkCall("prepareOrder", parameters);
   refusePaymentInReplay("order");
+  refuseStopped(parameters.signal, "order");
   const maxPrice = maxPriceText(parameters.maxPrice);
   const { rpcUrl, account } = parameters;
   const chainId = parameters.chainId ?? 31337;
