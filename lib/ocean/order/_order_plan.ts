@@ -95,14 +95,8 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
       functionName,
       args,
     } as never) as Promise<T>;
-  await read<ChainHex>(datatoken, "getERC721Address").catch((error) => {
-    throw new TidepoolError(`Cannot order: ${datatoken} is not an Ocean datatoken on this chain`, {
-      details: error instanceof Error ? error.message.split("\n")[0] : String(error),
-      detailsLabel: "Chain said",
-      hint: "Check that rpcUrl and chainId name the chain the asset is published on",
-      cause: error,
-    });
-  });
+  // An address that is no Ocean datatoken reverts here, before anything else is read.
+  await read<ChainHex>(datatoken, "getERC721Address");
   const collector = getAddress(await read<ChainHex>(datatoken, "getPaymentCollector"));
   const [marketAddress, marketToken, marketAmount] = await read<[ChainHex, ChainHex, bigint]>(
     datatoken,

@@ -36,7 +36,7 @@ export async function quoteOnChain(
   const { readQuote } = await import("./_quote_reads.ts");
   return await onChain(
     rpcUrl,
-    "quote the order",
+    "prepare the order",
     () => readQuote(chainContext(rpcUrl, chainId, account), chainId, items, maxPrice),
   );
 }
