@@ -72,6 +72,8 @@ export { NFT_STATE_LABELS } from "./lib/ocean/ddo.ts";
 export { OceanNode } from "./lib/ocean/ocean_node.ts";
 export { orderAsset, SANDBOX_CHAIN_ID } from "./lib/ocean/order/order_asset.ts";
 export { orderDatatoken, prepareOrder } from "./lib/ocean/order/order_datatoken.ts";
+export { quoteOrder } from "./lib/ocean/order/quote_order.ts";
+export { QUOTE_TOTAL_COLUMNS, QUOTE_TRANSACTION_COLUMNS } from "./lib/ocean/order/quote_table.ts";
 export { ordersWithAssets } from "./lib/ocean/orders_with_assets.ts";
 export { signerFromEnv, signerFromPrivateKey } from "./lib/ocean/signer.ts";
 export { signRequest } from "./lib/ocean/sign_request.ts";
@@ -92,6 +94,7 @@ export type {
   ComputeOptions,
   ComputePayment,
   ComputePaymentTerms,
+  ComputeQuote,
   ComputeResource,
   ComputeResultFile,
   ComputeResultType,
@@ -130,9 +133,18 @@ export type {
   OrderAssetOptions,
   OrderDatatokenParameters,
   OrderProviderFee,
+  OrderQuote,
   PaidComputeAssetRef,
+  PaidPart,
+  PaymentPart,
+  PlannedPayment,
+  PlannedTransaction,
   PreparedOrder,
   ProviderFee,
+  QuoteComputeParameters,
+  QuotedOrder,
+  QuotedToken,
+  QuoteOrderOptions,
   ResourceRequest,
   ResultTextOptions,
   SavedResult,

@@ -7,7 +7,7 @@
  */
 
 import { isLocalService } from "./local_services.ts";
-import { ResponseCache } from "./cache.ts";
+import { type CacheMode, ResponseCache } from "./cache.ts";
 import { cacheFromEnvironment } from "./cache_from_env.ts";
 import { SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
 import { CacheMissError, TidepoolError, TimeoutError } from "../errors/errors.ts";
@@ -123,6 +123,14 @@ export class HttpClient {
    */
   get caching(): boolean {
     return this.#cache !== undefined;
+  }
+
+  /**
+   * The cache mode in force (`off` without a cache): a payment asks it, to
+   * refuse to run in `replay`.
+   */
+  get cacheMode(): CacheMode {
+    return this.#cache?.mode ?? "off";
   }
 
   /** The most bytes a whole answer may have (`maxResponseBytes`). */

@@ -23,6 +23,17 @@ const COMPUTE_START: OptionRules = {
   signal: "signal",
 };
 
+const PAID_COMPUTE: OptionRules = {
+  ...COMPUTE_START,
+  signer: "object",
+  rpcUrl: "string",
+  chainId: "integer",
+  paymentToken: "string",
+  maxPrice: "any",
+  force: "boolean",
+  logRangeBlocks: "integer",
+};
+
 const JOBS: OptionRules = {
   jobId: "string",
   agreementId: "string",
@@ -30,7 +41,7 @@ const JOBS: OptionRules = {
   signal: "signal",
 };
 
-const ORDER_ASSET: OptionRules = {
+const QUOTE_ORDER: OptionRules = {
   rpcUrl: "string",
   chainId: "integer",
   maxPrice: "any",
@@ -39,6 +50,8 @@ const ORDER_ASSET: OptionRules = {
   consumer: "string",
   providerFee: "object",
 };
+
+const ORDER_ASSET: OptionRules = { ...QUOTE_ORDER, quote: "object", signal: "signal" };
 
 const ORDER_DATATOKEN: CallRules = {
   rules: {
@@ -52,6 +65,7 @@ const ORDER_DATATOKEN: CallRules = {
     reuseWithinSeconds: "number",
     logRangeBlocks: "integer",
     maxPrice: "any",
+    signal: "signal",
   },
   required: ["rpcUrl", "account", "datatoken", "serviceIndex", "providerFee"],
 };
@@ -78,17 +92,12 @@ const OCEAN_CALL_RULES = {
     },
     required: ["consumer", "environment", "algorithm", "datasets", "payment"],
   },
+  "OceanNode.quoteCompute": {
+    rules: PAID_COMPUTE,
+    required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
+  },
   "OceanNode.startCompute": {
-    rules: {
-      ...COMPUTE_START,
-      signer: "object",
-      rpcUrl: "string",
-      chainId: "integer",
-      paymentToken: "string",
-      maxPrice: "any",
-      force: "boolean",
-      logRangeBlocks: "integer",
-    },
+    rules: { ...PAID_COMPUTE, quote: "object" },
     required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
   },
   "OceanNode.jobs": { rules: JOBS, required: [] },
@@ -127,6 +136,7 @@ const OCEAN_CALL_RULES = {
   },
   "OceanNode.encrypt": { rules: { signer: "object", signal: "signal" }, required: ["signer"] },
   "OceanNode.validateDdo": { rules: { signer: "object", signal: "signal" }, required: [] },
+  quoteOrder: { rules: QUOTE_ORDER, required: ["rpcUrl"] },
   orderAsset: { rules: ORDER_ASSET, required: ["rpcUrl"] },
   downloadAsset: {
     rules: { ...ORDER_ASSET, dir: "string", verify: "boolean" },

@@ -33,7 +33,12 @@ export type {
   InitializeComputeReturnType,
   PaidComputeAssetRef,
 } from "./compute/initialize_compute.ts";
-export type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
+export type {
+  ComputeQuote,
+  QuoteComputeParameters,
+  StartComputeParameters,
+  StartComputeReturnType,
+} from "./compute/start_compute.ts";
 export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
 export type { DownloadResultsOptions } from "./compute/download_results.ts";
 export type { ResultTextOptions } from "./compute/result_text.ts";
@@ -53,8 +58,11 @@ export {
   type AssetOrderNode,
   orderAsset,
   type OrderAssetOptions,
+  type QuoteOrderOptions,
   SANDBOX_CHAIN_ID,
 } from "./order/order_asset.ts";
+export { quoteOrder } from "./order/quote_order.ts";
+export { QUOTE_TOTAL_COLUMNS, QUOTE_TRANSACTION_COLUMNS } from "./order/quote_table.ts";
 export {
   type ChainHex,
   type DatatokenOrder,
@@ -62,8 +70,15 @@ export {
   orderDatatoken,
   type OrderDatatokenParameters,
   type OrderProviderFee,
+  type OrderQuote,
+  type PaidPart,
+  type PaymentPart,
+  type PlannedPayment,
+  type PlannedTransaction,
   type PreparedOrder,
   prepareOrder,
+  type QuotedOrder,
+  type QuotedToken,
 } from "./order/order_datatoken.ts";
 export {
   chainOrders,

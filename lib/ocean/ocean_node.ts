@@ -30,7 +30,7 @@ import type {
 } from "./types.ts";
 import { checkForms } from "./_ddo_forms.ts";
 import { checkQueryBody } from "./_check_query.ts";
-import { maxPriceText } from "./order/order_datatoken.ts";
+import { maxPriceText } from "./order/_max_price.ts";
 import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 import { checkAddress } from "./_validate.ts";
@@ -47,6 +47,7 @@ import type {
   InitializeComputeReturnType,
 } from "./compute/initialize_compute.ts";
 import type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
+import type { ComputeQuote, QuoteComputeParameters } from "./compute/_paid_compute_types.ts";
 import type {
   DownloadParameters,
   DownloadReturnType,
@@ -74,6 +75,7 @@ const computeCode = () => import("./compute/mod.ts");
 const algorithmPolicyCode = () => import("./compute/_algorithm_policy.ts");
 const initializeComputeCode = () => import("./compute/initialize_compute.ts");
 const startComputeCode = () => import("./compute/start_compute.ts");
+const quoteComputeCode = () => import("./compute/quote_compute.ts");
 const downloadCode = () => import("./download/mod.ts");
 const publishCode = () => import("./publish/mod.ts");
 
@@ -479,9 +481,41 @@ export class OceanNode {
     const { refuseRepeatedAssets, startCompute } = await startComputeCode();
     refuseRepeatedAssets(parameters);
     parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
+    (await quoteComputeCode()).refuseComputeInReplay(this.http, parameters.signal);
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
     return await startCompute(this, parameters, environments);
+  }
+
+  /**
+   * Quotes a paid compute job without signing or sending anything: the
+   * checks of `startCompute`, the node's `initializeCompute` terms, and for
+   * the algorithm and each dataset the order's transactions (approvals,
+   * purchase or dispenser, `startOrder`), what each pays and to whom, and
+   * its gas, read live from the node and the chain (never from a
+   * recording). A still-valid order is quoted as reused. Pass the quote to
+   * `startCompute` as `quote` to execute exactly it.
+   *
+   * @param parameters As `startCompute`'s, without `quote`.
+   * @returns The quote: `transactions` and `totals` tables, and the orders.
+   *
+   * @example What a paid job will cost
+   * ```ts ignore
+   * const quote = await node.quoteCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl });
+   * quote.totals.print();
+   * const { jobs } = await node.startCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl, quote });
+   * ```
+   */
+  async quoteCompute(parameters: QuoteComputeParameters): Promise<ComputeQuote> {
+    checkCall("OceanNode.quoteCompute", parameters);
+    const { refuseRepeatedAssets } = await startComputeCode();
+    refuseRepeatedAssets(parameters);
+    parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
+    const { quoteCompute, refuseComputeInReplay } = await quoteComputeCode();
+    refuseComputeInReplay(this.http, parameters.signal);
+    await this.#checkAlgorithmPolicy(parameters);
+    const environments = await this.computeEnvironments(await this.#defaultChainId());
+    return await quoteCompute(this, parameters, environments);
   }
 
   /** Each dataset's compute service must admit the algorithm, read from the DDOs before signing. */
