@@ -61,7 +61,7 @@ export async function withRetries(
   // Redacted only when an error needs it, not on every attempt.
   const printable = () => redact(url.toString());
   for (let tries = 1;; tries++) {
-    const slot = await pacer.acquire(outer);
+    const slot = await pacer.acquire(outer, tries > 1);
     // One controller per attempt, aborted by the timeout or by the outer
     // signal through a listener: `AbortSignal.any` per attempt costs a
     // dependent signal held through weak references, which the collector

@@ -70,8 +70,14 @@ export class HostPacer {
     return this.#window;
   }
 
-  /** Waits for a free slot, for the server's Retry-After, and for the interval since the previous start. */
-  async acquire(signal?: AbortSignal): Promise<PacerSlot> {
+  /**
+   * Waits for a free slot, for the server's Retry-After, and for the interval since the previous start.
+   *
+   * @param signal Cancels the wait.
+   * @param retry A retry waits at the head of the queue: under a server that refuses every
+   *   n-th request, a retry queued behind fresh requests could be refused every time.
+   */
+  async acquire(signal?: AbortSignal, retry = false): Promise<PacerSlot> {
     if (this.#active >= this.#window || this.#waiters.length > 0) {
       await new Promise<void>((resolve, reject) => {
         const wake = () => {
@@ -84,7 +90,8 @@ export class HostPacer {
           reject(signal?.reason);
         };
         signal?.addEventListener("abort", onAbort, { once: true });
-        this.#waiters.push(wake);
+        if (retry) this.#waiters.unshift(wake);
+        else this.#waiters.push(wake);
       });
     } else {
       this.#active++;
