@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { ARCHIVE_PACING } from "./_pacing.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
@@ -145,7 +146,7 @@ export class Archive {
       registerSecret(apiKey);
       registerSecret(apiKey.slice(dot + 1));
     }
-    const http = new HttpClient(baseUrl, clientOptions);
+    const http = new HttpClient(baseUrl, clientOptions, ARCHIVE_PACING);
     this.url = http.baseUrl;
     this.account = account;
     this.db = db;

@@ -143,6 +143,21 @@ export class HttpClient {
     return { ...this.#pacing };
   }
 
+  /**
+   * Requests in flight now, to every host, and the window they may fill
+   * (the `concurrency` cap per host, or less while a host that answered
+   * 429 or 503 is being eased back): what progress shows of a parallel read.
+   */
+  get inFlight(): { requests: number; window: number } {
+    let requests = 0;
+    let window = 0;
+    for (const pacer of this.#pacers.values()) {
+      requests += pacer.inFlight;
+      window += pacer.window;
+    }
+    return { requests, window: window || this.#pacing.concurrency };
+  }
+
   /** Builds the absolute URL of a request. */
   url(path: string, query?: Record<string, QueryValue>): URL {
     return requestUrl(this.baseUrl, path, query);
