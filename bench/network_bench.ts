@@ -54,7 +54,9 @@ const oaiContenders: Contender[] = [
     },
   },
   ...[undefined, 4, 8].map((concurrency) => ({
-    name: `tidepool harvest(), ${concurrency ? `concurrency ${concurrency}` : "default (2)"}`,
+    name: `tidepool harvest(), ${
+      concurrency ? `concurrency ${concurrency}` : "default (one list)"
+    }`,
     cap: concurrency ?? 2,
     run: async (endpoint: string) => {
       const table = await new OaiPmh(endpoint, { progress: false, concurrency }).harvest();

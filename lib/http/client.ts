@@ -65,6 +65,8 @@ export class HttpClient {
   readonly #signal?: AbortSignal;
   readonly #headers: Record<string, string>;
   readonly #pacing: { minIntervalMs: number; concurrency: number };
+  /** The `concurrency` the caller gave, if any (not a service's default). */
+  readonly #concurrencyAsked: number | undefined;
   readonly #pacers = new Map<string, HostPacer>();
   readonly #progress: ProgressSink;
   readonly #warn: (message: string) => void;
@@ -106,6 +108,7 @@ export class HttpClient {
     this.#headers = { "user-agent": USER_AGENT, ...options.headers };
     // A service's polite interval is for public servers: a sandbox this process runs gets none.
     const defaultInterval = isLocalService(this.baseUrl) ? 0 : defaults.minIntervalMs ?? 0;
+    this.#concurrencyAsked = options.concurrency;
     this.#pacing = {
       minIntervalMs: options.minIntervalMs ?? defaultInterval,
       concurrency: options.concurrency ?? defaults.concurrency ?? 6,
@@ -136,6 +139,15 @@ export class HttpClient {
   /** The most bytes a whole answer may have (`maxResponseBytes`). */
   get maxResponseBytes(): number {
     return this.#maxBytes;
+  }
+
+  /**
+   * The `concurrency` the caller asked for, or undefined where a service's
+   * default is in force: a read that would change what it returns (the row
+   * order of an OAI-PMH harvest walked in windows) goes parallel only when asked.
+   */
+  get concurrencyAsked(): number | undefined {
+    return this.#concurrencyAsked;
   }
 
   /** The pacing in force: interval and concurrency per host. */

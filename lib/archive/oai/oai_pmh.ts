@@ -325,11 +325,13 @@ export class OaiPmh {
         rows[at] = record;
       }
     };
-    // Several windows in flight when the client allows more than one request at a time; an
-    // interrupted harvest goes on the way it started. A recording (or its replay) keeps one
-    // list at a time, so that a recording made by any version replays.
+    // Several windows in flight only when the caller asked for more than one request at a
+    // time: windows joined in time order give another row order than the one list of a
+    // repository that does not list by datestamp, so the default keeps the one-list table
+    // every earlier version gave. An interrupted harvest goes on the way it started. A
+    // recording (or its replay) keeps one list at a time, so that any recording replays.
     const { http } = this.#ctx;
-    const concurrency = http.pacing.concurrency;
+    const concurrency = Math.max(1, Math.min(http.concurrencyAsked ?? 1, http.pacing.concurrency));
     const windowed = run.saved?.inProgress ? !!run.saved.windows : concurrency > 1 && !http.caching;
     if (windowed) {
       const identify = await this.identify({ strict: options.strict });

@@ -198,3 +198,29 @@ Deno.test("an interrupted windowed harvest resumes without asking for a finished
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("without a concurrency of its own, a harvest reads one list, in the repository's order", async () => {
+  // Listed newest first: windows joined in time order would give another row order.
+  const records = seedOaiRecords({ count: 1_200 }).reverse();
+  const sandbox = sandboxOf(records);
+  const lists: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    const query = new URL(String(input)).searchParams;
+    if (query.get("verb") === "ListRecords") {
+      lists.push(
+        query.has("resumptionToken") ? "token" : `${query.get("from")} ${query.get("until")}`,
+      );
+    }
+    return fetch(input, init);
+  };
+  try {
+    const endpoint = `${sandbox.url}/${SITE}/api/oai`;
+    const table = await new OaiPmh(endpoint, { ...quiet, fetch: counting }).harvest();
+    assert.deepEqual(lists.filter((list) => list !== "token"), ["null null"], "one list");
+    const one = await new OaiPmh(endpoint, { ...quiet, concurrency: 1 }).harvest();
+    assert.equal(tableDigest(table).sha256, tableDigest(one).sha256);
+    assert.equal(table.numRows(), 1_200);
+  } finally {
+    await sandbox.close();
+  }
+});
