@@ -207,9 +207,13 @@ export class OceanNode {
   }
 
   /**
-   * The indexing state of an asset, by exactly one of `did`, `nft` or `txId`.
+   * The indexing state of an asset, by exactly one of `did`, `didPrefix`,
+   * `nft` or `txId`. The node matches a DID by its start; a whole DID is
+   * checked locally, and the start of one is sent only as `didPrefix`, so a
+   * truncated DID never reads another asset by mistake. The state answered
+   * must be of the DID asked for (or start with the prefix).
    *
-   * @param key `{ did }`, `{ nft }` or `{ txId }`.
+   * @param key `{ did }`, `{ didPrefix }`, `{ nft }` or `{ txId }`.
    * @returns The state; `error` is null when there is no error.
    * @throws NotFoundError when the indexer has never seen the asset.
    *
@@ -217,6 +221,7 @@ export class OceanNode {
    * ```ts ignore
    * const state = await node.ddoState({ txId: "0x..." });
    * if (!state.valid) console.log(state.error);
+   * const same = await node.ddoState({ didPrefix: state.did.slice(0, 20) });
    * ```
    */
   async ddoState(key: DdoStateKey): Promise<DdoState> {
