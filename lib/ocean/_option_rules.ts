@@ -27,6 +27,7 @@ const JOBS: OptionRules = {
   jobId: "string",
   agreementId: "string",
   includeMetrics: "boolean",
+  token: "object",
   signal: "signal",
 };
 
@@ -92,6 +93,10 @@ const OCEAN_CALL_RULES = {
     required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
   },
   "OceanNode.jobs": { rules: JOBS, required: [] },
+  "OceanNode.createAuthToken": {
+    rules: { signer: "object", validUntil: "any", chainId: "integer", signal: "signal" },
+    required: ["signer"],
+  },
   "OceanNode.jobResults": { rules: JOBS, required: [] },
   "OceanNode.downloadResults": {
     rules: { signer: "object", dir: "string", types: "strings", signal: "signal" },

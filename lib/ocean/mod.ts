@@ -24,6 +24,7 @@ export {
   type SavedResult,
 } from "./compute/job_columns.ts";
 export type { JobsOptions } from "./compute/jobs.ts";
+export type { AuthToken, CreateAuthTokenParameters } from "./auth_token.ts";
 export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
 export type {
   ComputeAssetTerms,

@@ -54,6 +54,7 @@ import type {
   InitializeReturnType,
 } from "./download/mod.ts";
 import type { Signer } from "./signer.ts";
+import type { AuthToken, CreateAuthTokenParameters } from "./auth_token.ts";
 import type {
   EncryptInput,
   EncryptOptions,
@@ -76,6 +77,7 @@ const initializeComputeCode = () => import("./compute/initialize_compute.ts");
 const startComputeCode = () => import("./compute/start_compute.ts");
 const downloadCode = () => import("./download/mod.ts");
 const publishCode = () => import("./publish/mod.ts");
+const authTokenCode = () => import("./auth_token.ts");
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -520,8 +522,12 @@ export class OceanNode {
    * dates are `Date`, `results` holds the files (`{index, filename, filesize,
    * type}`); `jobResults` gives them one row each.
    *
+   * With `includeMetrics` the spec asks for a signature: give the consumer
+   * as a signer (it signs `getComputeStatus`) or a `token` from
+   * `createAuthToken`; an address alone is refused before anything is sent.
+   *
    * @param consumer The address (or signer) whose jobs to list; sent checksummed.
-   * @param options One job id, one agreement, includeMetrics, a signal.
+   * @param options One job id, one agreement, includeMetrics (signed), a token, a signal.
    * @returns One row per job.
    *
    * @example Listing the jobs of a wallet
@@ -719,6 +725,28 @@ export class OceanNode {
   ): Promise<ValidateDdoResult> {
     checkCall("OceanNode.validateDdo", options);
     return await (await publishCode()).validateDdo(this.http, ddo, options);
+  }
+
+  /**
+   * Asks the node for a bearer token (`POST /api/services/auth/token`,
+   * signed `createAuthToken` once), the spec's alternative to signing each
+   * request. The token is registered as a secret: it appears in no error,
+   * log, cache file or output, and the returned object prints as its address.
+   * It is sent only to this node; `jobs(address, { includeMetrics: true,
+   * token })` uses it in place of a signature.
+   *
+   * @param parameters The signer, and optionally `validUntil` and `chainId`.
+   * @returns The token, for the signer's address at this node.
+   *
+   * @example Metrics without signing each request
+   * ```ts ignore
+   * const token = await node.createAuthToken({ signer });
+   * const jobs = await node.jobs(signer.address, { includeMetrics: true, token });
+   * ```
+   */
+  async createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
+    checkCall("OceanNode.createAuthToken", parameters);
+    return await (await authTokenCode()).createAuthToken(this.http, parameters);
   }
 
   async #defaultChainId(): Promise<number> {
