@@ -78,6 +78,7 @@ const startComputeCode = () => import("./compute/start_compute.ts");
 const downloadCode = () => import("./download/mod.ts");
 const publishCode = () => import("./publish/mod.ts");
 const authTokenCode = () => import("./auth_token.ts");
+const liveEnvironmentsCode = () => import("./compute/_live_environments.ts");
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -418,7 +419,9 @@ export class OceanNode {
     checkCall("OceanNode.startFreeCompute", parameters);
     const chainId = parameters.chainId ?? await this.#defaultChainId();
     await this.#checkAlgorithmPolicy(parameters);
-    const environments = await this.computeEnvironments(chainId);
+    // Read live: the allowlist and the running free jobs of this moment decide.
+    const { liveEnvironments } = await liveEnvironmentsCode();
+    const environments = await liveEnvironments(this.http, chainId, parameters.signal);
     return await (await computeCode()).startFreeCompute(this.http, parameters, environments);
   }
 

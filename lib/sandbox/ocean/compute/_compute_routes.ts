@@ -64,11 +64,9 @@ export async function freeComputeHandler(
   if (assets instanceof Response) return assets;
   const limits = checkLimits(free, body);
   if (limits instanceof Response) return limits;
-  if (context.engine.activeJobs(owner) >= free.maxJobs) {
-    return json(
-      400,
-      `Maximum number of free jobs (${free.maxJobs}) reached; wait for one to finish`,
-    );
+  // As ocean-node: free.maxJobs bounds the free jobs running in the environment, of anyone.
+  if (context.engine.activeInEnvironment(environment.id) >= free.maxJobs) {
+    return json(400, "Too many running free jobs");
   }
   return startJob(context, body, environment.id, assets, limits);
 }
