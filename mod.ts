@@ -106,6 +106,7 @@ export type {
   DdoService,
   DdoState,
   DdoStateKey,
+  DecryptParameters,
   DownloadAssetOptions,
   DownloadAssetReturnType,
   DownloadParameters,

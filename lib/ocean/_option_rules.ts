@@ -131,6 +131,19 @@ const OCEAN_CALL_RULES = {
     required: ["did", "serviceId", "txId", "signer", "dir"],
   },
   "OceanNode.encrypt": { rules: { signer: "object", signal: "signal" }, required: ["signer"] },
+  "OceanNode.decrypt": {
+    rules: {
+      signer: "object",
+      chainId: "integer",
+      encryptedDocument: "string",
+      flags: "integer",
+      documentHash: "string",
+      dataNftAddress: "string",
+      transactionId: "string",
+      signal: "signal",
+    },
+    required: ["signer", "chainId"],
+  },
   "OceanNode.validateDdo": { rules: { signer: "object", signal: "signal" }, required: [] },
   orderAsset: { rules: ORDER_ASSET, required: ["rpcUrl"] },
   downloadAsset: {

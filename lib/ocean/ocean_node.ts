@@ -56,6 +56,7 @@ import type {
 import type { Signer } from "./signer.ts";
 import type { AuthToken, CreateAuthTokenParameters } from "./auth_token.ts";
 import type {
+  DecryptParameters,
   EncryptInput,
   EncryptOptions,
   ValidateDdoOptions,
@@ -722,6 +723,29 @@ export class OceanNode {
    * if (!verdict.valid) console.log(verdict.errors);
    * ```
    */
+  /**
+   * Node-to-node decryption (`POST /api/services/decrypt`): asks this node to
+   * open a DDO it encrypted, as another node's indexer does. Only the node
+   * itself and its authorised decrypters may; any other address is an
+   * `AuthError` naming it. The request is signed as ocean-node checks it
+   * (`transactionId + dataNftAddress + decrypterAddress + chainId + nonce`;
+   * the spec does not show the message) and sent once.
+   *
+   * @param parameters The decrypter's signer, the chain, and the encrypted
+   *   document (with its flags and hash) or the transaction that published it.
+   * @returns The decrypted DDO as the node's text.
+   *
+   * @example Open a document the node sealed
+   * ```ts ignore
+   * const sealed = await node.encrypt(ddo, { signer });
+   * const text = await node.decrypt({ signer: decrypter, chainId: 11155111, encryptedDocument: sealed });
+   * ```
+   */
+  async decrypt(parameters: DecryptParameters): Promise<string> {
+    checkCall("OceanNode.decrypt", parameters);
+    return await (await publishCode()).decrypt(this.http, parameters);
+  }
+
   async validateDdo(
     ddo: Ddo | Record<string, unknown>,
     options: ValidateDdoOptions = {},
