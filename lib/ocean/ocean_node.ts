@@ -80,6 +80,7 @@ const downloadCode = () => import("./download/mod.ts");
 const publishCode = () => import("./publish/mod.ts");
 const authTokenCode = () => import("./auth_token.ts");
 const liveEnvironmentsCode = () => import("./compute/_live_environments.ts");
+const servedHereCode = () => import("./_served_here.ts");
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -450,6 +451,9 @@ export class OceanNode {
     parameters: InitializeComputeParameters,
   ): Promise<InitializeComputeReturnType> {
     checkCall("OceanNode.initializeCompute", parameters);
+    for (const ref of [parameters.algorithm, ...(parameters.datasets ?? [])]) {
+      await this.#checkServedHere(ref?.documentId, ref?.serviceId, "initialize a compute job");
+    }
     return await (await initializeComputeCode()).initializeCompute(this.http, parameters);
   }
 
@@ -495,18 +499,31 @@ export class OceanNode {
     return await startCompute(this, parameters, environments);
   }
 
-  /** Each dataset's compute service must admit the algorithm, read from the DDOs before signing. */
+  /**
+   * Each asset's service must be served by this node (its DDO's
+   * `serviceEndpoint`), and each dataset's compute service must admit the
+   * algorithm: read from the DDOs before signing, ordering or paying.
+   */
   async #checkAlgorithmPolicy(
     parameters: Pick<StartFreeComputeParameters, "algorithm" | "datasets">,
   ): Promise<void> {
     const algorithmDid = parameters.algorithm?.documentId;
     if (typeof algorithmDid !== "string" || !Array.isArray(parameters.datasets)) return;
     const algorithm = await this.ddo(algorithmDid);
+    const { checkServedHere } = await servedHereCode();
+    checkServedHere(
+      this.http.baseUrl,
+      algorithm,
+      parameters.algorithm.serviceId,
+      "start a compute job",
+    );
     const { algorithmRefusal } = await algorithmPolicyCode();
     const refusals: string[] = [];
     for (const ref of parameters.datasets) {
       if (typeof ref?.documentId !== "string") continue;
-      const refusal = algorithmRefusal(await this.ddo(ref.documentId), ref.serviceId, algorithm);
+      const dataset = await this.ddo(ref.documentId);
+      checkServedHere(this.http.baseUrl, dataset, ref.serviceId, "start a compute job");
+      const refusal = algorithmRefusal(dataset, ref.serviceId, algorithm);
       if (refusal) refusals.push(refusal);
     }
     if (refusals.length > 0) {
@@ -666,6 +683,7 @@ export class OceanNode {
    */
   async initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
     checkCall("OceanNode.initialize", parameters);
+    await this.#checkServedHere(parameters.did, parameters.serviceId, "initialize a download");
     return await (await downloadCode()).initialize(this.http, parameters);
   }
 
@@ -687,6 +705,7 @@ export class OceanNode {
    */
   async download(parameters: DownloadParameters): Promise<DownloadReturnType> {
     checkCall("OceanNode.download", parameters);
+    await this.#checkServedHere(parameters.did, parameters.serviceId, "download");
     return await (await downloadCode()).download(this.http, parameters);
   }
 
@@ -774,6 +793,16 @@ export class OceanNode {
   async createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
     checkCall("OceanNode.createAuthToken", parameters);
     return await (await authTokenCode()).createAuthToken(this.http, parameters);
+  }
+
+  /**
+   * Refuses a service another node serves (its DDO's `serviceEndpoint`),
+   * naming both nodes, before anything is signed, ordered or paid.
+   */
+  async #checkServedHere(did: unknown, serviceId: unknown, action: string): Promise<void> {
+    if (typeof did !== "string" || typeof serviceId !== "string") return;
+    const { checkServedHere } = await servedHereCode();
+    checkServedHere(this.http.baseUrl, await this.ddo(did), serviceId, action);
   }
 
   async #defaultChainId(): Promise<number> {

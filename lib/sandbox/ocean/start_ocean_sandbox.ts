@@ -17,7 +17,7 @@ import { handleEnvironments } from "./_compute_handlers.ts";
 import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_file_handlers.ts";
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
-import { seedAssets } from "./assets_seed.ts";
+import { SEED_SERVICE_ENDPOINT, seedAssets } from "./assets_seed.ts";
 import { heldForm } from "./_credential_form.ts";
 import { extraFields, type SandboxMode, shapesSeed } from "../_strictness.ts";
 import { unlistedInRequest } from "./_spec_parameters.ts";
@@ -240,6 +240,15 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
 
   const server = serveLocal(route, { maxRequests: options.maxRequests, port: options.port });
   state.url = server.url;
+  // Seeded assets name this node as the one that serves them, as a real
+  // node's own assets do; DDOs given by the caller stay as given.
+  if (!options.ddos) {
+    for (const ddo of ddos) {
+      for (const service of ddo.services ?? []) {
+        if (service.serviceEndpoint === SEED_SERVICE_ENDPOINT) service.serviceEndpoint = server.url;
+      }
+    }
+  }
   const sandbox: Omit<OceanSandbox, keyof OceanFaults> = {
     url: server.url,
     ddos,
