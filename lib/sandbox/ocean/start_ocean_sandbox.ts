@@ -37,6 +37,12 @@ export type { SandboxFile } from "./_file_handlers.ts";
 export interface OceanSandboxOptions {
   /** Number of seeded DDOs. Default 2,000 (use 20,000 for the bench). */
   count?: number;
+  /**
+   * The address the seeded assets name as the node that serves them
+   * (`serviceEndpoint`); default the sandbox's own. Set it when clients reach
+   * the sandbox through a front (a proxy) under another address.
+   */
+  serviceEndpoint?: string;
   /** Seed of the DDOs. */
   seed?: number;
   /**
@@ -240,12 +246,14 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
 
   const server = serveLocal(route, { maxRequests: options.maxRequests, port: options.port });
   state.url = server.url;
-  // Seeded assets name this node as the one that serves them, as a real
-  // node's own assets do; DDOs given by the caller stay as given.
+  // Seeded assets name this node (or the address it is reached by) as the
+  // one that serves them, as a real node's own assets do; DDOs given by the
+  // caller stay as given.
   if (!options.ddos) {
+    const endpoint = options.serviceEndpoint ?? server.url;
     for (const ddo of ddos) {
       for (const service of ddo.services ?? []) {
-        if (service.serviceEndpoint === SEED_SERVICE_ENDPOINT) service.serviceEndpoint = server.url;
+        if (service.serviceEndpoint === SEED_SERVICE_ENDPOINT) service.serviceEndpoint = endpoint;
       }
     }
   }
