@@ -188,10 +188,15 @@ ${keywords}
 <main>
 <section id="check">
 <h2>Check and reproduce</h2>
-<p>Check that every file is the one saved (SHA-256 against the RO-Crate), that every table reads back to its digest, and that <code>datapackage.json</code> matches the files:</p>
-<pre>deno run --allow-read jsr:@tidepool/tidepool/verify .</pre>
-<p>Re-run the notebook or script that made these tables from its recording, with the network denied, and compare every table digest with this bundle's:</p>
-<pre>deno run -A jsr:@tidepool/tidepool/reproduce . &lt;notebook.ipynb or script.ts&gt; &lt;recording folder&gt;</pre>
+<p>Three ways to check that every file is the one saved. On any machine, without tidepool, from this folder (<a href="SHA256SUMS">SHA256SUMS</a> holds the SHA-256 of every other file):</p>
+<pre>sha256sum -c SHA256SUMS</pre>
+<p>With tidepool, which also reads every table back to its digest and checks <code>datapackage.json</code> against the files; it only reads this folder:</p>
+<pre>deno run --allow-read jsr:@tidepool/tidepool@${escape(entries.tidepoolVersion)}/verify .</pre>
+<p>From a checkout of tidepool (version ${escape(entries.tidepoolVersion)}), naming this folder:</p>
+<pre>deno task verify &lt;this folder&gt;</pre>
+<p>Re-run the notebook or script that made these tables from its recording, confined (it reads and writes only a scratch copy of its project, with no network, no subprocess and no environment), and compare every table's Parquet digest with this bundle's:</p>
+<pre>deno run -A jsr:@tidepool/tidepool@${escape(entries.tidepoolVersion)}/reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;
+deno task reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;   # from a checkout of tidepool</pre>
 <p>How to cite: <a href="CITATION.cff">CITATION.cff</a>. Machine-readable descriptions: <a href="ro-crate-metadata.json">ro-crate-metadata.json</a> (RO-Crate 1.2), <a href="datapackage.json">datapackage.json</a> (Data Package 2.0).</p>
 </section>
 <section id="tables">
@@ -209,7 +214,8 @@ ${plots.join("\n")}
 <tbody>
 ${fileRows(files)}
 <tr><td>index.html</td><td colspan="2">this page; its size and SHA-256 are in ro-crate-metadata.json</td></tr>
-<tr><td><a href="ro-crate-metadata.json">ro-crate-metadata.json</a></td><td colspan="2">written last: it holds the SHA-256 of every other file</td></tr>
+<tr><td><a href="ro-crate-metadata.json">ro-crate-metadata.json</a></td><td colspan="2">written after the files it describes: it holds the SHA-256 of each</td></tr>
+<tr><td><a href="SHA256SUMS">SHA256SUMS</a></td><td colspan="2">written last: the SHA-256 of every other file, for <code>sha256sum -c SHA256SUMS</code></td></tr>
 </tbody></table>
 </section>
 </main>

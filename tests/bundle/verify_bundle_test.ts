@@ -81,7 +81,7 @@ Deno.test("each tampering is named: the file, the check, and what differs", asyn
     ]);
     assert.match(
       problemOf(check.problems, "counts.parquet", "file"),
-      /\(\d+ bytes, recorded \d+\)/,
+      /^changed: its size is \d+ bytes, the RO-Crate recorded \d+ \(not hashed\)$/,
     );
     assert.match(
       problemOf(check.problems, "counts.parquet", "table"),
