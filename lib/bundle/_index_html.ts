@@ -195,7 +195,9 @@ ${keywords}
 <p>From a checkout of tidepool (version ${escape(entries.tidepoolVersion)}), naming this folder:</p>
 <pre>deno task verify &lt;this folder&gt;</pre>
 <p>Re-run the notebook or script that made these tables from its recording, confined (it reads and writes only a scratch copy of its project, with no network, no subprocess and no environment), and compare every table's Parquet digest with this bundle's:</p>
-<pre>deno run -A jsr:@tidepool/tidepool@${escape(entries.tidepoolVersion)}/reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;
+<pre>deno run -A jsr:@tidepool/tidepool@${
+    escape(entries.tidepoolVersion)
+  }/reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;
 deno task reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;   # from a checkout of tidepool</pre>
 <p>How to cite: <a href="CITATION.cff">CITATION.cff</a>. Machine-readable descriptions: <a href="ro-crate-metadata.json">ro-crate-metadata.json</a> (RO-Crate 1.2), <a href="datapackage.json">datapackage.json</a> (Data Package 2.0).</p>
 </section>
