@@ -391,8 +391,8 @@ async function folderEntries(dir: string): Promise<Map<string, string>> {
 
 /** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
 function printable(text: string): string {
-  // deno-lint-ignore no-control-regex
   const shown = text.replace(
+    // deno-lint-ignore no-control-regex
     /[\u0000-\u001f\u007f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
