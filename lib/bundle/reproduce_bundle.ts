@@ -346,6 +346,6 @@ function compare(
     ? `${name}: nothing reproduced: 0 of ${rows.length} tables were re-made; ${notRecorded}\n${COMPARED}`
     : `${name}: ${differ.length} of ${rows.length} tables differ:\n` +
       differ.map((row) => `- ${row.file}: ${row.status}`).join("\n") +
-      (notRecorded && allowNotRecorded ? `\n${notRecorded}` : "") + `\n${COMPARED}`;
+      (notRecorded ? `\n${notRecorded}` : "") + `\n${COMPARED}`;
   return { ok, tables: buildTable(reproducedSchema, rows), summary };
 }
