@@ -52,6 +52,10 @@ ${body}
 </tbody></table></div>`;
 }
 
+/** What the page says of a table read with an API key. */
+const READ_WITH_KEY =
+  "read with an API key: the table, and the recording it was read from, may hold private data";
+
 function provenanceList(table: SavedTable): string {
   const from = table.provenance;
   const digest = table.digests.parquet;
@@ -63,6 +67,7 @@ function provenanceList(table: SavedTable): string {
       ["As of", Object.keys(from.asOf).length ? JSON.stringify(from.asOf) : "not stated"],
       ["Called", `${from.startedAt} to ${from.endedAt}`],
       ["Cache keys", from.cacheKeys.length ? from.cacheKeys.join(" ") : "none"],
+      ...(from.readWithKey ? [["API key", READ_WITH_KEY] as [string, string]] : []),
     ]
     : [[
       "Source",
@@ -78,9 +83,10 @@ function provenanceList(table: SavedTable): string {
 function tableSection(table: SavedTable): string {
   const id = table.csv.path.replace(/\.csv$/, "");
   const columns = table.columns.length;
+  const withKey = table.provenance?.readWithKey ? ' data-read-with-key="true"' : "";
   return `<section id="table-${escape(id)}" class="table" data-table="${
     escape(table.name)
-  }" data-rows="${table.rows}">
+  }" data-rows="${table.rows}"${withKey}>
 <h3>${escape(table.name)}</h3>
 <p>${table.rows} ${table.rows === 1 ? "row" : "rows"} × ${columns} ${
     columns === 1 ? "column" : "columns"

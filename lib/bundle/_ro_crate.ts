@@ -134,7 +134,7 @@ function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
       name: `Table ${table.name} from ${from.operation}`,
       description: `${from.operation} at ${from.service} returned ${from.rows} ${
         from.rows === 1 ? "row" : "rows"
-      }`,
+      }${from.readWithKey ? "; read with an API key, so the data may be private" : ""}`,
       instrument: ref(software(from.tidepoolVersion)["@id"]),
       object: context.map((entity) => ref(entity["@id"])),
       result,
