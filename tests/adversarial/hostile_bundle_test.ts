@@ -188,7 +188,7 @@ Deno.test("verify compares sizes before hashing: a declared size far above the r
 Deno.test("verify on hostile metadata files: the crate a FIFO, the sums /dev/zero, the crate not JSON", async () => {
   const { root, bundle, victim } = await scene();
   try {
-    await Deno.remove(`${bundle}/SHA256SUMS`);
+    await Deno.remove(`${bundle}/SHA256SUMS`).catch(() => {});
     await Deno.symlink("/dev/zero", `${bundle}/SHA256SUMS`);
     await Deno.writeTextFile(`${bundle}/ro-crate-metadata.json`, '{"@graph": [null, 1, "x", {');
     const broken = await verifyAsChild(bundle);

@@ -156,7 +156,10 @@ Deno.test({
     const scene = await Deno.makeTempDir({ prefix: "tidepool-hostile-notebook-" });
     const net = listener();
     try {
-      const { home, outside, environment } = await reviewerMachine(scene);
+      const machine = await reviewerMachine(scene);
+      const { home, outside } = machine;
+      // The reviewer's own HOME, where Jupyter finds its Deno kernel (the secrets stay).
+      const environment = { ...machine.environment, HOME: Deno.env.get("HOME") ?? home };
       const project = `${scene}/project`;
       await projectFolder(project);
       const notebook = {
@@ -197,7 +200,12 @@ Deno.test({
         project: await snapshot(project),
       };
       const run = await reproduceCommand(
-        [`${project}/out/bundle`, `${project}/paper.ipynb`, `${project}/.cache/tidepool`],
+        [
+          `${project}/out/bundle`,
+          `${project}/paper.ipynb`,
+          "--recording",
+          `${project}/.cache/tidepool`,
+        ],
         environment,
       );
       const printed = run.stdout + run.stderr;

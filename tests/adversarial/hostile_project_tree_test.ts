@@ -49,7 +49,7 @@ Deno.test("a symbolic link out of the project is refused by name; the published 
     const published = await snapshot(`${scene}/published`);
     assert.ok(published.size > 0, "the author's run wrote through the link");
     const run = await reproduceCommand(
-      [`${project}/out/bundle`, `${project}/paper.ts`, `${project}/.cache/tidepool`],
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
       environment,
     );
     assert.equal(run.code, 1, run.stdout + run.stderr);
@@ -64,7 +64,7 @@ Deno.test("a symbolic link out of the project is refused by name; the published 
     await Deno.writeTextFile(`${scene}/secret.txt`, SECRET);
     await Deno.symlink(`${scene}/secret.txt`, `${project}/notes.txt`);
     const outward = await reproduceCommand(
-      [`${project}/out/bundle`, `${project}/paper.ts`, `${project}/.cache/tidepool`],
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
       environment,
     );
     assert.equal(outward.code, 1);
@@ -74,7 +74,7 @@ Deno.test("a symbolic link out of the project is refused by name; the published 
     const fifo = await new Deno.Command("mkfifo", { args: [`${project}/pipe`] }).output();
     assert.equal(fifo.code, 0);
     const piped = await reproduceCommand(
-      [`${project}/out/bundle`, `${project}/paper.ts`, `${project}/.cache/tidepool`],
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
       environment,
     );
     assert.equal(piped.code, 1);
@@ -85,7 +85,7 @@ Deno.test("a symbolic link out of the project is refused by name; the published 
     await Deno.writeTextFile(`${project}/data.txt`, "inside");
     await Deno.symlink(`${project}/data.txt`, `${project}/alias.txt`);
     const inside = await reproduceCommand(
-      [`${project}/out/bundle`, `${project}/paper.ts`, `${project}/.cache/tidepool`],
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
       environment,
     );
     assert.equal(inside.code, 0, inside.stdout + inside.stderr);
@@ -108,7 +108,12 @@ Deno.test("the project root is never the home folder, a folder holding it, or /"
     await Deno.writeTextFile(`${home}/paper/paper.ts`, PAPER);
     await runAuthor(`${home}/paper`, "paper.ts");
     const run = await reproduceCommand(
-      [`${home}/paper/out/bundle`, `${home}/paper/paper.ts`, `${home}/.cache/tidepool`],
+      [
+        `${home}/paper/out/bundle`,
+        `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
       environment,
     );
     assert.equal(run.code, 1, run.stdout + run.stderr);
@@ -119,7 +124,12 @@ Deno.test("the project root is never the home folder, a folder holding it, or /"
     await Deno.remove(`${home}/deno.json`);
     await Deno.mkdir(`${scene}/.git`);
     const above = await reproduceCommand(
-      [`${home}/paper/out/bundle`, `${home}/paper/paper.ts`, `${home}/.cache/tidepool`],
+      [
+        `${home}/paper/out/bundle`,
+        `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
       environment,
     );
     assert.equal(above.code, 1);
@@ -129,7 +139,12 @@ Deno.test("the project root is never the home folder, a folder holding it, or /"
     // Its own deno.json makes the paper's folder the root: then it reproduces.
     await projectFolder(`${home}/paper`);
     const own = await reproduceCommand(
-      [`${home}/paper/out/bundle`, `${home}/paper/paper.ts`, `${home}/.cache/tidepool`],
+      [
+        `${home}/paper/out/bundle`,
+        `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
       environment,
     );
     assert.equal(own.code, 0, own.stdout + own.stderr);
@@ -156,7 +171,7 @@ throw new Error(JSON.stringify(credentials));
 ${PAPER}`,
     );
     const run = await reproduceCommand(
-      [`${project}/out/bundle`, `${project}/paper.ts`, `${project}/.cache/tidepool`],
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
       environment,
     );
     const printed = run.stdout + run.stderr;

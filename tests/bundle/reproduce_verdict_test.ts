@@ -36,7 +36,12 @@ async function paper(scene: string, tables: string): Promise<string[]> {
   await projectFolder(project);
   await Deno.writeTextFile(`${project}/paper.ts`, PAPER(tables));
   await runAuthor(project, "paper.ts");
-  return [`${project}/out/bundle`, `${project}/paper.ts`, `${project}/.cache/tidepool`];
+  return [
+    `${project}/out/bundle`,
+    `${project}/paper.ts`,
+    "--recording",
+    `${project}/.cache/tidepool`,
+  ];
 }
 
 Deno.test("a table not recorded fails reproduce unless --allow-not-recorded", async () => {

@@ -59,6 +59,7 @@ Deno.test("reproduce works in the workspace layout of docs/your-project.md", asy
     const run = await reproduceCommand([
       `${root}/analysis/out/bundle`,
       `${root}/analysis/study.ts`,
+      "--recording",
       `${root}/analysis/.cache/tidepool`,
       "--",
       url,
