@@ -56,31 +56,59 @@ ${body}
 const READ_WITH_KEY =
   "read with an API key: the table, and the recording it was read from, may hold private data";
 
-function provenanceList(table: SavedTable): string {
+/** Where each input of a lineage is: another table of this bundle (a link), or its digest alone. */
+export type TablesByDigest = ReadonlyMap<string, SavedTable>;
+
+function lineageRows(table: SavedTable, tables: TablesByDigest): [string, string, string?][] {
+  const made = table.lineage;
+  if (!made) return [];
+  return [
+    ...made.inputs.map((input): [string, string, string?] => {
+      const saved = tables.get(input.sha256);
+      const from = input.operation ? `, from ${input.operation} at ${input.service}` : "";
+      return [
+        `Made from ${input.name}`,
+        `${input.rows} ${input.rows === 1 ? "row" : "rows"}, table digest ${input.sha256}${from}`,
+        saved ? `#table-${saved.csv.path.replace(/\.csv$/, "")}` : undefined,
+      ];
+    }),
+    ["Steps", made.steps],
+  ];
+}
+
+function provenanceList(table: SavedTable, tables: TablesByDigest): string {
   const from = table.provenance;
   const digest = table.digests.parquet;
-  const rows: [string, string][] = from
+  const made = lineageRows(table, tables);
+  const rows: [string, string, string?][] = from
     ? [
       ["Service", from.service],
       ["Call", from.operation],
-      ["Parameters", JSON.stringify(from.params)],
+      // A derivation's parameters are its inputs' provenance: the lineage says it more plainly.
+      ...(made.length ? [] : [["Parameters", JSON.stringify(from.params)] as [string, string]]),
       ["As of", Object.keys(from.asOf).length ? JSON.stringify(from.asOf) : "not stated"],
       ["Called", `${from.startedAt} to ${from.endedAt}`],
       ["Cache keys", from.cacheKeys.length ? from.cacheKeys.join(" ") : "none"],
       ...(from.readWithKey ? [["API key", READ_WITH_KEY] as [string, string]] : []),
     ]
+    : made.length
+    ? []
     : [[
       "Source",
       "no provenance: made or changed with Arquero verbs, or by a call that records none",
     ]];
+  rows.unshift(...made);
   rows.push(["Table digest", digest.sha256]);
   return `<dl class="provenance">${
-    rows.map(([term, value]) => `<dt>${escape(term)}</dt><dd><code>${escape(value)}</code></dd>`)
-      .join("")
+    rows.map(([term, value, link]) =>
+      `<dt>${escape(term)}</dt><dd>${link ? `<a href="${escape(link)}">` : ""}<code>${
+        escape(value)
+      }</code>${link ? "</a>" : ""}</dd>`
+    ).join("")
   }</dl>`;
 }
 
-function tableSection(table: SavedTable): string {
+function tableSection(table: SavedTable, tables: TablesByDigest): string {
   const id = table.csv.path.replace(/\.csv$/, "");
   const columns = table.columns.length;
   const withKey = table.provenance?.readWithKey ? ' data-read-with-key="true"' : "";
@@ -93,7 +121,7 @@ function tableSection(table: SavedTable): string {
   }; files <a href="${encodeURI(table.csv.path)}">${escape(table.csv.path)}</a> and <a href="${
     encodeURI(table.parquet.path)
   }">${escape(table.parquet.path)}</a></p>
-${provenanceList(table)}
+${provenanceList(table, tables)}
 ${firstRowsTable(table)}
 </section>`;
 }
@@ -170,6 +198,7 @@ export function indexHtml(
   const keywords = entries.keywords.length
     ? `<p class="meta">Keywords: ${entries.keywords.map(escape).join(", ")}</p>`
     : "";
+  const byDigest = new Map(entries.tables.map((table) => [table.given, table]));
   const plots = entries.plots.map((plot) =>
     chartSection(plot.name, plot.svg, charts.get(plot.name) ?? "")
   );
@@ -209,7 +238,7 @@ deno task reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --re
 </section>
 <section id="tables">
 <h2>${entries.tables.length} ${entries.tables.length === 1 ? "table" : "tables"}</h2>
-${entries.tables.map(tableSection).join("\n")}
+${entries.tables.map((table) => tableSection(table, byDigest)).join("\n")}
 </section>
 <section id="charts">
 <h2>${plots.length} ${plots.length === 1 ? "chart" : "charts"}</h2>

@@ -255,6 +255,8 @@ function unrecordedFiles(graph: CrateGraph): Set<string> {
   for (const action of graph) {
     if (action["@type"] !== "CreateAction" || action.object === undefined) continue;
     const objects = [action.object].flat() as ({ "@id"?: string } | null)[];
+    // A call was traced (its query is named) and none of its requests was recorded.
+    if (!objects.some((ref) => ref?.["@id"]?.startsWith?.("#query-"))) continue;
     if (objects.some((ref) => ref?.["@id"]?.startsWith?.("#cache-keys-"))) continue;
     for (const result of [action.result].flat() as ({ "@id"?: string } | null)[]) {
       const name = bundleName(result?.["@id"]);

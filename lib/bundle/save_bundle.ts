@@ -11,6 +11,7 @@ import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { provenance } from "../table/provenance.ts";
+import { lineage } from "../table/lineage.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
 import type { PlotElement } from "../plot/plot_element.ts";
@@ -251,7 +252,9 @@ async function saveOneTable(
     columns: table.columnNames().map((column) => ({ name: column, type: types[column] })),
     head: table.objects({ limit: 10 }) as Record<string, unknown>[],
     digests,
+    given: tableDigest(table).sha256,
     provenance: provenance(table),
+    ...(lineage(table) ? { lineage: lineage(table) } : {}),
     savedFrom,
     savedUntil: new Date().toISOString(),
   };
