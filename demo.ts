@@ -22,10 +22,10 @@ import {
   saveBundle,
   sparql,
   Subgraph,
-  withLineage,
   subgraphInfo,
   type TableDigest,
   tableDigest,
+  withLineage,
 } from "./mod.ts";
 import { saveTable } from "./lib/files/mod.ts";
 import {
