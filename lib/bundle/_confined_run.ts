@@ -148,7 +148,7 @@ export async function runConfined(
   timeoutMs: number,
 ): Promise<void> {
   await Deno.mkdir(`${confinement.scratch}/.tmp`, { recursive: true });
-  const { code, stderr, stdout } = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...permissionFlags(confinement), module, ...args],
     cwd: dirname(module),
     env: childEnv(confinement),
@@ -157,16 +157,41 @@ export async function runConfined(
     stdout: "piped",
     stderr: "piped",
     signal: AbortSignal.timeout(timeoutMs),
-  }).output();
+  }).spawn();
+  // The run's output is the author's: only its end is kept, however much it prints.
+  const [stdout, stderr, { code }] = await Promise.all([
+    lastBytes(child.stdout),
+    lastBytes(child.stderr),
+    child.status,
+  ]);
   if (code !== 0) {
     const log = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
     const refused = /NotCapable|Requires \w+ access/.test(log);
+    // Deno's own report of the failure, when it made one, else the end of the log.
+    const at = log.lastIndexOf("error: ");
     throw new TidepoolError(`The re-run of ${basename(module)} failed (exit code ${code})`, {
-      details: log.slice(-1500),
+      details: at >= 0 ? log.slice(at) : log.slice(-400),
       detailsLabel: "It said",
       hint: refused
         ? "The re-run is confined: it may read and write only its scratch copy of the project, with no network, subprocess, FFI or environment. Code that needs more cannot be reproduced here"
         : "A CacheMissError means the recording lacks a request the code now sends: run it again with TIDEPOOL_CACHE_MODE=record, or use the code as it was when recorded",
     });
   }
+}
+
+/** The most bytes of a run's output kept: its end, which says why it failed. */
+const KEPT_OUTPUT = 64 * 1024;
+
+/** Reads a stream to its end, keeping only its last {@linkcode KEPT_OUTPUT} bytes. */
+async function lastBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  let kept = new Uint8Array(0);
+  for await (const chunk of stream) {
+    const joined = new Uint8Array(Math.min(kept.length + chunk.length, KEPT_OUTPUT));
+    const tail = chunk.subarray(Math.max(0, chunk.length - joined.length));
+    const head = kept.subarray(kept.length - (joined.length - tail.length));
+    joined.set(head, 0);
+    joined.set(tail, head.length);
+    kept = joined;
+  }
+  return kept;
 }

@@ -222,3 +222,36 @@ Deno.test({
     }
   },
 });
+
+Deno.test("a re-run that prints without end: reproduce keeps only the end of its output", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-loud-project-" });
+  try {
+    const project = `${scene}/project`;
+    await projectFolder(project);
+    await Deno.writeTextFile(
+      `${project}/paper.ts`,
+      `import * as aq from "arquero";
+import { saveBundle } from "${TIDEPOOL_MOD}";
+if (Deno.env.get("TIDEPOOL_CACHE_MODE") === "replay") {
+  const line = new TextEncoder().encode("x".repeat(1023) + "\\n");
+  for (let i = 0; i < 64 * 1024; i++) Deno.stderr.writeSync(line); // 64 MB
+  throw new Error("the last words");
+}
+await saveBundle("out/bundle", { draft: true, tables: { counts: aq.table({ n: [1] }) } });
+`,
+    );
+    await runAuthor(project, "paper.ts");
+    const run = await reproduceCommand([
+      `${project}/out/bundle`,
+      `${project}/paper.ts`,
+      "--recording",
+      `${project}/.cache/tidepool`,
+    ]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /The re-run of paper\.ts failed \(exit code 1\)/);
+    assert.match(run.stderr, /the last words/);
+    assert.ok(run.stderr.length < 10_000, `reproduce printed ${run.stderr.length} characters`);
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});
