@@ -25,6 +25,7 @@ import {
   subgraphInfo,
   type TableDigest,
   tableDigest,
+  withLineage,
 } from "./mod.ts";
 import { saveTable } from "./lib/files/mod.ts";
 import {
@@ -73,8 +74,12 @@ function weekOf(date: Date): Date {
 
 async function oceanAssets(node: OceanNode): Promise<ColumnTable> {
   const assets = await table("ocean_assets", await node.searchAssets({}));
-  const tags = assets.select("did", "tags").unroll("tags").groupby("tags").count()
-    .orderby(aq.desc("count")).slice(0, 15);
+  const tags = withLineage(
+    assets.select("did", "tags").unroll("tags").groupby("tags").count()
+      .orderby(aq.desc("count")).slice(0, 15),
+    { assets },
+    'assets.select("did", "tags").unroll("tags").groupby("tags").count().orderby(desc("count")).slice(0, 15)',
+  );
   await table("ocean_assets_by_tag", tags);
   await chart(
     "ocean_assets_by_tag",
@@ -85,13 +90,17 @@ async function oceanAssets(node: OceanNode): Promise<ColumnTable> {
       marks: [Plot.barX(tags.objects(), { x: "count", y: "tags", sort: { y: "-x" } })],
     }),
   );
-  const months = assets
-    .derive({
-      month: aq.escape((d: { created: Date | null }) =>
-        d.created?.toISOString().slice(0, 7) ?? null
-      ),
-    })
-    .groupby("month", "type").count().orderby("month", "type");
+  const months = withLineage(
+    assets
+      .derive({
+        month: aq.escape((d: { created: Date | null }) =>
+          d.created?.toISOString().slice(0, 7) ?? null
+        ),
+      })
+      .groupby("month", "type").count().orderby("month", "type"),
+    { assets },
+    'assets.derive({ month: the year and month of "created" }).groupby("month", "type").count().orderby("month", "type")',
+  );
   await table("ocean_assets_by_month", months);
   await chart(
     "ocean_assets_by_month",
@@ -176,9 +185,13 @@ async function subgraphOrders(sg: Subgraph, assets: ColumnTable): Promise<void> 
   console.log(
     `subgraph: block ${meta.block}, ${orders.numRows()} orders, stale: ${info?.stale ?? "unknown"}`,
   );
-  const weekly = orders
-    .derive({ week: aq.escape((d: { createdAt: Date }) => weekOf(d.createdAt)) })
-    .groupby("week").count().orderby("week");
+  const weekly = withLineage(
+    orders
+      .derive({ week: aq.escape((d: { createdAt: Date }) => weekOf(d.createdAt)) })
+      .groupby("week").count().orderby("week"),
+    { orders },
+    'orders.derive({ week: Monday 00:00 UTC of "createdAt" }).groupby("week").count().orderby("week")',
+  );
   await table("subgraph_orders_per_week", weekly);
   await chart(
     "subgraph_orders_per_week",
@@ -190,9 +203,13 @@ async function subgraphOrders(sg: Subgraph, assets: ColumnTable): Promise<void> 
   const byDatatoken = assets.select("did", "name", "datatokens").unroll("datatokens")
     .derive({ datatoken: (d: { datatokens: string }) => aq.op.lower(d.datatokens) })
     .select("did", "name", "datatoken");
-  const top = orders.groupby("datatoken").count({ as: "orders" })
-    .join_left(byDatatoken, "datatoken")
-    .orderby(aq.desc("orders")).slice(0, 10);
+  const top = withLineage(
+    orders.groupby("datatoken").count({ as: "orders" })
+      .join_left(byDatatoken, "datatoken")
+      .orderby(aq.desc("orders")).slice(0, 10),
+    { orders, assets },
+    'orders.groupby("datatoken").count({ as: "orders" }).join_left(assets.select("did", "name", "datatokens").unroll("datatokens") with datatoken = lower(datatokens), "datatoken").orderby(desc("orders")).slice(0, 10)',
+  );
   await table("subgraph_top_datasets", top);
   await chart(
     "subgraph_top_datasets",
@@ -237,8 +254,11 @@ async function archiveLinkedData(archive: Archive): Promise<void> {
   await table("archive_sparql_tokyo", rows as ColumnTable);
   const records = await archive.harvest({ metadataPrefix: "oai_dc" });
   await table("archive_oai_records", records);
-  const bySet = records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec")
-    .count();
+  const bySet = withLineage(
+    records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec").count(),
+    { records },
+    'records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec").count()',
+  );
   await table("archive_oai_by_set", bySet);
   await chart(
     "archive_oai_by_set",

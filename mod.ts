@@ -260,6 +260,7 @@ export type {
 export { buildTable, columnTypes, TableBuilder } from "./lib/table/build_table.ts";
 export { defineSchema } from "./lib/table/schema.ts";
 export { deriveProvenance } from "./lib/table/derived_provenance.ts";
+export { type Lineage, lineage, type LineageInput, withLineage } from "./lib/table/lineage.ts";
 export { provenance } from "./lib/table/provenance.ts";
 export { rows } from "./lib/table/typed_rows.ts";
 export { tableDigest } from "./lib/table/table_digest.ts";

@@ -1,11 +1,15 @@
 /**
  * Reproduces a paper's bundle from the command line: re-runs the notebook
- * or script that made it from its recording with the network denied, in a
- * scratch copy of its project, and compares every table digest with the
- * bundle's. Exits 0 only when every table comes out the same.
+ * or script that made it from its recording, confined to a scratch copy of
+ * its project (no network, subprocess, FFI or environment), and compares
+ * the Parquet digest of every table with the bundle's. Exits 0 only when
+ * every table was re-made the same (a table from requests no recording
+ * keeps fails it, unless `--allow-not-recorded`); exit 2 is a usage error.
+ * The logic is `reproduceBundle` of `lib/bundle`; this file only parses
+ * the arguments and prints.
  *
  * ```sh
- * deno run -A jsr:@tidepool/tidepool/reproduce out/bundle analysis.ipynb
+ * deno run -A jsr:@tidepool/tidepool@0.1.0/reproduce out/bundle analysis.ipynb .cache/tidepool
  * deno task reproduce out/bundle analysis.ipynb --recording .cache/tidepool
  * ```
  *
@@ -13,27 +17,25 @@
  */
 
 import { reproduceBundle } from "./lib/bundle/reproduce_bundle.ts";
+import { parseReproduceArgs, REPRODUCE_USAGE } from "./lib/bundle/_reproduce_args.ts";
 import { tableText } from "./lib/notebook/table_text.ts";
 import { TidepoolError } from "./lib/errors/errors.ts";
 
 export { reproduceBundle };
 
-const USAGE =
-  "Usage: deno task reproduce <bundle folder> <notebook.ipynb or script.ts> [--recording <folder>] [-- <script arguments>]";
-
 if (import.meta.main) {
-  const args = [...Deno.args];
-  const split = args.indexOf("--");
-  const scriptArgs = split < 0 ? [] : args.splice(split).slice(1);
-  const at = args.indexOf("--recording");
-  const recording = at < 0 ? undefined : args.splice(at, 2)[1];
-  const [bundle, source, ...rest] = args;
-  if (!bundle || !source || rest.length > 0 || (at >= 0 && !recording)) {
-    console.error(USAGE);
+  const args = parseReproduceArgs(Deno.args);
+  if ("error" in args) {
+    console.error(`reproduce: ${args.error}\n${REPRODUCE_USAGE}`);
     Deno.exit(2);
   }
   try {
-    const result = await reproduceBundle(bundle, source, { recording, args: scriptArgs });
+    const result = await reproduceBundle(args.bundle, args.source, {
+      recording: args.recording,
+      args: args.scriptArgs,
+      allowNotRecorded: args.allowNotRecorded,
+      ...(args.maxCopyBytes ? { maxCopyBytes: args.maxCopyBytes } : {}),
+    });
     console.log(tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 }));
     console.log(result.summary);
     Deno.exit(result.ok ? 0 : 1);

@@ -13,6 +13,7 @@ import type { ArchiveContext } from "./_archive_state.ts";
 import {
   AuthError,
   BotChallengeError,
+  CacheMissError,
   HttpError,
   httpErrorFields,
   NotFoundError,
@@ -61,8 +62,11 @@ export function segment(value: string): string {
 /**
  * Sends a request. Public reads go without the key; with `auth: "auto"` a
  * read that answers 401 or 404 is sent once more with the key, since private
- * data answers 404 to anonymous callers. Authenticated requests are marked
- * sensitive, so they are never cached. A followed redirect is remembered.
+ * data answers 404 to anonymous callers. Requests with the key are marked
+ * authenticated: recorded and replayed keyed apart from the same request
+ * without it, never by the key, so a replay with another key or none gives
+ * the recorded answers (in replay the keyed answer is looked up even
+ * without a key). A followed redirect is remembered.
  */
 export function send(context: ArchiveContext, request: ArchiveRequest): Promise<HttpResponse> {
   return withKeyPolicy(context, request, (prepared) => context.http.request(prepared));
@@ -91,7 +95,10 @@ async function withKeyPolicy<T extends { redirected?: boolean; url: string }>(
 ): Promise<T> {
   const path = rewrite(context, request.path);
   const wantKey = request.auth ?? (context.auth === "always");
-  if (wantKey && !context.apiKey && request.auth === true) {
+  // In replay nothing is sent: the answer recorded with a key serves a replay without one.
+  const replaying = context.http.replaying;
+  const keyKnown = context.apiKey !== undefined || replaying;
+  if (wantKey && !keyKnown && request.auth === true) {
     throw new AuthError(`An API key is needed: ${request.method ?? "GET"} ${path}`, {
       status: 401,
       method: request.method ?? "GET",
@@ -101,28 +108,34 @@ async function withKeyPolicy<T extends { redirected?: boolean; url: string }>(
   }
   const attempt = async (withKey: boolean) => {
     const headers = { ...request.headers };
-    if (withKey) headers.authorization = `Bearer ${context.apiKey}`;
+    if (withKey && context.apiKey !== undefined) {
+      headers.authorization = `Bearer ${context.apiKey}`;
+    }
     const { auth: _auth, tail: _tail, ...rest } = request;
     const response = await sendOnce({
       ...rest,
       path,
       headers,
-      sensitive: rest.sensitive || withKey,
+      authenticated: rest.authenticated || withKey,
     });
     if (response.redirected) remember(context, path, response.url, request.tail);
     return response;
   };
-  const withKey = wantKey && context.apiKey !== undefined && context.auth !== "never";
+  const withKey = wantKey && keyKnown && context.auth !== "never";
   try {
     return await attempt(withKey);
   } catch (error) {
-    const retry = !withKey && context.apiKey !== undefined && context.auth === "auto" &&
+    const retry = !withKey && keyKnown && context.auth === "auto" &&
       request.auth !== false && error instanceof HttpError &&
       (error.status === 401 || error.status === 404);
     if (!retry) throw await withDatabaseName(context, path, archiveError(error, withKey));
     try {
       return await attempt(true);
     } catch (second) {
+      // A replay without a key whose recording holds no keyed answer: the recorded refusal stands.
+      if (second instanceof CacheMissError && context.apiKey === undefined) {
+        throw await withDatabaseName(context, path, archiveError(error, false));
+      }
       throw await withDatabaseName(context, path, archiveError(second, true));
     }
   }

@@ -19,7 +19,9 @@ async function knownDatabases(context: ArchiveContext, account: string): Promise
     context.catalogueRead = true;
     const read = context.readCatalogue;
     await read?.(context, "public").catch(() => undefined);
-    if (context.apiKey) await read?.(context, "mine").catch(() => undefined);
+    if (context.apiKey || context.http.replaying) {
+      await read?.(context, "mine").catch(() => undefined);
+    }
   }
   return listed();
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Provenance } from "../table/provenance.ts";
+import type { Lineage } from "../table/lineage.ts";
 import type { TableDigest } from "../table/table_digest.ts";
 import type { CheckedAuthor, CheckedLicense } from "./_bundle_metadata.ts";
 import type { FrictionlessSchema } from "./frictionless_schema.ts";
@@ -44,9 +45,13 @@ export interface SavedTable {
   readonly head: readonly Record<string, unknown>[];
   /** Its provenance, when a tidepool call returned it. */
   readonly provenance?: Provenance;
-  /** When the bundle started writing its files (ISO 8601). */
+  /** Its lineage, when stated with `withLineage`: input tables and steps. */
+  readonly lineage?: Lineage;
+  /** `tableDigest` of the table as given, to find it among the inputs of another's lineage. */
+  readonly given: string;
   /** `tableDigest` of each file read back with `readTable`, for `verifyBundle`. */
   readonly digests: { readonly csv: TableDigest; readonly parquet: TableDigest };
+  /** When the bundle started writing its files (ISO 8601). */
   readonly savedFrom: string;
   /** When the bundle finished writing its files (ISO 8601). */
   readonly savedUntil: string;

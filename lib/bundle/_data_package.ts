@@ -70,7 +70,12 @@ function tableResources(table: SavedTable) {
   const from = table.provenance;
   const sources = from ? { sources: [{ title: from.operation, path: from.service }] } : {};
   const rows = `${table.rows} ${table.rows === 1 ? "row" : "rows"}`;
-  const description = from
+  const made = table.lineage;
+  const description = made
+    ? `${rows}, made with Arquero verbs from ${
+      made.inputs.map((input) => input.name).join(", ")
+    }: ${made.steps}`
+    : from
     ? `${from.operation} at ${from.service}, ${rows}`
     : `${rows}, without provenance (made or changed with Arquero verbs, or from a call that records none)`;
   return [

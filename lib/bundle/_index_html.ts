@@ -52,42 +52,76 @@ ${body}
 </tbody></table></div>`;
 }
 
-function provenanceList(table: SavedTable): string {
+/** What the page says of a table read with an API key. */
+const READ_WITH_KEY =
+  "read with an API key: the table, and the recording it was read from, may hold private data";
+
+/** Where each input of a lineage is: another table of this bundle (a link), or its digest alone. */
+export type TablesByDigest = ReadonlyMap<string, SavedTable>;
+
+function lineageRows(table: SavedTable, tables: TablesByDigest): [string, string, string?][] {
+  const made = table.lineage;
+  if (!made) return [];
+  return [
+    ...made.inputs.map((input): [string, string, string?] => {
+      const saved = tables.get(input.sha256);
+      const from = input.operation ? `, from ${input.operation} at ${input.service}` : "";
+      return [
+        `Made from ${input.name}`,
+        `${input.rows} ${input.rows === 1 ? "row" : "rows"}, table digest ${input.sha256}${from}`,
+        saved ? `#table-${saved.csv.path.replace(/\.csv$/, "")}` : undefined,
+      ];
+    }),
+    ["Steps", made.steps],
+  ];
+}
+
+function provenanceList(table: SavedTable, tables: TablesByDigest): string {
   const from = table.provenance;
   const digest = table.digests.parquet;
-  const rows: [string, string][] = from
+  const made = lineageRows(table, tables);
+  const rows: [string, string, string?][] = from
     ? [
       ["Service", from.service],
       ["Call", from.operation],
-      ["Parameters", JSON.stringify(from.params)],
+      // A derivation's parameters are its inputs' provenance: the lineage says it more plainly.
+      ...(made.length ? [] : [["Parameters", JSON.stringify(from.params)] as [string, string]]),
       ["As of", Object.keys(from.asOf).length ? JSON.stringify(from.asOf) : "not stated"],
       ["Called", `${from.startedAt} to ${from.endedAt}`],
       ["Cache keys", from.cacheKeys.length ? from.cacheKeys.join(" ") : "none"],
+      ...(from.readWithKey ? [["API key", READ_WITH_KEY] as [string, string]] : []),
     ]
+    : made.length
+    ? []
     : [[
       "Source",
       "no provenance: made or changed with Arquero verbs, or by a call that records none",
     ]];
+  rows.unshift(...made);
   rows.push(["Table digest", digest.sha256]);
   return `<dl class="provenance">${
-    rows.map(([term, value]) => `<dt>${escape(term)}</dt><dd><code>${escape(value)}</code></dd>`)
-      .join("")
+    rows.map(([term, value, link]) =>
+      `<dt>${escape(term)}</dt><dd>${link ? `<a href="${escape(link)}">` : ""}<code>${
+        escape(value)
+      }</code>${link ? "</a>" : ""}</dd>`
+    ).join("")
   }</dl>`;
 }
 
-function tableSection(table: SavedTable): string {
+function tableSection(table: SavedTable, tables: TablesByDigest): string {
   const id = table.csv.path.replace(/\.csv$/, "");
   const columns = table.columns.length;
+  const withKey = table.provenance?.readWithKey ? ' data-read-with-key="true"' : "";
   return `<section id="table-${escape(id)}" class="table" data-table="${
     escape(table.name)
-  }" data-rows="${table.rows}">
+  }" data-rows="${table.rows}"${withKey}>
 <h3>${escape(table.name)}</h3>
 <p>${table.rows} ${table.rows === 1 ? "row" : "rows"} × ${columns} ${
     columns === 1 ? "column" : "columns"
   }; files <a href="${encodeURI(table.csv.path)}">${escape(table.csv.path)}</a> and <a href="${
     encodeURI(table.parquet.path)
   }">${escape(table.parquet.path)}</a></p>
-${provenanceList(table)}
+${provenanceList(table, tables)}
 ${firstRowsTable(table)}
 </section>`;
 }
@@ -164,6 +198,7 @@ export function indexHtml(
   const keywords = entries.keywords.length
     ? `<p class="meta">Keywords: ${entries.keywords.map(escape).join(", ")}</p>`
     : "";
+  const byDigest = new Map(entries.tables.map((table) => [table.given, table]));
   const plots = entries.plots.map((plot) =>
     chartSection(plot.name, plot.svg, charts.get(plot.name) ?? "")
   );
@@ -188,15 +223,22 @@ ${keywords}
 <main>
 <section id="check">
 <h2>Check and reproduce</h2>
-<p>Check that every file is the one saved (SHA-256 against the RO-Crate), that every table reads back to its digest, and that <code>datapackage.json</code> matches the files:</p>
-<pre>deno run --allow-read jsr:@tidepool/tidepool/verify .</pre>
-<p>Re-run the notebook or script that made these tables from its recording, with the network denied, and compare every table digest with this bundle's:</p>
-<pre>deno run -A jsr:@tidepool/tidepool/reproduce . &lt;notebook.ipynb or script.ts&gt; &lt;recording folder&gt;</pre>
+<p>Three ways to check that every file is the one saved. On any machine, without tidepool, from this folder (<a href="SHA256SUMS">SHA256SUMS</a> holds the SHA-256 of every other file):</p>
+<pre>sha256sum -c SHA256SUMS</pre>
+<p>With tidepool, which also reads every table back to its digest and checks <code>datapackage.json</code> against the files; it only reads this folder:</p>
+<pre>deno run --allow-read jsr:@tidepool/tidepool@${escape(entries.tidepoolVersion)}/verify .</pre>
+<p>From a checkout of tidepool (version ${escape(entries.tidepoolVersion)}), naming this folder:</p>
+<pre>deno task verify &lt;this folder&gt;</pre>
+<p>Re-run the notebook or script that made these tables from its recording, confined (it reads and writes only a scratch copy of its project, with no network, no subprocess and no environment), and compare every table's Parquet digest with this bundle's:</p>
+<pre>deno run -A jsr:@tidepool/tidepool@${
+    escape(entries.tidepoolVersion)
+  }/reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;
+deno task reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;   # from a checkout of tidepool</pre>
 <p>How to cite: <a href="CITATION.cff">CITATION.cff</a>. Machine-readable descriptions: <a href="ro-crate-metadata.json">ro-crate-metadata.json</a> (RO-Crate 1.2), <a href="datapackage.json">datapackage.json</a> (Data Package 2.0).</p>
 </section>
 <section id="tables">
 <h2>${entries.tables.length} ${entries.tables.length === 1 ? "table" : "tables"}</h2>
-${entries.tables.map(tableSection).join("\n")}
+${entries.tables.map((table) => tableSection(table, byDigest)).join("\n")}
 </section>
 <section id="charts">
 <h2>${plots.length} ${plots.length === 1 ? "chart" : "charts"}</h2>
@@ -209,7 +251,8 @@ ${plots.join("\n")}
 <tbody>
 ${fileRows(files)}
 <tr><td>index.html</td><td colspan="2">this page; its size and SHA-256 are in ro-crate-metadata.json</td></tr>
-<tr><td><a href="ro-crate-metadata.json">ro-crate-metadata.json</a></td><td colspan="2">written last: it holds the SHA-256 of every other file</td></tr>
+<tr><td><a href="ro-crate-metadata.json">ro-crate-metadata.json</a></td><td colspan="2">written after the files it describes: it holds the SHA-256 of each</td></tr>
+<tr><td><a href="SHA256SUMS">SHA256SUMS</a></td><td colspan="2">written last: the SHA-256 of every other file, for <code>sha256sum -c SHA256SUMS</code></td></tr>
 </tbody></table>
 </section>
 </main>

@@ -79,24 +79,77 @@ function software(version: string): Entity {
   };
 }
 
+/**
+ * A derived table's lineage as entities: the steps, and each input as the
+ * Parquet file of this bundle that holds it (found by its digest) or, when
+ * the bundle does not hold it, as a PropertyValue with its digest.
+ */
+function lineageEntities(
+  table: SavedTable,
+  tables: ReadonlyMap<string, SavedTable>,
+): { refs: { "@id": string }[]; context: Entity[] } {
+  const made = table.lineage;
+  if (!made) return { refs: [], context: [] };
+  const id = table.csv.path.replace(/\.csv$/, "");
+  const context: Entity[] = [{
+    "@id": `#steps-${id}`,
+    "@type": "PropertyValue",
+    name: "steps",
+    value: made.steps,
+    description: "How the table was made from its inputs (Arquero verbs), as its author wrote it",
+  }];
+  const refs = [ref(context[0]["@id"])];
+  for (const input of made.inputs) {
+    const saved = tables.get(input.sha256);
+    if (saved) {
+      refs.push(ref(encodeURI(saved.parquet.path)));
+      continue;
+    }
+    const entity: Entity = {
+      "@id": `#input-${id}-${fragment(input.name)}`,
+      "@type": "PropertyValue",
+      name: `input ${input.name}`,
+      value: input.sha256,
+      description: `The table digest of the input ${input.name} (${input.rows} rows${
+        input.operation ? `, from ${input.operation} at ${input.service}` : ""
+      }), which this bundle does not hold`,
+    };
+    context.push(entity);
+    refs.push(ref(entity["@id"]));
+  }
+  return { refs, context };
+}
+
 /** The CreateAction of one table and the contextual entities it names. */
-function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
+function tableAction(
+  table: SavedTable,
+  tidepoolVersion: string,
+  tables: ReadonlyMap<string, SavedTable>,
+): Entity[] {
   const id = table.csv.path.replace(/\.csv$/, "");
   const result = [ref(encodeURI(table.csv.path)), ref(encodeURI(table.parquet.path))];
   const from = table.provenance;
+  const made = lineageEntities(table, tables);
+  const inputs = table.lineage?.inputs.map((input) => input.name).join(", ");
   if (!from) {
     return [{
       "@id": `#create-${id}`,
       "@type": "CreateAction",
-      name: `Table ${table.name}, without provenance`,
-      description: "The table carries no provenance (it was made or changed with Arquero " +
-        "verbs, or returned by a call that records none), so no service, query or request " +
-        "time is known; the start and end times are those of writing its files.",
+      name: inputs
+        ? `Table ${table.name}, made with Arquero verbs from ${inputs}`
+        : `Table ${table.name}, without provenance`,
+      description: inputs
+        ? "The table was made from its inputs (the object) with the steps its author stated; " +
+          "the start and end times are those of writing its files."
+        : "The table carries no provenance (it was made or changed with Arquero " +
+          "verbs, or returned by a call that records none), so no service, query or request " +
+          "time is known; the start and end times are those of writing its files.",
       instrument: ref(software(tidepoolVersion)["@id"]),
+      ...(made.refs.length ? { object: made.refs } : {}),
       result,
       startTime: table.savedFrom,
       endTime: table.savedUntil,
-    }];
+    }, ...made.context];
   }
   const service: Entity = isUrl(from.service)
     ? { "@id": from.service, "@type": "WebAPI", name: from.service, url: from.service }
@@ -131,17 +184,20 @@ function tableAction(table: SavedTable, tidepoolVersion: string): Entity[] {
     {
       "@id": `#create-${id}`,
       "@type": "CreateAction",
-      name: `Table ${table.name} from ${from.operation}`,
+      name: inputs
+        ? `Table ${table.name}, made with Arquero verbs from ${inputs}`
+        : `Table ${table.name} from ${from.operation}`,
       description: `${from.operation} at ${from.service} returned ${from.rows} ${
         from.rows === 1 ? "row" : "rows"
-      }`,
+      }${from.readWithKey ? "; read with an API key, so the data may be private" : ""}`,
       instrument: ref(software(from.tidepoolVersion)["@id"]),
-      object: context.map((entity) => ref(entity["@id"])),
+      object: [...context.map((entity) => ref(entity["@id"])), ...made.refs],
       result,
       startTime: from.startedAt,
       endTime: from.endedAt,
     },
     ...context,
+    ...made.context,
   ];
 }
 
@@ -213,7 +269,10 @@ export function roCrate(
       fileEntity(file, name, conformsTo ? { conformsTo: ref(conformsTo.id) } : {})
     ),
   ];
-  const actions = entries.tables.flatMap((table) => tableAction(table, entries.tidepoolVersion));
+  const byDigest = new Map(entries.tables.map((table) => [table.given, table]));
+  const actions = entries.tables.flatMap((table) =>
+    tableAction(table, entries.tidepoolVersion, byDigest)
+  );
   const versions = new Set([
     entries.tidepoolVersion,
     ...entries.tables.map((table) => table.provenance?.tidepoolVersion ?? entries.tidepoolVersion),

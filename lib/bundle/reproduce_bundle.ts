@@ -1,55 +1,76 @@
 /**
  * Reproduces a paper's bundle: re-runs the notebook or script that made it
- * from its recording, with the network denied, in a scratch copy of its
- * project (so nothing of the author's is written over), and compares every
- * table digest the new bundle records with the old one's.
+ * from its recording, confined to a scratch copy of its project (no
+ * network, subprocess, FFI or environment; nothing of the author's or the
+ * reviewer's written), and compares the Parquet digest of every table it
+ * writes with the digest the bundle records. The files themselves (CSV,
+ * SVG, metadata) are `verify`'s to check.
  *
  * @module
  */
 
 import type { ColumnTable } from "arquero";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { TidepoolError } from "../errors/errors.ts";
 import { checkOptions } from "../options/check_options.ts";
+import { readTable } from "../files/read_table.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
+import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
+import { bundleName, fileState, readSmallText } from "./_bundle_file.ts";
+import { copyRegularFiles, DEFAULT_MAX_COPY_BYTES, projectRoot } from "./_project_copy.ts";
+import { checkModuleGraph, denoCaches, runConfined } from "./_confined_run.ts";
+import { notebookModule } from "./_notebook_module.ts";
 
 /** One table of the bundle, as recorded and as reproduced. */
 export interface ReproducedTable {
-  /** The table's file, such as `orders.parquet`. */
+  /** The table's Parquet file, such as `orders.parquet`. */
   file: string;
   /**
    * `same`, `changed`, `missing` (not reproduced), `new` (not in the bundle),
    * or `not recorded`: the table came from requests a recording never keeps
    * (signed ones, such as a compute job's results), so a replay cannot give
-   * it back; it is reported, and does not fail the reproduction.
+   * it back. A `not recorded` table fails the reproduction unless
+   * `allowNotRecorded` is given.
    */
   status: "same" | "changed" | "missing" | "new" | "not recorded";
   /** The digest the bundle records, or null. */
   recorded: string | null;
-  /** The digest of the reproduced table, or null. */
+  /** The digest of the reproduced table (of its Parquet file, computed here), or null. */
   reproduced: string | null;
 }
 
 /** What {@linkcode reproduceBundle} found. */
 export interface Reproduction {
-  /** Whether every table came out with the digest the bundle records. */
+  /**
+   * Whether every table was re-made with the digest the bundle records (a
+   * `not recorded` one counts only with `allowNotRecorded`, and at least one
+   * table must be the same).
+   */
   readonly ok: boolean;
   /** One row per table file: `file, status, recorded, reproduced`. */
   readonly tables: ColumnTable;
-  /** The verdict in words. */
+  /** The verdict in words, saying what was compared. */
   readonly summary: string;
 }
 
 /** Where the run reads its recording, and what else it needs. */
 export interface ReproduceOptions {
-  /** The recording the notebook or script was run with (`TIDEPOOL_CACHE_DIR`); default `.cache/tidepool` beside it. */
+  /** The recording the notebook or script was run with (`TIDEPOOL_CACHE_DIR`); default `.cache/tidepool` in the project. */
   recording?: string;
   /** Arguments for a script. */
   args?: readonly string[];
   /** The longest the run may take; default 30 minutes. */
   timeoutMs?: number;
+  /**
+   * Accept tables built from requests no recording keeps (signed ones) as
+   * `not recorded` instead of failing; default false.
+   */
+  allowNotRecorded?: boolean;
+  /** The most bytes the scratch copy (project and recording) may take; default 512 MB. */
+  maxCopyBytes?: number;
 }
 
 const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
@@ -62,19 +83,37 @@ const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
 );
 
 /**
- * Re-runs a notebook (`.ipynb`, in the Deno Jupyter kernel) or a script
- * (`.ts`, `.js`) from its recording with the network denied, in a scratch
- * copy of its project, and compares the bundle it writes with the one given.
+ * Re-runs a notebook (`.ipynb`) or a script (`.ts`, `.js`) from its
+ * recording in a scratch copy of its project, confined, and compares the
+ * Parquet digest of every table it writes with the one the bundle records.
+ *
+ * The project is untrusted, so the re-run is a sandbox: a child Deno that
+ * may read only the scratch copy and Deno's npm cache, write only the
+ * scratch copy, and has no network, no subprocess, no FFI, no system
+ * information and an environment holding only `TIDEPOOL_CACHE_MODE=replay`,
+ * `TIDEPOOL_CACHE_DIR`, `DENO_DIR` and a `TMPDIR` inside the copy. A
+ * notebook's code cells run the same way, as one module (the Jupyter kernel
+ * takes no permission flags). The copy is made of regular files only, at
+ * most `maxCopyBytes`, from the project root: the nearest folder above the
+ * source and the bundle with a `deno.json` or `.git` (or the workspace it
+ * belongs to), never a home folder or `/`. The digests compared are
+ * computed here from the Parquet files the re-run wrote, never taken from
+ * what it says.
  *
  * @param bundleDir The bundle the paper cites.
  * @param source The notebook or script that wrote it.
- * @param options The recording, script arguments and time limit.
- * @returns Per table, whether its digest is the same.
- * @throws {TidepoolError} When the run fails, or writes no bundle where the paper's is.
+ * @param options The recording, script arguments, time limit, size bound,
+ *   and whether tables from requests no recording keeps may go unreproduced.
+ * @returns Per table, whether its digest is the same; `ok` only when every
+ *   table was re-made with the digest the bundle records.
+ * @throws {TidepoolError} When the project cannot be copied or confined,
+ *   the run fails, or it writes no bundle where the paper's is.
  *
  * @example Reproducing a paper's tables
  * ```ts ignore
- * const result = await reproduceBundle("out/bundle", "analysis.ipynb");
+ * const result = await reproduceBundle("out/bundle", "analysis.ipynb", {
+ *   recording: ".cache/tidepool",
+ * });
  * console.log(result.summary);
  * ```
  */
@@ -87,166 +126,121 @@ export async function reproduceBundle(
     recording: "string",
     args: "strings",
     timeoutMs: "number",
+    allowNotRecorded: "boolean",
+    maxCopyBytes: "number",
   });
   const bundle = resolve(bundleDir);
   const sourcePath = resolve(source);
-  const root = await projectRoot(dirname(sourcePath));
-  const recording = resolve(options.recording ?? join(root, ".cache/tidepool"));
-  const fromRoot = relative(root, bundle);
-  if (fromRoot.startsWith("..")) {
-    throw new TidepoolError(
-      `Cannot reproduce ${bundleDir}: it is outside the project of ${source}`,
-      {
-        hint: `Keep the bundle inside ${root}, where the notebook or script writes it`,
-      },
-    );
+  if (!/\.(ipynb|[cm]?[jt]sx?)$/.test(sourcePath)) {
+    throw new TidepoolError(`Cannot reproduce with ${source}: it is no notebook or script`, {
+      hint: "Give the .ipynb notebook or the .ts or .js script that wrote the bundle",
+    });
   }
-  await Deno.stat(`${recording}`).catch(() => {
+  if (!(await Deno.stat(sourcePath).then((info) => info.isFile, () => false))) {
+    throw new TidepoolError(`Cannot reproduce with ${source}: there is no such file`, {
+      hint: "Give the notebook or script that wrote the bundle, as a path from here",
+    });
+  }
+  const root = await projectRoot(sourcePath, bundle, Deno.env.get("HOME"));
+  const recording = resolve(options.recording ?? join(root, ".cache/tidepool"));
+  if (!(await Deno.stat(recording).then((info) => info.isDirectory, () => false))) {
     throw new TidepoolError(`Cannot reproduce ${bundleDir}: no recording at ${recording}`, {
-      hint: "Give the folder the notebook recorded into (TIDEPOOL_CACHE_DIR) as the recording",
+      hint:
+        "Give the folder the notebook or script recorded into (its TIDEPOOL_CACHE_DIR) as the recording",
     });
-  });
+  }
   // The bundle's crate is read once, and before the run: a folder that is no bundle fails at once.
-  const recorded = await crateGraph(bundle);
+  const recorded = await crateGraph(bundle, bundleDir);
   const before = recordedDigests(recorded);
-  const unrecorded = unrecordedFiles(recorded);
-  const scratch = await Deno.makeTempDir({ prefix: "tidepool-reproduce-" });
-  try {
-    // The author's files stay as they are: the run writes into a copy, without the bundle.
-    await copyProject(root, scratch, new Set([bundle, recording, join(root, ".git")]));
-    const copiedSource = join(scratch, relative(root, sourcePath));
-    await runOffline(copiedSource, recording, options);
-    const reproduced = join(scratch, fromRoot);
-    const after = await crateGraph(reproduced).then(recordedDigests, () => {
-      throw new TidepoolError(
-        `${
-          basename(source)
-        } ran, but wrote no bundle at ${fromRoot} (the bundle's place in its project)`,
-        { hint: "Reproduce with the notebook or script that wrote this bundle, unchanged" },
-      );
+  if (before.size === 0) {
+    throw new TidepoolError(`Cannot reproduce ${bundleDir}: its RO-Crate records no table digest`, {
+      hint:
+        "reproduce compares the tables a bundle records; for its other files (charts), run verify",
     });
-    return compare(bundleDir, before, after, unrecorded);
+  }
+  const unrecorded = unrecordedFiles(recorded);
+  const caches = await denoCaches();
+  const scratch = await Deno.realPath(await Deno.makeTempDir({ prefix: "tidepool-reproduce-" }));
+  try {
+    // The author's files stay as they are: the run works on a copy, without the bundle.
+    const limits = {
+      skip: new Set([bundle, recording]),
+      maxBytes: options.maxCopyBytes ?? DEFAULT_MAX_COPY_BYTES,
+      copied: 0,
+    };
+    const project = join(scratch, "project");
+    await copyRegularFiles(root, project, root, limits);
+    const replayFrom = join(scratch, "recording");
+    await copyRegularFiles(recording, replayFrom, recording, limits);
+    const copiedSource = join(project, relative(root, sourcePath));
+    const confinement = {
+      scratch,
+      caches,
+      tidepoolFiles: tidepoolFiles(),
+      env: { TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: replayFrom },
+    };
+    const module = copiedSource.endsWith(".ipynb")
+      ? await notebookModule(copiedSource)
+      : copiedSource;
+    await checkModuleGraph(module, confinement);
+    await runConfined(
+      module,
+      options.args ?? [],
+      confinement,
+      options.timeoutMs ?? 30 * 60_000,
+    );
+    const reproduced = join(project, relative(root, bundle));
+    const after = await reproducedDigests(reproduced, before.keys(), basename(source));
+    return compare(bundleDir, before, after, unrecorded, options.allowNotRecorded === true);
   } finally {
     await Deno.remove(scratch, { recursive: true });
   }
 }
 
-/** The nearest folder with a deno.json above the source, or the source's own folder. */
-async function projectRoot(from: string): Promise<string> {
-  for (let dir = from;; dir = dirname(dir)) {
-    for (const name of ["deno.json", "deno.jsonc"]) {
-      if (await Deno.stat(join(dir, name)).then(() => true, () => false)) return dir;
-    }
-    if (dirname(dir) === dir) return from;
-  }
-}
-
-async function copyProject(from: string, to: string, skip: ReadonlySet<string>): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const entry of Deno.readDir(from)) {
-    const path = join(from, entry.name);
-    if (skip.has(path) || entry.name === "node_modules") continue;
-    if (entry.isDirectory) await copyProject(path, join(to, entry.name), skip);
-    else if (entry.isFile) await Deno.copyFile(path, join(to, entry.name));
-    else if (entry.isSymlink) await Deno.symlink(await Deno.readLink(path), join(to, entry.name));
-  }
-}
-
-/** Runs the copy in replay with the network denied; fails with the end of its log. */
-async function runOffline(source: string, recording: string, options: ReproduceOptions) {
-  const env = {
-    ...Deno.env.toObject(),
-    TIDEPOOL_CACHE_MODE: "replay",
-    TIDEPOOL_CACHE_DIR: recording,
-  };
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 30 * 60_000);
-  const notebook = source.endsWith(".ipynb");
-  // The kernel takes no permission flags: a first cell takes the network away for the rest of the run.
-  if (notebook) await denyNetworkFirst(source);
-  const command = notebook
-    ? new Deno.Command("jupyter", {
-      args: [
-        "nbconvert",
-        "--to",
-        "notebook",
-        "--execute",
-        "--ExecutePreprocessor.kernel_name=deno",
-        `--ExecutePreprocessor.timeout=${Math.ceil((options.timeoutMs ?? 30 * 60_000) / 1000)}`,
-        "--output-dir",
-        dirname(source),
-        "--output",
-        `${basename(source, ".ipynb")}.reproduced.ipynb`,
-        source,
-      ],
-      cwd: dirname(source),
-      env,
-      stdout: "piped",
-      stderr: "piped",
-      signal,
-    })
-    : new Deno.Command(Deno.execPath(), {
-      // Everything but the network: a request the recording lacks is a replay miss, never a fetch.
-      args: [
-        "run",
-        "--allow-read",
-        "--allow-write",
-        "--allow-env",
-        "--allow-run",
-        "--allow-ffi",
-        "--allow-sys",
-        "--deny-net",
-        source,
-        ...(options.args ?? []),
-      ],
-      cwd: dirname(source),
-      env,
-      stdout: "piped",
-      stderr: "piped",
-      signal,
-    });
-  const { code, stderr, stdout } = await command.output();
-  if (code !== 0) {
-    const log = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
-    throw new TidepoolError(`The re-run of ${basename(source)} failed (exit code ${code})`, {
-      details: log.slice(-1500),
-      detailsLabel: "It said",
-      hint:
-        "A CacheMissError means the recording lacks a request the code now sends: run it again with TIDEPOOL_CACHE_MODE=record, or use the code as it was when recorded",
-    });
-  }
-}
-
-/** Puts a cell before every other in the (copied) notebook that revokes network access. */
-async function denyNetworkFirst(path: string): Promise<void> {
-  const notebook = JSON.parse(await Deno.readTextFile(path));
-  const cell = {
-    cell_type: "code",
-    execution_count: null,
-    metadata: {},
-    outputs: [],
-    source: 'Deno.permissions.revokeSync({ name: "net" }); // added by reproduce: replay offline',
-  };
-  notebook.cells = [cell, ...(Array.isArray(notebook.cells) ? notebook.cells : [])];
-  await Deno.writeTextFile(path, JSON.stringify(notebook));
+/**
+ * tidepool's own files, when it runs from a checkout: a project may import
+ * them from there (a workspace member, or by path). Only the published
+ * files: `mod.ts`, the entry points, `deno.json` (its version) and `lib/`,
+ * never the checkout's own recordings or outputs.
+ */
+function tidepoolFiles(): string[] {
+  const here = new URL("../../", import.meta.url);
+  if (here.protocol !== "file:") return [];
+  const root = fromFileUrl(here);
+  return ["mod.ts", "verify.ts", "reproduce.ts", "deno.json", "lib"].map((name) =>
+    join(root, name)
+  );
 }
 
 type CrateGraph = Record<string, unknown>[];
 
-/** The entities of a bundle's RO-Crate. */
-async function crateGraph(dir: string): Promise<CrateGraph> {
-  const crate = JSON.parse(await Deno.readTextFile(join(dir, "ro-crate-metadata.json")));
-  return Array.isArray(crate?.["@graph"]) ? crate["@graph"] : [];
+/** The entities of a bundle's RO-Crate, read as untrusted (a regular file, bounded, JSON). */
+async function crateGraph(dir: string, given: string): Promise<CrateGraph> {
+  const read = await readSmallText(dir, "ro-crate-metadata.json", 64 * 1024 * 1024);
+  try {
+    if ("missing" in read) throw new Error("it has no ro-crate-metadata.json");
+    if ("problem" in read) throw new Error(`its ro-crate-metadata.json is ${read.problem}`);
+    const crate = JSON.parse(read.text);
+    if (!Array.isArray(crate?.["@graph"])) throw new Error("its RO-Crate has no @graph");
+    return crate["@graph"].filter((entity: unknown) => entity && typeof entity === "object");
+  } catch (error) {
+    throw new TidepoolError(`Cannot reproduce ${given}: ${(error as Error).message}`, {
+      hint: "Give the bundle folder saveBundle wrote (run verify on it to see what is wrong)",
+    });
+  }
 }
 
-/** The table digests a bundle's RO-Crate records, by file. */
+/** The table digests a bundle's RO-Crate records for its Parquet files, by file name. */
 function recordedDigests(graph: CrateGraph): Map<string, string> {
   const byId = new Map(graph.map((entity) => [entity["@id"], entity]));
   const digests = new Map<string, string>();
   for (const entity of graph) {
     const digest = byId.get((entity.identifier as { "@id"?: string } | undefined)?.["@id"]);
-    if (digest?.name !== TABLE_DIGEST_NAME || typeof entity["@id"] !== "string") continue;
-    if (!entity["@id"].endsWith(".parquet")) continue; // the Parquet file keeps the types
-    digests.set(decodeURI(entity["@id"]), String(digest.value));
+    if (digest?.name !== TABLE_DIGEST_NAME) continue;
+    const name = bundleName(entity["@id"]);
+    // The Parquet file keeps the types; a name that is no plain file of the bundle is not compared.
+    if ("refused" in name || !name.name.endsWith(".parquet")) continue;
+    digests.set(name.name, String(digest.value));
   }
   return digests;
 }
@@ -260,20 +254,70 @@ function unrecordedFiles(graph: CrateGraph): Set<string> {
   const files = new Set<string>();
   for (const action of graph) {
     if (action["@type"] !== "CreateAction" || action.object === undefined) continue;
-    const objects = [action.object].flat() as { "@id"?: string }[];
-    if (objects.some((ref) => ref?.["@id"]?.startsWith("#cache-keys-"))) continue;
-    for (const result of [action.result].flat() as { "@id"?: string }[]) {
-      if (typeof result?.["@id"] === "string") files.add(decodeURI(result["@id"]));
+    const objects = [action.object].flat() as ({ "@id"?: string } | null)[];
+    // A call was traced (its query is named) and none of its requests was recorded.
+    if (!objects.some((ref) => ref?.["@id"]?.startsWith?.("#query-"))) continue;
+    if (objects.some((ref) => ref?.["@id"]?.startsWith?.("#cache-keys-"))) continue;
+    for (const result of [action.result].flat() as ({ "@id"?: string } | null)[]) {
+      const name = bundleName(result?.["@id"]);
+      if (!("refused" in name)) files.add(name.name);
     }
   }
   return files;
 }
+
+/**
+ * The digest of each table the re-run wrote, computed here from its Parquet
+ * file (never read from the crate the re-run wrote, which its code could
+ * fill with the expected digests): the files the bundle records, and any
+ * other Parquet file there.
+ */
+async function reproducedDigests(
+  dir: string,
+  recorded: Iterable<string>,
+  source: string,
+): Promise<Map<string, string>> {
+  const names = new Set(recorded);
+  let extra = 0;
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      // Tables the bundle does not record are listed as new, up to a bound a re-run cannot stretch.
+      if (entry.name.endsWith(".parquet") && !names.has(entry.name) && extra++ < MAX_NEW_TABLES) {
+        names.add(entry.name);
+      }
+    }
+  } catch {
+    throw new TidepoolError(
+      `${source} ran, but wrote no bundle where the paper's is (the same place in its project)`,
+      { hint: "Reproduce with the notebook or script that wrote this bundle, unchanged" },
+    );
+  }
+  const digests = new Map<string, string>();
+  for (const name of names) {
+    const state = await fileState(dir, name);
+    if (state.kind !== "file") continue; // not written, or not a regular file: missing
+    try {
+      digests.set(name, tableDigest(await readTable(join(dir, name))).sha256);
+    } catch {
+      digests.set(name, "unreadable");
+    }
+  }
+  return digests;
+}
+
+/** The most tables not in the bundle that a reproduction lists (and reads). */
+const MAX_NEW_TABLES = 100;
+
+/** What the reproduction compared, said in every verdict. */
+const COMPARED =
+  "compared: each table's digest (tableDigest of the Parquet file the re-run wrote, computed by reproduce) with the digest the bundle's RO-Crate records; to check the bundle's own files (CSV, Parquet, SVG and metadata bytes), run verify on it";
 
 function compare(
   name: string,
   before: ReadonlyMap<string, string>,
   after: ReadonlyMap<string, string>,
   unrecorded: ReadonlySet<string>,
+  allowNotRecorded: boolean,
 ): Reproduction {
   const files = [...new Set([...before.keys(), ...after.keys()])].sort();
   const rows: ReproducedTable[] = files.map((file) => {
@@ -290,19 +334,27 @@ function compare(
       : "changed";
     return { file, status, recorded, reproduced };
   });
-  const differ = rows.filter((row) => row.status !== "same" && row.status !== "not recorded");
   const skipped = rows.filter((row) => row.status === "not recorded");
-  const ok = differ.length === 0;
-  const same = rows.length - differ.length - skipped.length;
+  const differ = rows.filter((row) =>
+    row.status !== "same" && (row.status !== "not recorded" || !allowNotRecorded)
+  );
+  const same = rows.filter((row) => row.status === "same").length;
+  const ok = differ.length === 0 && same > 0;
   const notRecorded = skipped.length
-    ? `; ${skipped.length} came from requests no recording keeps (signed), so a replay cannot give them back: ${
+    ? `${skipped.length} came from requests no recording keeps (signed), so a replay cannot give them back: ${
       skipped.map((row) => row.file).join(", ")
+    }${
+      allowNotRecorded ? "" : " (pass --allow-not-recorded, or allowNotRecorded: true, to accept)"
     }`
     : "";
   const summary = ok
-    ? `${name}: reproduced: ${same} of ${rows.length} tables have the digests the bundle records${notRecorded}`
+    ? `${name}: reproduced: ${same} of ${rows.length} tables have the digests the bundle records${
+      notRecorded ? `; ${notRecorded}` : ""
+    }\n${COMPARED}`
+    : same === 0 && differ.length === 0
+    ? `${name}: nothing reproduced: 0 of ${rows.length} tables were re-made; ${notRecorded}\n${COMPARED}`
     : `${name}: ${differ.length} of ${rows.length} tables differ:\n` +
       differ.map((row) => `- ${row.file}: ${row.status}`).join("\n") +
-      (notRecorded ? `\n${notRecorded.slice(2)}` : "");
+      (notRecorded ? `\n${notRecorded}` : "") + `\n${COMPARED}`;
   return { ok, tables: buildTable(reproducedSchema, rows), summary };
 }

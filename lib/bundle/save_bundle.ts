@@ -11,6 +11,7 @@ import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { columnTypes } from "../table/build_table.ts";
 import { provenance } from "../table/provenance.ts";
+import { lineage } from "../table/lineage.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
 import type { PlotElement } from "../plot/plot_element.ts";
@@ -26,6 +27,7 @@ import {
   checkedTitle,
 } from "./_bundle_metadata.ts";
 import { sha256Hex } from "./_sha256.ts";
+import { SHA256SUMS, sha256sumsText } from "./_sha256sums.ts";
 
 /**
  * The writers of a bundle's files, loaded with the first bundle so that
@@ -104,7 +106,13 @@ export interface SavedBundle {
 /** `1 table`, `2 tables`. */
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
-const METADATA_FILES = ["CITATION.cff", "datapackage.json", "index.html", "ro-crate-metadata.json"];
+const METADATA_FILES = [
+  "CITATION.cff",
+  "datapackage.json",
+  "index.html",
+  "ro-crate-metadata.json",
+  SHA256SUMS,
+];
 
 /** A file name from a table or plot name: `ordersPerWeek` → `orders_per_week`. */
 function fileStem(kind: string, name: string): string {
@@ -191,7 +199,8 @@ async function earlierBundleFiles(dir: string, changed: boolean): Promise<Set<st
   );
   const root = byId.get("./");
   if (!madeByTidepool || !root) return new Set();
-  const names = new Set<string>(["ro-crate-metadata.json"]);
+  // SHA256SUMS is written from the other files, after the crate, which therefore cannot list it.
+  const names = new Set<string>(["ro-crate-metadata.json", SHA256SUMS]);
   for (const part of [root.hasPart].flat()) {
     const id = (part as { "@id"?: unknown })?.["@id"];
     const recorded = byId.get(id)?.sha256;
@@ -243,7 +252,9 @@ async function saveOneTable(
     columns: table.columnNames().map((column) => ({ name: column, type: types[column] })),
     head: table.objects({ limit: 10 }) as Record<string, unknown>[],
     digests,
+    given: tableDigest(table).sha256,
     provenance: provenance(table),
+    ...(lineage(table) ? { lineage: lineage(table) } : {}),
     savedFrom,
     savedUntil: new Date().toISOString(),
   };
@@ -265,7 +276,11 @@ async function saveOneTable(
  *   without secrets, the service's "as of", the cache keys) the object, the
  *   two files the result, the call's start and end the times, all read from
  *   `provenance(table)`. A table without provenance (made or changed with
- *   Arquero verbs, say) has no object, and its times are those of the save.
+ *   Arquero verbs, say) has no object, and its times are those of the save;
+ *   one given its lineage with `withLineage` names its input tables (by
+ *   digest, and by file when they are in the bundle) and its steps;
+ * - `SHA256SUMS`, the SHA-256 of every other file, written last, so
+ *   `sha256sum -c SHA256SUMS` checks the bundle on any machine.
  *
  * Names become file names (`ordersPerWeek` → `orders_per_week`). The folder
  * is made if needed and must hold no other files, so the metadata lists
@@ -276,7 +291,7 @@ async function saveOneTable(
  * same tables again gives byte-identical CSV and Parquet files, and the same
  * figure the same SVG; only the times in the two metadata files change.
  * Each file appears under its name only when complete; the RO-Crate is
- * written last.
+ * written after every file it describes, and `SHA256SUMS` last.
  *
  * @param dir The bundle folder.
  * @param options The tables, the plots, and the bundle's title, description and license.
@@ -296,7 +311,7 @@ async function saveOneTable(
  * });
  * console.log(bundle.files.map((file) => file.path));
  * // ["counts.csv", "counts.parquet", "CITATION.cff", "datapackage.json", "index.html",
- * //  "ro-crate-metadata.json"]
+ * //  "ro-crate-metadata.json", "SHA256SUMS"]
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
@@ -409,8 +424,9 @@ export async function saveBundle(dir: string, options: SaveBundleOptions): Promi
   ];
   await writeFileAtomic(`${dir}/ro-crate-metadata.json`, json(roCrate(entries, describing)));
   const crateFile = await describeFile(dir, "ro-crate-metadata.json", "application/ld+json");
-  return {
-    dir,
-    files: [...dataFiles, citationFile, packageFile, pageFile, crateFile],
-  };
+  const written = [...dataFiles, citationFile, packageFile, pageFile, crateFile];
+  // Last, for `sha256sum -c SHA256SUMS` on any machine: it covers every file, the crate too.
+  await writeFileAtomic(`${dir}/${SHA256SUMS}`, sha256sumsText(written));
+  const sumsFile = await describeFile(dir, SHA256SUMS, "text/plain");
+  return { dir, files: [...written, sumsFile] };
 }

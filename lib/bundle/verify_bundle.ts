@@ -1,8 +1,9 @@
 /**
  * Checks a bundle the way a reviewer would want it checked: every file
  * against the SHA-256 and size its RO-Crate recorded, every table file read
- * back and its table digest compared, `datapackage.json` against the files,
- * and nothing in the folder the crate does not list. What differs is said
+ * back and its table digest compared, `datapackage.json` and `SHA256SUMS`
+ * against the files, and nothing in the folder the crate does not list.
+ * The bundle is untrusted: see {@linkcode verifyBundle} for what is read. What differs is said
  * per file, as a table and in words.
  *
  * @module
@@ -14,14 +15,15 @@ import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
-import { sha256Hex } from "./_sha256.ts";
+import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
+import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
 
 /** One thing that does not hold. */
 export interface BundleProblem {
   /** The file it concerns, as the bundle names it. */
   path: string;
-  /** What was checked: `file`, `table`, `datapackage` or `crate`. */
-  check: "file" | "table" | "datapackage" | "crate";
+  /** What was checked: `file`, `table`, `datapackage`, `crate` or `sums` (`SHA256SUMS`). */
+  check: "file" | "table" | "datapackage" | "crate" | "sums";
   /** What differs, in words. */
   problem: string;
 }
@@ -41,13 +43,19 @@ export interface BundleVerification {
 const problemSchema: TableSchema<BundleProblem> = defineSchema(
   [
     { name: "path", type: "string", description: "The file, as the bundle names it" },
-    { name: "check", type: "string", description: "file, table, datapackage or crate" },
+    {
+      name: "check",
+      type: "string",
+      description: "file, table, datapackage, crate or sums",
+    },
     { name: "problem", type: "string", description: "What differs" },
   ] as const,
 );
 
 const CRATE = "ro-crate-metadata.json";
 const PACKAGE = "datapackage.json";
+/** The most bytes the crate or the data package may have: far above any bundle's, far below memory. */
+const METADATA_LIMIT = 64 * 1024 * 1024;
 
 type Entity = Record<string, unknown> & { "@id"?: unknown };
 
@@ -57,7 +65,12 @@ interface FileNow {
 }
 
 /**
- * Verifies a bundle written by `saveBundle`: files, tables, data package.
+ * Verifies a bundle written by `saveBundle`: files, tables, data package and
+ * `SHA256SUMS`. The folder may be hostile: only regular files directly
+ * inside it are read (a name with `..`, an absolute path, a symbolic link, a
+ * device or a FIFO is a problem row, never opened), a file's size is
+ * compared with what the RO-Crate declares before a byte is hashed, and a
+ * malformed entry is a problem row, never an exception.
  *
  * @param dir The bundle folder.
  * @returns Whether all holds, the problems as a table and in words.
@@ -70,41 +83,66 @@ interface FileNow {
  */
 export async function verifyBundle(dir: string): Promise<BundleVerification> {
   const problems: BundleProblem[] = [];
-  const found = (path: string, check: BundleProblem["check"], problem: string) =>
-    problems.push({ path, check, problem });
-  const inFolder = await folderFiles(dir);
+  const found: Found = (path, check, problem) =>
+    problems.push({ path: printable(path), check, problem });
+  const checked = { files: 0, tables: 0 };
+  try {
+    await checkBundle(dir, found, checked);
+  } catch (error) {
+    // Every known case is a row of its own; this is the last guard of "never an exception".
+    found(CRATE, "crate", `cannot be checked: ${(error as Error)?.message ?? String(error)}`);
+  }
+  return verdict(dir, problems, checked);
+}
+
+type Found = (path: string, check: BundleProblem["check"], problem: string) => void;
+
+async function checkBundle(
+  dir: string,
+  found: Found,
+  checked: { files: number; tables: number },
+): Promise<void> {
+  const read = await readSmallText(dir, CRATE, METADATA_LIMIT);
   let graph: Entity[];
   try {
-    const crate = JSON.parse(await Deno.readTextFile(`${dir}/${CRATE}`));
+    if ("missing" in read) {
+      found(CRATE, "crate", "missing: without it nothing in the folder can be checked");
+      return;
+    }
+    if ("problem" in read) throw new Error(read.problem);
+    const crate = JSON.parse(read.text);
     if (!Array.isArray(crate?.["@graph"])) throw new Error("it has no @graph");
-    graph = crate["@graph"];
+    graph = crate["@graph"].filter((entity: unknown) => entity && typeof entity === "object");
   } catch (error) {
-    found(
-      CRATE,
-      "crate",
-      error instanceof Deno.errors.NotFound
-        ? "missing: without it nothing in the folder can be checked"
-        : `cannot be read: ${(error as Error).message}`,
-    );
-    return verdict(dir, problems, { files: 0, tables: 0 });
+    found(CRATE, "crate", `cannot be read: ${(error as Error).message}`);
+    return;
   }
-  const byId = new Map(graph.map((entity) => [entity?.["@id"], entity]));
+  const byId = new Map(graph.map((entity) => [entity["@id"], entity]));
   const root = byId.get("./");
-  const parts = [root?.hasPart].flat().map((part) => (part as Entity)?.["@id"])
-    .filter((id): id is string => typeof id === "string");
+  const parts = [root?.hasPart].flat().filter((part) => part !== undefined).map((part) =>
+    (part as Entity)?.["@id"]
+  );
   if (!root || parts.length === 0) {
     found(CRATE, "crate", "lists no files (its root has no hasPart)");
   }
 
   const listed = new Map<string, Entity>();
   const now = new Map<string, FileNow>();
+  // Regular files inside the bundle, hashed or not: each may be read back as a table.
+  const regular = new Set<string>();
   for (const id of parts) {
-    const path = decodeURI(id);
+    const name = bundleName(id);
+    if ("refused" in name) {
+      found(String(id), "file", `not checked: the RO-Crate lists it, but it ${name.refused}`);
+      continue;
+    }
+    const path = name.name;
     const entity = byId.get(id) ?? {};
     listed.set(path, entity);
-    const file = await describe(`${dir}/${path}`);
-    if (!file) {
-      found(path, "file", `missing: the RO-Crate lists it (SHA-256 ${short(entity.sha256)})`);
+    const file = await checkedFile(dir, path, entity.contentSize, "the RO-Crate");
+    if (!("problem" in file) || file.regular) regular.add(path);
+    if ("problem" in file) {
+      found(path, "file", file.problem);
       continue;
     }
     now.set(path, file);
@@ -114,22 +152,23 @@ export async function verifyBundle(dir: string): Promise<BundleVerification> {
         "file",
         `changed: its SHA-256 is ${short(file.sha256)}, the RO-Crate recorded ${
           short(entity.sha256)
-        }${sizeChange(entity.contentSize, file.bytes)}`,
+        }`,
       );
     }
   }
-  for (const path of inFolder) {
-    if (path !== CRATE && !listed.has(path)) {
-      found(path, "file", "extra: in the folder, not listed in the RO-Crate");
+  const inFolder = await folderEntries(dir);
+  for (const [path, kind] of inFolder) {
+    if (path !== CRATE && path !== SHA256SUMS && !listed.has(path)) {
+      found(path, "file", `extra: in the folder, not listed in the RO-Crate${kind}`);
     }
   }
+  checked.files = listed.size;
 
-  let tables = 0;
   for (const [path, entity] of listed) {
     const digestId = (entity.identifier as Entity | undefined)?.["@id"];
     const recorded = byId.get(digestId);
-    if (recorded?.name !== TABLE_DIGEST_NAME || !now.has(path)) continue;
-    tables++;
+    if (recorded?.name !== TABLE_DIGEST_NAME || !regular.has(path)) continue;
+    checked.tables++;
     let digest;
     try {
       digest = tableDigest(await readTable(`${dir}/${path}`));
@@ -151,7 +190,36 @@ export async function verifyBundle(dir: string): Promise<BundleVerification> {
   }
 
   await checkDataPackage(dir, listed, now, found);
-  return verdict(dir, problems, { files: listed.size, tables });
+  await checkSums(dir, listed, found);
+}
+
+/**
+ * A regular file's size and SHA-256, or what keeps it from being hashed:
+ * missing, not a regular file, or a size other than the one recorded
+ * (compared before a byte is read).
+ */
+async function checkedFile(
+  dir: string,
+  path: string,
+  recordedSize: unknown,
+  by: string,
+): Promise<FileNow | { problem: string; regular?: boolean }> {
+  const state = await fileState(dir, path);
+  if (state.kind === "missing") return { problem: `missing: ${by} lists it` };
+  if (state.kind === "refused") return { problem: state.problem };
+  if (recordedSize !== undefined && String(recordedSize) !== String(state.bytes)) {
+    return {
+      problem: `changed: its size is ${state.bytes} bytes, ${by} recorded ${
+        printable(String(recordedSize)).slice(0, 40)
+      } (not hashed)`,
+      regular: true,
+    };
+  }
+  try {
+    return await hashKnownSize(`${dir}/${path}`, state.bytes);
+  } catch (error) {
+    return { problem: `cannot be read: ${(error as Error).message}` };
+  }
 }
 
 /** `datapackage.json` against the files: each resource there, the same bytes, every data file listed. */
@@ -159,42 +227,125 @@ async function checkDataPackage(
   dir: string,
   listed: ReadonlyMap<string, Entity>,
   now: ReadonlyMap<string, FileNow>,
-  found: (path: string, check: BundleProblem["check"], problem: string) => void,
+  found: Found,
 ): Promise<void> {
   if (!listed.has(PACKAGE)) return; // a bundle without one: the crate check has said so if it should
-  let resources: Entity[];
+  const read = await readSmallText(dir, PACKAGE, METADATA_LIMIT);
+  if ("missing" in read) return; // the crate check has said so
+  let resources: unknown[];
   try {
-    const descriptor = JSON.parse(await Deno.readTextFile(`${dir}/${PACKAGE}`));
+    if ("problem" in read) throw new Error(read.problem);
+    const descriptor = JSON.parse(read.text);
     resources = Array.isArray(descriptor?.resources) ? descriptor.resources : [];
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) {
-      found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
-    }
+    found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
     return;
   }
   const described = new Set<string>();
-  for (const resource of resources) {
-    const path = resource.path;
-    if (typeof path !== "string") continue;
-    described.add(path);
-    const file = now.get(path) ?? await describe(`${dir}/${path}`);
-    if (!file) {
-      found(path, "datapackage", "missing: datapackage.json lists it, the folder has no such file");
+  for (const [index, resource] of resources.entries()) {
+    const given = (resource as Entity | null)?.path;
+    const name = bundleName(given, false);
+    if ("refused" in name) {
+      found(
+        typeof given === "string" ? given : `resource ${index + 1}`,
+        "datapackage",
+        `not checked: datapackage.json lists it, but its path ${name.refused}`,
+      );
       continue;
     }
-    if (resource.hash !== `sha256:${file.sha256}`) {
+    const path = name.name;
+    described.add(path);
+    const file = now.get(path) ??
+      await checkedFile(dir, path, (resource as Entity).bytes, "datapackage.json");
+    if ("problem" in file) {
+      found(path, "datapackage", file.problem);
+      continue;
+    }
+    const hash = (resource as Entity).hash;
+    if (hash !== `sha256:${file.sha256}`) {
       found(
         path,
         "datapackage",
-        `datapackage.json records hash ${short(String(resource.hash))}, the file has ${
-          short(file.sha256)
-        }`,
+        `datapackage.json records hash ${short(String(hash))}, the file has ${short(file.sha256)}`,
       );
     }
   }
   for (const path of listed.keys()) {
     if (path !== PACKAGE && /\.(csv|parquet|svg)$/.test(path) && !described.has(path)) {
       found(path, "datapackage", "not described in datapackage.json");
+    }
+  }
+}
+
+/**
+ * `SHA256SUMS` against the RO-Crate and the crate's own file: the same
+ * files, with the SHA-256 the crate recorded (a file changed since is the
+ * crate check's row, not this one's), and the crate file as it is now. So
+ * `sha256sum -c SHA256SUMS` and verify agree, and an edited crate is caught.
+ */
+async function checkSums(
+  dir: string,
+  listed: ReadonlyMap<string, Entity>,
+  found: Found,
+): Promise<void> {
+  const read = await readSmallText(dir, SHA256SUMS, SHA256SUMS_LIMIT);
+  if ("missing" in read) {
+    found(
+      SHA256SUMS,
+      "sums",
+      "missing: every bundle tidepool writes has one, for sha256sum -c SHA256SUMS",
+    );
+    return;
+  }
+  if ("problem" in read) {
+    found(SHA256SUMS, "sums", read.problem);
+    return;
+  }
+  const named = new Set<string>();
+  for (const line of parseSha256sums(read.text)) {
+    if ("problem" in line) {
+      found(SHA256SUMS, "sums", `line ${line.line} ${line.problem}`);
+      continue;
+    }
+    const name = bundleName(line.name, false);
+    if ("refused" in name) {
+      found(line.name, "sums", `not checked: SHA256SUMS lists it, but it ${name.refused}`);
+      continue;
+    }
+    named.add(name.name);
+    let expected: unknown;
+    if (name.name === CRATE) {
+      const file = await checkedFile(dir, CRATE, undefined, "SHA256SUMS");
+      if ("problem" in file) {
+        found(CRATE, "sums", file.problem);
+        continue;
+      }
+      expected = file.sha256;
+      if (expected !== line.sha256) {
+        found(
+          CRATE,
+          "sums",
+          `changed: its SHA-256 is ${short(expected)}, SHA256SUMS recorded ${short(line.sha256)}`,
+        );
+      }
+      continue;
+    }
+    if (!listed.has(name.name)) {
+      found(name.name, "sums", "SHA256SUMS lists it, the RO-Crate does not");
+      continue;
+    }
+    expected = listed.get(name.name)?.sha256;
+    if (expected !== line.sha256) {
+      found(
+        name.name,
+        "sums",
+        `SHA256SUMS records ${short(line.sha256)}, the RO-Crate ${short(expected)}`,
+      );
+    }
+  }
+  for (const path of [CRATE, ...listed.keys()]) {
+    if (!named.has(path)) {
+      found(path, "sums", "not in SHA256SUMS: sha256sum -c would not check it");
     }
   }
 }
@@ -207,7 +358,7 @@ function verdict(
   const ok = problems.length === 0;
   const counted = `${checked.files} files and ${checked.tables} table files`;
   const summary = ok
-    ? `${dir}: all holds: ${counted} match what the RO-Crate recorded, and datapackage.json matches the files`
+    ? `${dir}: all holds: ${counted} match what the RO-Crate recorded, and datapackage.json and SHA256SUMS match the files`
     : `${dir}: ${problems.length} ${
       problems.length === 1 ? "problem" : "problems"
     } (${counted} checked):\n` +
@@ -215,37 +366,42 @@ function verdict(
   return { ok, problems: buildTable(problemSchema, problems), checked, summary };
 }
 
-/** The files directly in the folder (a bundle has no subfolders). */
-async function folderFiles(dir: string): Promise<string[]> {
-  const names: string[] = [];
+/**
+ * The entries directly in the folder (a bundle has no subfolders), each with
+ * what it is when not a regular file, as ` (a symbolic link)`.
+ */
+async function folderEntries(dir: string): Promise<Map<string, string>> {
+  const entries: [string, string][] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
-      names.push(entry.isFile ? entry.name : `${entry.name}/`);
+      const kind = entry.isFile
+        ? ""
+        : entry.isSymlink
+        ? " (a symbolic link)"
+        : entry.isDirectory
+        ? " (a folder)"
+        : " (not a regular file)";
+      entries.push([entry.name, kind]);
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-  return names.sort();
+  return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-async function describe(path: string): Promise<FileNow | undefined> {
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
-      return undefined;
-    }
-    throw error;
-  }
-  return { bytes: bytes.byteLength, sha256: await sha256Hex(bytes) };
+/** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
+function printable(text: string): string {
+  const shown = text.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
 /** The first 12 digits of a hash, enough to tell two apart in a message. */
 function short(hash: unknown): string {
-  return typeof hash === "string" ? `${hash.replace(/^sha256:/, "").slice(0, 12)}…` : "none";
-}
-
-function sizeChange(recorded: unknown, bytes: number): string {
-  return String(recorded) === String(bytes) ? "" : ` (${bytes} bytes, recorded ${recorded})`;
+  return typeof hash === "string"
+    ? `${printable(hash.replace(/^sha256:/, "").slice(0, 12))}…`
+    : "none";
 }

@@ -136,6 +136,11 @@ export class HttpClient {
     return this.#cache?.mode ?? "off";
   }
 
+  /** Whether answers come only from a recording (replay mode): nothing is sent. */
+  get replaying(): boolean {
+    return this.#cache?.mode === "replay";
+  }
+
   /** The most bytes a whole answer may have (`maxResponseBytes`). */
   get maxResponseBytes(): number {
     return this.#maxBytes;
@@ -234,7 +239,11 @@ export class HttpClient {
     const cached = cache && (!write || cache.mode === "replay") &&
       await cachedResponse(cache, prepared);
     if (cached) {
-      noteRequest({ receivedAt: cached.receivedAt, cacheKey: cached.cacheKey });
+      noteRequest({
+        receivedAt: cached.receivedAt,
+        cacheKey: cached.cacheKey,
+        authenticated: request.authenticated,
+      });
       return this.#afterWrite(storedWrite, url, this.#check(method, request, cached));
     }
 
@@ -260,7 +269,11 @@ export class HttpClient {
       },
     );
     if (cache) await recordResponse(cache, policy, prepared, response);
-    noteRequest({ receivedAt: response.receivedAt, cacheKey: response.cacheKey });
+    noteRequest({
+      receivedAt: response.receivedAt,
+      cacheKey: response.cacheKey,
+      authenticated: request.authenticated,
+    });
     return this.#afterWrite(storedWrite, url, this.#check(method, request, response));
   }
 

@@ -42,6 +42,14 @@ export interface HttpRequest {
    * requests are never cached.
    */
   sensitive?: boolean;
+  /**
+   * Whether the request carries an API key in a header (not a signature or
+   * a one-time token): the key stays out of the cache key and every file,
+   * so its answer is recorded and replayed like any read, keyed apart from
+   * the same request sent without the key, and whoever replays needs no
+   * key. The reads' provenance says they were read with a key.
+   */
+  authenticated?: boolean;
   /** Whether the answer may be cached; default: idempotent and not sensitive. */
   cacheable?: boolean;
   /**
@@ -109,6 +117,8 @@ export function prepareRequest(
     : "";
   // The same query in another format (SPARQL JSON or XML) is another answer.
   const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === "accept")?.[1];
-  const cacheBody = accept ? `accept: ${accept}\n${bodyText}` : bodyText;
+  const asked = accept ? `accept: ${accept}\n${bodyText}` : bodyText;
+  // With a key the answer may differ (private data): keyed apart, by the fact, never by the key.
+  const cacheBody = request.authenticated ? `${asked}\nwith an API key` : asked;
   return { method, url, body, headers, cacheBody, idempotent };
 }

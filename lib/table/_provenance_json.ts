@@ -74,6 +74,7 @@ export function restoreProvenance(
     asOf: isObject(record.asOf) ? record.asOf as Record<string, string | number> : {},
     cacheKeys,
     ...(typeof record.page === "number" ? { page: record.page } : {}),
+    ...(record.readWithKey === true ? { readWithKey: true } : {}),
   });
 }
 

@@ -27,6 +27,8 @@ export interface CallTrace {
   cacheKeys: string[];
   /** The service's own "as of", as the answers stated it; later notes win. */
   asOf: Record<string, string | number>;
+  /** Whether a request carried an API key (private data may have been read). */
+  authenticated?: boolean;
 }
 
 /** One request as the HTTP client notes it. */
@@ -35,6 +37,8 @@ export interface TracedRequest {
   receivedAt?: string;
   /** Its cache key, when the cache was consulted. */
   cacheKey?: string;
+  /** Whether it carried an API key. */
+  authenticated?: boolean;
 }
 
 interface Frame {
@@ -101,6 +105,7 @@ export function noteRequest(request: TracedRequest): void {
     const at = request.receivedAt;
     if (at && (!trace.startedAt || at < trace.startedAt)) trace.startedAt = at;
     if (at && (!trace.endedAt || at > trace.endedAt)) trace.endedAt = at;
+    if (request.authenticated) trace.authenticated = true;
     if (request.cacheKey && !frame.keys.has(request.cacheKey)) {
       frame.keys.add(request.cacheKey);
       trace.cacheKeys.push(request.cacheKey);
@@ -172,5 +177,6 @@ export function noteTrace(trace: CallTrace): void {
   if (trace.startedAt) noteRequest({ receivedAt: trace.startedAt });
   if (trace.endedAt) noteRequest({ receivedAt: trace.endedAt });
   for (const cacheKey of trace.cacheKeys) noteRequest({ cacheKey });
+  if (trace.authenticated) noteRequest({ authenticated: true });
   noteAsOf(trace.asOf);
 }

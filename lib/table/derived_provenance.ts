@@ -69,6 +69,7 @@ export function deriveProvenance(
     endedAt: known.map((from) => from.endedAt).sort().at(-1)!,
     asOf: agreedAsOf(known),
     cacheKeys: [...new Set(known.flatMap((from) => from.cacheKeys))],
+    ...(known.some((from) => from.readWithKey) ? { readWithKey: true } : {}),
   });
 }
 

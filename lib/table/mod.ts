@@ -14,5 +14,6 @@ export * from "./concat_tables.ts";
 export * from "./typed_rows.ts";
 export { type Provenance, provenance } from "./provenance.ts";
 export { deriveProvenance } from "./derived_provenance.ts";
+export { type Lineage, lineage, type LineageInput, withLineage } from "./lineage.ts";
 export { canonicalTable } from "./canonical_table.ts";
 export { type TableDigest, tableDigest } from "./table_digest.ts";

@@ -62,6 +62,11 @@ export interface Provenance {
    * and rows are then that page's own. Absent for a whole table.
    */
   readonly page?: number;
+  /**
+   * True when a request of the call carried an API key: the table may hold
+   * private data, and so does the recording it was read from. Absent otherwise.
+   */
+  readonly readWithKey?: boolean;
 }
 
 const provenances = new WeakMap<ColumnTable, Provenance>();

@@ -142,6 +142,7 @@ async function callRecord(
       ...trace.asOf,
     },
     cacheKeys: trace.cacheKeys,
+    ...(trace.authenticated ? { readWithKey: true } : {}),
   };
 }
 

@@ -125,8 +125,11 @@ export async function checkRoCrate(dir: string): Promise<Map<string, Entity>> {
   assert.ok(typesOf(root).includes("Dataset"));
   for (const key of ["name", "description", "license"]) assert.ok(root[key], `root ${key}`);
   assert.match(root.datePublished as string, ISO_DATETIME);
-  // hasPart lists every file of the folder but the crate's own metadata file.
-  const onDisk = (await filesIn(dir)).filter((name) => name !== "ro-crate-metadata.json");
+  // hasPart lists every file of the folder but the crate's own metadata file and
+  // SHA256SUMS, written after it.
+  const onDisk = (await filesIn(dir)).filter((name) =>
+    name !== "ro-crate-metadata.json" && name !== "SHA256SUMS"
+  );
   assert.deepEqual(refs(root.hasPart).map(decodeURI).sort(), onDisk);
   for (const id of refs(root.hasPart)) {
     const file = byId.get(id)!;
@@ -220,7 +223,7 @@ export async function checkDataPackage(dir: string): Promise<Map<string, number>
   const resources = pkg.resources;
   // The files about the data (the two JSON files, CITATION.cff, index.html) are not its resources.
   const onDisk = (await filesIn(dir)).filter((name) =>
-    !name.endsWith(".json") && name !== "CITATION.cff" && name !== "index.html"
+    !name.endsWith(".json") && !["CITATION.cff", "index.html", "SHA256SUMS"].includes(name)
   );
   assert.deepEqual(resources.map((resource) => resource.path).sort(), onDisk);
   assert.equal(new Set(resources.map((resource) => resource.name)).size, resources.length);

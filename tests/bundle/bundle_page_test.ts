@@ -93,12 +93,15 @@ Deno.test("index.html opens offline in Chromium and shows every table, chart and
     const listed = document.querySelector("#files")!.textContent!;
     for (
       const file of saved.files.filter((f) =>
-        !["index.html", "ro-crate-metadata.json"].includes(f.path)
+        // Written after the page: the page can name them, not hold their hashes.
+        !["index.html", "ro-crate-metadata.json", "SHA256SUMS"].includes(f.path)
       )
     ) {
       assert.ok(listed.includes(file.path) && listed.includes(file.sha256), file.path);
     }
-    assert.match(document.querySelector("#check")!.textContent!, /tidepool\/verify/);
+    assert.match(document.querySelector("#check")!.textContent!, /tidepool@[\d.]+\/verify/);
+    assert.match(document.querySelector("#check")!.textContent!, /sha256sum -c SHA256SUMS/);
+    assert.match(listed, /SHA256SUMS/);
     assert.match(
       document.querySelector("header")!.textContent!,
       /By Ada Lovelace\. License: CC-BY-4\.0/,

@@ -1,8 +1,8 @@
 /**
  * reproduceBundle on a notebook: a paper's notebook reads a service and
  * saves a bundle while recording, run in the real Deno kernel; reproduced
- * from the recording (the kernel again, in a scratch copy, the service
- * stopped), its tables have the bundle's digests.
+ * from the recording (its code cells as one confined module, in a scratch
+ * copy, the service stopped), its tables have the bundle's digests.
  */
 
 import assert from "node:assert/strict";
@@ -30,7 +30,7 @@ const byBodyPart = hits.groupby("bodyPart").count().orderby("bodyPart");`),
 });
 
 Deno.test({
-  name: "a notebook's bundle reproduces from its recording in the Deno kernel",
+  name: "a notebook recorded in the Deno kernel reproduces from its recording, confined",
   ignore: !jupyterAvailable() && Deno.env.get("CI") !== "true",
   async fn() {
     const project = await Deno.makeTempDir();

@@ -75,6 +75,7 @@ Deno.test("saveBundle: every file listed with its hash, every CSV cell of its sc
       "datapackage.json",
       "index.html",
       "ro-crate-metadata.json",
+      "SHA256SUMS",
     ]);
     const rows = await checkDataPackage(`${dir}/paper`);
     assert.deepEqual(Object.fromEntries(rows), {
@@ -221,6 +222,7 @@ Deno.test("saveBundle: saved again with fewer tables, the earlier bundle's extra
     const names = [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
     assert.deepEqual(names, [
       "CITATION.cff",
+      "SHA256SUMS",
       "datapackage.json",
       "index.html",
       "kept.csv",

@@ -81,7 +81,7 @@ Deno.test("each tampering is named: the file, the check, and what differs", asyn
     ]);
     assert.match(
       problemOf(check.problems, "counts.parquet", "file"),
-      /\(\d+ bytes, recorded \d+\)/,
+      /^changed: its size is \d+ bytes, the RO-Crate recorded \d+ \(not hashed\)$/,
     );
     assert.match(
       problemOf(check.problems, "counts.parquet", "table"),
@@ -144,4 +144,54 @@ Deno.test("deno task verify exits 0 on a fresh bundle and 1 naming what changed"
   assert.equal(tampered.code, 1, tampered.text);
   assert.match(tampered.text, /notes\.txt: extra: in the folder, not listed in the RO-Crate/);
   assert.match(tampered.text, /1 problem \(8 files and 4 table files checked\)/);
+});
+
+/** `sha256sum -c SHA256SUMS` run in the bundle folder, as on any machine without tidepool. */
+async function sha256sumCheck(dir: string): Promise<{ code: number; text: string }> {
+  const { code, stdout, stderr } = await new Deno.Command("sha256sum", {
+    args: ["-c", "SHA256SUMS"],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code, text: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
+}
+
+Deno.test("SHA256SUMS: sha256sum -c checks every file, the crate too, and verify checks the sums", async () => {
+  const dir = await freshBundle();
+  const fresh = await sha256sumCheck(dir);
+  assert.equal(fresh.code, 0, fresh.text);
+  const checked = fresh.text.trim().split("\n").map((line) => line.replace(/: OK$/, "")).sort();
+  const inFolder = [...Deno.readDirSync(dir)].map((entry) => entry.name)
+    .filter((name) => name !== "SHA256SUMS").sort();
+  assert.deepEqual(checked, inFolder, "every other file of the bundle, the crate included");
+
+  // The crate edited: only the sums catch it, with sha256sum and with verify alike.
+  const crate = await Deno.readTextFile(`${dir}/ro-crate-metadata.json`);
+  await Deno.writeTextFile(`${dir}/ro-crate-metadata.json`, crate.replace("Two tables", "Three"));
+  const edited = await sha256sumCheck(dir);
+  assert.equal(edited.code, 1);
+  assert.match(edited.text, /ro-crate-metadata\.json: FAILED/);
+  assert.deepEqual(named((await verifyBundle(dir)).problems), ["ro-crate-metadata.json sums"]);
+  await Deno.writeTextFile(`${dir}/ro-crate-metadata.json`, crate);
+
+  // The sums edited, or one line removed, or the file removed: verify says so.
+  const sums = await Deno.readTextFile(`${dir}/SHA256SUMS`);
+  const lines = sums.trimEnd().split("\n");
+  const countsLine = lines.findIndex((line) => line.endsWith("  counts.csv"));
+  await Deno.writeTextFile(
+    `${dir}/SHA256SUMS`,
+    lines.map((line, i) => i === countsLine ? `${"0".repeat(64)}  counts.csv` : line).join("\n"),
+  );
+  assert.deepEqual(named((await verifyBundle(dir)).problems), ["counts.csv sums"]);
+  await Deno.writeTextFile(
+    `${dir}/SHA256SUMS`,
+    lines.filter((_, i) => i !== countsLine).join("\n"),
+  );
+  assert.match(
+    problemOf((await verifyBundle(dir)).problems, "counts.csv", "sums"),
+    /^not in SHA256SUMS/,
+  );
+  await Deno.remove(`${dir}/SHA256SUMS`);
+  assert.deepEqual(named((await verifyBundle(dir)).problems), ["SHA256SUMS sums"]);
 });

@@ -70,6 +70,13 @@ Deno.test("the demo runs against the sandbox and writes every table and chart", 
     for (const csv of bundleCsv) {
       assert.ok(dom.includes(`id="table-${csv.name.replace(/\.csv$/, "")}"`), csv.name);
     }
+    // Every table says where it came from: a call, or the tables and steps it was made from.
+    const page = await Deno.readTextFile(`${bundle}/index.html`);
+    for (const [section] of page.matchAll(/<section id="table-[\s\S]*?<\/section>/g)) {
+      const name = section.match(/data-table="([^"]+)"/)![1];
+      assert.doesNotMatch(section, /no provenance/, `${name} says where it came from`);
+      assert.match(section, /<dt>(Call|Made from \w+)<\/dt>/, name);
+    }
     const key = SANDBOX_WALLET_KEY.slice(2).toLowerCase();
     for (const entry of Deno.readDirSync(bundle)) {
       const text = new TextDecoder().decode(Deno.readFileSync(`${bundle}/${entry.name}`));

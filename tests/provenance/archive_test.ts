@@ -86,7 +86,7 @@ Deno.test("archive tables: operation, params, as-of, rows", async () => {
   });
 });
 
-Deno.test("a keyed call's provenance holds no key, and its requests no cache keys", async () => {
+Deno.test("a keyed call's provenance holds no key and says a key was sent; its requests are recorded without it", async () => {
   await withSandbox(async (sandbox) => {
     const dir = await Deno.makeTempDir();
     try {
@@ -101,7 +101,18 @@ Deno.test("a keyed call's provenance holds no key, and its requests no cache key
       assert.ok(provenance(mine));
       assert.ok(!text.includes(key.split(".")[1]), "no key secret");
       assert.ok(!text.includes(key.split(".")[0]), "no key id");
-      assert.deepEqual(provenance(mine)!.cacheKeys, [], "keyed requests are never cached");
+      // Recorded like any read (issue 45), keyed by the fact a key was sent, never by the key.
+      assert.equal(provenance(mine)!.cacheKeys.length, 1, "the keyed read is recorded");
+      assert.equal(provenance(mine)!.readWithKey, true);
+      const files: string[] = [];
+      const walk = async (folder: string) => {
+        for await (const entry of Deno.readDir(folder)) {
+          if (entry.isDirectory) await walk(`${folder}/${entry.name}`);
+          else files.push(await Deno.readTextFile(`${folder}/${entry.name}`));
+        }
+      };
+      await walk(dir);
+      assert.ok(files.length > 0 && files.every((file) => !file.includes(key.split(".")[1])));
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -1,0 +1,197 @@
+/**
+ * Runs a project's module the way `reproduce` must run code it does not
+ * trust: in a child Deno with explicit permissions (read the scratch copy
+ * and the npm cache, write the scratch copy, no network, no subprocess, no
+ * FFI, no system information, remote imports from JSR only) and an
+ * environment holding only what tidepool sets. Deno loads a module's static
+ * imports without asking its permissions, so the module graph is read first
+ * and a local import outside the scratch copy is refused before anything
+ * runs.
+ *
+ * @module
+ */
+
+import { basename, dirname } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { TidepoolError } from "../errors/errors.ts";
+import { isInside } from "./_project_copy.ts";
+
+/** Where Deno keeps its caches, as `deno info --json` says. */
+export interface DenoCaches {
+  /** `DENO_DIR`: the child needs it to find its cache, with no HOME to derive it from. */
+  readonly denoDir: string;
+  /** The npm cache: npm packages read their own files (a `.wasm`) at run time. */
+  readonly npmCache: string;
+}
+
+/** The reviewer's Deno caches. */
+export async function denoCaches(): Promise<DenoCaches> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new TidepoolError("Cannot reproduce: deno info could not name Deno's cache folder", {
+      details: new TextDecoder().decode(stderr).slice(-800),
+      detailsLabel: "Deno said",
+      hint: "Check that `deno info` runs here",
+    });
+  }
+  const info = JSON.parse(new TextDecoder().decode(stdout));
+  return { denoDir: String(info.denoDir), npmCache: String(info.npmCache) };
+}
+
+/** What a confined run may touch. */
+export interface Confinement {
+  /** The scratch copy: the only folder read and written. */
+  readonly scratch: string;
+  /** Deno's caches. */
+  readonly caches: DenoCaches;
+  /** Files of tidepool itself a module may import from outside the copy (its own checkout). */
+  readonly tidepoolFiles: readonly string[];
+  /** The environment of the run, beyond `DENO_DIR` and a temporary folder in the copy. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The whole environment of the child: nothing of the reviewer's. */
+function childEnv(confinement: Confinement): Record<string, string> {
+  return {
+    ...confinement.env,
+    DENO_DIR: confinement.caches.denoDir,
+    // Temporary files (Deno.makeTempDir) land inside the copy, the one place it may write.
+    TMPDIR: `${confinement.scratch}/.tmp`,
+    NO_COLOR: "1",
+    DENO_NO_UPDATE_CHECK: "1",
+  };
+}
+
+/** The permission flags of the run: exactly what the module description above says. */
+export function permissionFlags(confinement: Confinement): string[] {
+  return [
+    `--allow-read=${confinement.scratch},${confinement.caches.npmCache}`,
+    `--allow-write=${confinement.scratch}`,
+    // The environment is cleared: all it holds is what tidepool set.
+    "--allow-env",
+    "--deny-net",
+    "--deny-run",
+    "--deny-ffi",
+    "--deny-sys",
+    // Deno would otherwise fetch modules from a list of public hosts, a channel out.
+    "--allow-import=jsr.io:443",
+    "--no-prompt",
+  ];
+}
+
+/**
+ * Refuses a module whose static imports reach a local file outside the
+ * scratch copy (Deno reads those without asking the run's permissions):
+ * only files of the copy and of tidepool itself may be imported.
+ *
+ * @param module The module to run, inside the copy.
+ * @param confinement What the run may touch.
+ */
+export async function checkModuleGraph(module: string, confinement: Confinement): Promise<void> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--allow-import=jsr.io:443", module],
+    cwd: dirname(module),
+    env: childEnv(confinement),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new TidepoolError(
+      `Cannot reproduce: Deno cannot read the imports of ${basename(module)}`,
+      {
+        details: new TextDecoder().decode(stderr).trim().slice(-1500),
+        detailsLabel: "Deno said",
+        hint: "Reproduce with the notebook or script that wrote this bundle, in its project",
+      },
+    );
+  }
+  const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
+    modules?: { specifier?: string }[];
+  };
+  const outside = (graph.modules ?? []).map((entry) => entry.specifier ?? "")
+    .filter((specifier) => specifier.startsWith("file:"))
+    .map((specifier) => fromFileUrl(specifier))
+    .filter((path) =>
+      !isInside(path, confinement.scratch) &&
+      !confinement.tidepoolFiles.some((allowed) => isInside(path, allowed))
+    );
+  if (outside.length > 0) {
+    throw new TidepoolError(
+      `Cannot reproduce: ${basename(module)} imports files outside its project: ${
+        outside.slice(0, 3).join(", ")
+      }${outside.length > 3 ? ", ..." : ""}`,
+      {
+        hint:
+          "The re-run may read only its project's copy: keep every file the code imports inside the project",
+      },
+    );
+  }
+}
+
+/**
+ * Runs a module confined; fails with the end of its log unless it exits 0.
+ *
+ * @param module The module, inside the copy.
+ * @param args Its arguments.
+ * @param confinement What the run may touch.
+ * @param timeoutMs The longest it may run.
+ */
+export async function runConfined(
+  module: string,
+  args: readonly string[],
+  confinement: Confinement,
+  timeoutMs: number,
+): Promise<void> {
+  await Deno.mkdir(`${confinement.scratch}/.tmp`, { recursive: true });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...permissionFlags(confinement), module, ...args],
+    cwd: dirname(module),
+    env: childEnv(confinement),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(timeoutMs),
+  }).spawn();
+  // The run's output is the author's: only its end is kept, however much it prints.
+  const [stdout, stderr, { code }] = await Promise.all([
+    lastBytes(child.stdout),
+    lastBytes(child.stderr),
+    child.status,
+  ]);
+  if (code !== 0) {
+    const log = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
+    const refused = /NotCapable|Requires \w+ access/.test(log);
+    // Deno's own report of the failure, when it made one, else the end of the log.
+    const at = log.lastIndexOf("error: ");
+    throw new TidepoolError(`The re-run of ${basename(module)} failed (exit code ${code})`, {
+      details: at >= 0 ? log.slice(at) : log.slice(-400),
+      detailsLabel: "It said",
+      hint: refused
+        ? "The re-run is confined: it may read and write only its scratch copy of the project, with no network, subprocess, FFI or environment. Code that needs more cannot be reproduced here"
+        : "A CacheMissError means the recording lacks a request the code now sends: run it again with TIDEPOOL_CACHE_MODE=record, or use the code as it was when recorded",
+    });
+  }
+}
+
+/** The most bytes of a run's output kept: its end, which says why it failed. */
+const KEPT_OUTPUT = 64 * 1024;
+
+/** Reads a stream to its end, keeping only its last {@linkcode KEPT_OUTPUT} bytes. */
+async function lastBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  let kept = new Uint8Array(0);
+  for await (const chunk of stream) {
+    const joined = new Uint8Array(Math.min(kept.length + chunk.length, KEPT_OUTPUT));
+    const tail = chunk.subarray(Math.max(0, chunk.length - joined.length));
+    const head = kept.subarray(kept.length - (joined.length - tail.length));
+    joined.set(head, 0);
+    joined.set(tail, head.length);
+    kept = joined;
+  }
+  return kept;
+}

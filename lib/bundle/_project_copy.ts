@@ -1,0 +1,207 @@
+/**
+ * The scratch copy `reproduce` re-runs a project in: which folder is the
+ * project, and a copy of it made of regular files only, bounded in size.
+ * The project under review is untrusted, so its root is chosen from what
+ * holds both the source and the bundle (never a home folder or `/`), a
+ * symbolic link is copied only as the regular file it names inside the
+ * project, and anything else (a link out of the project, to a folder, a
+ * FIFO, a device) is refused by name.
+ *
+ * @module
+ */
+
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { TidepoolError } from "../errors/errors.ts";
+
+/** The most bytes a scratch copy may take unless the reviewer allows more. */
+export const DEFAULT_MAX_COPY_BYTES = 512 * 1024 * 1024;
+
+const CONFIGS = ["deno.json", "deno.jsonc"];
+
+const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
+
+/** Whether `inner` is `outer` or lies inside it. */
+export function isInside(inner: string, outer: string): boolean {
+  const path = relative(outer, inner);
+  return path === "" || (!path.startsWith(`..${sep}`) && path !== ".." && !path.startsWith(sep));
+}
+
+/** The deepest folder that holds both paths. */
+function commonFolder(a: string, b: string): string {
+  let folder = a;
+  while (!isInside(b, folder)) folder = dirname(folder);
+  return folder;
+}
+
+/** The `workspace` members a config names, as folders; empty when it names none or cannot be read. */
+async function workspaceMembers(folder: string): Promise<string[]> {
+  for (const name of CONFIGS) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(join(folder, name));
+    } catch {
+      continue;
+    }
+    try {
+      // deno.jsonc may hold comments: strip whole-line and trailing ones before parsing.
+      const config = JSON.parse(text.replace(/^\s*\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, ""));
+      const members = Array.isArray(config?.workspace)
+        ? config.workspace
+        : Array.isArray(config?.workspace?.members)
+        ? config.workspace.members
+        : [];
+      return members.filter((m: unknown) => typeof m === "string").map((m: string) =>
+        resolve(folder, m)
+      );
+    } catch {
+      return [];
+    }
+  }
+  return [];
+}
+
+/**
+ * The project's root: the nearest folder above both the source and the
+ * bundle that carries a `deno.json` or `.git`, or the Deno workspace whose
+ * member that folder is (so the workspace's import map and its other
+ * members come along). Never a home folder, a folder holding one, or `/`.
+ *
+ * @param source The notebook or script, absolute.
+ * @param bundle The bundle folder, absolute.
+ * @param home The reviewer's home folder, when known.
+ * @returns The root folder.
+ * @throws {TidepoolError} When no such folder exists, or it is a home folder or `/`.
+ */
+export async function projectRoot(
+  source: string,
+  bundle: string,
+  home: string | undefined,
+): Promise<string> {
+  const common = commonFolder(dirname(source), bundle);
+  let root: string | undefined;
+  for (let folder = common;; folder = dirname(folder)) {
+    const marked = await Promise.all(
+      [...CONFIGS, ".git"].map((name) => exists(join(folder, name))),
+    );
+    if (marked.some(Boolean)) {
+      root = folder;
+      break;
+    }
+    if (dirname(folder) === folder) break;
+  }
+  if (root === undefined) {
+    throw new TidepoolError(
+      `Cannot reproduce: no folder above both ${source} and ${bundle} has a deno.json or .git`,
+      {
+        hint:
+          "Give the project a deno.json (or make it a git repository) in the folder that holds the notebook or script and its bundle: reproduce copies that folder",
+      },
+    );
+  }
+  // A member of a Deno workspace resolves its imports through the workspace root.
+  for (let folder = dirname(root); folder !== dirname(folder); folder = dirname(folder)) {
+    const members = await workspaceMembers(folder);
+    if (members.some((member) => isInside(root!, member))) {
+      root = folder;
+      break;
+    }
+  }
+  const why = root === sep
+    ? "it is the file system's root"
+    : home && isInside(home, root)
+    ? root === home ? "it is your home folder" : `it holds your home folder ${home}`
+    : undefined;
+  if (why) {
+    throw new TidepoolError(
+      `Cannot reproduce from ${root}: ${why}, and reproduce copies the whole project folder`,
+      {
+        hint:
+          "Keep the paper's project in a folder of its own, with its own deno.json or .git, that holds the notebook or script and its bundle",
+      },
+    );
+  }
+  return root;
+}
+
+/** What a copy skips (the author's bundle, `.git`) and how much it may take. */
+export interface CopyLimits {
+  /** Folders not copied, absolute. */
+  readonly skip: ReadonlySet<string>;
+  /** The most bytes of all files copied together. */
+  readonly maxBytes: number;
+  /** Bytes copied so far, shared by the copies of one scratch folder. */
+  copied: number;
+}
+
+/**
+ * Copies a folder as regular files only. A symbolic link to a regular file
+ * inside `within` is copied as that file; any other link, and anything that
+ * is not a regular file or a folder, is refused by name before the copy
+ * goes on. `node_modules` (Deno makes it again when needed) and `.git` are
+ * not copied.
+ *
+ * @param from The folder to copy.
+ * @param to Where the copy goes (made when missing).
+ * @param within The project root: the only place a link may point into.
+ * @param limits What to skip, and the size bound.
+ */
+export async function copyRegularFiles(
+  from: string,
+  to: string,
+  within: string,
+  limits: CopyLimits,
+): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const path = join(from, entry.name);
+    if (limits.skip.has(path) || entry.name === "node_modules" || entry.name === ".git") continue;
+    if (entry.isDirectory) {
+      await copyRegularFiles(path, join(to, entry.name), within, limits);
+      continue;
+    }
+    const source = entry.isSymlink ? await linkedFile(path, within) : path;
+    const info = await Deno.stat(source);
+    if (!info.isFile) throw refused(path, within, "not a regular file (a FIFO, socket or device)");
+    limits.copied += info.size;
+    if (limits.copied > limits.maxBytes) {
+      throw new TidepoolError(
+        `Cannot reproduce: the project at ${within} holds more than ${
+          Math.round(limits.maxBytes / 1024 / 1024)
+        } MB, the most a scratch copy may take`,
+        {
+          hint:
+            "Move large files the notebook or script does not read out of the project, or allow a larger copy (maxCopyBytes, --max-copy-mb)",
+        },
+      );
+    }
+    await Deno.copyFile(source, join(to, entry.name));
+  }
+}
+
+/** The regular file a link names, when it lies inside the project; otherwise refused, naming the link. */
+async function linkedFile(link: string, within: string): Promise<string> {
+  let target: string;
+  try {
+    target = await Deno.realPath(link);
+  } catch {
+    throw refused(link, within, "a symbolic link to nothing");
+  }
+  const realRoot = await Deno.realPath(within);
+  if (!isInside(target, realRoot)) {
+    throw refused(link, within, `a symbolic link out of the project (to ${target})`);
+  }
+  if (!(await Deno.stat(target)).isFile) {
+    throw refused(link, within, "a symbolic link to a folder");
+  }
+  return target;
+}
+
+function refused(path: string, within: string, what: string): TidepoolError {
+  return new TidepoolError(
+    `Cannot reproduce: ${relative(within, path)} in the project is ${what}`,
+    {
+      hint:
+        "The re-run works on a copy made of regular files only: replace the link by the file it names, or move it out of the project",
+    },
+  );
+}

@@ -1,0 +1,79 @@
+/**
+ * The arguments of the `reproduce` command, parsed with `node:util`'s
+ * `parseArgs`: the bundle, the notebook or script, and the recording given
+ * either as a third argument or as `--recording`; a usage error names the
+ * argument that was wrong.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+
+/** The usage line of the command. */
+export const REPRODUCE_USAGE =
+  "Usage: reproduce <bundle folder> <notebook.ipynb or script.ts> [<recording folder>] [--recording <folder>] [--allow-not-recorded] [--max-copy-mb <MB>] [-- <script arguments>]";
+
+/** The command's arguments, parsed. */
+export interface ReproduceArgs {
+  bundle: string;
+  source: string;
+  recording?: string;
+  allowNotRecorded: boolean;
+  maxCopyBytes?: number;
+  scriptArgs: string[];
+}
+
+/**
+ * Parses the command's arguments.
+ *
+ * @param args The arguments after the command.
+ * @returns The parsed arguments, or the usage error naming what was wrong.
+ */
+export function parseReproduceArgs(args: readonly string[]): ReproduceArgs | { error: string } {
+  const split = args.indexOf("--");
+  const own = split < 0 ? [...args] : args.slice(0, split);
+  const scriptArgs = split < 0 ? [] : args.slice(split + 1);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: own,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        recording: { type: "string" },
+        "allow-not-recorded": { type: "boolean" },
+        "max-copy-mb": { type: "string" },
+      },
+    });
+  } catch (error) {
+    return { error: (error as Error).message.replace(/\. To specify a positional.*$/s, "") };
+  }
+  const { values, positionals } = parsed;
+  const [bundle, source, third, ...extra] = positionals;
+  if (bundle === undefined) return { error: "Missing the bundle folder (the first argument)" };
+  if (source === undefined) {
+    return { error: "Missing the notebook or script that wrote the bundle (the second argument)" };
+  }
+  if (extra.length > 0) return { error: `Unexpected argument: ${extra[0]}` };
+  if (third !== undefined && values.recording !== undefined) {
+    return {
+      error: `The recording is given twice: ${third} and --recording ${values.recording}`,
+    };
+  }
+  let maxCopyBytes: number | undefined;
+  if (values["max-copy-mb"] !== undefined) {
+    const megabytes = Number(values["max-copy-mb"]);
+    if (!Number.isFinite(megabytes) || megabytes <= 0) {
+      return { error: `Invalid --max-copy-mb ${values["max-copy-mb"]}: give a number of MB` };
+    }
+    maxCopyBytes = megabytes * 1024 * 1024;
+  }
+  return {
+    bundle,
+    source,
+    recording: third ?? values.recording,
+    allowNotRecorded: values["allow-not-recorded"] === true,
+    maxCopyBytes,
+    scriptArgs,
+  };
+}

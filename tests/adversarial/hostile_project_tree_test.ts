@@ -1,0 +1,184 @@
+/**
+ * The project folder `reproduce` copies is untrusted too. A symbolic link
+ * out of the project (the bundle's folder pointing at the author's real,
+ * published bundle), a link to a file outside, a FIFO; a project whose only
+ * `deno.json` is in the reviewer's home folder, or above it; a static import
+ * of a file outside the project (Deno loads static imports without asking
+ * the run's permissions). Each is refused before anything runs, and the
+ * test checks the files itself: the published bundle byte for byte, no copy
+ * left in the temporary folder reproduce was given, nothing printed of the
+ * secrets.
+ */
+
+import assert from "node:assert/strict";
+import { childEnvironment } from "../_child_runs.ts";
+import {
+  projectFolder,
+  reproduceCommand,
+  runAuthor,
+  snapshot,
+  TIDEPOOL_MOD,
+} from "../bundle/_paper_project.ts";
+
+const SECRET = "fake-ssh-key-do-not-copy";
+
+const PAPER = `import * as aq from "arquero";
+import { saveBundle } from "${TIDEPOOL_MOD}";
+await saveBundle("out/bundle", { draft: true, tables: { counts: aq.table({ n: [1, 2, 3] }) } });
+`;
+
+/** The reviewer's environment with its own temporary folder, to see what reproduce leaves there. */
+async function reviewer(scene: string, home = `${scene}/home`) {
+  const tmp = `${scene}/tmp`;
+  await Deno.mkdir(tmp, { recursive: true });
+  await Deno.mkdir(home, { recursive: true });
+  return { tmp, environment: childEnvironment({ HOME: home, TMPDIR: tmp }) };
+}
+
+Deno.test("a symbolic link out of the project is refused by name; the published bundle keeps every byte", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-links-" });
+  try {
+    const { tmp, environment } = await reviewer(scene);
+    const project = `${scene}/project`;
+    await projectFolder(project);
+    await Deno.writeTextFile(`${project}/paper.ts`, PAPER);
+    // The author keeps the published bundle elsewhere, and `out` links to it.
+    await Deno.mkdir(`${scene}/published`);
+    await Deno.symlink(`${scene}/published`, `${project}/out`);
+    await runAuthor(project, "paper.ts");
+    const published = await snapshot(`${scene}/published`);
+    assert.ok(published.size > 0, "the author's run wrote through the link");
+    const run = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
+      environment,
+    );
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /out in the project is a symbolic link out of the project/);
+    assert.deepEqual(await snapshot(`${scene}/published`), published, "the published bundle");
+    assert.deepEqual([...Deno.readDirSync(tmp)], [], "no scratch copy left behind");
+
+    // A link to a file outside, and a FIFO, are refused the same way, naming them.
+    await Deno.remove(`${project}/out`);
+    await Deno.mkdir(`${project}/out`);
+    await runAuthor(project, "paper.ts");
+    await Deno.writeTextFile(`${scene}/secret.txt`, SECRET);
+    await Deno.symlink(`${scene}/secret.txt`, `${project}/notes.txt`);
+    const outward = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
+      environment,
+    );
+    assert.equal(outward.code, 1);
+    assert.match(outward.stderr, /notes\.txt in the project is a symbolic link out of the project/);
+    assert.ok(!(outward.stdout + outward.stderr).includes(SECRET));
+    await Deno.remove(`${project}/notes.txt`);
+    const fifo = await new Deno.Command("mkfifo", { args: [`${project}/pipe`] }).output();
+    assert.equal(fifo.code, 0);
+    const piped = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
+      environment,
+    );
+    assert.equal(piped.code, 1);
+    assert.match(piped.stderr, /pipe in the project is not a regular file/);
+    await Deno.remove(`${project}/pipe`);
+
+    // A link to a file inside the project is copied as that file: the paper reproduces.
+    await Deno.writeTextFile(`${project}/data.txt`, "inside");
+    await Deno.symlink(`${project}/data.txt`, `${project}/alias.txt`);
+    const inside = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
+      environment,
+    );
+    assert.equal(inside.code, 0, inside.stdout + inside.stderr);
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});
+
+Deno.test("the project root is never the home folder, a folder holding it, or /", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-home-" });
+  try {
+    // The only deno.json above the paper is the home folder's, beside .ssh and a large file.
+    const home = `${scene}/home`;
+    const { tmp, environment } = await reviewer(scene, home);
+    await projectFolder(home);
+    await Deno.mkdir(`${home}/.ssh`);
+    await Deno.writeTextFile(`${home}/.ssh/id_rsa`, SECRET);
+    await Deno.writeFile(`${home}/big.bin`, new Uint8Array(8 * 1024 * 1024));
+    await Deno.mkdir(`${home}/paper`);
+    await Deno.writeTextFile(`${home}/paper/paper.ts`, PAPER);
+    await runAuthor(`${home}/paper`, "paper.ts");
+    const run = await reproduceCommand(
+      [
+        `${home}/paper/out/bundle`,
+        `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
+      environment,
+    );
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stderr, /it is your home folder, and reproduce copies the whole project/);
+    assert.deepEqual([...Deno.readDirSync(tmp)], [], "nothing copied to the temporary folder");
+
+    // A .git above the home folder: the root would hold it.
+    await Deno.remove(`${home}/deno.json`);
+    await Deno.mkdir(`${scene}/.git`);
+    const above = await reproduceCommand(
+      [
+        `${home}/paper/out/bundle`,
+        `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
+      environment,
+    );
+    assert.equal(above.code, 1);
+    assert.match(above.stderr, /it holds your home folder/);
+    assert.ok(!(above.stdout + above.stderr).includes(SECRET));
+
+    // Its own deno.json makes the paper's folder the root: then it reproduces.
+    await projectFolder(`${home}/paper`);
+    const own = await reproduceCommand(
+      [
+        `${home}/paper/out/bundle`,
+        `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
+      environment,
+    );
+    assert.equal(own.code, 0, own.stdout + own.stderr);
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});
+
+Deno.test("a static import of a file outside the project is refused before the run", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-import-" });
+  try {
+    const { environment } = await reviewer(scene);
+    await Deno.writeTextFile(`${scene}/credentials.json`, JSON.stringify({ key: SECRET }));
+    const project = `${scene}/project`;
+    await projectFolder(project);
+    // Recorded honestly; the replay imports the reviewer's file and prints it.
+    await Deno.writeTextFile(`${project}/paper.ts`, PAPER);
+    await runAuthor(project, "paper.ts");
+    await Deno.writeTextFile(
+      `${project}/paper.ts`,
+      `import credentials from "${scene}/credentials.json" with { type: "json" };
+console.error(JSON.stringify(credentials));
+throw new Error(JSON.stringify(credentials));
+${PAPER}`,
+    );
+    const run = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`, "--recording", `${project}/.cache/tidepool`],
+      environment,
+    );
+    const printed = run.stdout + run.stderr;
+    assert.equal(run.code, 1, printed);
+    assert.match(run.stderr, /paper\.ts imports files outside its project: .*credentials\.json/);
+    assert.ok(!printed.includes(SECRET), "the file's content was never printed");
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});
