@@ -19,7 +19,7 @@ import {
   type ProgressTask,
   startProgress,
 } from "../progress/progress.ts";
-import { redact } from "../errors/redact.ts";
+import { redact, registerHeaderSecrets, registerSecret, showValue } from "../errors/redact.ts";
 import { errorFromResponse } from "./error_from_response.ts";
 import { type RetryPolicy, retryPolicy } from "./retry.ts";
 import { currentOperation, noteRequest } from "../table/call_trace.ts";
@@ -85,10 +85,15 @@ export class HttpClient {
     try {
       parsed = new URL(baseUrl);
     } catch {
-      throw new TidepoolError(`Invalid service URL: ${baseUrl}`, {
+      // A key passed where the URL goes is described, never echoed.
+      throw new TidepoolError(`Invalid service URL: ${showValue(baseUrl, 200)}`, {
         hint: "Give an absolute http or https URL, such as https://node.example",
       });
     }
+    // A password in the URL (https://user:password@host/) is a secret from here on.
+    if (parsed.password) registerSecret(decodeURIComponent(parsed.password));
+    if (parsed.username) registerSecret(decodeURIComponent(parsed.username));
+    registerHeaderSecrets(options.headers);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
       throw new TidepoolError(`Unsupported URL scheme: ${parsed.protocol}`, {
         hint: "Give an http or https URL",
@@ -181,6 +186,7 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
+    registerHeaderSecrets(request.headers);
     const unkeyed = prepareRequest(request, this.baseUrl, this.#headers);
     const { method, url, body, headers, idempotent } = unkeyed;
     const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
@@ -241,6 +247,7 @@ export class HttpClient {
    * Never cached; retried only before the body is handed over.
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
+    registerHeaderSecrets(request.headers);
     const prepared = prepareRequest(request, this.baseUrl, this.#headers);
     const { method, url, body, headers, idempotent } = prepared;
     this.#refuseInReplay(method, url);

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { looksLikeSecret, showValue } from "../../errors/redact.ts";
 import type {
   ComputeAssetRef,
   ComputeEnvironmentLimits,
@@ -46,7 +47,7 @@ export function checkRef(ref: unknown, what: string, violations: string[]): void
   if (typeof documentId !== "string" || !DID.test(documentId)) {
     violations.push(
       `${what} documentId ${
-        JSON.stringify(documentId ?? null)
+        showValue(documentId ?? null)
       } is not a DID (did:op: and 64 lowercase hex)`,
     );
   }
@@ -87,7 +88,10 @@ export function precheckFreeCompute(
   }
   for (const viewer of input.additionalViewers ?? []) {
     if (typeof viewer !== "string" || !ADDRESS.test(viewer)) {
-      violations.push(`additional viewer ${String(viewer).slice(0, 60)} is not an address`);
+      const shown = looksLikeSecret(String(viewer))
+        ? showValue(viewer)
+        : String(viewer).slice(0, 60);
+      violations.push(`additional viewer ${shown} is not an address`);
     }
   }
 
