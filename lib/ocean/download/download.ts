@@ -90,12 +90,9 @@ export async function download(
         signal: parameters.signal,
       }),
   );
-  const disposition = /filename="?([^";]+)"?/i.exec(
-    stream.headers.get("content-disposition") ?? "",
-  );
   const saved = await saveStream(stream.body, {
     dir: parameters.dir,
-    filename: disposition?.[1],
+    filename: dispositionName(stream.headers.get("content-disposition")),
     fallback: `file-${fileIndex}`,
     expectedBytes: expected?.bytes,
     what,
@@ -122,4 +119,21 @@ export async function download(
       : undefined,
   });
   return { path: saved.path, bytes: saved.bytes, sha256: saved.sha256 };
+}
+
+/**
+ * The file name a `Content-Disposition` header names: `filename*` (RFC 6266,
+ * UTF-8 percent-encoded, for names outside ASCII) before `filename`.
+ */
+function dispositionName(header: string | null): string | undefined {
+  const extended = /filename\*\s*=\s*([\w-]+)'[^']*'([^;]+)/i.exec(header ?? "");
+  if (extended) {
+    try {
+      const text = decodeURIComponent(extended[2].trim());
+      if (/^utf-8$/i.test(extended[1])) return text;
+    } catch {
+      // a malformed escape: the plain filename is used
+    }
+  }
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(header ?? "")?.[1];
 }
