@@ -14,6 +14,7 @@ import { defineSchema } from "../../lib/table/schema.ts";
 import { TidepoolError } from "../../lib/errors/errors.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text).byteLength;
+// deno-lint-ignore no-control-regex -- control characters are what must not be in a name
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
 /** Names servers have sent, or could: each must come out harmless. */
