@@ -94,7 +94,13 @@ const OCEAN_CALL_RULES = {
   "OceanNode.jobs": { rules: JOBS, required: [] },
   "OceanNode.jobResults": { rules: JOBS, required: [] },
   "OceanNode.downloadResults": {
-    rules: { signer: "object", dir: "string", types: "strings", signal: "signal" },
+    rules: {
+      signer: "object",
+      dir: "string",
+      types: "strings",
+      maxBytes: "integer",
+      signal: "signal",
+    },
     required: ["signer", "dir"],
   },
   "OceanNode.resultText": {
@@ -121,6 +127,7 @@ const OCEAN_CALL_RULES = {
       fileIndex: "integer",
       userdata: "object",
       verify: "boolean",
+      maxBytes: "integer",
       signal: "signal",
     },
     required: ["did", "serviceId", "txId", "signer", "dir"],

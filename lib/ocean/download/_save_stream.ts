@@ -74,6 +74,8 @@ export interface SaveStreamOptions {
   expectedBytes?: number;
   /** What is being saved, for messages. */
   what: string;
+  /** The download's signal: an abort ends the save with its reason, nothing kept. */
+  signal?: AbortSignal;
   /** Checks the complete file before it gets its name; throw to refuse it. */
   verify?: (saved: { bytes: number; sha256: string }) => void;
 }
@@ -130,6 +132,9 @@ async function writeInPlace(
       }
     } catch (error) {
       await reader.cancel().catch(() => {});
+      // An abort is the caller's own; a body past its length says so itself.
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof TidepoolError) throw error;
       throw new TidepoolError(`Download of ${what} was interrupted after ${bytes} bytes`, {
         details: error instanceof Error ? error.message : String(error),
         hint: "Nothing was kept; try again",

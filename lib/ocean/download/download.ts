@@ -23,7 +23,12 @@ export interface DownloadParameters {
   userdata?: Record<string, unknown>;
   /** Check size and SHA-256 against the node's fileInfo before the file gets its name. */
   verify?: boolean;
-  /** Cancels the download. */
+  /**
+   * Most bytes of a file whose node declares no length; default 4 GiB
+   * (`DEFAULT_MAX_DOWNLOAD_BYTES`). A declared length is the cap of its own file.
+   */
+  maxBytes?: number;
+  /** Cancels the download, to the last byte. */
   signal?: AbortSignal;
 }
 
@@ -88,6 +93,7 @@ export async function download(
         idempotent: false,
         sensitive: true,
         signal: parameters.signal,
+        maxBytes: parameters.maxBytes,
       }),
   );
   const saved = await saveStream(stream.body, {
@@ -96,6 +102,7 @@ export async function download(
     fallback: `file-${fileIndex}`,
     expectedBytes: expected?.bytes,
     what,
+    signal: parameters.signal,
     verify: expected
       ? ({ bytes, sha256 }) => {
         if (Number.isFinite(expected!.bytes) && bytes !== expected!.bytes) {
