@@ -152,13 +152,16 @@ Deno.test("savePlot writes a complete SVG file with the Japanese labels", async 
   }
 });
 
-Deno.test("a continuous colour legend is left out instead of failing for lack of a canvas", () => {
+Deno.test("a continuous colour legend is drawn above the chart, both in one SVG", () => {
   const figure = renderPlot({
     color: { legend: true, scheme: "blues" },
     marks: [Plot.cell([{ a: "x", v: 1 }, { a: "y", v: 3 }], { x: "a", fill: "v" })],
   });
   assertStandalone(figure);
   assert.equal(marks(figure, 'g[aria-label="cell"] rect').length, 2);
+  const [ramp] = marks(figure, "svg[class*=ramp]");
+  assert.ok(ramp, "the ramp is kept");
+  assert.equal(marks(figure, "svg[class*=ramp] image").length, 1);
 });
 
 Deno.test("a chart given the wrong table says which columns are missing", () => {
