@@ -169,4 +169,14 @@ Deno.test("a chart given the wrong table says which columns are missing", () => 
     () => emotionBodyPartHeatmap(aq.table({ emotion: ["喜"], count: [1] })),
     (error: Error) => error instanceof TidepoolError && /lacks bodyPart/.test(error.message),
   );
+  // No server is involved: the error says what the table has, not what a server said.
+  const error = (() => {
+    try {
+      emotionBodyPartHeatmap(aq.table({ emotion: ["喜"], count: [1] }));
+    } catch (e) {
+      return e as TidepoolError;
+    }
+  })();
+  assert.doesNotMatch(String(error?.message), /Server said/);
+  assert.match(String(error?.message), /The table has: emotion, count/);
 });

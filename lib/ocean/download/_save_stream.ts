@@ -137,6 +137,7 @@ async function writeInPlace(
       if (error instanceof TidepoolError) throw error;
       throw new TidepoolError(`Download of ${what} was interrupted after ${bytes} bytes`, {
         details: error instanceof Error ? error.message : String(error),
+        detailsLabel: "The connection said",
         hint: "Nothing was kept; try again",
         cause: error,
       });
