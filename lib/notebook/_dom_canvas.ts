@@ -197,12 +197,20 @@ function base64(bytes: Uint8Array): string {
  * @example A colour ramp drawn and embedded as Plot does
  * ```ts
  * import { parseHTML } from "linkedom";
- * const { document } = parseHTML("<html><body></body></html>");
- * installCanvas(document);
- * const canvas = document.createElement("canvas") as unknown as HTMLCanvasElement;
+ * interface Canvas {
+ *   width: number;
+ *   height: number;
+ *   getContext(type: "2d"): { fillStyle: string; fillRect(...box: number[]): void };
+ *   toDataURL(): string;
+ * }
+ * const page = parseHTML("<html><body></body></html>") as unknown as {
+ *   document: { createElement(name: string): unknown };
+ * };
+ * installCanvas(page.document);
+ * const canvas = page.document.createElement("canvas") as Canvas;
  * canvas.width = 2;
  * canvas.height = 1;
- * const context = canvas.getContext("2d")!;
+ * const context = canvas.getContext("2d");
  * context.fillStyle = "rgb(255, 0, 0)";
  * context.fillRect(0, 0, 1, 1);
  * console.log(canvas.toDataURL().startsWith("data:image/png;base64,")); // true
