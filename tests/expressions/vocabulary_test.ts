@@ -83,7 +83,10 @@ Deno.test("an emotion named in English or as a Japanese word points to its categ
       const error = await client.search({ emotion: given as any }).catch((e) => e);
       assert.ok(error instanceof TidepoolError, given);
       assert.ok(error.message.includes(`did you mean ${category}?`), `${given}: ${error.message}`);
-      assert.match(error.hint ?? "", /驚 \(surprise\), 喜 \(joy\)/);
+      // Every category with its gloss, in the order the service lists them.
+      for (const gloss of ["喜 (joy)", "驚 (surprise)", "厭 (dislike)"]) {
+        assert.ok(error.hint?.includes(gloss), `${given}: ${error.hint}`);
+      }
     }
     // No category is guessed for what names none, or more than one.
     // deno-lint-ignore no-explicit-any
