@@ -129,3 +129,34 @@ Deno.test("a 4xx whose body is not an OAI-PMH document stays an HttpError with w
     }
   }
 });
+
+Deno.test("a Zenodo 422 noRecordsMatch recorded is replayed offline as the same empty table", async () => {
+  const dir = await Deno.makeTempDir();
+  const server = serveCassettes(CASSETTES);
+  const endpoint = `${server.url}/oai2d`;
+  try {
+    const recording = new OaiPmh(endpoint, {
+      progress: false,
+      retry: false,
+      warn() {},
+      cache: { dir, mode: "record" },
+    });
+    assert.equal((await recording.harvest({ set: "XXX" })).numRows(), 0);
+  } finally {
+    await server.close();
+  }
+  try {
+    // The server is gone: only the recording can answer.
+    const replaying = new OaiPmh(endpoint, {
+      progress: false,
+      retry: false,
+      warn() {},
+      cache: { dir, mode: "replay" },
+    });
+    const table = await replaying.harvest({ set: "XXX" });
+    assert.equal(table.numRows(), 0);
+    assert.ok(table.columnNames().includes("identifier"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
