@@ -24,8 +24,10 @@ const SECRET_NAMES =
 const QUERY_SECRET_NAMES = `${SECRET_NAMES}|sig|key|auth|api-key|x-api-key|access-token`;
 
 const PATTERNS: [RegExp, string][] = [
-  // Authorization: Bearer <token>
-  [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // Authorization: Bearer <token>, Basic <user:password in base64>
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // https://user:password@host/: the whole user information, in any scheme
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi, `$1${REDACTED}@`],
   // ?signature=...&token=...
   [
     new RegExp(`([?&](?:${QUERY_SECRET_NAMES})=)[^&#\\s"']*`, "gi"),
@@ -86,6 +88,77 @@ export function redact(text: string): string {
     out = out.replace(pattern, replacement);
   }
   return out;
+}
+
+/**
+ * Whether a value given where a name, an address or a URL goes has the shape
+ * of a secret: a private key (64 hex digits, with or without 0x), or a long
+ * unbroken run of key characters mixing letters and digits (an API key, a
+ * token). Such a value is described, never echoed, in an error about it.
+ *
+ * @param value A value from the caller.
+ * @returns True when it should not be shown.
+ *
+ * @example A private key passed where a variable's name goes
+ * ```ts
+ * console.log(looksLikeSecret("0x" + "ab".repeat(32))); // true
+ * console.log(looksLikeSecret("OCEAN_PRIVATE_KEY")); // false
+ * ```
+ */
+export function looksLikeSecret(value: string): boolean {
+  const text = value.trim();
+  if (/^(?:0x)?[0-9a-f]{64}$/i.test(text)) return true;
+  return /^[A-Za-z0-9_+/=.~-]{32,}$/.test(text) && /[0-9]/.test(text) && /[A-Za-z]/.test(text);
+}
+
+/**
+ * A value from the caller as an error may show it: quoted and cut to `max`
+ * characters, or, when it has the shape of a secret ({@linkcode looksLikeSecret}),
+ * only its length.
+ *
+ * @param value Any value the caller passed.
+ * @param max The most characters shown; default 60.
+ * @returns Text to put in an error message.
+ *
+ * @example A private key given where an address goes
+ * ```ts
+ * console.log(showValue("0x" + "1f".repeat(32)));
+ * // a string of 66 characters (not shown: it looks like a key)
+ * ```
+ */
+export function showValue(value: unknown, max = 60): string {
+  if (typeof value !== "string") return String(value).slice(0, max);
+  if (looksLikeSecret(value)) {
+    return `a string of ${value.length} characters (not shown: it looks like a key)`;
+  }
+  return JSON.stringify(value.length > max ? `${value.slice(0, max - 3)}...` : value);
+}
+
+/**
+ * Registers the values of request headers that carry credentials
+ * (`authorization`, `cookie`, `x-api-key`, any header named like a secret),
+ * so that a server echoing one back cannot make tidepool print it.
+ *
+ * @param headers Request headers by name.
+ *
+ * @example A key sent in a header is never printed back
+ * ```ts
+ * registerHeaderSecrets({ "x-api-key": "k3y-in-a-header-0001" });
+ * console.log(redact("you sent k3y-in-a-header-0001")); // "you sent [redacted]"
+ * ```
+ */
+export function registerHeaderSecrets(headers: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (
+      typeof value !== "string" || !(/^(?:cookie|x-api-key)$/i.test(name) || isSecretName(name))
+    ) {
+      continue;
+    }
+    registerSecret(value.trim());
+    // `Bearer <token>`, `Basic <base64>`, `Token <key>`: the credential itself.
+    const credential = /^\S+\s+(\S+)$/.exec(value.trim())?.[1];
+    if (credential) registerSecret(credential);
+  }
 }
 
 function escapeRegExp(text: string): string {
