@@ -11,6 +11,12 @@
 const REDACTED = "[redacted]";
 const secrets = new Set<string>();
 let secretPattern: RegExp | undefined;
+/** The length of the shortest piece of a key that is redacted on its own. */
+const PART = 8;
+/** Every `PART`-character piece (lower case) of the registered key-like secrets. */
+const secretParts = new Set<string>();
+/** Texts longer than this are searched for whole secrets only (a piece search costs a slice a character). */
+const PART_SEARCH_LIMIT = 4 * 1024 * 1024;
 
 /** Query parameter and JSON field names whose values are always secret. */
 const SECRET_NAMES =
@@ -58,6 +64,16 @@ const PATTERNS: [RegExp, string][] = [
 export function registerSecret(value: string): void {
   if (value.length < 8 || secrets.has(value)) return;
   secrets.add(value);
+  if (keyLike(value)) {
+    // A server that echoes part of a key (its first 12 characters in an error) must not
+    // make tidepool print that part: every piece of PART characters is redacted.
+    const forms = [value, encodeURIComponent(value)];
+    if (/^0x[0-9a-fA-F]+$/.test(value)) forms.push(value.slice(2));
+    for (const form of forms) {
+      const lower = form.toLowerCase();
+      for (let i = 0; i + PART <= lower.length; i++) secretParts.add(lower.slice(i, i + PART));
+    }
+  }
   const forms = new Set<string>();
   for (const secret of secrets) {
     forms.add(secret);
@@ -82,12 +98,68 @@ export function registerSecret(value: string): void {
  * ```
  */
 export function redact(text: string): string {
-  let out = text;
-  if (secretPattern) out = out.replace(secretPattern, REDACTED);
+  let out = redactSecrets(text);
   for (const [pattern, replacement] of PATTERNS) {
     out = out.replace(pattern, replacement);
   }
   return out;
+}
+
+/**
+ * Removes the registered secrets from text, whole and in pieces of 8 or
+ * more characters of a key (a private key, an API key, a token), but none
+ * of the shapes {@linkcode redact} removes by pattern: for data that is
+ * stored as it came, such as a recorded answer, where a field named `token`
+ * is data but a key a server echoed back is not.
+ *
+ * @param text Any text.
+ * @returns The text with registered secrets, and pieces of keys, replaced by `[redacted]`.
+ *
+ * @example A server echoing the start of a key
+ * ```ts
+ * registerSecret("k3y0-a1b2-c3d4-e5f6-0001");
+ * console.log(redactSecrets("unknown key k3y0-a1b2-c3d4...")); // "unknown key [redacted]..."
+ * ```
+ */
+export function redactSecrets(text: string): string {
+  let out = secretPattern ? text.replace(secretPattern, REDACTED) : text;
+  if (secretParts.size > 0 && out.length >= PART && out.length <= PART_SEARCH_LIMIT) {
+    out = redactParts(out);
+  }
+  return out;
+}
+
+/** Replaces each run of text made of pieces of registered keys. */
+function redactParts(text: string): string {
+  let out = "";
+  let kept = 0;
+  for (let i = 0; i + PART <= text.length;) {
+    if (!secretParts.has(text.slice(i, i + PART).toLowerCase())) {
+      i++;
+      continue;
+    }
+    let end = i + PART;
+    while (
+      end < text.length && secretParts.has(text.slice(end - PART + 1, end + 1).toLowerCase())
+    ) {
+      end++;
+    }
+    out += text.slice(kept, i) + REDACTED;
+    kept = end;
+    i = end;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/**
+ * Whether a registered secret is a key, whose pieces are secret too: letters
+ * and digits together, no space and no path. A password of words or a URL
+ * path registered as secret is redacted only whole, so that its pieces
+ * (`/api/v1/`) do not mangle ordinary text.
+ */
+function keyLike(value: string): boolean {
+  return value.length >= 12 && !/[\s/]/.test(value) && /[0-9]/.test(value) &&
+    /[A-Za-z]/.test(value);
 }
 
 /**

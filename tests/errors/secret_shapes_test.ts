@@ -185,3 +185,62 @@ Deno.test("a private key where a variable name, a signer, an address or a URL go
     assert.match(errors[1][1].message, /not shown: it looks like a key/);
   }
 });
+
+/** A server that echoes back only a piece of the key it was sent: its start, its end, its middle. */
+function pieceEchoingServer(piece: (key: string) => string, status: number) {
+  return serveLocal((request) => {
+    const key = request.headers.get("x-api-key") ?? "";
+    return Response.json(
+      { error: `key ${piece(key)}... is not known`, hint: `keys end in ...${key.slice(-10)}` },
+      { status },
+    );
+  }, { maxRequests: 100 });
+}
+
+Deno.test("a server that echoes a piece of a key shows it in no error and no recording", async () => {
+  const key = `k-${randomText(30, WORD)}`;
+  const cuts: [string, (k: string) => string][] = [
+    ["its first 12 characters", (k) => k.slice(0, 12)],
+    ["its middle", (k) => k.slice(9, 19)],
+    ["its last 9, upper case", (k) => k.slice(-9).toUpperCase()],
+  ];
+  for (const [what, piece] of cuts) {
+    for (const status of [200, 401]) {
+      const server = pieceEchoingServer(piece, status);
+      const dir = await Deno.makeTempDir();
+      try {
+        const http = new HttpClient(server.url, {
+          retry: false,
+          progress: false,
+          headers: { "x-api-key": key },
+          cache: { dir, mode: "record" },
+        });
+        if (status === 200) {
+          const answer = await http.request({ path: "/x" });
+          assert.match(await answer.text(), /is not known/, "the live answer is the server's");
+        } else {
+          assertNoPiece(key, everything(await failure(() => http.request({ path: "/x" }))), what);
+        }
+        const stored = await filesText(dir);
+        const bodies = [...stored.matchAll(/"bodyBase64":"([^"]*)"/g)]
+          .map((m) =>
+            new TextDecoder().decode(Uint8Array.from(atob(m[1]), (c) => c.charCodeAt(0)))
+          );
+        assert.ok(bodies.length > 0, "the answer was recorded");
+        assertNoPiece(key, stored + bodies.join("\n"), `recording of ${what}, ${status}`);
+      } finally {
+        await server.close();
+        await Deno.remove(dir, { recursive: true });
+      }
+    }
+  }
+});
+
+Deno.test("pieces of a path or of words registered as secret do not mangle ordinary text", async () => {
+  const { registerSecret, redact } = await import("../../lib/errors/redact.ts");
+  registerSecret("/api/v1/rpc-gateway");
+  registerSecret("correct horse battery staple");
+  const text = "GET /api/v1/resources: correct horse battery";
+  assert.equal(redact(text), text);
+  assert.equal(redact("GET /api/v1/rpc-gateway"), "GET [redacted]");
+});
