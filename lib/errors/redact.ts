@@ -71,7 +71,11 @@ export function registerSecret(value: string): void {
     if (/^0x[0-9a-fA-F]+$/.test(value)) forms.push(value.slice(2));
     for (const form of forms) {
       const lower = form.toLowerCase();
-      for (let i = 0; i + PART <= lower.length; i++) secretParts.add(lower.slice(i, i + PART));
+      for (let i = 0; i + PART <= lower.length; i++) {
+        const part = lower.slice(i, i + PART);
+        // A run like "00000000" tells nothing of a key and is common in numbers.
+        if (new Set(part).size >= 4) secretParts.add(part);
+      }
     }
   }
   const forms = new Set<string>();

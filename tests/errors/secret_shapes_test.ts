@@ -244,3 +244,13 @@ Deno.test("pieces of a path or of words registered as secret do not mangle ordin
   assert.equal(redact(text), text);
   assert.equal(redact("GET /api/v1/rpc-gateway"), "GET [redacted]");
 });
+
+Deno.test("a key's runs of one or two characters are not redacted from numbers", async () => {
+  const { registerSecret, redact } = await import("../../lib/errors/redact.ts");
+  registerSecret(`0x${"1".repeat(32)}${randomText(32, HEX)}`);
+  registerSecret(`0x${"0".repeat(40)}${randomText(24, HEX)}`);
+  assert.equal(
+    redact("paid 1000000000000000000 wei, 11111111 units"),
+    "paid 1000000000000000000 wei, 11111111 units",
+  );
+});
