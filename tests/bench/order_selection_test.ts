@@ -25,12 +25,20 @@ Deno.test("the bench's alternatives ask for the Order fields tidepool's orders()
       },
     });
     assert.equal((await subgraph.orders()).numRows(), 5);
-    const selection = orderSelection(JSON.parse(bodies[0]).query);
+    // A parallel read asks first for the bounds of its ranges (ids and timestamps only):
+    // the rows come with the widest selection.
+    const selections = bodies.map((body) => orderSelection(JSON.parse(body).query));
+    const rowsAt = selections.reduce(
+      (best, s, i) => s.length > selections[best].length ? i : best,
+      0,
+    );
+    const selection = selections[rowsAt];
     // Fields the bench's old hand-written list lacked are asked for now.
     for (const field of ["block", "gasPrice", "estimatedUSDValue", "lastPriceToken"]) {
       assert.match(selection, new RegExp(`\\b${field}\\b`), field);
     }
-    const tidepoolRow = (answers[0] as { data: { rows: Record<string, unknown>[] } }).data.rows[0];
+    const tidepoolRow =
+      (answers[rowsAt] as { data: { rows: Record<string, unknown>[] } }).data.rows[0];
     const { orders } = await new GraphQLClient(sandbox.endpoint).request<
       { orders: Record<string, unknown>[] }
     >(`{ orders(first: 1, orderBy: createdTimestamp) ${selection} }`);
