@@ -14,6 +14,7 @@ import { checkOptions } from "../options/check_options.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
+import { executeNotebookArgs } from "./_execute_notebook_args.ts";
 
 /** One table of the bundle, as recorded and as reproduced. */
 export interface ReproducedTable {
@@ -167,11 +168,7 @@ async function runOffline(source: string, recording: string, options: ReproduceO
     ? new Deno.Command("jupyter", {
       args: [
         "nbconvert",
-        "--to",
-        "notebook",
-        "--execute",
-        "--ExecutePreprocessor.kernel_name=deno",
-        `--ExecutePreprocessor.timeout=${Math.ceil((options.timeoutMs ?? 30 * 60_000) / 1000)}`,
+        ...executeNotebookArgs(Math.ceil((options.timeoutMs ?? 30 * 60_000) / 1000)),
         "--output-dir",
         dirname(source),
         "--output",
