@@ -82,6 +82,14 @@ export function within<T, F>(
 }
 
 /**
+ * Resolves after the microtasks queued so far have run (one macrotask
+ * later): what an abort set off synchronously has then finished.
+ */
+export function settled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
  * A count that can be waited on: `reached(n)` resolves once `add()` was
  * called `n` times (the n-th request arrived, the n-th page was sent).
  */
