@@ -15,6 +15,14 @@
  */
 export const HOLD_BOUND_MS = 30_000;
 
+/**
+ * The client timeout of a test that holds a request until the code under
+ * test cancels it: far beyond {@linkcode HOLD_BOUND_MS}, so that the client's
+ * own timeout (30 s by default, as long as the hold) cannot end the hold and
+ * pass for the cancellation.
+ */
+export const BEYOND_HOLD_MS = 10 * HOLD_BOUND_MS;
+
 /** How a held request or wait ended: its signal aborted, or its bound passed. */
 export type HoldEnd = "aborted" | "elapsed";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Archive } from "../../mod.ts";
 import { PagingCapError, PagingError } from "../../lib/paging/errors.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
-import { Counter, type HoldEnd, holdUntilAborted } from "../_events.ts";
+import { BEYOND_HOLD_MS, Counter, type HoldEnd, holdUntilAborted } from "../_events.ts";
 
 const quiet = { progress: false as const, account: "acme", db: "letters", retry: false as const };
 const resource = (i: number) => ({ id: `r${i}`, slug: `r${i}`, type: "item", title: `${i}` });
@@ -76,7 +76,7 @@ Deno.test("resources: a per-call signal cancels the page in flight", async () =>
     });
   });
   try {
-    const archive = new Archive(server.url, quiet);
+    const archive = new Archive(server.url, { ...quiet, timeoutMs: BEYOND_HOLD_MS });
     const error = await archive.resources({ pageSize: 10, signal: controller.signal })
       .catch((e) => e);
     assert.equal(error.message, "the user stopped it");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type HoldEnd, holdRequest, settled } from "../_events.ts";
+import { BEYOND_HOLD_MS, type HoldEnd, holdRequest, settled } from "../_events.ts";
 import type { ColumnTable } from "arquero";
 import { writeDataset } from "../../lib/dataset/dataset_writer.ts";
 import { query } from "../../lib/dataset/query.ts";
@@ -132,7 +132,7 @@ Deno.test("sparqlAll: a per-call signal cancels the page in flight", async () =>
       }
       return fetch(input, init);
     };
-    const { archive } = archiveOn(sandbox, { fetch: slow });
+    const { archive } = archiveOn(sandbox, { fetch: slow, timeoutMs: BEYOND_HOLD_MS });
     const error = await archive.sparqlAll(TRIPLES, { pageSize: 20, signal: controller.signal })
       .catch((e) => e);
     assert.equal(error.message, "stopped by the user");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PagingCapError } from "../../lib/paging/errors.ts";
-import { type HoldEnd, holdRequest, settled } from "../_events.ts";
+import { BEYOND_HOLD_MS, type HoldEnd, holdRequest, settled } from "../_events.ts";
 import type { ProgressEvent } from "../../lib/progress/progress.ts";
 import type { SearchFilters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";
@@ -145,7 +145,7 @@ Deno.test("searchAll: a per-call signal cancels the page in flight and those rea
     assert.ok(signals.every((s) => s.aborted), "every page in flight was cancelled");
     await settled();
     assert.deepEqual(ends, signals.map(() => "aborted"), "ended by the abort, not by waiting");
-  }, { client: { fetch: slowFetch } });
+  }, { client: { fetch: slowFetch, timeoutMs: BEYOND_HOLD_MS } });
 });
 
 Deno.test("searchAll: the page cap names itself and how to raise it", async () => {

@@ -12,7 +12,7 @@ import {
   TimeoutError,
 } from "../../lib/http/mod.ts";
 import { HUGE_BYTES, SLOW_REQUESTS, startFaultServer } from "./_fault_server.ts";
-import { within } from "../_events.ts";
+import { BEYOND_HOLD_MS, within } from "../_events.ts";
 
 const quiet = { progress: false as const, warn: () => {} };
 const fastRetry = { retries: 3, baseDelayMs: 10, maxDelayMs: 50 };
@@ -278,7 +278,7 @@ Deno.test("an aborted signal cancels a request at once", () =>
     assert.match(String(await outcome), /user cancelled/);
     await server.hangEnded.reached(1);
     assert.deepEqual(server.hangEnds, ["aborted"], "the request was cut, not answered late");
-  }));
+  }, { timeoutMs: BEYOND_HOLD_MS }));
 
 Deno.test("query arrays repeat the parameter; JSON bodies are sent", () =>
   withServer(async (server, http) => {

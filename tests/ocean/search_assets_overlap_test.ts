@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OceanNode } from "../../mod.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
-import { type HoldEnd, holdRequest, settled } from "../_events.ts";
+import { BEYOND_HOLD_MS, type HoldEnd, holdRequest, settled } from "../_events.ts";
 
 const ddo = (n: number) => ({
   id: `did:op:${String(n).repeat(64)}`,
@@ -73,6 +73,7 @@ Deno.test("pages requested ahead are cancelled when the walk stops early", async
     fetch: fakeFetch,
     minIntervalMs: 0,
     concurrency: 4,
+    timeoutMs: BEYOND_HOLD_MS,
   });
   const table = await node.searchAssets({}, { pageSize: 2 });
   assert.equal(table.numRows(), 2);

@@ -6,6 +6,7 @@ import { SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/compute/mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
 import { type HoldingProxy, startHoldingProxy } from "./_holding_proxy.ts";
+import { BEYOND_HOLD_MS } from "../_events.ts";
 
 // Deno's op and resource sanitizers are on (the default): a timer or a
 // socket left open by an aborted poll fails these tests.
@@ -33,7 +34,11 @@ Deno.test("waitForJob: aborting cancels the job-list poll in flight", async () =
   const sandbox = startOceanSandbox({ count: 5 });
   const proxy = startHoldingProxy(sandbox.url, (url) => url.pathname === "/api/services/compute");
   try {
-    const node = new OceanNode(proxy.url, { progress: false, retry: false });
+    const node = new OceanNode(proxy.url, {
+      progress: false,
+      retry: false,
+      timeoutMs: BEYOND_HOLD_MS,
+    });
     const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
     await abortInFlight(
       proxy,
@@ -49,7 +54,11 @@ Deno.test("waitForIndexed: aborting cancels the state poll in flight", async () 
   const sandbox = startOceanSandbox({ count: 5 });
   const proxy = startHoldingProxy(sandbox.url, (url) => url.pathname === "/api/aquarius/state/ddo");
   try {
-    const node = new OceanNode(proxy.url, { progress: false, retry: false });
+    const node = new OceanNode(proxy.url, {
+      progress: false,
+      retry: false,
+      timeoutMs: BEYOND_HOLD_MS,
+    });
     await abortInFlight(
       proxy,
       (signal) => node.waitForIndexed(`did:op:${"7".repeat(64)}`, { pollMs: 10, signal }),
@@ -73,6 +82,7 @@ Deno.test("upload: aborting cancels the conversion poll in flight", async () => 
       apiKey: SANDBOX_KEYS.shinanoWrite,
       progress: false,
       retry: false,
+      timeoutMs: BEYOND_HOLD_MS,
     });
     await abortInFlight(
       proxy,

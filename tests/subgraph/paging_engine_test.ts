@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type HoldEnd, holdRequest, settled } from "../_events.ts";
+import { BEYOND_HOLD_MS, type HoldEnd, holdRequest, settled } from "../_events.ts";
 import { PagingCapError } from "../../lib/paging/errors.ts";
 import { withSandbox } from "./_helpers.ts";
 
@@ -25,7 +25,7 @@ Deno.test("orders: a per-call signal cancels the page in flight and the one read
     assert.ok(signals.every((s) => s.aborted), "and cancelled");
     await settled();
     assert.deepEqual(ends, signals.map(() => "aborted"), "ended by the abort, not by waiting");
-  }, { fetch: slow });
+  }, { fetch: slow, timeoutMs: BEYOND_HOLD_MS });
 });
 
 Deno.test("paginate: the page cap names itself and how to raise it", async () => {

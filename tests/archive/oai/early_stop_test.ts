@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
-import { Counter, type HoldEnd, holdRequest, within } from "../../_events.ts";
+import { BEYOND_HOLD_MS, Counter, type HoldEnd, holdRequest, within } from "../../_events.ts";
 
 /**
  * A slow repository: every page after the first is held until cancelled
@@ -35,6 +35,7 @@ Deno.test("a break out of harvestRecords() right away sends no page ahead", asyn
   try {
     const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
       progress: false,
+      timeoutMs: BEYOND_HOLD_MS,
       fetch: slowFetch,
     });
     for await (const page of oai.harvestRecords({ metadataPrefix: "oai_dc" })) {
@@ -57,6 +58,7 @@ Deno.test("a caller working on a page gets the next one read ahead, cancelled on
   try {
     const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
       progress: false,
+      timeoutMs: BEYOND_HOLD_MS,
       fetch: slowFetch,
     });
     for await (const page of oai.harvestRecords({ metadataPrefix: "oai_dc" })) {
@@ -80,6 +82,7 @@ Deno.test("harvest({ signal }) stops within one request and cancels the page in 
     const controller = new AbortController();
     const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
       progress: false,
+      timeoutMs: BEYOND_HOLD_MS,
       // The user stops the harvest once page 2 is in flight.
       fetch: (input, init) => {
         const answer = slowFetch(input, init);
