@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import { executeNotebookArgs } from "../lib/bundle/_execute_notebook_args.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 
@@ -78,11 +79,7 @@ export async function executeNotebook<Notebook>(
   const { code, stderr } = await new Deno.Command("jupyter", {
     args: [
       "nbconvert",
-      "--to",
-      "notebook",
-      "--execute",
-      "--ExecutePreprocessor.kernel_name=deno",
-      `--ExecutePreprocessor.timeout=${options.timeoutSeconds}`,
+      ...executeNotebookArgs(options.timeoutSeconds),
       "--output-dir",
       options.outDir,
       path,

@@ -43,7 +43,7 @@ export interface PollUntilOptions {
  * let n = 0;
  * const value = await pollUntil(() => Promise.resolve(++n === 3 ? { value: n } : undefined), {
  *   pollMs: 1,
- *   timeoutMs: 1_000,
+ *   timeoutMs: 60_000, // three polls take milliseconds, even on a loaded machine
  *   timedOut: () => new Error("Too slow"),
  * });
  * console.log(value); // 3

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { childEnvironment, codeCell, jupyterAvailable } from "../_child_runs.ts";
 import { startExpressionSandbox } from "../../lib/sandbox/expressions/mod.ts";
 import { reproduceBundle } from "../../lib/bundle/reproduce_bundle.ts";
+import { executeNotebookArgs } from "../../lib/bundle/_execute_notebook_args.ts";
 
 const root = new URL("../../", import.meta.url);
 
@@ -46,11 +47,7 @@ Deno.test({
         const { code, stderr } = await new Deno.Command("jupyter", {
           args: [
             "nbconvert",
-            "--to",
-            "notebook",
-            "--execute",
-            "--ExecutePreprocessor.kernel_name=deno",
-            "--ExecutePreprocessor.timeout=300",
+            ...executeNotebookArgs(300),
             "--inplace",
             "paper.ipynb",
           ],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PagingCapError } from "../../lib/paging/errors.ts";
-import { sleep } from "../../lib/http/sleep.ts";
+import { BEYOND_HOLD_MS, type HoldEnd, holdRequest, settled } from "../_events.ts";
 import type { ProgressEvent } from "../../lib/progress/progress.ts";
 import type { SearchFilters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";
@@ -120,30 +120,32 @@ for (const header of [true, false]) {
 
 Deno.test("searchAll: a per-call signal cancels the page in flight and those read ahead", async () => {
   const signals: AbortSignal[] = [];
+  const ends: HoldEnd[] = [];
   const controller = new AbortController();
   const slowFetch: typeof fetch = async (input, init) => {
     const offset = Number(
       new URL(String(input instanceof Request ? input.url : input)).searchParams.get("offset"),
     );
-    if (offset > 0) {
+    // Pages after the first are held until cancelled (or the bound, after which none is).
+    if (offset > 0 && !ends.includes("elapsed")) {
       signals.push(init!.signal!);
-      // The user stops the read while pages after the first are in flight.
-      if (signals.length === 1) {
-        setTimeout(() => controller.abort(new Error("stopped by the user")), 50);
+      // The user stops the read once two pages after the first are in flight.
+      if (signals.length === 2) {
+        queueMicrotask(() => controller.abort(new Error("stopped by the user")));
       }
-      await sleep(5_000, init!.signal!);
+      await holdRequest(init!.signal, ends);
     }
     return fetch(input, init);
   };
   await withSandbox(async ({ client }) => {
-    const started = Date.now();
     const error = await client.searchAll({}, { pageSize: 100, signal: controller.signal })
       .catch((e) => e);
     assert.equal(error.message, "stopped by the user");
-    assert.ok(Date.now() - started < 4_000, "stopped before the slow pages' 5 s");
     assert.ok(signals.length >= 2, `${signals.length} pages were read ahead`);
     assert.ok(signals.every((s) => s.aborted), "every page in flight was cancelled");
-  }, { client: { fetch: slowFetch } });
+    await settled();
+    assert.deepEqual(ends, signals.map(() => "aborted"), "ended by the abort, not by waiting");
+  }, { client: { fetch: slowFetch, timeoutMs: BEYOND_HOLD_MS } });
 });
 
 Deno.test("searchAll: the page cap names itself and how to raise it", async () => {

@@ -4,6 +4,7 @@
  */
 
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
+import { Counter, HOLD_BOUND_MS, type HoldEnd, holdUntilAborted, within } from "../_events.ts";
 
 export interface FaultServer {
   url: string;
@@ -19,17 +20,33 @@ export interface FaultServer {
   inFlight: { now: number; max: number };
   /** Headers of the last request per path. */
   lastHeaders: Map<string, Headers>;
+  /** Counts the requests of `path` as they arrive, to wait for the n-th one. */
+  arrivals(path: string): Counter;
+  /** How each request to `/hang` ended: cancelled by the client, or held to its bound. */
+  hangEnds: HoldEnd[];
+  /** Counts the ends of `/hang` requests, to wait for the n-th. */
+  hangEnded: Counter;
   close(): Promise<void>;
 }
 
 /** The body of the huge route, in bytes. */
 export const HUGE_BYTES = 64 * 1024;
 
+/** How many requests the `/slow` route expects in all. */
+export const SLOW_REQUESTS = 8;
+
 export function startFaultServer(): FaultServer {
   const hits = new Map<string, number>();
   const times = new Map<string, number[]>();
   const lastHeaders = new Map<string, Headers>();
   const inFlight = { now: 0, max: 0 };
+  const counters = new Map<string, Counter>();
+  const arrivals = (path: string) => {
+    if (!counters.has(path)) counters.set(path, new Counter());
+    return counters.get(path)!;
+  };
+  const hangEnds: HoldEnd[] = [];
+  const hangEnded = new Counter();
   const count = (path: string) => {
     const n = (hits.get(path) ?? 0) + 1;
     hits.set(path, n);
@@ -41,6 +58,7 @@ export function startFaultServer(): FaultServer {
     const path = url.pathname;
     const n = count(path);
     lastHeaders.set(path, request.headers);
+    arrivals(path).add();
     switch (path) {
       case "/ok":
         return Response.json({ ok: true, n, q: url.searchParams.get("q") });
@@ -54,6 +72,11 @@ export function startFaultServer(): FaultServer {
         return n === 1
           ? new Response("slow down", { status: 429, headers: { "retry-after": "1" } })
           : Response.json({ ok: true, n });
+      case "/retry-after-hour":
+        return new Response("come back in an hour", {
+          status: 429,
+          headers: { "retry-after": "3600" },
+        });
       case "/retry-after-date":
         return n === 1
           ? new Response("slow down", {
@@ -66,7 +89,9 @@ export function startFaultServer(): FaultServer {
           ? new Response("Rate limit exceeded. Try again in 1 seconds.", { status: 429 })
           : Response.json({ ok: true, n });
       case "/hang":
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        // Answers only after the bound: a client's timeout or abort is the way out.
+        hangEnds.push(await holdUntilAborted(request.signal));
+        hangEnded.add();
         return new Response("too late");
       case "/challenge":
         return new Response("", { status: 403, headers: { "cf-mitigated": "challenge" } });
@@ -77,10 +102,16 @@ export function startFaultServer(): FaultServer {
           { status: 403, headers: { "content-type": "text/html; charset=UTF-8" } },
         );
       case "/stall-body": {
-        // Half a body, then silence (the connection stays open).
+        // Half a body, then silence (the connection stays open) until the
+        // bound, when it ends: a client that never cuts it reads an end, not an error.
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const stream = new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode("first half;"));
+            timer = setTimeout(() => controller.close(), HOLD_BOUND_MS);
+          },
+          cancel() {
+            clearTimeout(timer);
           },
         });
         return new Response(stream);
@@ -126,6 +157,12 @@ export function startFaultServer(): FaultServer {
       case "/slow": {
         inFlight.now++;
         inFlight.max = Math.max(inFlight.max, inFlight.now);
+        // Held until a second request is in flight beside it (or the last has come),
+        // so a client that sends two at once is seen with two in flight however
+        // loaded the machine; then 60 ms more, for a third it should not send.
+        if (inFlight.now < 2 && n < SLOW_REQUESTS) {
+          await within(arrivals(path).reached(n + 1), undefined);
+        }
         await new Promise((resolve) => setTimeout(resolve, 60));
         inFlight.now--;
         return Response.json({ ok: true, n });
@@ -147,6 +184,9 @@ export function startFaultServer(): FaultServer {
     times,
     inFlight,
     lastHeaders,
+    arrivals,
+    hangEnds,
+    hangEnded,
     close: async () => {
       cut.close();
       await server.close();

@@ -11,7 +11,9 @@ import assert from "node:assert/strict";
 import { HttpClient } from "../../lib/http/client.ts";
 import { NetworkError } from "../../lib/errors/errors.ts";
 
-const quiet = { retry: false as const, progress: false as const, timeoutMs: 5_000 };
+// Each cause here fails within milliseconds on loopback; the timeout only bounds a
+// request that hangs, which would show as a TimeoutError instead of the cause.
+const quiet = { retry: false as const, progress: false as const, timeoutMs: 60_000 };
 
 /** The error a GET to the URL ends with. */
 async function failure(url: string, fetch?: typeof globalThis.fetch): Promise<NetworkError> {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { OceanNode } from "../../mod.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
+import { BEYOND_HOLD_MS, type HoldEnd, holdRequest, settled } from "../_events.ts";
 
 const ddo = (n: number) => ({
   id: `did:op:${String(n).repeat(64)}`,
@@ -48,22 +49,15 @@ Deno.test("pages that overlap are not counted twice: the shortfall is said", asy
 Deno.test("pages requested ahead are cancelled when the walk stops early", async () => {
   // found 1,000 in pages of 2, but page 2 comes back empty: the walk stops there.
   const signals = new Map<number, AbortSignal>();
+  const ends: HoldEnd[] = [];
   const fakeFetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     // The node's version, asked for the table's provenance.
     if (request.method === "GET") return Response.json({ version: "2.1.0" });
     const page = pageOf(await request.json());
     signals.set(page, init!.signal!);
-    if (page > 2) {
-      // Slow pages: still in flight when the walk stops.
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, 2_000);
-        init!.signal!.addEventListener("abort", () => {
-          clearTimeout(timer);
-          reject(init!.signal!.reason);
-        });
-      });
-    }
+    // Pages past the second are held until cancelled: still in flight when the walk stops.
+    if (page > 2) await holdRequest(init!.signal, ends);
     const ids = page === 1 ? [1, 2] : [];
     return Response.json([{
       found: 1000,
@@ -79,13 +73,15 @@ Deno.test("pages requested ahead are cancelled when the walk stops early", async
     fetch: fakeFetch,
     minIntervalMs: 0,
     concurrency: 4,
+    timeoutMs: BEYOND_HOLD_MS,
   });
-  const started = Date.now();
   const table = await node.searchAssets({}, { pageSize: 2 });
   assert.equal(table.numRows(), 2);
   assert.ok(signals.size > 2, "pages were requested ahead");
   for (const [page, signal] of signals) {
     if (page > 2) assert.equal(signal.aborted, true, `page ${page} cancelled`);
   }
-  assert.ok(Date.now() - started < 1_500);
+  await settled();
+  const ahead = [...signals.keys()].filter((page) => page > 2);
+  assert.deepEqual(ends, ahead.map(() => "aborted"), "ended by the abort, not by waiting");
 });

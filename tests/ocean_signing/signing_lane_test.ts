@@ -3,6 +3,7 @@ import { OceanNode } from "../../lib/ocean/mod.ts";
 import { inSigningLane } from "../../lib/ocean/_signing_lane.ts";
 import type { ComputeJob } from "../../lib/ocean/compute/mod.ts";
 import { setup, signer } from "../ocean_compute/_setup.ts";
+import { within } from "../_events.ts";
 
 // Issue 14: eight parallel signed calls from one wallet failed 13 times in 40
 // with a nonce mismatch, because nonces were handed out in order but the
@@ -37,18 +38,22 @@ Deno.test("8 parallel signed calls from one wallet all succeed, 5 rounds", async
 Deno.test("a lane runs calls of one wallet one at a time, in the order made; other wallets pass", async () => {
   const node = "http://127.0.0.1:1";
   const log: string[] = [];
-  const call = (address: string, name: string, ms: number) =>
+  // a1 holds its lane until b1, of another wallet, has finished: if the other
+  // wallet waited for a1, a1 would wait out the bound and b1 would finish last.
+  const b1Done = Promise.withResolvers<void>();
+  const call = (address: string, name: string, until: Promise<unknown> = Promise.resolve()) =>
     inSigningLane(node, address, async () => {
       log.push(`${name} in`);
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await until;
+      await new Promise((resolve) => setTimeout(resolve, 1));
       log.push(`${name} out`);
       return name;
     });
   const results = await Promise.all([
-    call("0xAA", "a1", 15),
-    call("0xaa", "a2", 1),
-    call("0xBB", "b1", 1),
-    call("0xAa", "a3", 1),
+    call("0xAA", "a1", within(b1Done.promise, undefined)),
+    call("0xaa", "a2"),
+    call("0xBB", "b1").finally(() => b1Done.resolve()),
+    call("0xAa", "a3"),
   ]);
   assert.deepEqual(results, ["a1", "a2", "b1", "a3"]);
   const wallet = log.filter((entry) => entry.startsWith("a"));

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { codeCell, jupyterAvailable } from "../_child_runs.ts";
 import { copyCheckout, run } from "../_checkout.ts";
+import { executeNotebookArgs } from "../../lib/bundle/_execute_notebook_args.ts";
 
 const repository = new URL("../../", import.meta.url).pathname;
 
@@ -81,12 +82,8 @@ Deno.test("a workspace outside the repository imports tidepool by package name",
         await Deno.writeTextFile(`${root}/analysis/books.ipynb`, JSON.stringify(NOTEBOOK));
         const result = run("jupyter", [
           "nbconvert",
-          "--to",
-          "notebook",
-          "--execute",
+          ...executeNotebookArgs(120),
           "--inplace",
-          "--ExecutePreprocessor.kernel_name=deno",
-          "--ExecutePreprocessor.timeout=120",
           "books.ipynb",
         ], `${root}/analysis`);
         assert.equal(result.code, 0, result.stderr.slice(-2000));

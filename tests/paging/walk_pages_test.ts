@@ -11,6 +11,7 @@ import {
   PagingError,
   walkPages,
 } from "../../lib/paging/mod.ts";
+import { Counter, within } from "../_events.ts";
 
 /**
  * A made-up service of `count` numbered rows in pages of `size`, reachable
@@ -22,7 +23,11 @@ interface Fault {
   ignore?: boolean;
   cycle?: boolean;
   short?: boolean;
-  /** Milliseconds every page after the first takes (honours the signal). */
+  /**
+   * Milliseconds every page after the first takes (honours the signal): a
+   * bound far beyond the microseconds a cancelled page takes to end, so only
+   * a walk that never cancels waits it out (and fails on `cancelled`).
+   */
   slowMs?: number;
 }
 
@@ -35,11 +40,14 @@ interface Answer {
 class Service {
   readonly requests: number[] = [];
   readonly cancelled: number[] = [];
+  /** Counts the requests as they arrive, to wait for the n-th. */
+  readonly arrived = new Counter();
   constructor(readonly count: number, readonly size: number, readonly fault: Fault = {}) {}
 
   /** The rows of page `index` (0-based), after the faults. */
   async page(index: number, signal: AbortSignal): Promise<Answer> {
     this.requests.push(index);
+    this.arrived.add();
     if (this.fault.slowMs && index > 0) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, this.fault.slowMs);
@@ -209,22 +217,21 @@ for (const kind of KINDS) {
   });
 
   Deno.test(`paging by ${kind}: aborting during read-ahead cancels the pages in flight`, async () => {
-    const service = new Service(100, 10, { slowMs: 5_000 });
+    const service = new Service(100, 10, { slowMs: 30_000 });
     const controller = new AbortController();
-    const started = Date.now();
     const error = await (async () => {
       for await (
         const page of walkPages(pagerFor(kind, service, 3), silent, { signal: controller.signal })
       ) {
-        // Let the pages ahead go out, then abort while they are in flight.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        // Wait until a page ahead went out, then abort while it is in flight.
+        await within(service.arrived.reached(2), undefined);
         assert.ok(service.requests.length > 1, "a page was requested ahead");
         controller.abort(new Error("stop"));
         void page;
       }
     })().catch((e) => e);
     assert.equal(error.message, "stop");
-    assert.ok(Date.now() - started < 1_000);
+    // Every page ahead ended by the abort, none by its 30 s.
     assert.deepEqual(service.cancelled.sort(), service.requests.filter((i) => i > 0).sort());
   });
 
@@ -235,8 +242,9 @@ for (const kind of KINDS) {
     const pager = { ...pagerFor(kind, service), eager: true };
     const error = await (async () => {
       for await (const page of walkPages(pager, silent, { signal: controller.signal })) {
-        // No await here: the walk takes page 2 (requested ahead) and waits for it.
-        if (page.page === 1) setTimeout(() => controller.abort(new Error("stop")), 20);
+        // No await here: the walk takes page 2 (requested ahead) and waits for it,
+        // held 5 s; the abort comes once this turn of the loop has ended.
+        if (page.page === 1) setTimeout(() => controller.abort(new Error("stop")), 0);
       }
     })().catch((e) => e);
     assert.equal(error.message, "stop");

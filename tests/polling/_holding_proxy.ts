@@ -6,12 +6,15 @@
  */
 
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
+import { type HoldEnd, holdUntilAborted } from "../_events.ts";
 
 export interface HoldingProxy {
   /** The proxy's base URL. */
   url: string;
   /** Resolves when the first held request arrives. */
   held: Promise<void>;
+  /** Resolves with how the first held request ended: its client left, or the bound passed. */
+  released: Promise<HoldEnd>;
   /** Held requests whose client went away (aborted). */
   readonly cancelled: number;
   close(): Promise<void>;
@@ -25,19 +28,16 @@ export function startHoldingProxy(
   let cancelled = 0;
   let arrived!: () => void;
   const held = new Promise<void>((resolve) => arrived = resolve);
+  let release!: (end: HoldEnd) => void;
+  const released = new Promise<HoldEnd>((resolve) => release = resolve);
   const server = serveLocal(async (request) => {
     const url = new URL(request.url);
     if (hold(url, request.method)) {
       arrived();
-      // Bounded: the test aborts well before this.
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 10_000);
-        request.signal.addEventListener("abort", () => {
-          clearTimeout(timer);
-          cancelled++;
-          resolve();
-        }, { once: true });
-      });
+      // Only a client that never cancels waits out the bound (see HOLD_BOUND_MS).
+      const end = await holdUntilAborted(request.signal);
+      if (end === "aborted") cancelled++;
+      release(end);
       return new Response("held", { status: 503 });
     }
     const answer = await fetch(`${target}${url.pathname}${url.search}`, {
@@ -51,6 +51,7 @@ export function startHoldingProxy(
   return {
     url: server.url,
     held,
+    released,
     get cancelled() {
       return cancelled;
     },

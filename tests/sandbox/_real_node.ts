@@ -2,8 +2,10 @@
  * A sandbox node in its own process, standing in for a real node: what the
  * demo and the notebooks see when TIDEPOOL_OCEAN_NODE is set. It prints
  * `READY <url> <compute example as JSON>` once listening, then one line
- * `REQUEST <method> <path?query> <body>` per request, and exits after
- * `argv[1]` ms (default 120,000) even if nobody stops it.
+ * `REQUEST <method> <path?query> <body>` per request, and exits when its
+ * stdin closes (the test ended, or its process died), on SIGTERM, or after
+ * `argv[1]` ms (default 30 minutes, far beyond any test on a loaded
+ * machine: only an orphan whose stdin never closes lives that long).
  *
  * Usage: deno run -A tests/sandbox/_real_node.ts <allowlisted address> [lifetime ms]
  */
@@ -43,4 +45,8 @@ const stop = async () => {
   Deno.exit(0);
 };
 Deno.addSignalListener("SIGTERM", stop);
-setTimeout(stop, Number(lifetime ?? 120_000));
+setTimeout(stop, Number(lifetime ?? 30 * 60_000));
+(async () => {
+  for await (const _ of Deno.stdin.readable) { /* serve until the test closes stdin */ }
+  await stop();
+})();

@@ -10,7 +10,14 @@ import type { OaiProvider } from "./oai/oai_provider.ts";
 import type { ResourceSyncSource } from "./resourcesync/resourcesync_source.ts";
 import { extraFields, type SandboxMode, variantOf } from "../_strictness.ts";
 import type { OaiFaults } from "./oai/types.ts";
-import type { ArchiveSeed, SeedDatabase, SeedEntity, SeedKey, SeedResource } from "./seed.ts";
+import type {
+  ArchiveSeed,
+  SeedAsset,
+  SeedDatabase,
+  SeedEntity,
+  SeedKey,
+  SeedResource,
+} from "./seed.ts";
 
 /** Who is calling, from the API key. */
 export interface Caller {
@@ -125,10 +132,12 @@ export interface ArchiveState {
   storage: { uploads: string; snapshot?: string };
   /** Largest single upload accepted, in bytes. */
   maxUploadBytes: number;
-  /** How long a conversion takes, in ms. */
+  /** How long a conversion takes, in ms; `Infinity`: until `finishConversions`. */
   conversionMs: number;
   /** Pending conversion timers, cleared on close. */
   timers: Set<ReturnType<typeof setTimeout>>;
+  /** Assets being converted, with their timers (none when they wait for `finishConversions`). */
+  converting: Map<SeedAsset, ReturnType<typeof setTimeout> | undefined>;
   /** TXT records "published" for external domains (the sandbox's DNS). */
   dns: Set<string>;
   /** The OAI-PMH providers and the ResourceSync source (set once the origin is known). */

@@ -23,6 +23,7 @@ import { patchResource, type ResourcePatch } from "./_mutations.ts";
 import type { SeedResource } from "./seed.ts";
 import { loadSnapshot } from "./_persist.ts";
 import { writeRoute } from "./_write_routes.ts";
+import { finishConversions } from "./uploads_handler.ts";
 import {
   type ArchiveFaults,
   type ArchiveShapes,
@@ -50,7 +51,10 @@ export interface ArchiveSandboxOptions extends SeedOptions, HarvestingOptions {
   dataDir?: string;
   /** Largest single upload, in bytes; larger ones answer 413. Default 50 MB. */
   maxUploadBytes?: number;
-  /** How long the image conversion takes, in ms. Default 200. */
+  /**
+   * How long the image conversion takes, in ms. Default 200. `Infinity`:
+   * until {@linkcode ArchiveSandbox.finishConversions} is called.
+   */
   conversionMs?: number;
   /**
    * `strict` (default): parameters, body fields and endpoints the spec does
@@ -85,6 +89,13 @@ export interface ArchiveSandbox extends LocalServer {
   publishDns(value: string): void;
   /** Switches a database to another service; its old SPARQL path then answers 307. */
   switchService(account: string, db: string, service: "dl" | "text" | "records"): void;
+  /**
+   * Ends every image conversion under way now (uploads become `ready` or
+   * `failed`), for a test that decides by an event when that happens.
+   *
+   * @returns How many conversions ended.
+   */
+  finishConversions(): Promise<number>;
 }
 
 /**
@@ -122,6 +133,7 @@ export async function startArchiveSandbox(
     maxUploadBytes: options.maxUploadBytes ?? 50_000_000,
     conversionMs: options.conversionMs ?? 200,
     timers: new Set(),
+    converting: new Map(),
     dns: new Set(),
     databases: indexSeed(seed),
     entities: new Map(seed.accounts.map((a) => [a.slug, a.entities])),
@@ -155,6 +167,7 @@ export async function startArchiveSandbox(
       publishDns(value) {
         state.dns.add(value);
       },
+      finishConversions: () => finishConversions(state),
       updateResource(account, db, slug, patch) {
         const index = state.databases.get(`${account}/${db}`);
         const resource = index?.bySlug.get(slug);

@@ -180,16 +180,40 @@ export async function finalizeHandler(
   if (asset.status !== "uploading") return json(assetJson(state, asset));
   asset.status = "queued";
   await saveSnapshot(state);
+  if (!Number.isFinite(state.conversionMs)) {
+    state.converting.set(asset, undefined); // until finishConversions
+    return json(assetJson(state, asset), 202);
+  }
   const timer = setTimeout(async () => {
     state.timers.delete(timer);
     await convert(state, asset);
   }, state.conversionMs);
   state.timers.add(timer);
+  state.converting.set(asset, timer);
   return json(assetJson(state, asset), 202);
+}
+
+/**
+ * Ends every conversion under way now, as if its time had come: for a test
+ * that decides when an upload becomes ready by an event, not by a clock.
+ *
+ * @returns How many conversions ended.
+ */
+export async function finishConversions(state: ArchiveState): Promise<number> {
+  const pending = [...state.converting];
+  for (const [asset, timer] of pending) {
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      state.timers.delete(timer);
+    }
+    await convert(state, asset);
+  }
+  return pending.length;
 }
 
 /** The worker: reads the header, sets the size and `ready` (or `failed`). */
 async function convert(state: ArchiveState, asset: SeedAsset): Promise<void> {
+  if (!state.converting.delete(asset)) return; // already ended by finishConversions
   try {
     const file = await Deno.open(`${state.storage.uploads}/${asset.file}`);
     const head = new Uint8Array(65536);

@@ -9,7 +9,11 @@ import { TidepoolError } from "../../errors/errors.ts";
 
 /** Options of {@linkcode startAnvil}. */
 export interface StartAnvilOptions {
-  /** How long to wait for anvil to listen; default 10 000 ms. */
+  /**
+   * How long to wait for anvil to listen; default 60 000 ms. Anvil says so
+   * within a second on a quiet machine and a few on a loaded one; the bound
+   * only ends a start that failed without exiting.
+   */
   readyTimeoutMs?: number;
   /** The chain id anvil reports; default 31337 (anvil's own default). */
   chainId?: number;
@@ -187,7 +191,7 @@ export async function withAnvil<T>(
 async function readListeningAddress(
   stdout: ReadableStream<Uint8Array>,
   status: Promise<Deno.CommandStatus>,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<{ address: string; pid: number }> {
   const lines = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
