@@ -8,7 +8,7 @@
  * @module
  */
 
-import { erc20Abi, formatUnits, parseUnits } from "viem";
+import { erc20Abi, formatUnits } from "viem";
 import { TidepoolError } from "../../errors/errors.ts";
 import type { ChainContext } from "./_chain_context.ts";
 import type { ChainHex } from "./_order_types.ts";
@@ -69,7 +69,7 @@ export function refuseAboveCap(
   if (maxPrice === undefined) return;
   for (const [token, total] of totalsByToken([order])) {
     const decimals = tokens.get(token)?.decimals ?? 18;
-    if (total <= parseUnits(maxPrice, decimals)) continue;
+    if (total <= capUnits(maxPrice, decimals)) continue;
     const parts = order.transactions.flatMap((tx) => tx.payments)
       .filter((p) => MONEY(p) && p.token.toLowerCase() === token)
       .map((p) => `${p.part} ${amountText(p.amount, token, tokens)} to ${p.payee}`);
@@ -85,6 +85,20 @@ export function refuseAboveCap(
       },
     );
   }
+}
+
+/**
+ * A cap in whole tokens as base units, rounded down: digits past the
+ * token's decimals can only lower what is allowed (viem's `parseUnits`
+ * rounds them half up, which would let an order take more than the cap).
+ *
+ * @param maxPrice The cap as decimal text (`"1.5"`, checked by `maxPriceText`).
+ * @param decimals The token's decimals.
+ * @returns The most the order may take, in base units.
+ */
+export function capUnits(maxPrice: string, decimals: number): bigint {
+  const [whole, fraction = ""] = maxPrice.split(".");
+  return BigInt(whole + fraction.slice(0, decimals).padEnd(decimals, "0"));
 }
 
 /**
