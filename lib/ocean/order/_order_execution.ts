@@ -16,7 +16,13 @@ import { TidepoolError } from "../../errors/errors.ts";
 import type { ChainContext } from "./_chain_context.ts";
 import type { ChainHex, DatatokenOrder, PaidPart } from "./_order_types.ts";
 import type { OrderQuote, PlannedTransaction, QuotedOrder } from "./_quote_types.ts";
-import { DATATOKEN_ABI, DISPENSER_ABI, EXCHANGE_ABI, planOrder } from "./_order_plan.ts";
+import {
+  DATATOKEN_ABI,
+  DISPENSER_ABI,
+  EXCHANGE_ABI,
+  type PlanAllowances,
+  planOrder,
+} from "./_order_plan.ts";
 import { refuseChanged, refuseUnfunded } from "./_plan_checks.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";
 
@@ -61,13 +67,14 @@ export function executeQuote(
   return inTransactionLane(quote.chainId, context.buyer, async () => {
     stopIfAborted(signal, []);
     const now: QuotedOrder[] = [];
+    const allowances: PlanAllowances = new Map();
     for (const quoted of quote.orders) {
       // An order given by the caller (a transferTxId) was checked on chain when quoted.
       if (quoted.source === "reused" && quoted.reuseWithinSeconds === undefined) {
         now.push(quoted);
         continue;
       }
-      const fresh = await planOrder(context, quoted);
+      const fresh = await planOrder(context, quoted, allowances);
       if (fresh.source !== "reused") refuseChanged(quoted, fresh, quote.tokens);
       now.push(fresh);
     }

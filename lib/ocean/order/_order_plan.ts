@@ -64,14 +64,27 @@ export interface OrderTarget {
 }
 
 /**
+ * What the orders planned so far leave of each allowance (by token and
+ * spender, lower case): the orders of one plan share them, so each is
+ * planned against what the ones before it leave, not against the chain's
+ * figure that all of them would spend.
+ */
+export type PlanAllowances = Map<string, bigint>;
+
+/**
  * Reads the chain and plans one order. An earlier still-valid order is
  * returned as `reused`, with nothing to send.
  *
  * @param context The buyer's clients.
  * @param target What to order.
+ * @param allowances What the orders planned before this one leave of each allowance; updated.
  * @returns The plan.
  */
-export async function planOrder(context: ChainContext, target: OrderTarget): Promise<QuotedOrder> {
+export async function planOrder(
+  context: ChainContext,
+  target: OrderTarget,
+  allowances: PlanAllowances = new Map(),
+): Promise<QuotedOrder> {
   const { reader, buyer } = context;
   const datatoken = getAddress(target.datatoken);
   const base = { ...target, datatoken, consumer: getAddress(target.consumer) };
@@ -129,7 +142,7 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
       });
     } else if (exchange) {
       source = "exchange";
-      transactions.push(...await planPurchase(context, datatoken, exchange, read));
+      transactions.push(...await planPurchase(context, datatoken, exchange, read, allowances));
     } else {
       throw new TidepoolError(
         "Cannot order: the datatoken has neither a dispenser nor an exchange",
@@ -158,7 +171,7 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
       payee: getAddress(marketAddress),
     });
   }
-  for (const approval of await approvals(context, orderPayments, datatoken)) {
+  for (const approval of await approvals(context, orderPayments, datatoken, allowances)) {
     transactions.push(approval);
   }
   transactions.push({
@@ -179,6 +192,7 @@ async function planPurchase(
   datatoken: ChainHex,
   exchange: { contractAddress: ChainHex; id: ChainHex },
   read: <T>(address: ChainHex, functionName: string, args?: unknown[]) => Promise<T>,
+  allowances: PlanAllowances,
 ): Promise<PlannedTransaction[]> {
   const contract = getAddress(exchange.contractAddress);
   const details = await read<readonly unknown[]>(contract, "getExchange", [exchange.id]);
@@ -200,7 +214,7 @@ async function planPurchase(
     { part: "price", token: baseToken, amount: price, payee: contract },
   ];
   return [
-    ...await approvals(context, payments, contract),
+    ...await approvals(context, payments, contract, allowances),
     { action: "buy", contract, gas: GAS.buy, payments, exchangeId: exchange.id },
   ];
 }
@@ -208,12 +222,14 @@ async function planPurchase(
 /**
  * The approvals `spender` needs to take `payments`: one per token whose
  * allowance is short, raising it to exactly what is taken (never lowering
- * it: an allowance that already covers the amount is left alone).
+ * it: an allowance that already covers the amount is left alone). The
+ * allowance counted is what the plan's earlier orders leave of it.
  */
 async function approvals(
   context: ChainContext,
   payments: readonly PlannedPayment[],
   spender: ChainHex,
+  allowances: PlanAllowances,
 ): Promise<PlannedTransaction[]> {
   const byToken = new Map<ChainHex, bigint>();
   for (const { token, amount } of payments) {
@@ -221,13 +237,19 @@ async function approvals(
   }
   const planned: PlannedTransaction[] = [];
   for (const [token, amount] of byToken) {
-    const allowance = await context.reader.readContract({
+    const key = `${token} ${spender}`.toLowerCase();
+    const allowance = allowances.get(key) ?? await context.reader.readContract({
       address: token,
       abi: erc20Abi,
       functionName: "allowance",
       args: [context.buyer, spender],
     });
-    if (allowance >= amount) continue;
+    if (allowance >= amount) {
+      allowances.set(key, allowance - amount);
+      continue;
+    }
+    // The approval sets the allowance to the amount, which this order then spends.
+    allowances.set(key, 0n);
     planned.push({
       action: "approve",
       contract: token,

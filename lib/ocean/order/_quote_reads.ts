@@ -9,7 +9,7 @@
 import { erc20Abi } from "viem";
 import type { ChainContext } from "./_chain_context.ts";
 import type { DatatokenOrder } from "./_order_types.ts";
-import { type OrderTarget, planOrder } from "./_order_plan.ts";
+import { type OrderTarget, type PlanAllowances, planOrder } from "./_order_plan.ts";
 import { GAS_PRICE_MARGIN_PERCENT, refuseAboveCap } from "./_plan_checks.ts";
 import type { OrderQuote, QuotedOrder, QuotedToken } from "./_quote_types.ts";
 import { quoteTables } from "./quote_table.ts";
@@ -33,6 +33,7 @@ export async function readQuote(
   maxPrice: string | undefined,
 ): Promise<OrderQuote> {
   const orders: QuotedOrder[] = [];
+  const allowances: PlanAllowances = new Map();
   for (const { given, ...target } of items) {
     orders.push(
       given
@@ -44,7 +45,7 @@ export async function readQuote(
           reused: given,
           transactions: [],
         }
-        : await planOrder(context, target),
+        : await planOrder(context, target, allowances),
     );
   }
   const tokens = new Map<string, QuotedToken>();
