@@ -78,6 +78,20 @@ export async function assetQuoteItem(
       hint: "Check that the node is connected to the chain you order on",
     });
   }
+  // The reuse window is the node's word: a negative or fractional one would
+  // make every earlier order look expired (or none), and calls started together pay again.
+  const timeout = Number(service.timeout ?? 0);
+  if (!options.force && !(Number.isSafeInteger(timeout) && timeout >= 0)) {
+    throw new TidepoolError(
+      `Cannot order ${did}: service ${serviceId} has a malformed timeout (${
+        String(service.timeout).slice(0, 40)
+      })`,
+      {
+        hint:
+          "Nothing was sent. A service's timeout is whole seconds, 0 for orders that never expire; ask the node's operator, or pass force: true to pay without looking for an earlier order",
+      },
+    );
+  }
   return {
     did,
     serviceId,
@@ -85,7 +99,7 @@ export async function assetQuoteItem(
     datatoken: datatoken as ChainHex,
     consumer: (options.consumer ?? buyer) as ChainHex,
     providerFee: fee as OrderProviderFee,
-    reuseWithinSeconds: options.force ? undefined : Number(service.timeout ?? 0),
+    reuseWithinSeconds: options.force ? undefined : timeout,
     logRangeBlocks: options.logRangeBlocks,
   };
 }
