@@ -62,11 +62,14 @@ export async function withWalletLock<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const path = walletLockPath(chainId, address);
+  const folder = path.slice(0, path.lastIndexOf("/"));
   let file: Deno.FsFile;
   try {
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    await refuseSharedLock(folder, path);
     file = await Deno.open(path, { read: true, write: true, create: true });
   } catch (error) {
+    if (error instanceof TidepoolError) throw error;
     throw new TidepoolError(`Cannot order: the wallet's lock file ${path} cannot be opened`, {
       details: error instanceof Error ? error.message : String(error),
       detailsLabel: "System said",
@@ -95,6 +98,37 @@ export async function withWalletLock<T>(
     // Closing the file lets go of the lock, also one granted after an abort.
     file.close();
   }
+}
+
+/**
+ * Refuses a lock another user could undo: a lock folder anyone may write
+ * (a link planted at the lock's path would be followed, a lock file removed
+ * while held lets a second holder in), a state folder anyone may write that
+ * is not sticky (the lock folder could be swapped), or a lock path that is
+ * not a plain file.
+ */
+async function refuseSharedLock(folder: string, path: string): Promise<void> {
+  const refuse = (what: string) =>
+    new TidepoolError(`Cannot order: the wallet's lock ${what}`, {
+      details: path,
+      detailsLabel: "Lock",
+      hint:
+        "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder only you can write (it holds the wallet's lock; tidepool makes it with mode 700)",
+    });
+  const parent = await Deno.lstat(folder.slice(0, folder.lastIndexOf("/")) || "/");
+  if (parent.mode !== null && (parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) {
+    throw refuse("is in a state folder anyone may write");
+  }
+  const locks = await Deno.lstat(folder);
+  if (!locks.isDirectory) throw refuse("folder is not a folder (a link?)");
+  if (locks.mode !== null && (locks.mode & 0o002) !== 0) {
+    throw refuse("folder may be written by anyone");
+  }
+  const lock = await Deno.lstat(path).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  });
+  if (lock && !lock.isFile) throw refuse("path is not a plain file (a link?)");
 }
 
 /** A variable's value when the script may read it; never a permission prompt. */
