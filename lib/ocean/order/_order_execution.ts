@@ -94,7 +94,11 @@ export function executeQuote(
       }
     }
     return placed.map((p) => p.result);
-  }, signal);
+  }, signal).catch((error) => {
+    // Stopped while waiting for the lane: the wait rejects with the signal's bare reason.
+    if (signal?.aborted && error === signal.reason) throw stoppedError(signal, [], []);
+    throw error;
+  });
 }
 
 /** Sends one order's transactions, each mined before the next. */
