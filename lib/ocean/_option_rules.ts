@@ -38,6 +38,7 @@ const JOBS: OptionRules = {
   jobId: "string",
   agreementId: "string",
   includeMetrics: "boolean",
+  token: "object",
   signal: "signal",
 };
 
@@ -101,6 +102,10 @@ const OCEAN_CALL_RULES = {
     required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
   },
   "OceanNode.jobs": { rules: JOBS, required: [] },
+  "OceanNode.createAuthToken": {
+    rules: { signer: "object", validUntil: "any", chainId: "integer", signal: "signal" },
+    required: ["signer"],
+  },
   "OceanNode.jobResults": { rules: JOBS, required: [] },
   "OceanNode.downloadResults": {
     rules: { signer: "object", dir: "string", types: "strings", signal: "signal" },
@@ -135,6 +140,19 @@ const OCEAN_CALL_RULES = {
     required: ["did", "serviceId", "txId", "signer", "dir"],
   },
   "OceanNode.encrypt": { rules: { signer: "object", signal: "signal" }, required: ["signer"] },
+  "OceanNode.decrypt": {
+    rules: {
+      signer: "object",
+      chainId: "integer",
+      encryptedDocument: "string",
+      flags: "integer",
+      documentHash: "string",
+      dataNftAddress: "string",
+      transactionId: "string",
+      signal: "signal",
+    },
+    required: ["signer", "chainId"],
+  },
   "OceanNode.validateDdo": { rules: { signer: "object", signal: "signal" }, required: [] },
   quoteOrder: { rules: QUOTE_ORDER, required: ["rpcUrl"] },
   orderAsset: { rules: ORDER_ASSET, required: ["rpcUrl"] },

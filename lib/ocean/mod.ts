@@ -24,6 +24,7 @@ export {
   type SavedResult,
 } from "./compute/job_columns.ts";
 export type { JobsOptions } from "./compute/jobs.ts";
+export type { AuthToken, CreateAuthTokenParameters } from "./auth_token.ts";
 export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
 export type {
   ComputeAssetTerms,
@@ -43,6 +44,7 @@ export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
 export type { DownloadResultsOptions } from "./compute/download_results.ts";
 export type { ResultTextOptions } from "./compute/result_text.ts";
 export type { EncryptInput, EncryptOptions } from "./publish/encrypt.ts";
+export type { DecryptParameters } from "./publish/decrypt.ts";
 export type { ValidateDdoOptions, ValidateDdoResult } from "./publish/validate_ddo.ts";
 export type { DownloadParameters, DownloadReturnType } from "./download/download.ts";
 export type {

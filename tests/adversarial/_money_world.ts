@@ -94,28 +94,34 @@ export interface Proxy {
 
 /**
  * A hostile node: forwards every request to `upstream` and lets `rewrite`
- * change a JSON answer (return undefined to pass it on unchanged).
+ * change a JSON answer (return undefined to pass it on unchanged). It names
+ * itself wherever the upstream's answers name the upstream (the DDOs'
+ * `serviceEndpoint`): it claims to serve the assets, as a node in front of
+ * another does, so what it rewrites is all that is hostile.
  */
 export function hostileNode(
   upstream: string,
   rewrite: (url: URL, body: unknown) => unknown | Promise<unknown>,
 ): Proxy {
-  return serve(async (request) => {
+  const proxy: Proxy = serve(async (request) => {
     const url = new URL(request.url);
     const answer = await fetch(`${upstream}${url.pathname}${url.search}`, {
       method: request.method,
       headers: request.headers,
       body: request.body ? await request.arrayBuffer() : undefined,
     });
-    const text = await answer.text();
+    const text = (await answer.text()).replaceAll(upstream, proxy.url);
     if (!answer.ok || !(answer.headers.get("content-type") ?? "").includes("json")) {
-      return new Response(text, { status: answer.status, headers: answer.headers });
+      const headers = new Headers(answer.headers);
+      headers.delete("content-length"); // the text may have changed length
+      return new Response(text, { status: answer.status, headers });
     }
     const changed = await rewrite(url, JSON.parse(text));
     return Response.json(changed === undefined ? JSON.parse(text) : changed, {
       status: answer.status,
     });
   });
+  return proxy;
 }
 
 /** One JSON-RPC call as the proxy sees it. */
