@@ -25,6 +25,9 @@ export const DATATOKEN_ABI = parseAbi([
   "function getPublishingMarketFee() view returns (address, address, uint256)",
   "function startOrder(address consumer, uint256 serviceIndex, (address providerFeeAddress, address providerFeeToken, uint256 providerFeeAmount, uint8 v, bytes32 r, bytes32 s, uint256 validUntil, bytes providerData) _providerFee, (address consumeMarketFeeAddress, address consumeMarketFeeToken, uint256 consumeMarketFeeAmount) _consumeMarketFee)",
 ]);
+export const NFT_ABI = parseAbi([
+  "function isDeployed(address datatoken) view returns (bool)",
+]);
 export const DISPENSER_ABI = parseAbi([
   "function status(address datatoken) view returns (bool active, address owner, bool isMinter, uint256 maxTokens, uint256 maxBalance, uint256 balance, address allowedSwapper)",
   "function dispense(address datatoken, uint256 amount, address destination)",
@@ -53,6 +56,11 @@ export interface OrderTarget {
   serviceIndex: number;
   /** The datatoken to order. */
   datatoken: ChainHex;
+  /**
+   * The data NFT the asset's DID names: the datatoken must be one it
+   * deployed, on chain. Absent when the user named the datatoken itself.
+   */
+  nft?: ChainHex;
   /** Who the order is for. */
   consumer: ChainHex;
   /** The signed provider fee. */
@@ -88,6 +96,16 @@ export async function planOrder(
   const { reader, buyer } = context;
   const datatoken = getAddress(target.datatoken);
   const base = { ...target, datatoken, consumer: getAddress(target.consumer) };
+  const read = <T>(address: ChainHex, functionName: string, args: unknown[] = []) =>
+    reader.readContract({
+      address,
+      abi: [...DATATOKEN_ABI, ...DISPENSER_ABI, ...EXCHANGE_ABI, ...NFT_ABI],
+      functionName,
+      args,
+    } as never) as Promise<T>;
+  // An address that is no Ocean datatoken reverts here, before anything else is read.
+  const nft = getAddress(await read<ChainHex>(datatoken, "getERC721Address"));
+  if (target.nft) await refuseForeignDatatoken(target, nft, read);
   if (target.reuseWithinSeconds !== undefined) {
     const earlier = await findValidOrder(reader, {
       datatoken,
@@ -101,15 +119,6 @@ export async function planOrder(
     if (earlier) return { ...base, source: "reused", reused: earlier, transactions: [] };
   }
   checkProviderFee(target.providerFee);
-  const read = <T>(address: ChainHex, functionName: string, args: unknown[] = []) =>
-    reader.readContract({
-      address,
-      abi: [...DATATOKEN_ABI, ...DISPENSER_ABI, ...EXCHANGE_ABI],
-      functionName,
-      args,
-    } as never) as Promise<T>;
-  // An address that is no Ocean datatoken reverts here, before anything else is read.
-  await read<ChainHex>(datatoken, "getERC721Address");
   const collector = getAddress(await read<ChainHex>(datatoken, "getPaymentCollector"));
   const [marketAddress, marketToken, marketAmount] = await read<[ChainHex, ChainHex, bigint]>(
     datatoken,
@@ -184,6 +193,36 @@ export async function planOrder(
     ],
   });
   return { ...base, source, transactions };
+}
+
+/**
+ * Refuses a datatoken that is not the asset's: the DID names a data NFT, and
+ * the datatoken must say it belongs to that NFT and the NFT must say it
+ * deployed the datatoken (a contract can claim any NFT; only the NFT's
+ * factory record is the NFT's own word).
+ */
+async function refuseForeignDatatoken(
+  target: OrderTarget,
+  nft: ChainHex,
+  read: <T>(address: ChainHex, functionName: string, args?: unknown[]) => Promise<T>,
+): Promise<void> {
+  const named = getAddress(target.nft!);
+  const deployed = nft === named &&
+    await read<boolean>(named, "isDeployed", [target.datatoken]).catch(() => false);
+  if (deployed) return;
+  throw new TidepoolError(
+    `Cannot order ${
+      target.did ?? target.datatoken
+    }: datatoken ${target.datatoken} is not one of the asset's data NFT ${named}`,
+    {
+      details: nft === named
+        ? `the NFT ${named} did not deploy it`
+        : `the datatoken belongs to NFT ${nft}`,
+      detailsLabel: "Chain said",
+      hint:
+        "Nothing was sent. The node names a datatoken of another asset; order through another node, or ask the node's operator",
+    },
+  );
 }
 
 /** The approval and the purchase of one datatoken on the fixed-rate exchange. */
