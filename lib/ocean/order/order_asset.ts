@@ -14,7 +14,7 @@ import {
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
 import { assetQuoteItem } from "./_asset_quote_item.ts";
-import { maxPriceText } from "./_max_price.ts";
+import { priceCap } from "./_max_price.ts";
 import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
 import { accountOf, preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
 import type { OrderQuote, PreparedOrder } from "./_quote_types.ts";
@@ -83,7 +83,7 @@ export async function prepareAssetOrder(
 ): Promise<PreparedOrder> {
   refusePaymentInReplay("order", node.http?.cacheMode);
   refuseStopped(options.signal, "order");
-  const maxPrice = maxPriceText(options.maxPrice);
+  const maxPrice = priceCap(options.maxPrice);
   const account = await accountOf(signer);
   const chainId = options.chainId ?? SANDBOX_CHAIN_ID;
   const quote = options.quote

@@ -16,7 +16,7 @@ import { assetQuoteItem } from "./_asset_quote_item.ts";
 import { refusePaymentInReplay } from "./_payment_mode.ts";
 import { accountOf, quoteOnChain } from "./_quote_runner.ts";
 import type { OrderQuote } from "./_quote_types.ts";
-import { maxPriceText } from "./_max_price.ts";
+import { priceCap } from "./_max_price.ts";
 
 /**
  * Quotes an order of one service of an asset: reads the DDO live (never
@@ -50,7 +50,7 @@ export async function quoteOrder(
 ): Promise<OrderQuote> {
   checkCall("quoteOrder", options);
   refusePaymentInReplay("quote an order", node.http?.cacheMode);
-  const maxPrice = maxPriceText(options.maxPrice);
+  const maxPrice = priceCap(options.maxPrice);
   const account = await accountOf(signer);
   const item = await assetQuoteItem(node, did, serviceId, account.address, options);
   const chainId = options.chainId ?? SANDBOX_CHAIN_ID;
