@@ -301,10 +301,19 @@ async function approvals(
 }
 
 /**
+ * The last second a provider fee may be valid until: 9999-12-31T23:59:59Z.
+ * A later one is no time a node means, and past about 8.64e12 seconds it is
+ * no date at all (the quote's `validUntil` was an Invalid Date that no
+ * expiry check could compare).
+ */
+export const LAST_DATE_SECONDS = 253_402_300_799;
+
+/**
  * A provider fee is the node's word: its shape is checked before it is
  * planned (a malformed amount or address is refused, not thrown as a
- * TypeError), and an expired one, which makes `startOrder` revert, is
- * refused before anything is sent.
+ * TypeError; a `validUntil` that is not whole seconds from 0 to
+ * {@linkcode LAST_DATE_SECONDS}), and an expired one, which makes
+ * `startOrder` revert, is refused before anything is sent.
  */
 export function checkProviderFee(fee: OrderProviderFee): void {
   const address = /^0x[0-9a-fA-F]{40}$/;
@@ -312,7 +321,8 @@ export function checkProviderFee(fee: OrderProviderFee): void {
     !address.test(String(fee?.providerFeeAddress)) && "providerFeeAddress",
     !address.test(String(fee?.providerFeeToken)) && "providerFeeToken",
     !/^[0-9]{1,78}$/.test(String(fee?.providerFeeAmount)) && "providerFeeAmount",
-    !(Number.isSafeInteger(fee?.validUntil) && fee.validUntil >= 0) && "validUntil",
+    !(Number.isSafeInteger(fee?.validUntil) && fee.validUntil >= 0 &&
+      fee.validUntil <= LAST_DATE_SECONDS) && "validUntil",
   ].filter(Boolean);
   if (malformed.length > 0) {
     throw new TidepoolError(
