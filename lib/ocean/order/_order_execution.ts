@@ -23,6 +23,7 @@ import {
   type PlanAllowances,
   planOrder,
 } from "./_order_plan.ts";
+import { chainError } from "./_chain_errors.ts";
 import { refuseChanged, refuseUnfunded } from "./_plan_checks.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";
 
@@ -131,7 +132,8 @@ async function sendOrder(
         });
       }
       receipts.push({ tx, receipt });
-    } catch (error) {
+    } catch (raw) {
+      const error = chainError(raw, rpcUrlOf(context), `${DOING[tx.action]} of ${nameOf(order)}`);
       if (paidAt < 0) throw error;
       throw failedAfterPayment(error, sent, paidAt + 1, order.datatoken, order.source);
     }
@@ -154,6 +156,26 @@ async function sendOrder(
     paid,
     transactions: sent.map((s) => ({ action: s.action, txHash: s.hash! })),
   };
+}
+
+/** What each transaction does, for errors: `Cannot buy the datatoken of did:op:...`. */
+const DOING: Record<PlannedTransaction["action"], string> = {
+  approve: "approve the payment",
+  buy: "buy the datatoken",
+  dispense: "dispense the datatoken",
+  startOrder: "start the order",
+};
+
+/** An order's asset and service, or its datatoken. */
+function nameOf(order: QuotedOrder): string {
+  return order.did
+    ? `${order.did}${order.serviceId ? ` service ${order.serviceId}` : ""}`
+    : order.datatoken;
+}
+
+/** The chain's JSON-RPC URL (its origin names the chain in hints; a key in it is a registered secret). */
+function rpcUrlOf(context: ChainContext): string {
+  return context.chain.rpcUrls.default.http[0];
 }
 
 /** The contract call of a planned transaction. */
@@ -302,7 +324,7 @@ function afterPlacing(error: unknown, placed: readonly Placed[]): unknown {
   if (!ordered) return error;
   const short = error instanceof TidepoolError
     ? error.shortMessage
-    : (error as Error)?.message ?? String(error);
+    : String((error as Error)?.message ?? error).split("\n")[0];
   return new TidepoolError(`${short}; before it, paid and ordered: ${ordered}`, {
     details: error instanceof TidepoolError ? error.details : undefined,
     detailsLabel: error instanceof TidepoolError ? error.detailsLabel : undefined,
@@ -329,7 +351,12 @@ function failedAfterPayment(
     `${tx.action === "buy" ? "buyDT" : tx.action} ${tx.hash ?? "(refused before it was mined)"}`;
   const payment = sent.slice(0, paid).map(named);
   const after = sent.slice(paid).map(named);
-  const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  // One line: what failed and, trimmed, what the chain said; the transactions are the details.
+  const reason = error instanceof TidepoolError
+    ? `${error.shortMessage.replace(/^Cannot /, "could not ")}${
+      error.details ? ` (${error.detailsLabel.toLowerCase()}: ${error.details})` : ""
+    }`
+    : String(error instanceof Error ? error.message : error).split("\n")[0];
   return new TidepoolError(
     `Cannot order: ${
       source === "exchange" ? "the payment went through" : "the datatoken was dispensed"
