@@ -24,26 +24,22 @@ import {
   planOrder,
 } from "./_order_plan.ts";
 import { chainError } from "./_chain_errors.ts";
+import {
+  afterPlacing,
+  failedAfterPayment,
+  type Placed,
+  type SentTransaction,
+  stopIfAborted,
+  stoppedError,
+} from "./_order_failures.ts";
 import { refuseChanged, refuseUnfunded } from "./_plan_checks.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";
-
-/** A transaction as sent: its action and, once the chain took it, its hash. */
-interface SentTransaction {
-  action: PlannedTransaction["action"];
-  hash?: ChainHex;
-}
 
 /** The signal fired before an order's payment: what of it was sent (approvals at most). */
 class StoppedBeforePaying extends Error {
   constructor(readonly sent: readonly SentTransaction[]) {
     super("Stopped before paying");
   }
-}
-
-/** An order placed (or reused) in this step, with the asset it was for. */
-interface Placed {
-  order: QuotedOrder;
-  result: DatatokenOrder;
 }
 
 /**
@@ -102,7 +98,12 @@ export function executeQuote(
   });
 }
 
-/** Sends one order's transactions, each mined before the next. */
+/**
+ * Sends one order's transactions, each mined before the next. Approvals
+ * that give an allowance back (`restores`) follow `startOrder`, and are sent
+ * also when the order stops or fails after its approval lowered that
+ * allowance: the wallet's allowances end as they were.
+ */
 async function sendOrder(
   context: ChainContext,
   order: QuotedOrder,
@@ -112,34 +113,79 @@ async function sendOrder(
   const sent: SentTransaction[] = [];
   let paidAt = -1;
   const receipts = [];
-  for (const tx of order.transactions) {
-    if (signal?.aborted && paidAt < 0) throw new StoppedBeforePaying(sent);
+  const send = async (tx: PlannedTransaction) => {
     const noted: SentTransaction = { action: tx.action };
     sent.push(noted);
-    try {
-      const hash = await context.wallet.writeContract({
-        ...call(tx, order, context.buyer),
-        chain: context.chain,
-        account: context.account,
+    const hash = await context.wallet.writeContract({
+      ...call(tx, order, context.buyer),
+      chain: context.chain,
+      account: context.account,
+    });
+    noted.hash = hash;
+    const receipt = await context.reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (receipt.status !== "success") {
+      throw new TidepoolError(`Cannot order: ${tx.action} reverted`, {
+        details: `transaction ${hash}`,
+        detailsLabel: "Chain said",
+        hint: "Check the datatoken's pricing and your balances, then try again",
       });
-      noted.hash = hash;
-      const receipt = await context.reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      if (receipt.status !== "success") {
-        throw new TidepoolError(`Cannot order: ${tx.action} reverted`, {
-          details: `transaction ${hash}`,
-          detailsLabel: "Chain said",
-          hint: "Check the datatoken's pricing and your balances, then try again",
-        });
-      }
+    }
+    return receipt;
+  };
+  const restores = order.transactions.filter((tx) => tx.allowance?.restores);
+  /** Gives back what an approval of this order lowered; a restore that fails is noted unmined. */
+  const restore = async () => {
+    const lowered = sent.some((s, i) =>
+      s.hash && s.action === "approve" &&
+      order.transactions[i]?.allowance?.spender === order.datatoken
+    );
+    if (!lowered) return;
+    for (const tx of restores) await send(tx).catch(() => undefined);
+  };
+  let ordered: Awaited<ReturnType<typeof send>> | undefined;
+  for (const tx of order.transactions.filter((t) => !t.allowance?.restores)) {
+    if (signal?.aborted && paidAt < 0) {
+      await restore();
+      throw new StoppedBeforePaying(sent);
+    }
+    try {
+      const receipt = await send(tx);
       receipts.push({ tx, receipt });
+      if (tx.action === "startOrder") ordered = receipt;
     } catch (raw) {
       const error = chainError(raw, rpcUrlOf(context), `${DOING[tx.action]} of ${nameOf(order)}`);
+      await restore();
       if (paidAt < 0) throw error;
       throw failedAfterPayment(error, sent, paidAt + 1, order.datatoken, order.source);
     }
     if (tx.action === "buy" || tx.action === "dispense") paidAt = sent.length - 1;
   }
-  const last = receipts[receipts.length - 1].receipt;
+  for (const tx of restores) {
+    try {
+      await send(tx);
+    } catch (raw) {
+      const error = chainError(
+        raw,
+        rpcUrlOf(context),
+        `give back the allowance of ${nameOf(order)}`,
+      );
+      throw new TidepoolError(
+        `${
+          (error as TidepoolError).shortMessage ?? String(error)
+        }; the order was placed: startOrder ${ordered!.transactionHash}`,
+        {
+          details: `${tx.allowance!.amount} base units of ${tx.allowance!.token} for ${
+            tx.allowance!.spender
+          }`,
+          detailsLabel: "Allowance the wallet had",
+          hint:
+            "The order stands (use its startOrder hash as transferTxId). Approve the allowance again if another program needs it",
+          cause: raw,
+        },
+      );
+    }
+  }
+  const last = ordered!;
   const paid = receipts.flatMap(({ tx, receipt }) =>
     paidParts(tx, receipt.logs, receipt.transactionHash, context.buyer, quote.tokens)
   );
@@ -279,96 +325,4 @@ function paidParts(
     }
   }
   return paid;
-}
-
-/** Throws the stop error when the signal has fired. */
-function stopIfAborted(signal: AbortSignal | undefined, placed: readonly Placed[]): void {
-  if (signal?.aborted) throw stoppedError(signal, placed, []);
-}
-
-/** The transactions of placed orders, for errors: `did service: buy 0x..., startOrder 0x...`. */
-function placedText(placed: readonly Placed[]): string {
-  return placed.filter((p) => p.result.source !== "reused").map(({ order, result }) =>
-    `${order.did ?? order.datatoken}${order.serviceId ? ` ${order.serviceId}` : ""}: ${
-      result.transactions.map((t) => `${t.action} ${t.txHash}`).join(", ")
-    }`
-  ).join("; ");
-}
-
-/** The error of a stop: what was paid and ordered, with hashes, and that nothing more was sent. */
-function stoppedError(
-  signal: AbortSignal,
-  placed: readonly Placed[],
-  sent: readonly SentTransaction[],
-): TidepoolError {
-  const ordered = placedText(placed);
-  const approvals = sent.filter((s) => s.hash).map((s) => `${s.action} ${s.hash}`).join(", ");
-  const what = [
-    ordered ? `paid and ordered: ${ordered}` : "",
-    approvals ? `approvals sent (they move no tokens): ${approvals}` : "",
-  ].filter(Boolean).join("; ");
-  return new TidepoolError(
-    `Cannot order: stopped by the signal; ${what || "nothing was sent"}; nothing further was sent`,
-    {
-      hint: ordered
-        ? "The orders placed stay valid: order (or start) again and they are reused, or give each as its asset's transferTxId"
-        : "Order again when you want to pay",
-      cause: signal.reason,
-    },
-  );
-}
-
-/** An error after some orders of the step were placed names them: they stay valid. */
-function afterPlacing(error: unknown, placed: readonly Placed[]): unknown {
-  const ordered = placedText(placed);
-  if (!ordered) return error;
-  const short = error instanceof TidepoolError
-    ? error.shortMessage
-    : String((error as Error)?.message ?? error).split("\n")[0];
-  return new TidepoolError(`${short}; before it, paid and ordered: ${ordered}`, {
-    details: error instanceof TidepoolError ? error.details : undefined,
-    detailsLabel: error instanceof TidepoolError ? error.detailsLabel : undefined,
-    hint: `${
-      error instanceof TidepoolError && error.hint ? `${error.hint}. ` : ""
-    }The orders placed stay valid: order (or start) again and they are reused`,
-    cause: error,
-  });
-}
-
-/**
- * The error of an order that failed after its payment went through: the
- * payment's transactions and the failed one, and how to recover (the
- * datatoken is held, so ordering again does not pay again).
- */
-function failedAfterPayment(
-  error: unknown,
-  sent: readonly SentTransaction[],
-  paid: number,
-  datatoken: ChainHex,
-  source: DatatokenOrder["source"],
-): TidepoolError {
-  const named = (tx: SentTransaction) =>
-    `${tx.action === "buy" ? "buyDT" : tx.action} ${tx.hash ?? "(refused before it was mined)"}`;
-  const payment = sent.slice(0, paid).map(named);
-  const after = sent.slice(paid).map(named);
-  // One line: what failed and, trimmed, what the chain said; the transactions are the details.
-  const reason = error instanceof TidepoolError
-    ? `${error.shortMessage.replace(/^Cannot /, "could not ")}${
-      error.details ? ` (${error.detailsLabel.toLowerCase()}: ${error.details})` : ""
-    }`
-    : String(error instanceof Error ? error.message : error).split("\n")[0];
-  return new TidepoolError(
-    `Cannot order: ${
-      source === "exchange" ? "the payment went through" : "the datatoken was dispensed"
-    } but the order failed: ${reason}`,
-    {
-      details: `${source === "exchange" ? "paid" : "dispensed"}: ${payment.join(", ")}; then: ${
-        after.join(", ") || "nothing was sent"
-      }`,
-      detailsLabel: "Transactions",
-      hint:
-        `The datatoken ${datatoken} is in your wallet: order again (a fresh provider fee if it expired) and it is used without paying again; or transfer it back to the publisher for a refund`,
-      cause: error,
-    },
-  );
 }

@@ -180,10 +180,10 @@ export async function planOrder(
       payee: getAddress(marketAddress),
     });
   }
-  for (const approval of await approvals(context, orderPayments, datatoken, allowances)) {
-    transactions.push(approval);
-  }
-  transactions.push({
+  // startOrder takes the market's fee as the datatoken says it when it runs,
+  // bounded only by the allowance: exactly what was quoted, then given back.
+  const fees = await approvals(context, orderPayments, datatoken, allowances, "exact");
+  transactions.push(...fees.before, {
     action: "startOrder",
     contract: datatoken,
     gas: GAS.startOrder,
@@ -191,7 +191,7 @@ export async function planOrder(
       ...orderPayments,
       { part: "datatoken", token: datatoken, amount: ONE, payee: collector },
     ],
-  });
+  }, ...fees.after);
   return { ...base, source, transactions };
 }
 
@@ -252,52 +252,69 @@ async function planPurchase(
   const payments: PlannedPayment[] = [
     { part: "price", token: baseToken, amount: price, payee: contract },
   ];
-  return [
-    ...await approvals(context, payments, contract, allowances),
-    { action: "buy", contract, gas: GAS.buy, payments, exchangeId: exchange.id },
-  ];
+  // buyDT takes at most the quoted price (its maxBaseTokenAmount): the approval may add to what the wallet allowed.
+  const { before } = await approvals(context, payments, contract, allowances, "add");
+  return [...before, { action: "buy", contract, gas: GAS.buy, payments, exchangeId: exchange.id }];
 }
 
+/** The largest allowance a token holds. */
+const MAX_UINT256 = 2n ** 256n - 1n;
+
 /**
- * The approvals `spender` needs to take `payments`: one per token whose
- * allowance is short, raising it to exactly what is taken (never lowering
- * it: an allowance that already covers the amount is left alone). The
- * allowance counted is what the plan's earlier orders leave of it.
+ * The approvals `spender` needs to take `payments`, planned so that every
+ * allowance the wallet had is, after the order, what it was before (another
+ * program's, or one a pending order needs):
+ *
+ * - `add` (the exchange, whose `buyDT` takes at most the quoted price): the
+ *   approval adds what is taken to what the wallet allowed, and the
+ *   purchase spends only that;
+ * - `exact` (the datatoken, whose `startOrder` takes the market fee the
+ *   datatoken says when it runs, with no bound of its own): the allowance is
+ *   set to exactly what the order takes, so a fee raised after the last
+ *   check cannot take more, and an allowance the wallet had is given back
+ *   right after `startOrder` (`after`).
+ *
+ * The allowance read is remembered for the plan's later orders (every order
+ * leaves it as it found it).
  */
 async function approvals(
   context: ChainContext,
   payments: readonly PlannedPayment[],
   spender: ChainHex,
   allowances: PlanAllowances,
-): Promise<PlannedTransaction[]> {
+  rule: "add" | "exact",
+): Promise<{ before: PlannedTransaction[]; after: PlannedTransaction[] }> {
   const byToken = new Map<ChainHex, bigint>();
   for (const { token, amount } of payments) {
     byToken.set(token, (byToken.get(token) ?? 0n) + amount);
   }
-  const planned: PlannedTransaction[] = [];
+  const before: PlannedTransaction[] = [];
+  const after: PlannedTransaction[] = [];
+  const approve = (token: ChainHex, amount: bigint, restores?: boolean) => ({
+    action: "approve" as const,
+    contract: token,
+    gas: GAS.approve,
+    allowance: { token, spender, amount, ...(restores ? { restores } : {}) },
+    payments: [],
+  });
   for (const [token, amount] of byToken) {
     const key = `${token} ${spender}`.toLowerCase();
-    const allowance = allowances.get(key) ?? await context.reader.readContract({
+    const had = allowances.get(key) ?? await context.reader.readContract({
       address: token,
       abi: erc20Abi,
       functionName: "allowance",
       args: [context.buyer, spender],
     });
-    if (allowance >= amount) {
-      allowances.set(key, allowance - amount);
+    allowances.set(key, had);
+    if (rule === "add") {
+      // An allowance too large to add to already covers the purchase.
+      if (had + amount <= MAX_UINT256) before.push(approve(token, had + amount));
       continue;
     }
-    // The approval sets the allowance to the amount, which this order then spends.
-    allowances.set(key, 0n);
-    planned.push({
-      action: "approve",
-      contract: token,
-      gas: GAS.approve,
-      allowance: { token, spender, amount },
-      payments: [],
-    });
+    if (had !== amount) before.push(approve(token, amount));
+    if (had > 0n) after.push(approve(token, had, true));
   }
-  return planned;
+  return { before, after };
 }
 
 /**
