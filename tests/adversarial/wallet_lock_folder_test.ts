@@ -69,3 +69,90 @@ Deno.test("a lock file removed while held does not let a second step in", async 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/**
+ * The owner of a folder may remove or replace what is in it whatever its
+ * mode, so another user's folder undoes the lock as surely as one anyone
+ * may write. Members: a `locks` folder another user made in advance (mode
+ * 755), a lock file another user made there (mode 666) in one's own
+ * folder, a state folder another user owns; each in this process (which
+ * may read its user id) and in a child that may not (`--allow-sys` not
+ * given: the owner is learnt from a file it makes). Making a folder another
+ * user owns needs root, so these run as root only. Checked on the file
+ * system: the lock file left as found, no step run.
+ */
+const OTHER_USER = 65534; // nobody
+const asRoot = Deno.build.os !== "windows" && Deno.uid() === 0;
+
+/** A private state folder, then `prepare` makes part of it another user's. */
+async function foreignStateDir(
+  prepare: (dir: string) => Promise<void>,
+): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "tidepool-foreign-state-" });
+  await Deno.chmod(dir, 0o700);
+  await prepare(dir);
+  return dir;
+}
+
+const FOREIGN: [string, (dir: string) => Promise<void>][] = [
+  ["a locks folder another user made with mode 755", async (dir) => {
+    await Deno.mkdir(`${dir}/locks`, { mode: 0o755 });
+    await Deno.chmod(`${dir}/locks`, 0o755);
+    await Deno.chown(`${dir}/locks`, OTHER_USER, OTHER_USER);
+  }],
+  ["a lock file another user made in one's own folder", async (dir) => {
+    await Deno.mkdir(`${dir}/locks`, { mode: 0o700 });
+    const lock = `${dir}/locks/wallet-31337-${WALLET}.lock`;
+    await Deno.writeFile(lock, new Uint8Array(), { mode: 0o666 });
+    await Deno.chmod(lock, 0o666);
+    await Deno.chown(lock, OTHER_USER, OTHER_USER);
+  }],
+  ["a state folder another user owns", async (dir) => {
+    await Deno.chmod(dir, 0o755);
+    await Deno.chown(dir, OTHER_USER, OTHER_USER);
+  }],
+];
+
+for (const [name, prepare] of FOREIGN) {
+  Deno.test({
+    name: `the wallet's lock refuses ${name}`,
+    ignore: !asRoot,
+    async fn() {
+      const dir = await foreignStateDir(prepare);
+      try {
+        Deno.env.set("TIDEPOOL_STATE_DIR", dir);
+        let ran = false;
+        const error = await withWalletLock(31337, WALLET, () => {
+          ran = true;
+          return Promise.resolve();
+        }).then(() => undefined, (e) => e);
+        assert.equal(ran, false, "the lane step ran");
+        assert.match(String(error?.message), /another user/);
+        const left = await Array.fromAsync(Deno.readDir(`${dir}/locks`)).catch(() => []);
+        assert.deepEqual(left.filter((e) => e.name.startsWith(".owner-")), [], "no probe left");
+
+        // A script without --allow-sys learns its user from a file it makes.
+        const script = await Deno.makeTempFile({ prefix: "tidepool-lock-child-", suffix: ".ts" });
+        await Deno.writeTextFile(
+          script,
+          `import { withWalletLock } from "${
+            new URL("../../lib/ocean/order/_wallet_lock.ts", import.meta.url).href
+          }";
+          await withWalletLock(31337, "${WALLET}", () => { console.log("ran"); return Promise.resolve(); })
+            .catch((e) => console.log(e.message));`,
+        );
+        const child = await new Deno.Command(Deno.execPath(), {
+          args: ["run", "--no-check", "--allow-read", "--allow-write", "--allow-env", script],
+          env: { TIDEPOOL_STATE_DIR: dir },
+          stdout: "piped",
+          stderr: "piped",
+        }).output().finally(() => Deno.remove(script));
+        const said = new TextDecoder().decode(child.stdout);
+        assert.doesNotMatch(said, /^ran$/m, "the child's lane step ran");
+        assert.match(said, /another user/, new TextDecoder().decode(child.stderr));
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  });
+}
