@@ -44,34 +44,50 @@ export async function oceanDid(
  * @returns The DID's data NFT, checksummed.
  */
 export async function assetNft(ddo: Ddo, did: string, chainId: number): Promise<ChainHex> {
-  const refuse = (what: string, said: string) =>
-    new TidepoolError(`Cannot order ${did}: ${what}`, {
-      details: said,
-      detailsLabel: "Node sent",
-      hint:
-        "Nothing was sent. The node's description of the asset is not the DID's on this chain; check chainId, or order through a node that serves the asset",
-    });
-  if (ddo.id !== did) {
-    throw refuse("the node served the description of another asset", `id ${short(ddo.id)}`);
-  }
+  refuseOtherAsset(ddo, did);
   if (ddo.chainId !== chainId) {
     throw refuse(
+      did,
       `the asset is on chain ${short(ddo.chainId)}, the order on chain ${chainId}`,
       `chainId ${short(ddo.chainId)}`,
     );
   }
   if (typeof ddo.nftAddress !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(ddo.nftAddress)) {
-    throw refuse("its description names no data NFT", `nftAddress ${short(ddo.nftAddress)}`);
+    throw refuse(did, "its description names no data NFT", `nftAddress ${short(ddo.nftAddress)}`);
   }
   const method = /^did:([a-z0-9]+):/.exec(did)?.[1] ?? "op";
   const derived = await oceanDid(ddo.nftAddress, chainId, method);
   if (derived !== did) {
     throw refuse(
+      did,
       `its description names data NFT ${ddo.nftAddress}, whose DID on chain ${chainId} is ${derived}`,
       `nftAddress ${ddo.nftAddress}`,
     );
   }
   return checksumAddress(ddo.nftAddress) as ChainHex;
+}
+
+/**
+ * Refuses a DDO whose `id` is not the DID asked for (the node served another
+ * asset's description), before anything else of it is read.
+ *
+ * @param ddo The DDO as the node served it.
+ * @param did The DID the user named.
+ */
+export function refuseOtherAsset(ddo: Ddo, did: string): void {
+  if (ddo.id !== did) {
+    throw refuse(did, "the node served the description of another asset", `id ${short(ddo.id)}`);
+  }
+}
+
+/** The refusal of a description that is not the DID's on the user's chain. */
+function refuse(did: string, what: string, said: string): TidepoolError {
+  return new TidepoolError(`Cannot order ${did}: ${what}`, {
+    details: said,
+    detailsLabel: "Node sent",
+    hint:
+      "Nothing was sent. The node's description of the asset is not the DID's on this chain; check chainId, or order through a node that serves the asset",
+  });
 }
 
 /** A value a node sent, short and printable. */

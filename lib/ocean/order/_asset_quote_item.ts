@@ -14,7 +14,7 @@ import {
   type QuoteOrderOptions,
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
-import { assetNft } from "./_asset_identity.ts";
+import { assetNft, refuseOtherAsset } from "./_asset_identity.ts";
 import type { ChainHex, OrderProviderFee } from "./_order_types.ts";
 import type { QuoteItem } from "./_quote_reads.ts";
 
@@ -38,7 +38,7 @@ export async function assetQuoteItem(
   const { fetchDdo } = await import("../_ddo.ts");
   // Live, whatever the cache mode: a recording (a co-author's, or edited) never decides a payment.
   const ddo = await fetchDdo(node.http, did, true);
-  const nft = await assetNft(ddo, did, options.chainId ?? SANDBOX_CHAIN_ID);
+  refuseOtherAsset(ddo, did);
   // A DDO form tidepool does not know (a future 5.x without credentialSubject)
   // may hold its services elsewhere: say so rather than fail on undefined.
   const services = Array.isArray(ddo.services) ? ddo.services : [];
@@ -64,6 +64,8 @@ export async function assetQuoteItem(
   if (!datatoken || !/^0x[0-9a-fA-F]{40}$/.test(datatoken)) {
     throw new TidepoolError(`Cannot order ${did}: service ${serviceId} names no datatoken`);
   }
+  // Before the node is asked for a fee: the description must be the DID's on this chain.
+  const nft = await assetNft(ddo, did, options.chainId ?? SANDBOX_CHAIN_ID);
   let fee = options.providerFee as Partial<OrderProviderFee> | undefined;
   let answered = options.datatoken;
   if (!fee) {
