@@ -131,6 +131,7 @@ export type {
   JobPhase,
   JobsOptions,
   JobStatusInfo,
+  MaxPrice,
   NodeInfo,
   OrderAccount,
   OrderAssetOptions,

@@ -68,6 +68,7 @@ export { QUOTE_TOTAL_COLUMNS, QUOTE_TRANSACTION_COLUMNS } from "./order/quote_ta
 export {
   type ChainHex,
   type DatatokenOrder,
+  type MaxPrice,
   type OrderAccount,
   orderDatatoken,
   type OrderDatatokenParameters,

@@ -30,7 +30,7 @@ import type {
 } from "./types.ts";
 import { checkForms } from "./_ddo_forms.ts";
 import { checkQueryBody } from "./_check_query.ts";
-import { maxPriceText } from "./order/_max_price.ts";
+import { priceCap } from "./order/_max_price.ts";
 import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 import { checkAddress } from "./_validate.ts";
@@ -495,7 +495,7 @@ export class OceanNode {
     checkCall("OceanNode.startCompute", parameters);
     const { refuseRepeatedAssets, startCompute } = await startComputeCode();
     refuseRepeatedAssets(parameters);
-    parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
+    parameters = { ...parameters, maxPrice: priceCap(parameters.maxPrice) };
     (await quoteComputeCode()).refuseComputeInReplay(this.http, parameters.signal);
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
@@ -525,7 +525,7 @@ export class OceanNode {
     checkCall("OceanNode.quoteCompute", parameters);
     const { refuseRepeatedAssets } = await startComputeCode();
     refuseRepeatedAssets(parameters);
-    parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
+    parameters = { ...parameters, maxPrice: priceCap(parameters.maxPrice) };
     const { quoteCompute, refuseComputeInReplay } = await quoteComputeCode();
     refuseComputeInReplay(this.http, parameters.signal);
     await this.#checkAlgorithmPolicy(parameters);

@@ -44,15 +44,17 @@ export async function moneyWorld(
 ): Promise<MoneyWorld> {
   const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
   try {
-    const example = ocean.computeExample();
+    const seeded = ocean.computeExample();
     const others = ocean.ddos.filter((d) =>
-      d.id !== example.dataset.documentId && d.id !== example.algorithm.documentId &&
+      d.id !== seeded.dataset.documentId && d.id !== seeded.algorithm.documentId &&
       d.metadata.type === "dataset"
     ).slice(0, options.extra ?? 2).map((d) => d.id);
     const chain = await startChainSandbox(ocean, {
-      dids: [example.dataset.documentId, example.algorithm.documentId, ...others],
+      dids: [seeded.dataset.documentId, seeded.algorithm.documentId, ...others],
       pricing: options.pricing ?? (() => ({ type: "fixed", price: "1" })),
     });
+    // Publishing renamed the assets: their DIDs name the chain and their NFTs.
+    const example = ocean.computeExample();
     const { publicClient } = chainClients(chain);
     const reader = publicClient as unknown as PublicClient;
     const balance = (token: string, address: string) =>

@@ -71,8 +71,12 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
   let proxy: ReturnType<typeof rangeCappedRpc> | undefined;
   try {
     ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
+    const seeded = ocean.computeExample();
+    chain = await startChainSandbox(ocean, {
+      dids: [seeded.dataset.documentId, seeded.algorithm.documentId],
+    });
+    // Publishing renamed both assets: their DIDs name the chain and their NFTs.
     const { dataset, algorithm, environment } = ocean.computeExample();
-    chain = await startChainSandbox(ocean, { dids: [dataset.documentId, algorithm.documentId] });
     proxy = rangeCappedRpc(chain.rpcUrl);
     const node = new OceanNode(ocean.url, { progress: false, retry: false });
     const { publicClient } = chainClients(chain);

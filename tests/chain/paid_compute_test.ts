@@ -22,11 +22,13 @@ import { expectedStats } from "../ocean_compute/_setup.ts";
 
 Deno.test("a paid job runs on orders made on chain, and only on the payer's own orders", async (t) => {
   const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
-  const { dataset, algorithm, environment } = ocean.computeExample();
+  const seeded = ocean.computeExample();
   const chain = await startChainSandbox(ocean, {
-    dids: [dataset.documentId, algorithm.documentId],
+    dids: [seeded.dataset.documentId, seeded.algorithm.documentId],
     pricing: () => ({ type: "fixed", price: "1" }),
   });
+  // Publishing renamed both assets: their DIDs name the chain and their NFTs.
+  const { dataset, algorithm, environment } = ocean.computeExample();
   const dir = await Deno.makeTempDir();
   // Every signature the client sends, to prove none of them comes back out.
   const signatures: string[] = [];

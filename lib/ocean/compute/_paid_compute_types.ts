@@ -9,6 +9,7 @@
 import type { HttpClient } from "../../http/client.ts";
 import type { AssetOrderNode } from "../order/_asset_order_types.ts";
 import type { DatatokenOrder } from "../order/_order_types.ts";
+import type { MaxPrice } from "../order/_max_price.ts";
 import type { OrderQuote } from "../order/_quote_types.ts";
 import type { Signer } from "../signer.ts";
 import type {
@@ -35,11 +36,16 @@ export interface StartComputeParameters {
   /** The token the environment is paid in; default the first it lists for the chain. */
   paymentToken?: string;
   /**
-   * The most each order (the algorithm's, each dataset's) may take from the
-   * wallet, in whole tokens (`"5"`), per token, every fee included; a quote
-   * above it is refused before anything is sent, naming each part.
+   * The most each order (the algorithm's, each dataset's) may take from
+   * the wallet, every part counted: the
+   * datatoken's price with the exchange's swap fees, the provider fee and
+   * the market fees. An amount (`"5"`) is in the token the chain's exchange
+   * prices the datatoken in; a payment in any other token (a provider fee in
+   * a token the node picked, any fee of a free datatoken) is refused unless
+   * capped by the token's address: `{ "0xOcean…": "5", "0xUSDC…": "0.5" }`.
+   * A quote above it is refused before anything is sent, naming each part.
    */
-  maxPrice?: string;
+  maxPrice?: MaxPrice;
   /**
    * Pay for new orders even when still-valid ones exist (as `orderAsset`'s
    * `force`); default false. A `transferTxId` given is still used.

@@ -12,6 +12,7 @@ import type { Signer } from "../signer.ts";
 import { checksummedSigner } from "../_address.ts";
 import { SANDBOX_CHAIN_ID } from "../order/_asset_order_types.ts";
 import { assetQuoteItem } from "../order/_asset_quote_item.ts";
+import { priceCap } from "../order/_max_price.ts";
 import { onChain } from "../order/_chain_errors.ts";
 import { refusePaymentInReplay, refuseStopped } from "../order/_payment_mode.ts";
 import type { QuoteItem } from "../order/_quote_reads.ts";
@@ -77,7 +78,8 @@ export async function quoteCompute(
   for (const [i, ref] of refs.entries()) {
     items.push(await quoteItem(node, signer, parameters, ref, assetTerms[i], chainId));
   }
-  const quote = await quoteOnChain(parameters.rpcUrl, chainId, account, items, parameters.maxPrice);
+  const maxPrice = priceCap(parameters.maxPrice);
+  const quote = await quoteOnChain(parameters.rpcUrl, chainId, account, items, maxPrice);
   return Object.assign(quote, { environment: parameters.environment, payment });
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { priceCap } from "../order/_max_price.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import type { DatatokenOrder } from "../order/_order_types.ts";
 import { checksummedSigner } from "../_address.ts";
@@ -42,7 +43,7 @@ export async function startCompute(
   const payment = quote.payment;
   const account = await accountOf(signer);
   const orders = await executeOnChain(parameters.rpcUrl, account, quote, {
-    maxPrice: parameters.maxPrice,
+    maxPrice: priceCap(parameters.maxPrice),
     signal: parameters.signal,
   });
   if (parameters.signal?.aborted) {

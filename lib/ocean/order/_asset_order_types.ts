@@ -12,6 +12,7 @@ import type {
   InitializeReturnType,
   ProviderFee,
 } from "../download/initialize.ts";
+import type { MaxPrice } from "./_max_price.ts";
 import type { OrderQuote } from "./_quote_types.ts";
 
 /**
@@ -38,12 +39,15 @@ export interface QuoteOrderOptions {
   /** The chain id; default {@linkcode SANDBOX_CHAIN_ID}. */
   chainId?: number;
   /**
-   * The most the order may take from the wallet, in whole tokens (`"5"`),
-   * per token, every part counted: the datatoken's price with the
-   * exchange's swap fees, the provider fee and the market fees. A quote
-   * above it is refused before anything is sent, naming each part.
+   * The most the order may take from the wallet, every part counted: the
+   * datatoken's price with the exchange's swap fees, the provider fee and
+   * the market fees. An amount (`"5"`) is in the token the chain's exchange
+   * prices the datatoken in; a payment in any other token (a provider fee in
+   * a token the node picked, any fee of a free datatoken) is refused unless
+   * capped by the token's address: `{ "0xOcean…": "5", "0xUSDC…": "0.5" }`.
+   * A quote above it is refused before anything is sent, naming each part.
    */
-  maxPrice?: string;
+  maxPrice?: MaxPrice;
   /** Pay again even when a still-valid order exists; default false. */
   force?: boolean;
   /**

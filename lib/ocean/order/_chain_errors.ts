@@ -50,7 +50,17 @@ export function keepRpcUrlSecret(rpcUrl: string): void {
   }
 }
 
-function chainError(error: unknown, rpcUrl: string, action: string): unknown {
+/**
+ * A chain failure told by tidepool: what failed on one line, what the chain
+ * said (viem's reason and details, on one line), and the hint of its cause.
+ * A tidepool error passes unchanged; viem's error stays as the cause.
+ *
+ * @param error What a chain call threw.
+ * @param rpcUrl The JSON-RPC URL (its origin names the chain in hints).
+ * @param action What was being done: `send the order`.
+ * @returns The error to throw.
+ */
+export function chainError(error: unknown, rpcUrl: string, action: string): unknown {
   if (error instanceof TidepoolError || !(error instanceof Error)) return error;
   // A read through tidepool's HTTP client failed there (a replay miss, an unreachable
   // node): its own error says what happened better than viem's wrapping of it.
@@ -65,14 +75,26 @@ function chainError(error: unknown, rpcUrl: string, action: string): unknown {
       });
     }
   }
-  // viem's shortMessage is the what, without the request and the URL.
+  // viem's shortMessage is the what, without the request and the URL; a
+  // revert's runs on to a second line with the reason, which is what the chain said.
   const viem = error as Error & { shortMessage?: string; details?: string };
+  const [head = "", ...reason] = (viem.shortMessage ?? error.message).split("\n")
+    .map((line) => line.trim()).filter(Boolean);
+  const parts = [...reason, viem.details].filter((part): part is string => !!part);
+  // The reason often comes twice (`X` and `execution reverted: X`): keep the fuller.
+  const said = parts.filter((part, i) =>
+    !parts.some((other, j) => j !== i && other.includes(part) && (other !== part || j < i))
+  );
+  const cause = causeOf(error);
+  const what = cause === "underpriced"
+    ? "another transaction of this wallet with the same nonce is waiting"
+    : head.replace(/ with the following reason:?$/, "").replace(/[.:]$/, "");
   return new TidepoolError(
-    `Cannot ${action}: ${(viem.shortMessage ?? error.message).replace(/\.$/, "")}`,
+    `Cannot ${action}: ${what}`,
     {
-      details: viem.details,
+      details: said.length > 0 ? said.join("; ") : undefined,
       detailsLabel: "Chain said",
-      hint: HINTS[causeOf(error)](originOf(rpcUrl) || "rpcUrl"),
+      hint: HINTS[cause](originOf(rpcUrl) || "rpcUrl"),
       cause: error,
     },
   );

@@ -16,27 +16,30 @@ import { TidepoolError } from "../../errors/errors.ts";
 import type { ChainContext } from "./_chain_context.ts";
 import type { ChainHex, DatatokenOrder, PaidPart } from "./_order_types.ts";
 import type { OrderQuote, PlannedTransaction, QuotedOrder } from "./_quote_types.ts";
-import { DATATOKEN_ABI, DISPENSER_ABI, EXCHANGE_ABI, planOrder } from "./_order_plan.ts";
+import {
+  DATATOKEN_ABI,
+  DISPENSER_ABI,
+  EXCHANGE_ABI,
+  type PlanAllowances,
+  planOrder,
+} from "./_order_plan.ts";
+import { chainError } from "./_chain_errors.ts";
+import {
+  afterPlacing,
+  failedAfterPayment,
+  type Placed,
+  type SentTransaction,
+  stopIfAborted,
+  stoppedError,
+} from "./_order_failures.ts";
 import { refuseChanged, refuseUnfunded } from "./_plan_checks.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";
-
-/** A transaction as sent: its action and, once the chain took it, its hash. */
-interface SentTransaction {
-  action: PlannedTransaction["action"];
-  hash?: ChainHex;
-}
 
 /** The signal fired before an order's payment: what of it was sent (approvals at most). */
 class StoppedBeforePaying extends Error {
   constructor(readonly sent: readonly SentTransaction[]) {
     super("Stopped before paying");
   }
-}
-
-/** An order placed (or reused) in this step, with the asset it was for. */
-interface Placed {
-  order: QuotedOrder;
-  result: DatatokenOrder;
 }
 
 /**
@@ -61,13 +64,14 @@ export function executeQuote(
   return inTransactionLane(quote.chainId, context.buyer, async () => {
     stopIfAborted(signal, []);
     const now: QuotedOrder[] = [];
+    const allowances: PlanAllowances = new Map();
     for (const quoted of quote.orders) {
       // An order given by the caller (a transferTxId) was checked on chain when quoted.
       if (quoted.source === "reused" && quoted.reuseWithinSeconds === undefined) {
         now.push(quoted);
         continue;
       }
-      const fresh = await planOrder(context, quoted);
+      const fresh = await planOrder(context, quoted, allowances);
       if (fresh.source !== "reused") refuseChanged(quoted, fresh, quote.tokens);
       now.push(fresh);
     }
@@ -87,10 +91,19 @@ export function executeQuote(
       }
     }
     return placed.map((p) => p.result);
-  }, signal);
+  }, signal).catch((error) => {
+    // Stopped while waiting for the lane: the wait rejects with the signal's bare reason.
+    if (signal?.aborted && error === signal.reason) throw stoppedError(signal, [], []);
+    throw error;
+  });
 }
 
-/** Sends one order's transactions, each mined before the next. */
+/**
+ * Sends one order's transactions, each mined before the next. Approvals
+ * that give an allowance back (`restores`) follow `startOrder`, and are sent
+ * also when the order stops or fails after its approval lowered that
+ * allowance: the wallet's allowances end as they were.
+ */
 async function sendOrder(
   context: ChainContext,
   order: QuotedOrder,
@@ -100,33 +113,79 @@ async function sendOrder(
   const sent: SentTransaction[] = [];
   let paidAt = -1;
   const receipts = [];
-  for (const tx of order.transactions) {
-    if (signal?.aborted && paidAt < 0) throw new StoppedBeforePaying(sent);
+  const send = async (tx: PlannedTransaction) => {
     const noted: SentTransaction = { action: tx.action };
     sent.push(noted);
-    try {
-      const hash = await context.wallet.writeContract({
-        ...call(tx, order, context.buyer),
-        chain: context.chain,
-        account: context.account,
+    const hash = await context.wallet.writeContract({
+      ...call(tx, order, context.buyer),
+      chain: context.chain,
+      account: context.account,
+    });
+    noted.hash = hash;
+    const receipt = await context.reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (receipt.status !== "success") {
+      throw new TidepoolError(`Cannot order: ${tx.action} reverted`, {
+        details: `transaction ${hash}`,
+        detailsLabel: "Chain said",
+        hint: "Check the datatoken's pricing and your balances, then try again",
       });
-      noted.hash = hash;
-      const receipt = await context.reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-      if (receipt.status !== "success") {
-        throw new TidepoolError(`Cannot order: ${tx.action} reverted`, {
-          details: `transaction ${hash}`,
-          detailsLabel: "Chain said",
-          hint: "Check the datatoken's pricing and your balances, then try again",
-        });
-      }
+    }
+    return receipt;
+  };
+  const restores = order.transactions.filter((tx) => tx.allowance?.restores);
+  /** Gives back what an approval of this order lowered; a restore that fails is noted unmined. */
+  const restore = async () => {
+    const lowered = sent.some((s, i) =>
+      s.hash && s.action === "approve" &&
+      order.transactions[i]?.allowance?.spender === order.datatoken
+    );
+    if (!lowered) return;
+    for (const tx of restores) await send(tx).catch(() => undefined);
+  };
+  let ordered: Awaited<ReturnType<typeof send>> | undefined;
+  for (const tx of order.transactions.filter((t) => !t.allowance?.restores)) {
+    if (signal?.aborted && paidAt < 0) {
+      await restore();
+      throw new StoppedBeforePaying(sent);
+    }
+    try {
+      const receipt = await send(tx);
       receipts.push({ tx, receipt });
-    } catch (error) {
+      if (tx.action === "startOrder") ordered = receipt;
+    } catch (raw) {
+      const error = chainError(raw, rpcUrlOf(context), `${DOING[tx.action]} of ${nameOf(order)}`);
+      await restore();
       if (paidAt < 0) throw error;
       throw failedAfterPayment(error, sent, paidAt + 1, order.datatoken, order.source);
     }
     if (tx.action === "buy" || tx.action === "dispense") paidAt = sent.length - 1;
   }
-  const last = receipts[receipts.length - 1].receipt;
+  for (const tx of restores) {
+    try {
+      await send(tx);
+    } catch (raw) {
+      const error = chainError(
+        raw,
+        rpcUrlOf(context),
+        `give back the allowance of ${nameOf(order)}`,
+      );
+      throw new TidepoolError(
+        `${
+          (error as TidepoolError).shortMessage ?? String(error)
+        }; the order was placed: startOrder ${ordered!.transactionHash}`,
+        {
+          details: `${tx.allowance!.amount} base units of ${tx.allowance!.token} for ${
+            tx.allowance!.spender
+          }`,
+          detailsLabel: "Allowance the wallet had",
+          hint:
+            "The order stands (use its startOrder hash as transferTxId). Approve the allowance again if another program needs it",
+          cause: raw,
+        },
+      );
+    }
+  }
+  const last = ordered!;
   const paid = receipts.flatMap(({ tx, receipt }) =>
     paidParts(tx, receipt.logs, receipt.transactionHash, context.buyer, quote.tokens)
   );
@@ -143,6 +202,26 @@ async function sendOrder(
     paid,
     transactions: sent.map((s) => ({ action: s.action, txHash: s.hash! })),
   };
+}
+
+/** What each transaction does, for errors: `Cannot buy the datatoken of did:op:...`. */
+const DOING: Record<PlannedTransaction["action"], string> = {
+  approve: "approve the payment",
+  buy: "buy the datatoken",
+  dispense: "dispense the datatoken",
+  startOrder: "start the order",
+};
+
+/** An order's asset and service, or its datatoken. */
+function nameOf(order: QuotedOrder): string {
+  return order.did
+    ? `${order.did}${order.serviceId ? ` service ${order.serviceId}` : ""}`
+    : order.datatoken;
+}
+
+/** The chain's JSON-RPC URL (its origin names the chain in hints; a key in it is a registered secret). */
+function rpcUrlOf(context: ChainContext): string {
+  return context.chain.rpcUrls.default.http[0];
 }
 
 /** The contract call of a planned transaction. */
@@ -246,91 +325,4 @@ function paidParts(
     }
   }
   return paid;
-}
-
-/** Throws the stop error when the signal has fired. */
-function stopIfAborted(signal: AbortSignal | undefined, placed: readonly Placed[]): void {
-  if (signal?.aborted) throw stoppedError(signal, placed, []);
-}
-
-/** The transactions of placed orders, for errors: `did service: buy 0x..., startOrder 0x...`. */
-function placedText(placed: readonly Placed[]): string {
-  return placed.filter((p) => p.result.source !== "reused").map(({ order, result }) =>
-    `${order.did ?? order.datatoken}${order.serviceId ? ` ${order.serviceId}` : ""}: ${
-      result.transactions.map((t) => `${t.action} ${t.txHash}`).join(", ")
-    }`
-  ).join("; ");
-}
-
-/** The error of a stop: what was paid and ordered, with hashes, and that nothing more was sent. */
-function stoppedError(
-  signal: AbortSignal,
-  placed: readonly Placed[],
-  sent: readonly SentTransaction[],
-): TidepoolError {
-  const ordered = placedText(placed);
-  const approvals = sent.filter((s) => s.hash).map((s) => `${s.action} ${s.hash}`).join(", ");
-  const what = [
-    ordered ? `paid and ordered: ${ordered}` : "",
-    approvals ? `approvals sent (they move no tokens): ${approvals}` : "",
-  ].filter(Boolean).join("; ");
-  return new TidepoolError(
-    `Cannot order: stopped by the signal; ${what || "nothing was sent"}; nothing further was sent`,
-    {
-      hint: ordered
-        ? "The orders placed stay valid: order (or start) again and they are reused, or give each as its asset's transferTxId"
-        : "Order again when you want to pay",
-      cause: signal.reason,
-    },
-  );
-}
-
-/** An error after some orders of the step were placed names them: they stay valid. */
-function afterPlacing(error: unknown, placed: readonly Placed[]): unknown {
-  const ordered = placedText(placed);
-  if (!ordered) return error;
-  const short = error instanceof TidepoolError
-    ? error.shortMessage
-    : (error as Error)?.message ?? String(error);
-  return new TidepoolError(`${short}; before it, paid and ordered: ${ordered}`, {
-    details: error instanceof TidepoolError ? error.details : undefined,
-    detailsLabel: error instanceof TidepoolError ? error.detailsLabel : undefined,
-    hint: `${
-      error instanceof TidepoolError && error.hint ? `${error.hint}. ` : ""
-    }The orders placed stay valid: order (or start) again and they are reused`,
-    cause: error,
-  });
-}
-
-/**
- * The error of an order that failed after its payment went through: the
- * payment's transactions and the failed one, and how to recover (the
- * datatoken is held, so ordering again does not pay again).
- */
-function failedAfterPayment(
-  error: unknown,
-  sent: readonly SentTransaction[],
-  paid: number,
-  datatoken: ChainHex,
-  source: DatatokenOrder["source"],
-): TidepoolError {
-  const named = (tx: SentTransaction) =>
-    `${tx.action === "buy" ? "buyDT" : tx.action} ${tx.hash ?? "(refused before it was mined)"}`;
-  const payment = sent.slice(0, paid).map(named);
-  const after = sent.slice(paid).map(named);
-  const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-  return new TidepoolError(
-    `Cannot order: ${
-      source === "exchange" ? "the payment went through" : "the datatoken was dispensed"
-    } but the order failed: ${reason}`,
-    {
-      details: `${source === "exchange" ? "paid" : "dispensed"}: ${payment.join(", ")}; then: ${
-        after.join(", ") || "nothing was sent"
-      }`,
-      detailsLabel: "Transactions",
-      hint:
-        `The datatoken ${datatoken} is in your wallet: order again (a fresh provider fee if it expired) and it is used without paying again; or transfer it back to the publisher for a refund`,
-      cause: error,
-    },
-  );
 }

@@ -25,6 +25,9 @@ export const DATATOKEN_ABI = parseAbi([
   "function getPublishingMarketFee() view returns (address, address, uint256)",
   "function startOrder(address consumer, uint256 serviceIndex, (address providerFeeAddress, address providerFeeToken, uint256 providerFeeAmount, uint8 v, bytes32 r, bytes32 s, uint256 validUntil, bytes providerData) _providerFee, (address consumeMarketFeeAddress, address consumeMarketFeeToken, uint256 consumeMarketFeeAmount) _consumeMarketFee)",
 ]);
+export const NFT_ABI = parseAbi([
+  "function isDeployed(address datatoken) view returns (bool)",
+]);
 export const DISPENSER_ABI = parseAbi([
   "function status(address datatoken) view returns (bool active, address owner, bool isMinter, uint256 maxTokens, uint256 maxBalance, uint256 balance, address allowedSwapper)",
   "function dispense(address datatoken, uint256 amount, address destination)",
@@ -53,6 +56,11 @@ export interface OrderTarget {
   serviceIndex: number;
   /** The datatoken to order. */
   datatoken: ChainHex;
+  /**
+   * The data NFT the asset's DID names: the datatoken must be one it
+   * deployed, on chain. Absent when the user named the datatoken itself.
+   */
+  nft?: ChainHex;
   /** Who the order is for. */
   consumer: ChainHex;
   /** The signed provider fee. */
@@ -64,17 +72,40 @@ export interface OrderTarget {
 }
 
 /**
+ * What the orders planned so far leave of each allowance (by token and
+ * spender, lower case): the orders of one plan share them, so each is
+ * planned against what the ones before it leave, not against the chain's
+ * figure that all of them would spend.
+ */
+export type PlanAllowances = Map<string, bigint>;
+
+/**
  * Reads the chain and plans one order. An earlier still-valid order is
  * returned as `reused`, with nothing to send.
  *
  * @param context The buyer's clients.
  * @param target What to order.
+ * @param allowances What the orders planned before this one leave of each allowance; updated.
  * @returns The plan.
  */
-export async function planOrder(context: ChainContext, target: OrderTarget): Promise<QuotedOrder> {
+export async function planOrder(
+  context: ChainContext,
+  target: OrderTarget,
+  allowances: PlanAllowances = new Map(),
+): Promise<QuotedOrder> {
   const { reader, buyer } = context;
   const datatoken = getAddress(target.datatoken);
   const base = { ...target, datatoken, consumer: getAddress(target.consumer) };
+  const read = <T>(address: ChainHex, functionName: string, args: unknown[] = []) =>
+    reader.readContract({
+      address,
+      abi: [...DATATOKEN_ABI, ...DISPENSER_ABI, ...EXCHANGE_ABI, ...NFT_ABI],
+      functionName,
+      args,
+    } as never) as Promise<T>;
+  // An address that is no Ocean datatoken reverts here, before anything else is read.
+  const nft = getAddress(await read<ChainHex>(datatoken, "getERC721Address"));
+  if (target.nft) await refuseForeignDatatoken(target, nft, read);
   if (target.reuseWithinSeconds !== undefined) {
     const earlier = await findValidOrder(reader, {
       datatoken,
@@ -88,15 +119,6 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
     if (earlier) return { ...base, source: "reused", reused: earlier, transactions: [] };
   }
   checkProviderFee(target.providerFee);
-  const read = <T>(address: ChainHex, functionName: string, args: unknown[] = []) =>
-    reader.readContract({
-      address,
-      abi: [...DATATOKEN_ABI, ...DISPENSER_ABI, ...EXCHANGE_ABI],
-      functionName,
-      args,
-    } as never) as Promise<T>;
-  // An address that is no Ocean datatoken reverts here, before anything else is read.
-  await read<ChainHex>(datatoken, "getERC721Address");
   const collector = getAddress(await read<ChainHex>(datatoken, "getPaymentCollector"));
   const [marketAddress, marketToken, marketAmount] = await read<[ChainHex, ChainHex, bigint]>(
     datatoken,
@@ -129,7 +151,7 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
       });
     } else if (exchange) {
       source = "exchange";
-      transactions.push(...await planPurchase(context, datatoken, exchange, read));
+      transactions.push(...await planPurchase(context, datatoken, exchange, read, allowances));
     } else {
       throw new TidepoolError(
         "Cannot order: the datatoken has neither a dispenser nor an exchange",
@@ -158,10 +180,10 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
       payee: getAddress(marketAddress),
     });
   }
-  for (const approval of await approvals(context, orderPayments, datatoken)) {
-    transactions.push(approval);
-  }
-  transactions.push({
+  // startOrder takes the market's fee as the datatoken says it when it runs,
+  // bounded only by the allowance: exactly what was quoted, then given back.
+  const fees = await approvals(context, orderPayments, datatoken, allowances, "exact");
+  transactions.push(...fees.before, {
     action: "startOrder",
     contract: datatoken,
     gas: GAS.startOrder,
@@ -169,8 +191,38 @@ export async function planOrder(context: ChainContext, target: OrderTarget): Pro
       ...orderPayments,
       { part: "datatoken", token: datatoken, amount: ONE, payee: collector },
     ],
-  });
+  }, ...fees.after);
   return { ...base, source, transactions };
+}
+
+/**
+ * Refuses a datatoken that is not the asset's: the DID names a data NFT, and
+ * the datatoken must say it belongs to that NFT and the NFT must say it
+ * deployed the datatoken (a contract can claim any NFT; only the NFT's
+ * factory record is the NFT's own word).
+ */
+async function refuseForeignDatatoken(
+  target: OrderTarget,
+  nft: ChainHex,
+  read: <T>(address: ChainHex, functionName: string, args?: unknown[]) => Promise<T>,
+): Promise<void> {
+  const named = getAddress(target.nft!);
+  const deployed = nft === named &&
+    await read<boolean>(named, "isDeployed", [target.datatoken]).catch(() => false);
+  if (deployed) return;
+  throw new TidepoolError(
+    `Cannot order ${
+      target.did ?? target.datatoken
+    }: datatoken ${target.datatoken} is not one of the asset's data NFT ${named}`,
+    {
+      details: nft === named
+        ? `the NFT ${named} did not deploy it`
+        : `the datatoken belongs to NFT ${nft}`,
+      detailsLabel: "Chain said",
+      hint:
+        "Nothing was sent. The node names a datatoken of another asset; order through another node, or ask the node's operator",
+    },
+  );
 }
 
 /** The approval and the purchase of one datatoken on the fixed-rate exchange. */
@@ -179,6 +231,7 @@ async function planPurchase(
   datatoken: ChainHex,
   exchange: { contractAddress: ChainHex; id: ChainHex },
   read: <T>(address: ChainHex, functionName: string, args?: unknown[]) => Promise<T>,
+  allowances: PlanAllowances,
 ): Promise<PlannedTransaction[]> {
   const contract = getAddress(exchange.contractAddress);
   const details = await read<readonly unknown[]>(contract, "getExchange", [exchange.id]);
@@ -199,51 +252,85 @@ async function planPurchase(
   const payments: PlannedPayment[] = [
     { part: "price", token: baseToken, amount: price, payee: contract },
   ];
-  return [
-    ...await approvals(context, payments, contract),
-    { action: "buy", contract, gas: GAS.buy, payments, exchangeId: exchange.id },
-  ];
+  // buyDT takes at most the quoted price (its maxBaseTokenAmount): the approval may add to what the wallet allowed.
+  const { before } = await approvals(context, payments, contract, allowances, "add");
+  return [...before, { action: "buy", contract, gas: GAS.buy, payments, exchangeId: exchange.id }];
 }
 
+/** The largest allowance a token holds. */
+const MAX_UINT256 = 2n ** 256n - 1n;
+
 /**
- * The approvals `spender` needs to take `payments`: one per token whose
- * allowance is short, raising it to exactly what is taken (never lowering
- * it: an allowance that already covers the amount is left alone).
+ * The approvals `spender` needs to take `payments`, planned so that every
+ * allowance the wallet had is, after the order, what it was before (another
+ * program's, or one a pending order needs):
+ *
+ * - `add` (the exchange, whose `buyDT` takes at most the quoted price): the
+ *   approval adds what is taken to what the wallet allowed, and the
+ *   purchase spends only that;
+ * - `exact` (the datatoken, whose `startOrder` takes the market fee the
+ *   datatoken says when it runs, with no bound of its own): the allowance is
+ *   set to exactly what the order takes, so a fee raised after the last
+ *   check cannot take more, and an allowance the wallet had is given back
+ *   right after `startOrder` (`after`).
+ *
+ * The allowance read is remembered for the plan's later orders (every order
+ * leaves it as it found it).
  */
 async function approvals(
   context: ChainContext,
   payments: readonly PlannedPayment[],
   spender: ChainHex,
-): Promise<PlannedTransaction[]> {
+  allowances: PlanAllowances,
+  rule: "add" | "exact",
+): Promise<{ before: PlannedTransaction[]; after: PlannedTransaction[] }> {
   const byToken = new Map<ChainHex, bigint>();
   for (const { token, amount } of payments) {
     byToken.set(token, (byToken.get(token) ?? 0n) + amount);
   }
-  const planned: PlannedTransaction[] = [];
+  const before: PlannedTransaction[] = [];
+  const after: PlannedTransaction[] = [];
+  const approve = (token: ChainHex, amount: bigint, restores?: boolean) => ({
+    action: "approve" as const,
+    contract: token,
+    gas: GAS.approve,
+    allowance: { token, spender, amount, ...(restores ? { restores } : {}) },
+    payments: [],
+  });
   for (const [token, amount] of byToken) {
-    const allowance = await context.reader.readContract({
+    const key = `${token} ${spender}`.toLowerCase();
+    const had = allowances.get(key) ?? await context.reader.readContract({
       address: token,
       abi: erc20Abi,
       functionName: "allowance",
       args: [context.buyer, spender],
     });
-    if (allowance >= amount) continue;
-    planned.push({
-      action: "approve",
-      contract: token,
-      gas: GAS.approve,
-      allowance: { token, spender, amount },
-      payments: [],
-    });
+    allowances.set(key, had);
+    if (rule === "add") {
+      // An allowance too large to add to already covers the purchase.
+      if (had + amount <= MAX_UINT256) before.push(approve(token, had + amount));
+      continue;
+    }
+    if (had !== amount) before.push(approve(token, amount));
+    if (had > 0n) after.push(approve(token, had, true));
   }
-  return planned;
+  return { before, after };
 }
+
+/**
+ * The last second a provider fee may be valid until: 9999-12-31T23:59:59Z.
+ * A later one is no time a node means, and past about 8.64e12 seconds it is
+ * no date at all (the quote's `validUntil` was an Invalid Date that no
+ * expiry check could compare).
+ */
+export const LAST_DATE_SECONDS = 253_402_300_799;
 
 /**
  * A provider fee is the node's word: its shape is checked before it is
  * planned (a malformed amount or address is refused, not thrown as a
- * TypeError), and an expired one, which makes `startOrder` revert, is
- * refused before anything is sent.
+ * TypeError; a `validUntil` that is not whole seconds from 0 to
+ * {@linkcode LAST_DATE_SECONDS}), and an expired one, which makes
+ * `startOrder` revert, is refused before anything is sent.
  */
 export function checkProviderFee(fee: OrderProviderFee): void {
   const address = /^0x[0-9a-fA-F]{40}$/;
@@ -251,7 +338,8 @@ export function checkProviderFee(fee: OrderProviderFee): void {
     !address.test(String(fee?.providerFeeAddress)) && "providerFeeAddress",
     !address.test(String(fee?.providerFeeToken)) && "providerFeeToken",
     !/^[0-9]{1,78}$/.test(String(fee?.providerFeeAmount)) && "providerFeeAmount",
-    !(Number.isSafeInteger(fee?.validUntil) && fee.validUntil >= 0) && "validUntil",
+    !(Number.isSafeInteger(fee?.validUntil) && fee.validUntil >= 0 &&
+      fee.validUntil <= LAST_DATE_SECONDS) && "validUntil",
   ].filter(Boolean);
   if (malformed.length > 0) {
     throw new TidepoolError(

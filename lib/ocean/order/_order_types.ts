@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { MaxPrice } from "./_max_price.ts";
+
 /** A 0x address or hash. */
 export type ChainHex = `0x${string}`;
 
@@ -75,13 +77,15 @@ export interface OrderDatatokenParameters {
    */
   logRangeBlocks?: number;
   /**
-   * The most the order may take from the wallet, in whole tokens (`"5"`),
-   * counted per token over every part: the datatoken's price with the
-   * exchange's swap fees, the provider fee and the market fees. A quote
-   * above it is refused before anything is sent, naming each part. No limit
-   * when absent.
+   * The most the order may take from the wallet, every part counted: the
+   * datatoken's price with the exchange's swap fees, the provider fee and
+   * the market fees. An amount (`"5"`) is in the token the chain's exchange
+   * prices the datatoken in; a payment in any other token (a provider fee in
+   * a token the node picked, any fee of a free datatoken) is refused unless
+   * capped by the token's address: `{ "0xOcean…": "5", "0xUSDC…": "0.5" }`.
+   * A quote above it is refused before anything is sent, naming each part.
    */
-  maxPrice?: string;
+  maxPrice?: MaxPrice;
   /**
    * Stops the order: checked before every transaction. Once the datatoken is
    * paid for, its `startOrder` still follows (nothing is paid without its

@@ -8,9 +8,10 @@
  * @module
  */
 
-import { erc20Abi, formatUnits, parseUnits } from "viem";
+import { erc20Abi, formatUnits } from "viem";
 import { TidepoolError } from "../../errors/errors.ts";
 import type { ChainContext } from "./_chain_context.ts";
+import type { PriceCap } from "./_max_price.ts";
 import type { ChainHex } from "./_order_types.ts";
 import type { PlannedPayment, QuotedOrder, QuotedToken } from "./_quote_types.ts";
 
@@ -54,29 +55,60 @@ export function amountText(
 }
 
 /**
- * Refuses an order whose total in any token is above `maxPrice`, naming
- * each part, before anything is sent.
+ * Refuses an order whose total in any token is above its cap, or that pays
+ * in a token nothing caps, naming each part, before anything is sent. An
+ * amount alone caps the token the chain's exchange prices the datatoken in
+ * (the order's `price` part); amounts per token address cap those tokens.
  *
  * @param order The planned order.
- * @param maxPrice The cap in whole tokens, or undefined for none.
+ * @param cap The cap (from `priceCap`), or undefined for none.
  * @param tokens Symbols and decimals.
  */
 export function refuseAboveCap(
   order: QuotedOrder,
-  maxPrice: string | undefined,
+  cap: PriceCap | undefined,
   tokens: ReadonlyMap<string, QuotedToken>,
 ): void {
-  if (maxPrice === undefined) return;
+  if (cap === undefined) return;
+  const payments = order.transactions.flatMap((tx) => tx.payments).filter(MONEY);
+  const priceToken = payments.find((p) => p.part === "price")?.token.toLowerCase();
+  const caps = new Map<string, string>(
+    typeof cap === "string" ? (priceToken ? [[priceToken, cap]] : []) : Object.entries(cap),
+  );
+  const asset = order.did ? ` ${order.did}` : "";
   for (const [token, total] of totalsByToken([order])) {
-    const decimals = tokens.get(token)?.decimals ?? 18;
-    if (total <= parseUnits(maxPrice, decimals)) continue;
-    const parts = order.transactions.flatMap((tx) => tx.payments)
-      .filter((p) => MONEY(p) && p.token.toLowerCase() === token)
+    const parts = payments.filter((p) => p.token.toLowerCase() === token)
       .map((p) => `${p.part} ${amountText(p.amount, token, tokens)} to ${p.payee}`);
+    const limit = caps.get(token);
+    if (limit === undefined) {
+      throw new TidepoolError(
+        `Cannot order${asset}: it would pay ${
+          amountText(total, token, tokens)
+        } (token ${token}), a token maxPrice does not cap`,
+        {
+          details: parts.join("; "),
+          detailsLabel: "Parts",
+          hint: `Nothing was sent. ${
+            typeof cap !== "string"
+              ? "maxPrice caps only the tokens it names"
+              : priceToken
+              ? `maxPrice "${cap}" caps only the token the datatoken is priced in (${
+                tokens.get(priceToken)?.symbol ?? priceToken
+              })`
+              : `maxPrice "${cap}" caps only the token a datatoken is priced in, and this order buys none`
+          }; if you accept these parts, cap each token by its address: maxPrice: { ${
+            [...new Set([...caps.keys(), token])].map((t) => `"${t}": "${caps.get(t) ?? "…"}"`)
+              .join(", ")
+          } }`,
+        },
+      );
+    }
+    const decimals = tokens.get(token)?.decimals ?? 18;
+    if (total <= capUnits(limit, decimals)) continue;
     throw new TidepoolError(
-      `Cannot order${order.did ? ` ${order.did}` : ""}: it would take ${
+      `Cannot order${asset}: it would take ${
         amountText(total, token, tokens)
-      } from the wallet, above maxPrice ${maxPrice}`,
+      } from the wallet, above maxPrice ${limit}`,
       {
         details: parts.join("; "),
         detailsLabel: "Parts",
@@ -88,8 +120,23 @@ export function refuseAboveCap(
 }
 
 /**
+ * A cap in whole tokens as base units, rounded down: digits past the
+ * token's decimals can only lower what is allowed (viem's `parseUnits`
+ * rounds them half up, which would let an order take more than the cap).
+ *
+ * @param maxPrice The cap as decimal text (`"1.5"`, checked by `priceCap`).
+ * @param decimals The token's decimals.
+ * @returns The most the order may take, in base units.
+ */
+export function capUnits(maxPrice: string, decimals: number): bigint {
+  const [whole, fraction = ""] = maxPrice.split(".");
+  return BigInt(whole + fraction.slice(0, decimals).padEnd(decimals, "0"));
+}
+
+/**
  * Refuses a plan the wallet cannot fund, before its first transaction: each
- * token's total with all fees, and the native token for the gas of every
+ * token's total with all fees (a datatoken the wallet already holds counted
+ * with any fee in it), and the native token for the gas of every
  * transaction at the current gas price with {@linkcode GAS_PRICE_MARGIN_PERCENT}.
  *
  * @param context The buyer's clients.
@@ -104,7 +151,14 @@ export async function refuseUnfunded(
 ): Promise<bigint> {
   const { reader, buyer } = context;
   const short: string[] = [];
-  for (const [token, needed] of totalsByToken(orders)) {
+  const needs = totalsByToken(orders);
+  // An order of a datatoken already held spends one of the wallet's own; a
+  // fee in that datatoken comes on top (bought or dispensed ones arrive first).
+  for (const order of orders.filter((o) => o.source === "held")) {
+    const key = order.datatoken.toLowerCase();
+    needs.set(key, (needs.get(key) ?? 0n) + 10n ** 18n);
+  }
+  for (const [token, needed] of needs) {
     const held = await reader.readContract({
       address: token as ChainHex,
       abi: erc20Abi,

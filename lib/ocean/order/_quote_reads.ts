@@ -8,8 +8,9 @@
 
 import { erc20Abi } from "viem";
 import type { ChainContext } from "./_chain_context.ts";
+import type { PriceCap } from "./_max_price.ts";
 import type { DatatokenOrder } from "./_order_types.ts";
-import { type OrderTarget, planOrder } from "./_order_plan.ts";
+import { type OrderTarget, type PlanAllowances, planOrder } from "./_order_plan.ts";
 import { GAS_PRICE_MARGIN_PERCENT, refuseAboveCap } from "./_plan_checks.ts";
 import type { OrderQuote, QuotedOrder, QuotedToken } from "./_quote_types.ts";
 import { quoteTables } from "./quote_table.ts";
@@ -23,16 +24,17 @@ export type QuoteItem = OrderTarget & { given?: DatatokenOrder };
  * @param context The buyer's clients.
  * @param chainId The chain.
  * @param items The orders, in the order they are sent.
- * @param maxPrice The cap per order in whole tokens, or undefined.
+ * @param maxPrice The cap per order (`priceCap`), or undefined.
  * @returns The quote.
  */
 export async function readQuote(
   context: ChainContext,
   chainId: number,
   items: readonly QuoteItem[],
-  maxPrice: string | undefined,
+  maxPrice: PriceCap | undefined,
 ): Promise<OrderQuote> {
   const orders: QuotedOrder[] = [];
+  const allowances: PlanAllowances = new Map();
   for (const { given, ...target } of items) {
     orders.push(
       given
@@ -44,7 +46,7 @@ export async function readQuote(
           reused: given,
           transactions: [],
         }
-        : await planOrder(context, target),
+        : await planOrder(context, target, allowances),
     );
   }
   const tokens = new Map<string, QuotedToken>();

@@ -11,6 +11,7 @@ import { TidepoolError } from "../../errors/errors.ts";
 import type { Signer } from "../signer.ts";
 import { onChain } from "./_chain_errors.ts";
 import type { ChainHex, DatatokenOrder, OrderAccount } from "./_order_types.ts";
+import type { PriceCap } from "./_max_price.ts";
 import type { QuoteItem } from "./_quote_reads.ts";
 import type { OrderQuote, PreparedOrder } from "./_quote_types.ts";
 
@@ -29,7 +30,7 @@ export async function quoteOnChain(
   chainId: number,
   account: OrderAccount,
   items: readonly QuoteItem[],
-  maxPrice: string | undefined,
+  maxPrice: PriceCap | undefined,
 ): Promise<OrderQuote> {
   // viem loads with the first quote: importing tidepool should not pay for it.
   const { chainContext } = await import("./_chain_context.ts");
@@ -54,7 +55,7 @@ export async function executeOnChain(
   rpcUrl: string,
   account: OrderAccount,
   quote: OrderQuote,
-  options: { maxPrice?: string; signal?: AbortSignal } = {},
+  options: { maxPrice?: PriceCap; signal?: AbortSignal } = {},
 ): Promise<DatatokenOrder[]> {
   if (account.address.toLowerCase() !== quote.buyer.toLowerCase()) {
     throw new TidepoolError(
@@ -86,7 +87,7 @@ export function preparedFromQuote(
   quote: OrderQuote,
   rpcUrl: string,
   account: OrderAccount,
-  options: { maxPrice?: string; signal?: AbortSignal } = {},
+  options: { maxPrice?: PriceCap; signal?: AbortSignal } = {},
 ): PreparedOrder {
   const [order] = quote.orders;
   const payments = order.transactions.flatMap((tx) => tx.payments);

@@ -29,8 +29,12 @@ export interface PlannedTransaction {
   contract: ChainHex;
   /** Gas it may take at most (generous: a wallet that passes can pay). */
   gas: bigint;
-  /** For an approval: the token and how much the spender may take (moves nothing). */
-  allowance?: { token: ChainHex; spender: ChainHex; amount: bigint };
+  /**
+   * For an approval: the token and how much the spender may take (moves
+   * nothing); `restores`: it gives back the allowance the wallet had before
+   * the order set it to exactly what its `startOrder` takes.
+   */
+  allowance?: { token: ChainHex; spender: ChainHex; amount: bigint; restores?: boolean };
   /** For a purchase: the exchange's id of the datatoken's offer. */
   exchangeId?: ChainHex;
   /** What the transaction takes from the wallet. */

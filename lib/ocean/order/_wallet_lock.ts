@@ -62,11 +62,18 @@ export async function withWalletLock<T>(
   signal?: AbortSignal,
 ): Promise<T> {
   const path = walletLockPath(chainId, address);
+  const folder = path.slice(0, path.lastIndexOf("/"));
   let file: Deno.FsFile;
   try {
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    await refuseSharedLock(folder, path);
     file = await Deno.open(path, { read: true, write: true, create: true });
+    await refuseForeignLockFile(file, path).catch((error) => {
+      file.close();
+      throw error;
+    });
   } catch (error) {
+    if (error instanceof TidepoolError) throw error;
     throw new TidepoolError(`Cannot order: the wallet's lock file ${path} cannot be opened`, {
       details: error instanceof Error ? error.message : String(error),
       detailsLabel: "System said",
@@ -94,6 +101,76 @@ export async function withWalletLock<T>(
   } finally {
     // Closing the file lets go of the lock, also one granted after an abort.
     file.close();
+  }
+}
+
+/**
+ * Refuses a lock another user could undo: a lock folder anyone may write
+ * or another user owns (a link planted at the lock's path would be
+ * followed, a lock file removed while held lets a second holder in), a
+ * state folder anyone may write that is not sticky, or that another user
+ * than root owns (the lock folder could be swapped), or a lock path that is
+ * not a plain file.
+ */
+async function refuseSharedLock(folder: string, path: string): Promise<void> {
+  const refuse = (what: string) =>
+    new TidepoolError(`Cannot order: the wallet's lock ${what}`, {
+      details: path,
+      detailsLabel: "Lock",
+      hint:
+        "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder only you can write (it holds the wallet's lock; tidepool makes it with mode 700)",
+    });
+  const parent = await Deno.lstat(folder.slice(0, folder.lastIndexOf("/")) || "/");
+  if (parent.mode !== null && (parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) {
+    throw refuse("is in a state folder anyone may write");
+  }
+  const locks = await Deno.lstat(folder);
+  if (!locks.isDirectory) throw refuse("folder is not a folder (a link?)");
+  if (locks.mode !== null && (locks.mode & 0o002) !== 0) {
+    throw refuse("folder may be written by anyone");
+  }
+  // The owner of a folder may remove or swap what is in it, whatever its mode:
+  // another user's lock folder (755 or not) or state folder undoes the lock.
+  const own = await ownUid(folder);
+  if (own !== null && locks.uid !== own) throw refuse("folder belongs to another user");
+  if (own !== null && parent.uid !== own && parent.uid !== 0) {
+    throw refuse("is in a state folder another user owns");
+  }
+  const lock = await Deno.lstat(path).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  });
+  if (lock && !lock.isFile) throw refuse("path is not a plain file (a link?)");
+}
+
+/** Refuses a lock file another user made: they could remove it while it is held. */
+async function refuseForeignLockFile(file: Deno.FsFile, path: string): Promise<void> {
+  const folder = path.slice(0, path.lastIndexOf("/"));
+  const [own, lock] = [await ownUid(folder), await file.stat()];
+  if (own === null || lock.uid === null || lock.uid === own) return;
+  throw new TidepoolError("Cannot order: the wallet's lock file belongs to another user", {
+    details: path,
+    detailsLabel: "Lock",
+    hint:
+      "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder only you can write (it holds the wallet's lock; tidepool makes it with mode 700)",
+  });
+}
+
+/**
+ * The user id this process writes files as: `Deno.uid()` when the script
+ * may read it (`--allow-sys=uid`), else the owner of a file it makes in
+ * `folder` and removes at once, so no permission beyond writing the state
+ * folder is needed. Null where files have no owner id (Windows).
+ */
+async function ownUid(folder: string): Promise<number | null> {
+  if (Deno.build.os === "windows") return null;
+  const sys = Deno.permissions.querySync?.({ name: "sys", kind: "uid" });
+  if (!sys || sys.state === "granted") return Deno.uid();
+  const probe = await Deno.makeTempFile({ dir: folder, prefix: ".owner-" });
+  try {
+    return (await Deno.lstat(probe)).uid;
+  } finally {
+    await Deno.remove(probe);
   }
 }
 

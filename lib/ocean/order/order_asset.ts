@@ -14,7 +14,7 @@ import {
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
 import { assetQuoteItem } from "./_asset_quote_item.ts";
-import { maxPriceText } from "./_max_price.ts";
+import { priceCap } from "./_max_price.ts";
 import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
 import { accountOf, preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
 import type { OrderQuote, PreparedOrder } from "./_quote_types.ts";
@@ -30,8 +30,11 @@ export {
 /**
  * Orders one service of an asset on chain. It quotes first, from live reads
  * only (the DDO, never a recording; the node's `initialize`; the chain): the
- * DDO's datatoken must be the node's and the chain's, and the order's total
- * in each token, every fee included, must be within `maxPrice`. Then, in the
+ * DDO must be the DID's on the chain named (its NFT and chain id derive the
+ * DID, and the NFT deployed the datatoken), the datatoken the node's and the
+ * chain's, and the order's total in each token, every fee included, within
+ * `maxPrice` (an amount is in the token the datatoken is priced in; other
+ * tokens need a cap of their own, by address). Then, in the
  * wallet's lane (held across processes), it looks again for a still-valid
  * order of the signer (one is reused, not paid twice, also when calls run in
  * parallel), checks the chain still matches the quote and the wallet funds
@@ -83,7 +86,7 @@ export async function prepareAssetOrder(
 ): Promise<PreparedOrder> {
   refusePaymentInReplay("order", node.http?.cacheMode);
   refuseStopped(options.signal, "order");
-  const maxPrice = maxPriceText(options.maxPrice);
+  const maxPrice = priceCap(options.maxPrice);
   const account = await accountOf(signer);
   const chainId = options.chainId ?? SANDBOX_CHAIN_ID;
   const quote = options.quote

@@ -9,7 +9,7 @@
  */
 
 import { checkCall } from "../_option_rules.ts";
-import { maxPriceText } from "./_max_price.ts";
+import { priceCap } from "./_max_price.ts";
 import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
 import { preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
 import type { DatatokenOrder, OrderDatatokenParameters } from "./_order_types.ts";
@@ -32,7 +32,7 @@ export type {
   QuotedOrder,
   QuotedToken,
 } from "./_quote_types.ts";
-export { maxPriceText } from "./_max_price.ts";
+export { type MaxPrice, maxPriceText, priceCap } from "./_max_price.ts";
 
 /**
  * Orders a service: quotes it from the chain (refusing an expired provider
@@ -77,7 +77,7 @@ export async function prepareOrder(parameters: OrderDatatokenParameters): Promis
   checkCall("prepareOrder", parameters);
   refusePaymentInReplay("order");
   refuseStopped(parameters.signal, "order");
-  const maxPrice = maxPriceText(parameters.maxPrice);
+  const maxPrice = priceCap(parameters.maxPrice);
   const { rpcUrl, account } = parameters;
   const chainId = parameters.chainId ?? 31337;
   const quote = await quoteOnChain(rpcUrl, chainId, account, [{

@@ -16,13 +16,14 @@ import { assetQuoteItem } from "./_asset_quote_item.ts";
 import { refusePaymentInReplay } from "./_payment_mode.ts";
 import { accountOf, quoteOnChain } from "./_quote_runner.ts";
 import type { OrderQuote } from "./_quote_types.ts";
-import { maxPriceText } from "./_max_price.ts";
+import { priceCap } from "./_max_price.ts";
 
 /**
  * Quotes an order of one service of an asset: reads the DDO live (never
  * from a recording), asks the node's `initialize` for the signed provider
- * fee, checks that both name the same datatoken and that the chain sells
- * that datatoken, and plans every transaction: approvals, the purchase (or
+ * fee, checks that the DDO is the DID's on the chain named (the DID derives
+ * from its NFT and chain id, and that NFT deployed the datatoken), that the
+ * DDO and the node name the same datatoken and that the chain sells it, and plans every transaction: approvals, the purchase (or
  * the dispenser), `startOrder`, each with what it pays and to whom, and its
  * gas. An earlier still-valid order of the wallet is quoted as reused, with
  * nothing to send. Nothing is signed or sent. Refused in replay mode, and
@@ -50,7 +51,7 @@ export async function quoteOrder(
 ): Promise<OrderQuote> {
   checkCall("quoteOrder", options);
   refusePaymentInReplay("quote an order", node.http?.cacheMode);
-  const maxPrice = maxPriceText(options.maxPrice);
+  const maxPrice = priceCap(options.maxPrice);
   const account = await accountOf(signer);
   const item = await assetQuoteItem(node, did, serviceId, account.address, options);
   const chainId = options.chainId ?? SANDBOX_CHAIN_ID;

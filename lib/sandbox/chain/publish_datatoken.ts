@@ -6,7 +6,7 @@
  * @module
  */
 
-import { getAddress, parseEventLogs, parseUnits, zeroAddress } from "viem";
+import { type Abi, getAddress, parseEventLogs, parseUnits, zeroAddress } from "viem";
 import { TidepoolError } from "../../errors/errors.ts";
 import { ARTIFACTS } from "./_artifacts.ts";
 import { chainClients } from "./_chain_clients.ts";
@@ -27,6 +27,11 @@ export interface PublishDatatokenParameters {
   symbol: string;
   /** Free or priced. */
   pricing: DatatokenPricing;
+  /**
+   * A data NFT the owner published before: the datatoken is created on it
+   * (an asset's further services), instead of on a new NFT.
+   */
+  nft?: ChainAddress;
 }
 
 /** A published datatoken and where it is sold or dispensed. */
@@ -62,6 +67,7 @@ export async function publishDatatoken(
   contracts: OceanContracts,
   parameters: PublishDatatokenParameters,
 ): Promise<PublishedDatatoken> {
+  if (parameters.nft) return await publishOnNft(chain, contracts, parameters.nft, parameters);
   const { publicClient, walletClient } = chainClients(chain);
   const owner = contracts.owner;
   const nft = {
@@ -72,15 +78,7 @@ export async function publishDatatoken(
     transferable: true,
     owner,
   };
-  const token = {
-    templateIndex: 1n,
-    strings: [parameters.name, parameters.symbol],
-    // minter, payment collector, publish market fee address and token
-    addresses: [owner, owner, zeroAddress, zeroAddress],
-    // cap, publish market fee amount
-    uints: [parseUnits("1000000", 18), 0n],
-    bytess: [],
-  };
+  const token = datatokenArguments(owner, parameters);
   const pricing = parameters.pricing;
   const common = { address: contracts.erc721Factory, abi: ARTIFACTS.ERC721Factory.abi };
   // One owner sends every publish: its transactions go one at a time (nonces).
@@ -143,5 +141,98 @@ export async function publishDatatoken(
     datatokenAddress: getAddress(datatoken.args.newTokenAddress),
     pricing,
     ...(exchange ? { exchangeId: exchange.args.exchangeId } : {}),
+  };
+}
+
+/** The parts of a datatoken the Ocean contracts take: name and symbol, roles, cap. */
+function datatokenArguments(owner: ChainAddress, parameters: PublishDatatokenParameters) {
+  return {
+    templateIndex: 1n,
+    strings: [parameters.name, parameters.symbol],
+    // minter, payment collector, publish market fee address and token
+    addresses: [owner, owner, zeroAddress, zeroAddress],
+    // cap, publish market fee amount
+    uints: [parseUnits("1000000", 18), 0n],
+    bytess: [],
+  };
+}
+
+/**
+ * A further datatoken of an NFT (an asset's further service), as a
+ * marketplace adds one: `createERC20` on the NFT, then the datatoken's own
+ * dispenser or fixed-rate exchange.
+ */
+async function publishOnNft(
+  chain: Pick<AnvilChain, "rpcUrl" | "chainId">,
+  contracts: OceanContracts,
+  nft: ChainAddress,
+  parameters: PublishDatatokenParameters,
+): Promise<PublishedDatatoken> {
+  const { publicClient, walletClient } = chainClients(chain);
+  const owner = contracts.owner;
+  const send = async (
+    address: ChainAddress,
+    abi: Abi,
+    functionName: string,
+    args: unknown[],
+  ) => {
+    const hash = await inTransactionLane(chain.rpcUrl, owner, () =>
+      walletClient.writeContract({
+        address,
+        abi,
+        functionName,
+        args,
+        account: owner,
+        chain: walletClient.chain,
+      }));
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    if (receipt.status !== "success") {
+      throw new TidepoolError(`Cannot publish ${parameters.name}: ${functionName} reverted`, {
+        details: `transaction ${hash}`,
+        detailsLabel: "Chain said",
+      });
+    }
+    return receipt;
+  };
+  const token = datatokenArguments(owner, parameters);
+  const created = await send(nft, ARTIFACTS.ERC721Template.abi, "createERC20", [
+    token.templateIndex,
+    token.strings,
+    token.addresses,
+    token.uints,
+    token.bytess,
+  ]);
+  const [event] = parseEventLogs({
+    abi: ARTIFACTS.ERC721Factory.abi,
+    eventName: "TokenCreated",
+    logs: created.logs,
+  }) as unknown as { args: { newTokenAddress: ChainAddress } }[];
+  const datatokenAddress = getAddress(event.args.newTokenAddress);
+  const pricing = parameters.pricing;
+  if (pricing.type === "free") {
+    await send(datatokenAddress, ARTIFACTS.ERC20Template.abi, "createDispenser", [
+      contracts.dispenser,
+      parseUnits("100", 18),
+      parseUnits("100", 18),
+      true,
+      zeroAddress,
+    ]);
+    return { nftAddress: getAddress(nft), datatokenAddress, pricing };
+  }
+  const priced = await send(datatokenAddress, ARTIFACTS.ERC20Template.abi, "createFixedRate", [
+    contracts.fixedRateExchange,
+    [contracts.oceanToken, owner, owner, zeroAddress],
+    [18n, 18n, parseUnits(pricing.price, 18), 0n, 1n],
+  ]);
+  const [exchange] = parseEventLogs({
+    abi: ARTIFACTS.FixedRateExchange.abi,
+    eventName: "ExchangeCreated",
+    logs: priced.logs,
+  }) as unknown as { args: { exchangeId: `0x${string}` } }[];
+  return {
+    nftAddress: getAddress(nft),
+    datatokenAddress,
+    pricing,
+    exchangeId: exchange.args.exchangeId,
   };
 }

@@ -29,13 +29,19 @@ export interface PutOceanOnChainOptions {
 export interface OceanOnChain {
   /** The node's fee address (its key stays inside). */
   nodeAddress: ChainAddress;
-  /** DID to datatoken address, per service id. */
+  /** DID (on the chain) to datatoken address, per service id. */
   datatokens: Map<string, Map<string, ChainAddress>>;
+  /**
+   * Each published asset's DID as given to its DID on the chain: the DID
+   * names the chain and the NFT, so publishing renames the asset.
+   */
+  dids: Map<string, string>;
 }
 
 /**
- * Publishes the node's assets on chain, rewrites each service's
- * `datatokenAddress` to its on-chain datatoken, and makes `initialize` and
+ * Publishes the node's assets on chain (one data NFT per asset, a datatoken
+ * per service), rewrites each DDO as published there (its chain id, NFT,
+ * datatokens, and so its DID: {@linkcode OceanOnChain.dids}), and makes `initialize` and
  * `download` use the chain; the node's environments take paid jobs in Ocean
  * on this chain (resources free of charge, assets paid by their orders).
  *
@@ -61,20 +67,34 @@ export async function putOceanOnChain(
   const { publicClient } = chainClients(chain);
   const wanted = options.dids ? new Set(options.dids) : undefined;
   const datatokens = new Map<string, Map<string, ChainAddress>>();
-  for (const ddo of ocean.ddos) {
+  const dids = new Map<string, string>();
+  // A copy: moving an asset on chain renames it in the node's index.
+  for (const ddo of [...ocean.ddos]) {
     if (wanted && !wanted.has(ddo.id)) continue;
     const perService = new Map<string, ChainAddress>();
+    let nft: ChainAddress | undefined;
+    // One data NFT per asset, a datatoken per service, as Ocean publishes.
     for (const [index, service] of ddo.services.entries()) {
       const published = await publishDatatoken(chain, contracts, {
         name: `${ddo.metadata.name}`.slice(0, 40),
         symbol: `DT${datatokens.size}-${index}`,
         pricing: options.pricing?.(ddo.id) ?? { type: "free" },
+        nft,
       });
-      // The served DDO is this object: clients read the on-chain datatoken from it.
-      (service as { datatokenAddress: string }).datatokenAddress = published.datatokenAddress;
+      nft = published.nftAddress;
       perService.set(service.id, published.datatokenAddress);
     }
-    datatokens.set(ddo.id, perService);
+    const seeded = ddo.id;
+    // The served DDO is this object: clients read the NFT, chain, datatokens and DID from it.
+    const did = nft
+      ? ocean.moveOnChain(seeded, {
+        chainId: chain.chainId,
+        nftAddress: nft,
+        datatokens: perService,
+      })
+      : seeded;
+    dids.set(seeded, did);
+    datatokens.set(did, perService);
   }
   const locate = (did: string, serviceId: string) => {
     const ddo = ocean.ddos.find((d) => d.id === did);
@@ -125,5 +145,5 @@ export async function putOceanOnChain(
       }],
     };
   }
-  return { nodeAddress: node.address, datatokens };
+  return { nodeAddress: node.address, datatokens, dids };
 }

@@ -39,8 +39,14 @@ export interface SandboxChain {
   readonly contracts: OceanContracts;
   /** The node's provider-fee address. */
   readonly nodeAddress: ChainAddress;
-  /** How each published asset is priced, by DID. */
+  /** How each published asset is priced, by its DID on this chain. */
   readonly pricing: ReadonlyMap<string, DatatokenPricing>;
+  /**
+   * Each published asset's DID before publishing to its DID on this chain:
+   * an Ocean DID is derived from the chain id and the asset's data NFT, so
+   * publishing renames the asset (the node's `ddos` show the new DIDs).
+   */
+  readonly dids: ReadonlyMap<string, string>;
   /** Gives an address 100 ether for gas and `ocean` Ocean tokens (decimal string, default "100"). */
   fund(address: string, ocean?: string): Promise<void>;
   /** Kills anvil. */
@@ -50,7 +56,8 @@ export interface SandboxChain {
 /**
  * Starts anvil, deploys the Ocean contracts and publishes the node's assets
  * on chain, after which the node signs provider fees and checks orders on
- * chain. Anvil is killed if any step fails, and by `close()`.
+ * chain. Publishing renames each asset (its DID names the chain and its
+ * NFT): read DIDs from the node after this, or through `dids`. Anvil is killed if any step fails, and by `close()`.
  *
  * @param ocean The sandbox node.
  * @param options Which assets and their pricing.
@@ -86,17 +93,19 @@ export async function startChainSandbox(
             : { type: "free" }),
       ]),
     );
-    const { nodeAddress } = await putOceanOnChain(ocean, anvil, contracts, {
+    const { nodeAddress, dids: published } = await putOceanOnChain(ocean, anvil, contracts, {
       dids,
       pricing: (did) => pricing.get(did) ?? { type: "free" },
     });
+    const onChain = new Map([...pricing].map(([did, price]) => [published.get(did) ?? did, price]));
     const { publicClient, walletClient } = chainClients(anvil);
     return {
       rpcUrl: anvil.rpcUrl,
       chainId: anvil.chainId,
       contracts,
       nodeAddress,
-      pricing,
+      pricing: onChain,
+      dids: published,
       async fund(address, ocean = "100") {
         await publicClient.request({
           method: "anvil_setBalance" as never,

@@ -14,6 +14,7 @@ import { serveLocal } from "../_serve.ts";
 import { handleDdo, handleInfo, handleNonce, handleState } from "./_asset_handlers.ts";
 import { type ComputeExample, findComputeExample } from "./_compute_example.ts";
 import { handleEnvironments } from "./_compute_handlers.ts";
+import { type AssetOnChain, moveAssetOnChain } from "./_on_chain.ts";
 import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_file_handlers.ts";
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
@@ -36,6 +37,7 @@ import {
 
 export type { ComputeExample } from "./_compute_example.ts";
 export type { SandboxFile } from "./_file_handlers.ts";
+export type { AssetOnChain } from "./_on_chain.ts";
 
 /** Options of {@linkcode startOceanSandbox}. */
 export interface OceanSandboxOptions {
@@ -110,6 +112,18 @@ export interface OceanSandbox extends OceanFaults {
   readonly requestCount: number;
   /** Adds an asset as if just published; see {@linkcode PublishOptions}. */
   publish(ddo: Ddo, options?: PublishOptions): void;
+  /**
+   * Rewrites an asset as published on a chain: the chain id, the data NFT,
+   * each service's datatoken and the DID Ocean derives from them (the
+   * SHA-256 of the NFT's checksummed address and the chain id); datasets
+   * that trust it as an algorithm name the new DID. The DDO changes in
+   * place, so one read from `ddos` before shows the new DID.
+   *
+   * @param did The asset's DID now.
+   * @param onChain The chain id, the NFT and the datatoken per service id.
+   * @returns The asset's DID on the chain.
+   */
+  moveOnChain(did: string, onChain: AssetOnChain): string;
   /** Stores a nonce for an address (in the one store signed requests are checked against). */
   setNonce(address: string, nonce: string): void;
   /** The node's nonce store. */
@@ -287,6 +301,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
       });
       if (valid && pending === 0) state.indexed.push(ddo);
     },
+    moveOnChain: (did, onChain) => moveAssetOnChain(state, did, onChain),
     setNonce(address, nonce) {
       nonces.set(address, nonce);
     },
