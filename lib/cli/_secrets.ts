@@ -9,6 +9,7 @@
  */
 
 import { redact, registerSecret } from "../errors/redact.ts";
+import { GATEWAY_KEY_PATH } from "../subgraph/gateway_key.ts";
 import { UsageError } from "./exit_codes.ts";
 
 /** Flags people reach for to pass a key; each is refused with the way to do it. */
@@ -26,7 +27,9 @@ function secretShape(arg: string): string | undefined {
   if (/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]*$/.test(text)) return "a token (JWT)";
   if (redact(text) !== text) return "a credential (a key, a token, a password or a signature)";
   try {
-    if (new URL(text).password !== "") return "a URL with a password";
+    const url = new URL(text);
+    if (url.password !== "") return "a URL with a password";
+    if (GATEWAY_KEY_PATH.test(url.pathname)) return "a gateway URL with its key in the path";
   } catch {
     // not a URL
   }
@@ -101,6 +104,10 @@ export function keyFromEnvironment(
       hint: `export ${name}=... before running tidepool, or name another variable`,
     });
   }
+  // fetch trims a header's value, so a server sees (and may echo) the key without
+  // the line end or spaces a key file leaves around it: both forms are secret.
+  const key = value.trim();
   registerSecret(value);
-  return value;
+  registerSecret(key);
+  return key;
 }

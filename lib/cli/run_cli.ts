@@ -67,12 +67,14 @@ function refuseUnknownFlags(command: CommandSpec, args: readonly string[]): void
     if (!arg.startsWith("-") || arg === "-") continue;
     const name = arg.startsWith("--")
       ? arg.slice(2).split("=")[0]
-      : shorts.get(arg.slice(1, 2)) ?? arg;
+      : shorts.get(arg.slice(1, 2)) ?? arg.slice(0, 2);
     const option = options[name];
     if (!option) {
       const close = closestNames(name.replace(/^-+/, ""), names);
+      // A short flag is its first letter: what is glued to it (-pSECRET) is a value, never repeated.
+      const shown = arg.startsWith("--") ? arg.split("=")[0] : arg.slice(0, 2);
       throw new UsageError(
-        `Unknown option ${arg.split("=")[0]} for tidepool ${command.name}${
+        `Unknown option ${shown} for tidepool ${command.name}${
           close.length ? `; did you mean --${close[0]}?` : ""
         }`,
         { hint: `tidepool ${command.name} --help lists its options` },
