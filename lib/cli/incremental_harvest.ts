@@ -66,6 +66,9 @@ export async function harvestThenCommit(
 ): Promise<HarvestRun> {
   const committed = options.state;
   const pending = `${committed}.pending`;
+  // The state goes where --to or --state put it, in a folder that may not exist yet.
+  const slash = committed.lastIndexOf("/");
+  if (slash > 0) await Deno.mkdir(committed.slice(0, slash), { recursive: true });
   const head = await readHead(pending);
   const resumed = head?.inProgress === true &&
     (continuing || !head.highWater); // a resumed increment needs its earlier records
