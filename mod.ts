@@ -72,6 +72,8 @@ export { NFT_STATE_LABELS } from "./lib/ocean/ddo.ts";
 export { OceanNode } from "./lib/ocean/ocean_node.ts";
 export { orderAsset, SANDBOX_CHAIN_ID } from "./lib/ocean/order/order_asset.ts";
 export { orderDatatoken, prepareOrder } from "./lib/ocean/order/order_datatoken.ts";
+export { quoteOrder } from "./lib/ocean/order/quote_order.ts";
+export { QUOTE_TOTAL_COLUMNS, QUOTE_TRANSACTION_COLUMNS } from "./lib/ocean/order/quote_table.ts";
 export { ordersWithAssets } from "./lib/ocean/orders_with_assets.ts";
 export { signerFromEnv, signerFromPrivateKey } from "./lib/ocean/signer.ts";
 export { signRequest } from "./lib/ocean/sign_request.ts";
@@ -83,6 +85,7 @@ export type {
   AlgorithmMetadata,
   AssetFilter,
   AssetOrderNode,
+  AuthToken,
   ChainHex,
   ChainOrdersOptions,
   ComputeAssetRef,
@@ -92,9 +95,11 @@ export type {
   ComputeOptions,
   ComputePayment,
   ComputePaymentTerms,
+  ComputeQuote,
   ComputeResource,
   ComputeResultFile,
   ComputeResultType,
+  CreateAuthTokenParameters,
   DatatokenOrder,
   Ddo,
   DdoDatatoken,
@@ -104,6 +109,7 @@ export type {
   DdoService,
   DdoState,
   DdoStateKey,
+  DecryptParameters,
   DownloadAssetOptions,
   DownloadAssetReturnType,
   DownloadParameters,
@@ -130,9 +136,18 @@ export type {
   OrderAssetOptions,
   OrderDatatokenParameters,
   OrderProviderFee,
+  OrderQuote,
   PaidComputeAssetRef,
+  PaidPart,
+  PaymentPart,
+  PlannedPayment,
+  PlannedTransaction,
   PreparedOrder,
   ProviderFee,
+  QuoteComputeParameters,
+  QuotedOrder,
+  QuotedToken,
+  QuoteOrderOptions,
   ResourceRequest,
   ResultTextOptions,
   SavedResult,
@@ -202,10 +217,12 @@ export type {
   IssuedKey,
   JsonLdDocument,
   JsonLdFormat,
+  LinkedDataAtOptions,
   LinkedDataFormat,
   MetadataValue,
   MovedPath,
   ReadSparqlResultsOptions,
+  RebuildGraphOptions,
   ResourcesParameters,
   ResultFormat,
   SearchAllParameters,

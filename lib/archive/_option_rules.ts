@@ -60,13 +60,30 @@ const STRICT: CallRules = { rules: { strict: "boolean" }, required: [] };
 
 /** The rules of each call, by the name its errors give it. */
 const ARCHIVE_CALL_RULES = {
-  "Archive.databases": { rules: { scope: ["public", "mine", "all"] }, required: [] },
   "Archive.search": {
-    rules: { ...SEARCH_TERMS, facet: ["string", "strings"], page: "integer" },
+    rules: {
+      ...SEARCH_TERMS,
+      facet: ["string", "strings"],
+      page: "integer",
+      offset: "integer",
+      limit: "integer",
+    },
     required: [],
   },
-  "Archive.searchAll": { rules: { ...SEARCH_TERMS, ...PAGED_READ_RULES }, required: [] },
-  "Archive.searchPages": { rules: { ...SEARCH_TERMS, ...PAGED_READ_RULES }, required: [] },
+  "Archive.searchAll": {
+    rules: { ...SEARCH_TERMS, ...PAGED_READ_RULES, paging: ["page", "offset"] },
+    required: [],
+  },
+  "Archive.searchPages": {
+    rules: { ...SEARCH_TERMS, ...PAGED_READ_RULES, paging: ["page", "offset"] },
+    required: [],
+  },
+  "Archive.databases": { rules: { scope: ["public", "mine", "all"] }, required: [] },
+  "Archive.rebuildGraph": {
+    rules: { db: "string", service: "string", signal: "signal" },
+    required: [],
+  },
+  "Archive.linkedDataAt": { rules: { format: ["jsonld", "ttl"], signal: "signal" }, required: [] },
   "Archive.resources": {
     rules: {
       ...PAGED_READ_RULES,

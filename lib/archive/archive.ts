@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { ARCHIVE_PACING } from "./_pacing.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
@@ -20,7 +21,14 @@ import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
 import type { DatabasesParameters } from "./databases.ts";
 import { iiifBase, type IiifImageOptions, iiifImageUrl, type IiifInfo, iiifInfo } from "./iiif.ts";
-import type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";
+import { dataUri as dataUriOf } from "./_data_uri.ts";
+import type {
+  JsonLdFormat,
+  LinkedDataAtOptions,
+  LinkedDataFormat,
+  TurtleFormat,
+} from "./linked_data.ts";
+import type { RebuildGraphOptions } from "./rebuild_graph.ts";
 import type { IiifImage, IiifImageFetchOptions } from "./iiif_image.ts";
 import type { ResourcesParameters } from "./resources.ts";
 import type { SearchParameters, SearchResult } from "./search.ts";
@@ -71,6 +79,7 @@ const domainsCode = () => import("./domains.ts");
 const importCsvCode = () => import("./import_csv.ts");
 const uploadCode = () => import("./upload.ts");
 const setAssetPublicCode = () => import("./set_asset_public.ts");
+const rebuildGraphCode = () => import("./rebuild_graph.ts");
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -145,7 +154,7 @@ export class Archive {
       registerSecret(apiKey);
       registerSecret(apiKey.slice(dot + 1));
     }
-    const http = new HttpClient(baseUrl, clientOptions);
+    const http = new HttpClient(baseUrl, clientOptions, ARCHIVE_PACING);
     this.url = http.baseUrl;
     this.account = account;
     this.db = db;
@@ -208,7 +217,8 @@ export class Archive {
   /**
    * Lists databases from the accounts catalogue.
    *
-   * @param parameters `scope`: `public` (default), `mine` (with the key) or `all` (admin).
+   * @param parameters `scope`: `public` (default), `mine` (with the key, else the
+   *   identity-provider `session`) or `all` (admin).
    * @returns The table `account, slug, title, service, provider, rdf, isPublic`.
    *
    * @example Public databases and their apps
@@ -229,7 +239,8 @@ export class Archive {
   /**
    * Searches one database and returns one page of hits with facets.
    *
-   * @param parameters `q`, `facet`, `filter` (repeated values are OR), `sort`, `page`, `pageSize`, `expandEntities`.
+   * @param parameters `q`, `facet`, `filter` (repeated values are OR), `sort`, `page` and
+   *   `pageSize` (or the spec's alternative, `offset` and `limit`), `expandEntities`.
    * @returns `{ hits, facets, total, expanded }`; `hits` has `id, slug, type, title, isPublic,
    *   parent` and one column per metadata key; each facet table has `value, count`.
    *
@@ -256,7 +267,8 @@ export class Archive {
    * once; a page repeated whole (the service ignored the page number) ends in
    * a `PagingError`.
    *
-   * @param parameters Query, filters, sort, page size (default 100), signal and caps.
+   * @param parameters Query, filters, sort, page size (default 100), signal and caps;
+   *   `paging: "offset"` asks for pages by `page[offset]`/`page[limit]` instead of page numbers.
    * @returns The hits table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
    *
    * @example Every letter in the archive
@@ -387,6 +399,74 @@ export class Archive {
     format: LinkedDataFormat = "jsonld",
   ): Promise<JsonLdDocument | string> {
     return await (await linkedDataCode()).linkedData(this.#context, id, format);
+  }
+
+  /**
+   * The data URI of a resource, `{platform}/{account}/{db}/data/{id}`: the
+   * subject of its linked data and the `loc` of ResourceSync lists. Nothing
+   * is sent.
+   *
+   * @param id The slug or UUID.
+   * @returns The URI.
+   *
+   * @example The URI a SPARQL query names
+   * ```ts ignore
+   * const uri = archive.dataUri("letter-0001");
+   * ```
+   */
+  dataUri(id: string): string {
+    return dataUriOf(this.#context, id);
+  }
+
+  /**
+   * Reads a resource at its data URI by content negotiation (`Accept`
+   * JSON-LD or Turtle), as a program does; a browser would be sent to the
+   * detail page. Only data URIs of this platform are read (a URI handed
+   * back by a server is followed within its authority only); a web page
+   * where linked data was asked for is an error, not a document.
+   *
+   * @param target A data URI of this platform (from ResourceSync, OAI-PMH or
+   *   a SPARQL result), or a resource id of this Archive's database.
+   * @param options `format`: `jsonld` (default) or `ttl`; `signal`.
+   * @returns The parsed JSON-LD document, or the Turtle text.
+   *
+   * @example A resource found in a change list
+   * ```ts ignore
+   * const [loc] = (await archive.changeList()).array("loc") as string[];
+   * const doc = await archive.linkedDataAt(loc);
+   * ```
+   */
+  linkedDataAt(target: string, options?: { format?: "jsonld"; signal?: AbortSignal }): Promise<
+    JsonLdDocument
+  >;
+  /** A resource at its data URI as Turtle text. */
+  linkedDataAt(target: string, options: { format: "ttl"; signal?: AbortSignal }): Promise<string>;
+  async linkedDataAt(
+    target: string,
+    options: LinkedDataAtOptions = {},
+  ): Promise<JsonLdDocument | string> {
+    checkCall("Archive.linkedDataAt", options);
+    return await (await linkedDataCode()).linkedDataAt(this.#context, target, options);
+  }
+
+  /**
+   * Builds or rebuilds, in bulk, the graph the site's SPARQL endpoint reads
+   * (`POST /api/{account}/{service}/{db}/rdf-index`; site admins only, so
+   * the key is sent). Resources written since the last build reach SPARQL
+   * only after it. Sent once, never retried or recorded.
+   *
+   * @param options Another database (`db`, `service`) of the account, a signal.
+   * @returns What the platform answered (not shown in the spec; `{}` when it sends no body).
+   *
+   * @example After an import, make the new resources queryable
+   * ```ts ignore
+   * await archive.importCsv(table);
+   * await archive.rebuildGraph();
+   * ```
+   */
+  async rebuildGraph(options: RebuildGraphOptions = {}): Promise<Record<string, unknown>> {
+    checkCall("Archive.rebuildGraph", options);
+    return await (await rebuildGraphCode()).rebuildGraph(this.#context, options);
   }
 
   /**
@@ -887,6 +967,23 @@ export class Archive {
    */
   async verifyDomain(host: string): Promise<CustomDomain> {
     return await (await domainsCode()).verifyDomain(this.#context, host);
+  }
+
+  /**
+   * Removes a custom domain of the signed-in account (`DELETE
+   * /api/me/domains` with `{host}`, under the `session`); the site is then
+   * served under its platform address only. Sent once, never retried.
+   *
+   * @param host The host name, as added.
+   * @returns Nothing once it is removed; a host the account does not have is a `NotFoundError`.
+   *
+   * @example Give up an external domain
+   * ```ts ignore
+   * await archive.removeDomain("letters.example.org");
+   * ```
+   */
+  async removeDomain(host: string): Promise<void> {
+    return await (await domainsCode()).removeDomain(this.#context, host);
   }
 
   /**

@@ -9,13 +9,15 @@ import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type ArchiveContext, send } from "./_context.ts";
 import { catalogueEntries } from "./_catalogue.ts";
+import { sendWithSession } from "./domains.ts";
 import type { DatabaseRow } from "./rows.ts";
 
 /** Parameters of {@linkcode Archive.databases}. */
 export interface DatabasesParameters {
   /**
-   * `public` (default): public databases; `mine`: adds the key's own private
-   * databases (sends the key); `all`: every database (admin keys only).
+   * `public` (default): public databases; `mine`: adds your own private
+   * databases (sends the API key, else the identity-provider `session`);
+   * `all`: every database (admin keys only).
    */
   scope?: "public" | "mine" | "all";
 }
@@ -60,11 +62,15 @@ export async function databases(
   parameters: DatabasesParameters = {},
 ): Promise<ColumnTable> {
   const scope = parameters.scope ?? "public";
-  const response = await send(context, {
+  const request = {
     path: "/api/accounts",
     query: { scope: scope === "public" ? undefined : scope },
-    auth: scope === "public" ? false : true,
-  });
+  };
+  // `scope=mine` takes a session or an API key (spec section 5): the key
+  // when there is one, else the identity-provider session.
+  const response = scope === "mine" && !context.apiKey && context.session
+    ? await sendWithSession(context, request, "or an API key to list your own databases")
+    : await send(context, { ...request, auth: scope === "public" ? false : true });
   const rows = catalogueEntries(response.json<unknown>()) as RawDatabase[];
   for (const row of rows) {
     if (row.account !== undefined && row.slug !== undefined && row.service !== undefined) {

@@ -1,10 +1,10 @@
 /**
- * GET, POST /api/me/domains: custom domains of public databases.
+ * GET, POST, DELETE /api/me/domains: custom domains of public databases.
  *
  * @module
  */
 
-import { AuthError } from "../errors/errors.ts";
+import { AuthError, TidepoolError } from "../errors/errors.ts";
 import { type ArchiveContext, archiveError } from "./_context.ts";
 import { answerJson } from "./_write.ts";
 import type { HttpRequest } from "../http/client.ts";
@@ -37,14 +37,18 @@ export interface CustomDomain {
 }
 
 /**
- * Sends a domain request with the identity-provider session (the
- * `session` option): the spec puts /api/me/domains under that session, not
- * under an API key.
+ * Sends a request with the identity-provider session (the `session`
+ * option): the spec puts /api/me/domains under that session, not under an
+ * API key, and lets `scope=mine` take it. Never cached or retried.
  */
-async function sendDomain(context: ArchiveContext, request: HttpRequest) {
+export async function sendWithSession(
+  context: ArchiveContext,
+  request: HttpRequest,
+  needed = "to manage custom domains",
+) {
   const token = context.session;
   if (!token) {
-    throw new AuthError("An identity-provider session is needed to manage custom domains", {
+    throw new AuthError(`An identity-provider session is needed ${needed}`, {
       status: 401,
       method: request.method ?? "GET",
       url: context.http.url(request.path).toString(),
@@ -65,7 +69,7 @@ async function sendDomain(context: ArchiveContext, request: HttpRequest) {
 
 /** The body of {@linkcode Archive.domains}, on the archive's shared state; documented there. */
 export async function domains(context: ArchiveContext): Promise<CustomDomain[]> {
-  const body = (await sendDomain(context, { path: "/api/me/domains" })).json<unknown>();
+  const body = (await sendWithSession(context, { path: "/api/me/domains" })).json<unknown>();
   const list = Array.isArray(body) ? body : isRecord(body) ? body.domains ?? body.data : [];
   return (Array.isArray(list) ? list : []).filter(isRecord).map((raw) =>
     toDomain(raw, String(raw.host ?? ""))
@@ -97,7 +101,7 @@ function toDomain(raw: unknown, host: string): CustomDomain {
 
 /** The body of {@linkcode Archive.addDomain}, on the archive's shared state; documented there. */
 export async function addDomain(context: ArchiveContext, host: string): Promise<CustomDomain> {
-  const response = await sendDomain(context, {
+  const response = await sendWithSession(context, {
     method: "POST",
     path: "/api/me/domains",
     json: { host },
@@ -108,7 +112,7 @@ export async function addDomain(context: ArchiveContext, host: string): Promise<
 
 /** The body of {@linkcode Archive.verifyDomain}, on the archive's shared state; documented there. */
 export async function verifyDomain(context: ArchiveContext, host: string): Promise<CustomDomain> {
-  const response = await sendDomain(context, {
+  const response = await sendWithSession(context, {
     method: "POST",
     path: "/api/me/domains",
     json: { host, verify: true },
@@ -124,4 +128,20 @@ export async function verifyDomain(context: ArchiveContext, host: string): Promi
     );
   }
   return domain;
+}
+
+/** The body of {@linkcode Archive.removeDomain}, on the archive's shared state; documented there. */
+export async function removeDomain(context: ArchiveContext, host: string): Promise<void> {
+  if (typeof host !== "string" || host.trim() === "") {
+    throw new TidepoolError("Cannot remove a domain: no host name given", {
+      hint: 'Give the host as added, e.g. "letters.example.org"',
+    });
+  }
+  // The DELETE carries `{host}` as POST does; its answer is not shown in the spec.
+  await sendWithSession(context, {
+    method: "DELETE",
+    path: "/api/me/domains",
+    json: { host },
+    idempotent: false,
+  });
 }

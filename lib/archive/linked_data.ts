@@ -8,6 +8,7 @@ import type { HttpResponse } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { type ArchiveContext, requireTarget, segment, send } from "./_context.ts";
 import type { JsonLdDocument } from "./types.ts";
+import { dataUri } from "./_data_uri.ts";
 
 /** The export formats: schema.org JSON-LD, RiC-O JSON-LD, and Turtle of either. */
 export type LinkedDataFormat = "jsonld" | "rico" | "ttl" | "rico-ttl";
@@ -74,4 +75,59 @@ function jsonLdOf(response: HttpResponse): JsonLdDocument {
     });
   }
   return doc as JsonLdDocument;
+}
+
+/** Options of {@linkcode Archive.linkedDataAt}. */
+export interface LinkedDataAtOptions {
+  /** `jsonld` (default, JSON-LD) or `ttl` (Turtle), asked for with `Accept`. */
+  format?: "jsonld" | "ttl";
+  /** Cancels the request. */
+  signal?: AbortSignal;
+}
+
+const DATA_PATH = /^\/[^/]+\/[^/]+\/data\/[^/]+$/;
+
+/** The body of {@linkcode Archive.linkedDataAt}, on the archive's shared state; documented there. */
+export async function linkedDataAt(
+  context: ArchiveContext,
+  target: string,
+  options: LinkedDataAtOptions = {},
+): Promise<JsonLdDocument | string> {
+  const uri = /^[a-z][a-z0-9+.-]*:/i.test(target)
+    ? new URL(target)
+    : new URL(dataUri(context, target));
+  const platform = new URL(context.http.baseUrl);
+  // A data URI is followed only within the platform's authority, as any link a server hands back.
+  if (uri.origin !== platform.origin || !DATA_PATH.test(uri.pathname)) {
+    throw new TidepoolError(`Not a data URI of this platform: ${uri.toString().slice(0, 200)}`, {
+      hint:
+        `A data URI is ${platform.origin}/{account}/{db}/data/{id}; give one of those, or an id`,
+    });
+  }
+  const turtle = options.format === "ttl";
+  const response = await send(context, {
+    path: uri.pathname,
+    headers: { accept: turtle ? "text/turtle" : "application/ld+json, application/json;q=0.9" },
+    signal: options.signal,
+  });
+  const type = response.headers.get("content-type") ?? "";
+  if (/html/i.test(type)) {
+    throw new ProtocolError(
+      `The data URI answered a web page, not linked data: ${uri.pathname} led to ${response.url}`,
+      {
+        details: response.text().slice(0, 200),
+        hint:
+          "The platform took the request for a browser's (303 to the detail page); report it with the URI",
+      },
+    );
+  }
+  if (turtle) {
+    if (!/turtle/i.test(type)) {
+      throw new ProtocolError(`The data URI answered ${type || "no content type"}, not Turtle`, {
+        details: response.text().slice(0, 200),
+      });
+    }
+    return response.text();
+  }
+  return jsonLdOf(response);
 }

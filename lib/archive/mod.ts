@@ -16,7 +16,13 @@ export type { ResourcesParameters } from "./resources.ts";
 export type { PagedReadOptions } from "../paging/types.ts";
 export { RESOURCE_SCHEMA } from "./_resource_table.ts";
 export { type Triple, TRIPLE_SCHEMA } from "./_triples.ts";
-export type { JsonLdFormat, LinkedDataFormat, TurtleFormat } from "./linked_data.ts";
+export type {
+  JsonLdFormat,
+  LinkedDataAtOptions,
+  LinkedDataFormat,
+  TurtleFormat,
+} from "./linked_data.ts";
+export type { RebuildGraphOptions } from "./rebuild_graph.ts";
 export type { CompanionOptions, ResultFormat, SparqlOptions, SparqlResult } from "./sparql.ts";
 export type { SparqlAllOptions } from "./sparql_all.ts";
 export { readSparqlResults, type ReadSparqlResultsOptions } from "./read_sparql_results.ts";

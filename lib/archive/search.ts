@@ -26,6 +26,13 @@ export interface SearchParameters {
   page?: number;
   /** Hits per page. Default 20. */
   pageSize?: number;
+  /**
+   * The alternative paging of the spec: skip this many hits
+   * (`page[offset]`), from 0. Not with `page`.
+   */
+  offset?: number;
+  /** With `offset`: at most this many hits (`page[limit]`). Not with `pageSize`. */
+  limit?: number;
   /** When the query matches an authority label, search all its labels too. */
   expandEntities?: boolean;
   /** Send the API key, to search private data of the key's account. */
@@ -63,10 +70,23 @@ export function searchQuery(parameters: SearchParameters): Record<string, QueryV
     query[`filter[${key}]`] = Array.isArray(value) ? [...value] : [value as string | number];
   }
   if (parameters.sort) query.sort = parameters.sort;
+  const byOffset = parameters.offset !== undefined || parameters.limit !== undefined;
+  if (byOffset && (parameters.page !== undefined || parameters.pageSize !== undefined)) {
+    throw new TidepoolError(
+      "Cannot search: give page and pageSize, or offset and limit, not both",
+      {
+        hint: "page[number]/page[size] and page[offset]/page[limit] are two ways to page; pick one",
+      },
+    );
+  }
   if (parameters.page !== undefined) query["page[number]"] = positive(parameters.page, "page");
   if (parameters.pageSize !== undefined) {
     query["page[size]"] = positive(parameters.pageSize, "pageSize");
   }
+  if (parameters.offset !== undefined) {
+    query["page[offset]"] = positive(parameters.offset + 1, "offset") - 1;
+  }
+  if (parameters.limit !== undefined) query["page[limit]"] = positive(parameters.limit, "limit");
   if (parameters.expandEntities) query.expand = "entities";
   return query;
 }

@@ -158,7 +158,10 @@ async function readWhole(
 }
 
 /** `/api/{account}/{service}/{db}`, the service read from the catalogue once. */
-async function endpointBase(context: ArchiveContext, options: SparqlOptions): Promise<string> {
+export async function endpointBase(
+  context: ArchiveContext,
+  options: Pick<SparqlOptions, "db" | "service">,
+): Promise<string> {
   const { account } = requireTarget(context, "sparql");
   const db = options.db ?? context.db!;
   const key = `${account}/${db}`;

@@ -35,7 +35,12 @@ export interface UploadedAsset {
  * upload, the pause and the poll in flight.
  */
 export interface UploadOptions extends PollOptions {
-  /** `ptif` sends the image through the tiling pipeline; default `ptif`. */
+  /**
+   * `ptif` sends the image through the tiling pipeline (default); `null`
+   * keeps the file as it is: the upload ends when the file is stored, with
+   * no finalize and no wait, since the spec describes a conversion only for
+   * tiled images.
+   */
   derivative?: "ptif" | null;
   /** Whether the image is public; default false. */
   isPublic?: boolean;
@@ -241,6 +246,10 @@ export async function upload(
     throw typed;
   }
 
+  // The spec describes finalize and conversion only for the tiled pipeline
+  // (`derivative: "ptif"`): without a derivative the stored file is the
+  // asset, so nothing is finalized or waited for (docs/ASSUMPTIONS.md).
+  if (derivative === null) return await readStatus(context, account, issued.id, options.signal);
   await sendWrite(context, {
     method: "POST",
     path: `/api/${segment(account)}/uploads/${segment(issued.id)}/finalize`,

@@ -55,6 +55,12 @@ export const BOOK_EMOTION_COLUMNS: TableSchema<Record<string, unknown>> = define
   { name: "title", type: "string", description: "Title" },
   { name: "emotion", type: "string", description: "Emotion category" },
   { name: "count", type: "integer", description: "Expressions of that category in the work" },
+  {
+    name: "total",
+    type: "integer",
+    description:
+      "Expressions in the work, as the service counts them (its `total` or `expression_count`)",
+  },
 ]);
 
 /** Columns of `analytics().emotionBodyPart`. */
@@ -62,6 +68,11 @@ export const EMOTION_BODY_PART_COLUMNS: TableSchema<Record<string, unknown>> = d
   { name: "emotion", type: "string", description: "Emotion category" },
   { name: "bodyPart", type: "string", description: "Body part" },
   { name: "count", type: "integer", description: "Expressions with both" },
+  {
+    name: "total",
+    type: "integer",
+    description: "Expressions of that emotion, as the service counts them (its per-row `total`)",
+  },
 ]);
 
 /** Columns of emotion counts (`stats().emotions`, `analytics().emotion`). */

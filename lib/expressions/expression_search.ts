@@ -352,7 +352,7 @@ export class ExpressionSearch {
   /**
    * The emotion counts of every work, in long form.
    *
-   * @returns A table: `pid, title, emotion, count`.
+   * @returns A table: `pid, title, emotion, count, total` (`total`: the work's expressions).
    *
    * @example Emotions per work
    * ```ts ignore
@@ -368,7 +368,7 @@ export class ExpressionSearch {
       await this.#books(),
       "books[].emotions",
       (book) => book.emotions,
-      (book) => ({ pid: book.pid, title: book.title }),
+      (book) => ({ pid: book.pid, title: book.title, total: book.expression_count }),
       "emotion",
     );
     return buildTable(BOOK_EMOTION_COLUMNS, rows);
@@ -437,14 +437,15 @@ export class ExpressionSearch {
       body.booksEmotions,
       "booksEmotions",
       (book) => book.emotions,
-      (book) => ({ pid: book.pid, title: book.title }),
+      // The per-row total is the work's own count: kept, so shares need no second call.
+      (book) => ({ pid: book.pid, title: book.title, total: book.total }),
       "emotion",
     );
     const matrix = longFromList(
       body.emotionBodypartMatrix,
       "emotionBodypartMatrix",
       (row) => row.bodyParts,
-      (row) => ({ emotion: row.emotion }),
+      (row) => ({ emotion: row.emotion, total: row.total }),
       "bodyPart",
     );
     return {

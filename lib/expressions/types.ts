@@ -185,9 +185,9 @@ export interface ExpressionStats {
 
 /** The answer of `analytics`: long-form tables ready for Plot. */
 export interface ExpressionAnalytics {
-  /** `pid, title, emotion, count`: one row per work and category. */
+  /** `pid, title, emotion, count, total`: one row per work and category; `total` is the work's. */
   bookEmotions: ColumnTable;
-  /** `emotion, bodyPart, count`: one row per cell of the matrix. */
+  /** `emotion, bodyPart, count, total`: one row per cell of the matrix; `total` is the emotion's. */
   emotionBodyPart: ColumnTable;
   /** `valence, count`, largest first. */
   valence: ColumnTable;

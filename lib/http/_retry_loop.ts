@@ -19,6 +19,9 @@ import {
   type RetryPolicy,
 } from "./retry.ts";
 import { sleep } from "./sleep.ts";
+
+/** Answers that say the host is overloaded: they shrink its window of requests in flight. */
+const OVERLOAD_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 import { networkCause, systemMessage } from "./_network_cause.ts";
 
 /** What the loop of one request runs under. */
@@ -58,7 +61,7 @@ export async function withRetries(
   // Redacted only when an error needs it, not on every attempt.
   const printable = () => redact(url.toString());
   for (let tries = 1;; tries++) {
-    await pacer.acquire(outer);
+    const slot = await pacer.acquire(outer, tries > 1);
     // One controller per attempt, aborted by the timeout or by the outer
     // signal through a listener: `AbortSignal.any` per attempt costs a
     // dependent signal held through weak references, which the collector
@@ -90,15 +93,19 @@ export async function withRetries(
           receivedAt: new Date().toISOString(),
         }),
       };
+      const overload = OVERLOAD_STATUSES.has(answer.status) && !isChallenge(result);
+      if (overload) {
+        wait = retryAfterMs(answer.headers.get("retry-after"));
+        if (wait === undefined && answer.status === 429) wait = bodyWaitMs(result.text());
+        // The host is told apart from the request: every request to it slows down.
+        // A wait past one backoff's ceiling is not imposed on the other requests: this one gives up.
+        pacer.overloaded(slot, wait !== undefined && wait <= policy.maxDelayMs ? wait : undefined);
+      } else pacer.answered();
       if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;
       // A challenge (some layers send it as 503) will not pass on a retry.
       if (isChallenge(result)) return result;
       if (acceptStatus?.includes(answer.status)) return result;
       failure = result;
-      wait = retryAfterMs(answer.headers.get("retry-after"));
-      if (wait === undefined && answer.status === 429) {
-        wait = bodyWaitMs(result.text());
-      }
     } catch (error) {
       if (outer?.aborted) throw outer.reason;
       if (timedOut) {

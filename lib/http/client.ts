@@ -7,7 +7,7 @@
  */
 
 import { isLocalService } from "./local_services.ts";
-import { ResponseCache } from "./cache.ts";
+import { type CacheMode, ResponseCache } from "./cache.ts";
 import { cacheFromEnvironment } from "./cache_from_env.ts";
 import { SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
 import { CacheMissError, TidepoolError, TimeoutError } from "../errors/errors.ts";
@@ -65,6 +65,8 @@ export class HttpClient {
   readonly #signal?: AbortSignal;
   readonly #headers: Record<string, string>;
   readonly #pacing: { minIntervalMs: number; concurrency: number };
+  /** The `concurrency` the caller gave, if any (not a service's default). */
+  readonly #concurrencyAsked: number | undefined;
   readonly #pacers = new Map<string, HostPacer>();
   readonly #progress: ProgressSink;
   readonly #warn: (message: string) => void;
@@ -106,6 +108,7 @@ export class HttpClient {
     this.#headers = { "user-agent": USER_AGENT, ...options.headers };
     // A service's polite interval is for public servers: a sandbox this process runs gets none.
     const defaultInterval = isLocalService(this.baseUrl) ? 0 : defaults.minIntervalMs ?? 0;
+    this.#concurrencyAsked = options.concurrency;
     this.#pacing = {
       minIntervalMs: options.minIntervalMs ?? defaultInterval,
       concurrency: options.concurrency ?? defaults.concurrency ?? 6,
@@ -125,14 +128,46 @@ export class HttpClient {
     return this.#cache !== undefined;
   }
 
+  /**
+   * The cache mode in force (`off` without a cache): a payment asks it, to
+   * refuse to run in `replay`.
+   */
+  get cacheMode(): CacheMode {
+    return this.#cache?.mode ?? "off";
+  }
+
   /** The most bytes a whole answer may have (`maxResponseBytes`). */
   get maxResponseBytes(): number {
     return this.#maxBytes;
   }
 
+  /**
+   * The `concurrency` the caller asked for, or undefined where a service's
+   * default is in force: a read that would change what it returns (the row
+   * order of an OAI-PMH harvest walked in windows) goes parallel only when asked.
+   */
+  get concurrencyAsked(): number | undefined {
+    return this.#concurrencyAsked;
+  }
+
   /** The pacing in force: interval and concurrency per host. */
   get pacing(): { minIntervalMs: number; concurrency: number } {
     return { ...this.#pacing };
+  }
+
+  /**
+   * Requests in flight now, to every host, and the window they may fill
+   * (the `concurrency` cap per host, or less while a host that answered
+   * 429 or 503 is being eased back): what progress shows of a parallel read.
+   */
+  get inFlight(): { requests: number; window: number } {
+    let requests = 0;
+    let window = 0;
+    for (const pacer of this.#pacers.values()) {
+      requests += pacer.inFlight;
+      window += pacer.window;
+    }
+    return { requests, window: window || this.#pacing.concurrency };
   }
 
   /** Builds the absolute URL of a request. */

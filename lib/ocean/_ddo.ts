@@ -53,12 +53,16 @@ export async function fetchDdo(
   }
 }
 
+const STATE_KEYS = ["did", "didPrefix", "nft", "txId"];
+const DID_PREFIX = /^did:[a-z0-9]+:[0-9a-f]{1,64}$/;
+const WHOLE_DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
+
 /** Checks that exactly one key is given and returns it as a query. */
 function stateQuery(key: DdoStateKey): Record<string, string> {
   const entries = Object.entries(key ?? {}).filter(([, value]) => value !== undefined);
-  if (entries.length !== 1 || !["did", "nft", "txId"].includes(entries[0][0])) {
+  if (entries.length !== 1 || !STATE_KEYS.includes(entries[0][0])) {
     throw new TidepoolError(
-      `Cannot look up an indexing state: give exactly one of did, nft or txId, got ${
+      `Cannot look up an indexing state: give exactly one of did, didPrefix, nft or txId, got ${
         entries.map(([name]) => name).join(", ") || "none"
       }`,
       { hint: 'For example ddoState({ did: "did:op:..." })' },
@@ -68,10 +72,46 @@ function stateQuery(key: DdoStateKey): Record<string, string> {
   if (typeof value !== "string" || value === "") {
     throw new TidepoolError(`Cannot look up an indexing state: ${name} must be a non-empty string`);
   }
-  // The node matches did by prefix, so only a full DID is accepted here.
+  // The node matches `did` by prefix: a whole DID here, a prefix only when
+  // the caller says so, so that a truncated DID never reads another asset.
+  if (name === "did" && DID_PREFIX.test(value) && !WHOLE_DID.test(value)) {
+    throw new TidepoolError(`Cannot look up an indexing state: ${value} is not a whole DID`, {
+      hint:
+        `To look it up by the start of the DID, as the node allows, pass { didPrefix: "${value}" }`,
+    });
+  }
   if (name === "did") checkDid(value);
+  if (name === "didPrefix" && !DID_PREFIX.test(value)) {
+    throw new TidepoolError(`Invalid DID prefix: ${value.slice(0, 120)}`, {
+      hint: "A DID prefix is did:op: followed by 1 to 64 lowercase hex characters",
+    });
+  }
   if (name === "nft") checkAddress(value, "NFT address");
-  return { [name]: value };
+  return { [name === "didPrefix" ? "did" : name]: value };
+}
+
+/** Refuses a state that is not of the asset asked for: its DID must be the one, or start with the prefix. */
+function checkStateMatches(key: DdoStateKey, state: Record<string, unknown>, url: string): void {
+  const answered = String(state.did ?? state.id ?? "");
+  const wrong = "did" in key
+    ? answered !== key.did
+    : "didPrefix" in key
+    ? !answered.startsWith(key.didPrefix)
+    : false;
+  if (wrong) {
+    const asked = "did" in key
+      ? key.did
+      : `a DID starting ${(key as { didPrefix: string }).didPrefix}`;
+    throw new ProtocolError(
+      `The node answered the indexing state of another asset: asked for ${asked}, got ${
+        answered || "no DID"
+      }`,
+      {
+        details: `${url}`,
+        hint: "Check the node address; this answer cannot be trusted for the asset asked for",
+      },
+    );
+  }
 }
 
 /** Reads the indexing state; `error` is null when the node sent its single space. */
@@ -109,6 +149,7 @@ export async function fetchDdoState(
       hint: "Check that the URL is an Ocean node",
     });
   }
+  checkStateMatches(key, state, response.url);
   const error = typeof state.error === "string" && state.error.trim() !== "" ? state.error : null;
   return { ...state, error } as DdoState;
 }

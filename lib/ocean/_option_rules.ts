@@ -23,14 +23,26 @@ const COMPUTE_START: OptionRules = {
   signal: "signal",
 };
 
+const PAID_COMPUTE: OptionRules = {
+  ...COMPUTE_START,
+  signer: "object",
+  rpcUrl: "string",
+  chainId: "integer",
+  paymentToken: "string",
+  maxPrice: "any",
+  force: "boolean",
+  logRangeBlocks: "integer",
+};
+
 const JOBS: OptionRules = {
   jobId: "string",
   agreementId: "string",
   includeMetrics: "boolean",
+  token: "object",
   signal: "signal",
 };
 
-const ORDER_ASSET: OptionRules = {
+const QUOTE_ORDER: OptionRules = {
   rpcUrl: "string",
   chainId: "integer",
   maxPrice: "any",
@@ -39,6 +51,8 @@ const ORDER_ASSET: OptionRules = {
   consumer: "string",
   providerFee: "object",
 };
+
+const ORDER_ASSET: OptionRules = { ...QUOTE_ORDER, quote: "object", signal: "signal" };
 
 const ORDER_DATATOKEN: CallRules = {
   rules: {
@@ -52,6 +66,7 @@ const ORDER_DATATOKEN: CallRules = {
     reuseWithinSeconds: "number",
     logRangeBlocks: "integer",
     maxPrice: "any",
+    signal: "signal",
   },
   required: ["rpcUrl", "account", "datatoken", "serviceIndex", "providerFee"],
 };
@@ -78,20 +93,19 @@ const OCEAN_CALL_RULES = {
     },
     required: ["consumer", "environment", "algorithm", "datasets", "payment"],
   },
+  "OceanNode.quoteCompute": {
+    rules: PAID_COMPUTE,
+    required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
+  },
   "OceanNode.startCompute": {
-    rules: {
-      ...COMPUTE_START,
-      signer: "object",
-      rpcUrl: "string",
-      chainId: "integer",
-      paymentToken: "string",
-      maxPrice: "any",
-      force: "boolean",
-      logRangeBlocks: "integer",
-    },
+    rules: { ...PAID_COMPUTE, quote: "object" },
     required: ["signer", "environment", "algorithm", "datasets", "rpcUrl"],
   },
   "OceanNode.jobs": { rules: JOBS, required: [] },
+  "OceanNode.createAuthToken": {
+    rules: { signer: "object", validUntil: "any", chainId: "integer", signal: "signal" },
+    required: ["signer"],
+  },
   "OceanNode.jobResults": { rules: JOBS, required: [] },
   "OceanNode.downloadResults": {
     rules: { signer: "object", dir: "string", types: "strings", signal: "signal" },
@@ -126,7 +140,21 @@ const OCEAN_CALL_RULES = {
     required: ["did", "serviceId", "txId", "signer", "dir"],
   },
   "OceanNode.encrypt": { rules: { signer: "object", signal: "signal" }, required: ["signer"] },
+  "OceanNode.decrypt": {
+    rules: {
+      signer: "object",
+      chainId: "integer",
+      encryptedDocument: "string",
+      flags: "integer",
+      documentHash: "string",
+      dataNftAddress: "string",
+      transactionId: "string",
+      signal: "signal",
+    },
+    required: ["signer", "chainId"],
+  },
   "OceanNode.validateDdo": { rules: { signer: "object", signal: "signal" }, required: [] },
+  quoteOrder: { rules: QUOTE_ORDER, required: ["rpcUrl"] },
   orderAsset: { rules: ORDER_ASSET, required: ["rpcUrl"] },
   downloadAsset: {
     rules: { ...ORDER_ASSET, dir: "string", verify: "boolean" },

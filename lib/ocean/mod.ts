@@ -24,6 +24,7 @@ export {
   type SavedResult,
 } from "./compute/job_columns.ts";
 export type { JobsOptions } from "./compute/jobs.ts";
+export type { AuthToken, CreateAuthTokenParameters } from "./auth_token.ts";
 export type { StartFreeComputeParameters } from "./compute/start_free_compute.ts";
 export type {
   ComputeAssetTerms,
@@ -33,11 +34,17 @@ export type {
   InitializeComputeReturnType,
   PaidComputeAssetRef,
 } from "./compute/initialize_compute.ts";
-export type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
+export type {
+  ComputeQuote,
+  QuoteComputeParameters,
+  StartComputeParameters,
+  StartComputeReturnType,
+} from "./compute/start_compute.ts";
 export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
 export type { DownloadResultsOptions } from "./compute/download_results.ts";
 export type { ResultTextOptions } from "./compute/result_text.ts";
 export type { EncryptInput, EncryptOptions } from "./publish/encrypt.ts";
+export type { DecryptParameters } from "./publish/decrypt.ts";
 export type { ValidateDdoOptions, ValidateDdoResult } from "./publish/validate_ddo.ts";
 export type { DownloadParameters, DownloadReturnType } from "./download/download.ts";
 export type {
@@ -53,8 +60,11 @@ export {
   type AssetOrderNode,
   orderAsset,
   type OrderAssetOptions,
+  type QuoteOrderOptions,
   SANDBOX_CHAIN_ID,
 } from "./order/order_asset.ts";
+export { quoteOrder } from "./order/quote_order.ts";
+export { QUOTE_TOTAL_COLUMNS, QUOTE_TRANSACTION_COLUMNS } from "./order/quote_table.ts";
 export {
   type ChainHex,
   type DatatokenOrder,
@@ -62,8 +72,15 @@ export {
   orderDatatoken,
   type OrderDatatokenParameters,
   type OrderProviderFee,
+  type OrderQuote,
+  type PaidPart,
+  type PaymentPart,
+  type PlannedPayment,
+  type PlannedTransaction,
   type PreparedOrder,
   prepareOrder,
+  type QuotedOrder,
+  type QuotedToken,
 } from "./order/order_datatoken.ts";
 export {
   chainOrders,

@@ -30,7 +30,7 @@ import type {
 } from "./types.ts";
 import { checkForms } from "./_ddo_forms.ts";
 import { checkQueryBody } from "./_check_query.ts";
-import { maxPriceText } from "./order/order_datatoken.ts";
+import { maxPriceText } from "./order/_max_price.ts";
 import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 import { checkAddress } from "./_validate.ts";
@@ -47,6 +47,7 @@ import type {
   InitializeComputeReturnType,
 } from "./compute/initialize_compute.ts";
 import type { StartComputeParameters, StartComputeReturnType } from "./compute/start_compute.ts";
+import type { ComputeQuote, QuoteComputeParameters } from "./compute/_paid_compute_types.ts";
 import type {
   DownloadParameters,
   DownloadReturnType,
@@ -54,7 +55,9 @@ import type {
   InitializeReturnType,
 } from "./download/mod.ts";
 import type { Signer } from "./signer.ts";
+import type { AuthToken, CreateAuthTokenParameters } from "./auth_token.ts";
 import type {
+  DecryptParameters,
   EncryptInput,
   EncryptOptions,
   ValidateDdoOptions,
@@ -74,8 +77,12 @@ const computeCode = () => import("./compute/mod.ts");
 const algorithmPolicyCode = () => import("./compute/_algorithm_policy.ts");
 const initializeComputeCode = () => import("./compute/initialize_compute.ts");
 const startComputeCode = () => import("./compute/start_compute.ts");
+const quoteComputeCode = () => import("./compute/quote_compute.ts");
 const downloadCode = () => import("./download/mod.ts");
 const publishCode = () => import("./publish/mod.ts");
+const authTokenCode = () => import("./auth_token.ts");
+const liveEnvironmentsCode = () => import("./compute/_live_environments.ts");
+const servedHereCode = () => import("./_served_here.ts");
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -207,9 +214,13 @@ export class OceanNode {
   }
 
   /**
-   * The indexing state of an asset, by exactly one of `did`, `nft` or `txId`.
+   * The indexing state of an asset, by exactly one of `did`, `didPrefix`,
+   * `nft` or `txId`. The node matches a DID by its start; a whole DID is
+   * checked locally, and the start of one is sent only as `didPrefix`, so a
+   * truncated DID never reads another asset by mistake. The state answered
+   * must be of the DID asked for (or start with the prefix).
    *
-   * @param key `{ did }`, `{ nft }` or `{ txId }`.
+   * @param key `{ did }`, `{ didPrefix }`, `{ nft }` or `{ txId }`.
    * @returns The state; `error` is null when there is no error.
    * @throws NotFoundError when the indexer has never seen the asset.
    *
@@ -217,6 +228,7 @@ export class OceanNode {
    * ```ts ignore
    * const state = await node.ddoState({ txId: "0x..." });
    * if (!state.valid) console.log(state.error);
+   * const same = await node.ddoState({ didPrefix: state.did.slice(0, 20) });
    * ```
    */
   async ddoState(key: DdoStateKey): Promise<DdoState> {
@@ -411,7 +423,9 @@ export class OceanNode {
     checkCall("OceanNode.startFreeCompute", parameters);
     const chainId = parameters.chainId ?? await this.#defaultChainId();
     await this.#checkAlgorithmPolicy(parameters);
-    const environments = await this.computeEnvironments(chainId);
+    // Read live: the allowlist and the running free jobs of this moment decide.
+    const { liveEnvironments } = await liveEnvironmentsCode();
+    const environments = await liveEnvironments(this.http, chainId, parameters.signal);
     return await (await computeCode()).startFreeCompute(this.http, parameters, environments);
   }
 
@@ -439,6 +453,9 @@ export class OceanNode {
     parameters: InitializeComputeParameters,
   ): Promise<InitializeComputeReturnType> {
     checkCall("OceanNode.initializeCompute", parameters);
+    for (const ref of [parameters.algorithm, ...(parameters.datasets ?? [])]) {
+      await this.#checkServedHere(ref?.documentId, ref?.serviceId, "initialize a compute job");
+    }
     return await (await initializeComputeCode()).initializeCompute(this.http, parameters);
   }
 
@@ -479,23 +496,68 @@ export class OceanNode {
     const { refuseRepeatedAssets, startCompute } = await startComputeCode();
     refuseRepeatedAssets(parameters);
     parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
+    (await quoteComputeCode()).refuseComputeInReplay(this.http, parameters.signal);
     await this.#checkAlgorithmPolicy(parameters);
     const environments = await this.computeEnvironments(await this.#defaultChainId());
     return await startCompute(this, parameters, environments);
   }
 
-  /** Each dataset's compute service must admit the algorithm, read from the DDOs before signing. */
+  /**
+   * Quotes a paid compute job without signing or sending anything: the
+   * checks of `startCompute`, the node's `initializeCompute` terms, and for
+   * the algorithm and each dataset the order's transactions (approvals,
+   * purchase or dispenser, `startOrder`), what each pays and to whom, and
+   * its gas, read live from the node and the chain (never from a
+   * recording). A still-valid order is quoted as reused. Pass the quote to
+   * `startCompute` as `quote` to execute exactly it.
+   *
+   * @param parameters As `startCompute`'s, without `quote`.
+   * @returns The quote: `transactions` and `totals` tables, and the orders.
+   *
+   * @example What a paid job will cost
+   * ```ts ignore
+   * const quote = await node.quoteCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl });
+   * quote.totals.print();
+   * const { jobs } = await node.startCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl, quote });
+   * ```
+   */
+  async quoteCompute(parameters: QuoteComputeParameters): Promise<ComputeQuote> {
+    checkCall("OceanNode.quoteCompute", parameters);
+    const { refuseRepeatedAssets } = await startComputeCode();
+    refuseRepeatedAssets(parameters);
+    parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
+    const { quoteCompute, refuseComputeInReplay } = await quoteComputeCode();
+    refuseComputeInReplay(this.http, parameters.signal);
+    await this.#checkAlgorithmPolicy(parameters);
+    const environments = await this.computeEnvironments(await this.#defaultChainId());
+    return await quoteCompute(this, parameters, environments);
+  }
+
+  /**
+   * Each asset's service must be served by this node (its DDO's
+   * `serviceEndpoint`), and each dataset's compute service must admit the
+   * algorithm: read from the DDOs before signing, ordering or paying.
+   */
   async #checkAlgorithmPolicy(
     parameters: Pick<StartFreeComputeParameters, "algorithm" | "datasets">,
   ): Promise<void> {
     const algorithmDid = parameters.algorithm?.documentId;
     if (typeof algorithmDid !== "string" || !Array.isArray(parameters.datasets)) return;
     const algorithm = await this.ddo(algorithmDid);
+    const { checkServedHere } = await servedHereCode();
+    checkServedHere(
+      this.http.baseUrl,
+      algorithm,
+      parameters.algorithm.serviceId,
+      "start a compute job",
+    );
     const { algorithmRefusal } = await algorithmPolicyCode();
     const refusals: string[] = [];
     for (const ref of parameters.datasets) {
       if (typeof ref?.documentId !== "string") continue;
-      const refusal = algorithmRefusal(await this.ddo(ref.documentId), ref.serviceId, algorithm);
+      const dataset = await this.ddo(ref.documentId);
+      checkServedHere(this.http.baseUrl, dataset, ref.serviceId, "start a compute job");
+      const refusal = algorithmRefusal(dataset, ref.serviceId, algorithm);
       if (refusal) refusals.push(refusal);
     }
     if (refusals.length > 0) {
@@ -515,8 +577,12 @@ export class OceanNode {
    * dates are `Date`, `results` holds the files (`{index, filename, filesize,
    * type}`); `jobResults` gives them one row each.
    *
+   * With `includeMetrics` the spec asks for a signature: give the consumer
+   * as a signer (it signs `getComputeStatus`) or a `token` from
+   * `createAuthToken`; an address alone is refused before anything is sent.
+   *
    * @param consumer The address (or signer) whose jobs to list; sent checksummed.
-   * @param options One job id, one agreement, includeMetrics, a signal.
+   * @param options One job id, one agreement, includeMetrics (signed), a token, a signal.
    * @returns One row per job.
    *
    * @example Listing the jobs of a wallet
@@ -651,6 +717,7 @@ export class OceanNode {
    */
   async initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
     checkCall("OceanNode.initialize", parameters);
+    await this.#checkServedHere(parameters.did, parameters.serviceId, "initialize a download");
     return await (await downloadCode()).initialize(this.http, parameters);
   }
 
@@ -672,6 +739,7 @@ export class OceanNode {
    */
   async download(parameters: DownloadParameters): Promise<DownloadReturnType> {
     checkCall("OceanNode.download", parameters);
+    await this.#checkServedHere(parameters.did, parameters.serviceId, "download");
     return await (await downloadCode()).download(this.http, parameters);
   }
 
@@ -708,12 +776,67 @@ export class OceanNode {
    * if (!verdict.valid) console.log(verdict.errors);
    * ```
    */
+  /**
+   * Node-to-node decryption (`POST /api/services/decrypt`): asks this node to
+   * open a DDO it encrypted, as another node's indexer does. Only the node
+   * itself and its authorised decrypters may; any other address is an
+   * `AuthError` naming it. The request is signed as ocean-node checks it
+   * (`transactionId + dataNftAddress + decrypterAddress + chainId + nonce`;
+   * the spec does not show the message) and sent once.
+   *
+   * @param parameters The decrypter's signer, the chain, and the encrypted
+   *   document (with its flags and hash) or the transaction that published it.
+   * @returns The decrypted DDO as the node's text.
+   *
+   * @example Open a document the node sealed
+   * ```ts ignore
+   * const sealed = await node.encrypt(ddo, { signer });
+   * const text = await node.decrypt({ signer: decrypter, chainId: 11155111, encryptedDocument: sealed });
+   * ```
+   */
+  async decrypt(parameters: DecryptParameters): Promise<string> {
+    checkCall("OceanNode.decrypt", parameters);
+    return await (await publishCode()).decrypt(this.http, parameters);
+  }
+
   async validateDdo(
     ddo: Ddo | Record<string, unknown>,
     options: ValidateDdoOptions = {},
   ): Promise<ValidateDdoResult> {
     checkCall("OceanNode.validateDdo", options);
     return await (await publishCode()).validateDdo(this.http, ddo, options);
+  }
+
+  /**
+   * Asks the node for a bearer token (`POST /api/services/auth/token`,
+   * signed `createAuthToken` once), the spec's alternative to signing each
+   * request. The token is registered as a secret: it appears in no error,
+   * log, cache file or output, and the returned object prints as its address.
+   * It is sent only to this node; `jobs(address, { includeMetrics: true,
+   * token })` uses it in place of a signature.
+   *
+   * @param parameters The signer, and optionally `validUntil` and `chainId`.
+   * @returns The token, for the signer's address at this node.
+   *
+   * @example Metrics without signing each request
+   * ```ts ignore
+   * const token = await node.createAuthToken({ signer });
+   * const jobs = await node.jobs(signer.address, { includeMetrics: true, token });
+   * ```
+   */
+  async createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
+    checkCall("OceanNode.createAuthToken", parameters);
+    return await (await authTokenCode()).createAuthToken(this.http, parameters);
+  }
+
+  /**
+   * Refuses a service another node serves (its DDO's `serviceEndpoint`),
+   * naming both nodes, before anything is signed, ordered or paid.
+   */
+  async #checkServedHere(did: unknown, serviceId: unknown, action: string): Promise<void> {
+    if (typeof did !== "string" || typeof serviceId !== "string") return;
+    const { checkServedHere } = await servedHereCode();
+    checkServedHere(this.http.baseUrl, await this.ddo(did), serviceId, action);
   }
 
   async #defaultChainId(): Promise<number> {

@@ -2,14 +2,21 @@ import { checkCall } from "./_option_rules.ts";
 import { keccak256 } from "./_keccak.ts";
 import type { Hex, Signer } from "./signer.ts";
 
-/** The commands the node signs, per endpoint (spec section 5). */
+/**
+ * The commands the node signs, per endpoint (spec section 5); the spec shows
+ * no command for a job list with metrics or for the token call, so those two
+ * are ocean-node's own names (`getComputeStatus`, `createAuthToken`), as
+ * docs/ASSUMPTIONS.md records.
+ */
 export type SignedCommand =
   | "encrypt"
   | "download"
   | "freeStartCompute"
   | "startCompute"
   | "getComputeResult"
-  | "validateDDO";
+  | "validateDDO"
+  | "getComputeStatus"
+  | "createAuthToken";
 
 /** The three fields a signed request carries. */
 export interface SignedFields {

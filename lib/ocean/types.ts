@@ -46,8 +46,16 @@ export interface DdoState {
   [key: string]: unknown;
 }
 
-/** Exactly one way to look up an indexing state. */
-export type DdoStateKey = { did: string } | { nft: string } | { txId: string };
+/**
+ * Exactly one way to look up an indexing state: a whole DID, the start of
+ * one (`didPrefix`, matched by the node as the spec allows: the first asset
+ * whose DID starts with it), an NFT address or a transaction id.
+ */
+export type DdoStateKey =
+  | { did: string }
+  | { didPrefix: string }
+  | { nft: string }
+  | { txId: string };
 
 /** One hit of a metadata query. */
 export interface TypesenseHit {

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Pager } from "../paging/types.ts";
+import type { Pager, PageRead } from "../paging/types.ts";
 import { pageDocument, selectionSet } from "./_document.ts";
 import { readMeta } from "./_staleness.ts";
 import { compareValues, type WhereFilter, withBounds } from "./_where.ts";
@@ -34,6 +34,13 @@ export interface PageLoopOptions {
   /** Pin to this block; default the head reported by `_meta` with the first page. */
   block?: number;
   pageSize?: number;
+  /**
+   * Keeps the walk below a value of the order field (ascending only), read
+   * at every request: a parallel read narrows a range it splits while the
+   * range is being walked, and rows at or past the bound are then left to
+   * the range that took them over.
+   */
+  range?: { below?: unknown };
 }
 
 /** What the walk learns besides the rows: the `_meta` of the first page and the pinned block. */
@@ -85,8 +92,14 @@ export function subgraphPager(
   let boundary: unknown = undefined; // last value emitted
   let seen = new Set<string>(); // ids emitted with that value
 
-  /** The filter and order of a cursor. */
+  /** The filter and order of a cursor, below the range's bound when it has one. */
   const query = (cursor: SubgraphCursor): { where: WhereFilter; orderBy: string } => {
+    const bounded = unbounded(cursor);
+    const below = options.range?.below;
+    if (below !== undefined) bounded.where = withBounds(bounded.where, { [`${field}_lt`]: below });
+    return bounded;
+  };
+  const unbounded = (cursor: SubgraphCursor): { where: WhereFilter; orderBy: string } => {
     switch (cursor.at) {
       case "start":
         return { where: options.where, orderBy: field };
@@ -150,44 +163,53 @@ export function subgraphPager(
     // No page fingerprint: a `_gte` page of one value and the tie page after
     // it hold the same ids by design; a cursor named twice is the repeat guard.
     read(rows, cursor) {
-      const full = rows.length >= first;
-      const last = rows.length ? rows[rows.length - 1] : undefined;
-      if (byId) {
-        return { rows, next: full ? { at: "id", after: idOf(last!) } : null };
-      }
-      if (cursor.at === "tie") {
-        // Rows of the one value, in id order: only those not yet emitted.
-        const fresh = rows.filter((row) => !seen.has(idOf(row)));
-        for (const row of fresh) seen.add(idOf(row));
-        return {
-          rows: fresh,
-          received: rows.length,
-          next: full
-            ? { at: "tie", value: cursor.value, after: idOf(last!) }
-            : { at: "value", value: cursor.value, strict: true },
-        };
-      }
-      const fresh: Row[] = [];
-      for (const row of rows) {
-        const value = valueOf(row);
-        if (boundary !== undefined && compareValues(value, boundary) === 0) {
-          if (seen.has(idOf(row))) continue;
-        } else {
-          boundary = value;
-          seen = new Set();
-        }
-        seen.add(idOf(row));
-        fresh.push(row);
-      }
-      if (!full) return { rows: fresh, received: rows.length, next: null };
-      const lastValue = valueOf(last!);
-      // A full page of one value: read the rest of that value on an id cursor.
-      const next: SubgraphCursor = compareValues(valueOf(rows[0]), lastValue) === 0
-        ? { at: "tie", value: lastValue }
-        : { at: "value", value: lastValue, strict: false };
-      return { rows: fresh, received: rows.length, next };
+      const below = options.range?.below;
+      if (below === undefined) return readPage(rows, cursor);
+      // The range was narrowed after this page was asked for: what lies past it is another's.
+      const kept = rows.filter((row) => compareValues(valueOf(row), below) < 0);
+      if (kept.length === rows.length) return readPage(rows, cursor);
+      return { ...readPage(kept, cursor), next: null };
     },
     shortfall: () => undefined,
+  };
+  /** One page read: the rows not yet emitted and the cursor of the next page. */
+  const readPage = (rows: Row[], cursor: SubgraphCursor): PageRead<Row, SubgraphCursor> => {
+    const full = rows.length >= first;
+    const last = rows.length ? rows[rows.length - 1] : undefined;
+    if (byId) {
+      return { rows, next: full ? { at: "id", after: idOf(last!) } : null };
+    }
+    if (cursor.at === "tie") {
+      // Rows of the one value, in id order: only those not yet emitted.
+      const fresh = rows.filter((row) => !seen.has(idOf(row)));
+      for (const row of fresh) seen.add(idOf(row));
+      return {
+        rows: fresh,
+        received: rows.length,
+        next: full
+          ? { at: "tie", value: cursor.value, after: idOf(last!) }
+          : { at: "value", value: cursor.value, strict: true },
+      };
+    }
+    const fresh: Row[] = [];
+    for (const row of rows) {
+      const value = valueOf(row);
+      if (boundary !== undefined && compareValues(value, boundary) === 0) {
+        if (seen.has(idOf(row))) continue;
+      } else {
+        boundary = value;
+        seen = new Set();
+      }
+      seen.add(idOf(row));
+      fresh.push(row);
+    }
+    if (!full) return { rows: fresh, received: rows.length, next: null };
+    const lastValue = valueOf(last!);
+    // A full page of one value: read the rest of that value on an id cursor.
+    const next: SubgraphCursor = compareValues(valueOf(rows[0]), lastValue) === 0
+      ? { at: "tie", value: lastValue }
+      : { at: "value", value: lastValue, strict: false };
+    return { rows: fresh, received: rows.length, next };
   };
   return { pager, state };
 }

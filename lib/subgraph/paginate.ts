@@ -11,7 +11,7 @@ import { TableBuilder } from "../table/build_table.ts";
 import type { ColumnType } from "../table/convert.ts";
 import { parsePath, typeNameOf } from "./_document.ts";
 import type { SubgraphContext } from "./_context.ts";
-import { PAGE_SIZE, subgraphPager } from "./_paginate.ts";
+import { PAGE_SIZE, type PageLoopOptions, type PageLoopState, subgraphPager } from "./_paginate.ts";
 import type { PagedReadOptions } from "../paging/types.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { emptyAnswerReason, staleReasons } from "./_staleness.ts";
@@ -101,6 +101,15 @@ export async function paginate(
   options: PaginateOptions,
 ): Promise<ColumnTable> {
   const builder = new TableBuilder(options.schema ?? fieldSchema(options.fields));
+  const { http } = context;
+  if (http.pacing.concurrency > 1 && options.orderDirection !== "desc" && !http.caching) {
+    // Several ranges of the order field in flight at once, joined in order. A recording (or
+    // its replay) reads one page at a time, so that a recording made by any version replays.
+    const { rows, info } = await readInRanges(context, options);
+    builder.add(rows);
+    noteAsOf(subgraphAsOf(info));
+    return attachSubgraphInfo(builder.build(), info);
+  }
   const pages = paginateRows(context, options);
   let page = await pages.next();
   while (!page.done) {
@@ -121,10 +130,82 @@ function subgraphAsOf(info: Pick<SubgraphInfo, "block" | "meta">) {
   };
 }
 
+/** The walk of a read and its staleness check, shared by the one-at-a-time and the parallel read. */
+function readSetup(context: SubgraphContext, options: PaginateOptions) {
+  const minBlock = options.minBlock ?? context.minBlock;
+  const check = {
+    reasons: [] as string[],
+    onFirstPage(first: PageLoopState, empty: boolean) {
+      check.reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock });
+      if (check.reasons.length && minBlock !== undefined) {
+        throw new StaleSubgraphError({
+          block: first.meta?.block ?? -1,
+          minBlock,
+          reasons: check.reasons,
+        });
+      }
+      if (empty) check.reasons.push(emptyAnswerReason(first.meta));
+    },
+  };
+  const loop: PageLoopOptions = {
+    entity: options.entity,
+    typeName: options.typeName ?? typeNameOf(options.entity),
+    fields: options.fields,
+    where: normaliseWhere(options.where),
+    orderBy: options.orderBy ?? "id",
+    orderDirection: options.orderDirection ?? "asc",
+    block: options.block,
+    pageSize: options.pageSize,
+  };
+  return { label: options.label ?? options.entity, loop, check };
+}
+
+/** Warns when the read may be stale, and says what it saw. */
+function finishRead(
+  context: SubgraphContext,
+  label: string,
+  reasons: string[],
+  state: PageLoopState,
+  walked: { pages: number; rows: number },
+): SubgraphInfo {
+  if (reasons.length) {
+    context.http.warn(
+      `Subgraph answer for ${label} (${walked.rows} rows) may be stale: ${reasons.join("; ")}. ` +
+        `Check subgraphInfo(table).stale, or set minBlock to make this an error`,
+    );
+  }
+  return {
+    block: state.block,
+    meta: state.meta,
+    stale: reasons.length > 0,
+    reasons,
+    pages: walked.pages,
+    rows: walked.rows,
+  };
+}
+
+/** Every row through the parallel read of `_ranges.ts`, and what it saw. */
+async function readInRanges(
+  context: SubgraphContext,
+  options: PaginateOptions,
+): Promise<{ rows: SubgraphRow[]; info: SubgraphInfo }> {
+  const { label, loop, check } = readSetup(context, options);
+  const { readRanges } = await import("./_ranges.ts");
+  const { signal, maxPages, maxRows } = options;
+  const read = await readRanges(context, loop, label, check.onFirstPage, {
+    signal,
+    maxPages,
+    maxRows,
+  });
+  const walked = { pages: read.pages, rows: read.rows.length };
+  return { rows: read.rows, info: finishRead(context, label, check.reasons, read.state, walked) };
+}
+
 /**
  * The pages of an entity as {@linkcode paginate} reads them, as the
  * subgraph sent the rows (nested objects), for consumers that do not hold
- * the whole read: a Parquet dataset, a running total.
+ * the whole read: a Parquet dataset, a running total. One request at a
+ * time: pages go out in order as they are read.
  *
  * @param context The subgraph's HTTP client, endpoint and staleness settings.
  * @param options The entity, fields, filter, order and block.
@@ -134,29 +215,12 @@ export async function* paginateRows(
   context: SubgraphContext,
   options: PaginateOptions,
 ): AsyncGenerator<readonly SubgraphRow[], SubgraphInfo> {
-  const label = options.label ?? options.entity;
-  const minBlock = options.minBlock ?? context.minBlock;
-  let reasons: string[] = [];
+  const { label, loop, check } = readSetup(context, options);
   const { pager, state } = subgraphPager(
     (document, variables, signal) => context.send(document, variables, signal),
-    {
-      entity: options.entity,
-      typeName: options.typeName ?? typeNameOf(options.entity),
-      fields: options.fields,
-      where: normaliseWhere(options.where),
-      orderBy: options.orderBy ?? "id",
-      orderDirection: options.orderDirection ?? "asc",
-      block: options.block,
-      pageSize: options.pageSize,
-    },
+    loop,
     label,
-    (first, empty) => {
-      reasons = staleReasons(first.meta, { startBlock: context.startBlock, minBlock });
-      if (reasons.length && minBlock !== undefined) {
-        throw new StaleSubgraphError({ block: first.meta?.block ?? -1, minBlock, reasons });
-      }
-      if (empty) reasons.push(emptyAnswerReason(first.meta));
-    },
+    check.onFirstPage,
   );
   pager.summary = ({ pages }) => `${pages} pages, block ${state.block}`;
   const { signal, maxPages, maxRows } = options;
@@ -184,19 +248,5 @@ export async function* paginateRows(
     noteAsOf(subgraphAsOf(state));
     yield held;
   }
-  const walked = step.value;
-  if (reasons.length) {
-    context.http.warn(
-      `Subgraph answer for ${label} (${walked.rows} rows) may be stale: ${reasons.join("; ")}. ` +
-        `Check subgraphInfo(table).stale, or set minBlock to make this an error`,
-    );
-  }
-  return {
-    block: state.block,
-    meta: state.meta,
-    stale: reasons.length > 0,
-    reasons,
-    pages: walked.pages,
-    rows: walked.rows,
-  };
+  return finishRead(context, label, check.reasons, state, step.value);
 }

@@ -39,6 +39,13 @@ const paginateCode = () => import("./paginate.ts");
 
 export { OCEAN_START_BLOCK };
 
+/**
+ * The subgraph's default pacing: at most four queries in flight (a table
+ * read walks four ranges at once). Why four: docs/ASSUMPTIONS.md
+ * ("Requests in flight").
+ */
+export const SUBGRAPH_PACING = { concurrency: 4 } as const;
+
 /** Options of a {@linkcode Subgraph}: the shared client options and the staleness settings. */
 export interface SubgraphOptions extends ClientOptions {
   /**
@@ -94,7 +101,7 @@ export class Subgraph {
       registerSecret(apiKey);
       clientOptions.headers = { ...options.headers, Authorization: `Bearer ${apiKey}` };
     }
-    const http = new HttpClient(url, clientOptions);
+    const http = new HttpClient(url, clientOptions, SUBGRAPH_PACING);
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
     this.#context = {

@@ -16,6 +16,12 @@ import {
   startArchiveSandbox,
 } from "../../lib/sandbox/archive/mod.ts";
 import { archiveOn } from "./_sandbox.ts";
+import { encodePng } from "../../lib/sandbox/archive/_png.ts";
+
+/** A small real PNG: the tiled pipeline converts only images. */
+function tinyPng(): Promise<Uint8Array> {
+  return encodePng(4, 3, "gray", (x, y) => x * 40 + y);
+}
 
 const WRITE = SANDBOX_KEYS.shinanoWrite;
 const CATALOGUE_SHAPES: ArchiveShapes["accounts"][] = ["databases", "list", "accounts"];
@@ -97,10 +103,7 @@ Deno.test("assumptions: upload statuses the client does not know keep it polling
     { pendingStatuses: ["transcoding", "tiling 3/7", "awaiting-worker"] },
     async (sandbox) => {
       const { archive } = archiveOn(sandbox, { apiKey: WRITE });
-      const asset = await archive.upload(new TextEncoder().encode("plain bytes"), {
-        derivative: null,
-        pollMs: 10,
-      });
+      const asset = await archive.upload(await tinyPng(), { derivative: "ptif", pollMs: 10 });
       assert.equal(asset.status, "ready");
       assert.match(asset.id, /^upl-/);
       const polls = sandbox.requests.filter((r) =>
@@ -116,12 +119,8 @@ Deno.test("assumptions: an upload that never becomes ready times out with its la
   await withShapes({ pendingStatuses: ["transcoding"] }, async (sandbox) => {
     const { archive } = archiveOn(sandbox, { apiKey: WRITE });
     await assert.rejects(
-      () =>
-        archive.upload(new TextEncoder().encode("plain bytes"), {
-          derivative: null,
-          pollMs: 10,
-          timeoutMs: 80,
-        }),
+      async () =>
+        await archive.upload(await tinyPng(), { derivative: "ptif", pollMs: 10, timeoutMs: 80 }),
       (e: Error) => e instanceof TimeoutError && /last status is transcoding/.test(e.message),
     );
   }, { conversionMs: 5_000 });
@@ -146,10 +145,7 @@ for (const keyAnswer of ["key", "api_key", "string"] as const) {
 Deno.test("assumptions: an upload issued as {asset_id, url} is put, finalized and polled", async () => {
   await withShapes({ uploadAnswer: "url" }, async (sandbox) => {
     const { archive } = archiveOn(sandbox, { apiKey: WRITE });
-    const asset = await archive.upload(new TextEncoder().encode("bytes"), {
-      derivative: null,
-      pollMs: 10,
-    });
+    const asset = await archive.upload(await tinyPng(), { derivative: "ptif", pollMs: 10 });
     assert.equal(asset.status, "ready");
     assert.match(asset.id, /^upl-/);
   }, { conversionMs: 30 });

@@ -120,7 +120,7 @@ Deno.test("orders on a real chain: free and paid, checked locally first, validat
             datatoken: paid.datatokenAddress,
             providerFee: await fee(paid.datatokenAddress),
           }),
-        /insufficient balance: 1 held, 2\.002 needed/,
+        /insufficient balance: 1 OCEAN held, 2\.002 OCEAN needed/,
       );
     });
 
@@ -134,7 +134,7 @@ Deno.test("orders on a real chain: free and paid, checked locally first, validat
             maxPrice: "1.5",
             providerFee: await fee(paid.datatokenAddress),
           }),
-        /price 2\.002 is above maxPrice 1\.5/,
+        /it would take 2\.002 OCEAN from the wallet, above maxPrice 1\.5/,
       );
     });
 

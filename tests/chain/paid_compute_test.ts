@@ -166,7 +166,7 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
         await chain.fund(short.address, "1.5");
         await assert.rejects(
           node.startCompute({ ...request, signer: short, maxPrice: "1.5" }),
-          refused(/insufficient balance for its orders: 1\.5 held, 2\.002 needed/),
+          refused(/insufficient balance: 1\.5 OCEAN held, 2\.002 OCEAN needed/),
         );
         assert.equal(await publicClient.getTransactionCount({ address: short.address }), 0);
       },

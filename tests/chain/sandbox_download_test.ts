@@ -98,7 +98,14 @@ Deno.test("orderAsset orders through the node's initialize and reuses a still-va
     assert.equal(first.source, "dispenser");
     const sent = await publicClient.getTransactionCount({ address: signer.address });
     const again = await orderAsset(node, ddo.id, serviceId, signer, { rpcUrl: chain.rpcUrl });
-    assert.deepEqual(again, { ...first, source: "reused", pricePaid: "0" });
+    assert.deepEqual(again, {
+      ...first,
+      source: "reused",
+      pricePaid: "0",
+      paid: [],
+      transactions: [],
+    });
+    assert.deepEqual(first.paid.map((p) => [p.part, p.amount]), [["datatoken", "1"]]);
     assert.equal(await publicClient.getTransactionCount({ address: signer.address }), sent);
     const forced = await orderAsset(node, ddo.id, serviceId, signer, {
       rpcUrl: chain.rpcUrl,

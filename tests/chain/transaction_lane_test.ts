@@ -168,7 +168,10 @@ Deno.test("one wallet's orders in line: parallel orders, a failure after paying,
         assert.equal(refused.status, "rejected");
         const reason = (refused as PromiseRejectedResult).reason;
         assert.ok(reason instanceof TidepoolError, String(reason));
-        assert.match(reason.message, /insufficient balance: 0\.499 held, 1\.001 needed/);
+        assert.match(
+          reason.message,
+          /insufficient balance: 0\.499 OCEAN held, 1\.001 OCEAN needed/,
+        );
         assert.match(String(reason.hint), /nothing was sent/);
       },
     );
@@ -185,7 +188,7 @@ Deno.test("one wallet's orders in line: parallel orders, a failure after paying,
           maxPrice: 0.5 as never,
           providerFee: await fee(paid.datatokenAddress),
         }),
-        /the price 1\.001 is above maxPrice 0\.5/,
+        /it would take 1\.001 OCEAN from the wallet, above maxPrice 0\.5/,
       );
       assert.equal(await sentBy(buyer.address), count, "nothing was sent");
     });

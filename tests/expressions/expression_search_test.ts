@@ -191,7 +191,7 @@ Deno.test("books and bookEmotions are tidy tables with the documented columns", 
     assert.equal(books.numRows(), sandbox.works.length);
     assert.ok(books.objects().some((b) => (b as { ndc: unknown }).ndc === null));
     const long = await client.bookEmotions();
-    assert.deepEqual(long.columnNames(), ["pid", "title", "emotion", "count"]);
+    assert.deepEqual(long.columnNames(), ["pid", "title", "emotion", "count", "total"]);
     const sum = (long.array("count") as number[]).reduce((a, b) => a + b, 0);
     assert.equal(sum, sandbox.expressions.length);
   });

@@ -76,7 +76,7 @@ Deno.test("ddoState needs exactly one key, normalises error and explains the emp
     const before = sandbox.requestCount;
     await assert.rejects(
       () => node.ddoState({ did: ddo.id, txId: "0x1" } as unknown as { did: string }),
-      /exactly one of did, nft or txId, got did, txId/,
+      /exactly one of did, didPrefix, nft or txId, got did, txId/,
     );
     await assert.rejects(() => node.ddoState({} as { did: string }), /got none/);
     assert.equal(sandbox.requestCount, before);

@@ -1,31 +1,22 @@
 import assert from "node:assert/strict";
-import { recoverMessageAddress } from "viem";
+import { keccak256, recoverMessageAddress, stringToBytes } from "viem";
 import { OceanNode, signerFromPrivateKey } from "../../mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
-import { SANDBOX_NODE_ADDRESS, SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/compute/mod.ts";
-import { TidepoolError } from "../../lib/errors/errors.ts";
+import {
+  SANDBOX_NODE_ADDRESS,
+  SANDBOX_NODE_KEY,
+  SANDBOX_WALLET_KEY,
+} from "../../lib/sandbox/ocean/compute/mod.ts";
+import { AuthError, TidepoolError } from "../../lib/errors/errors.ts";
 
 const quiet = { progress: false as const, warn: () => {} };
-const DECRYPTER = "0x00000000000000000000000000000000000d3c09";
-let decryptNonce = Date.now();
-
-async function decrypt(url: string, decrypter: string, sealed: string) {
-  const response = await fetch(`${url}/api/services/decrypt`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      decrypterAddress: decrypter,
-      chainId: 11155111,
-      nonce: String(++decryptNonce),
-      signature: "0x" + "11".repeat(65),
-      encryptedDocument: sealed,
-    }),
-  });
-  return { status: response.status, text: await response.text() };
-}
+const decrypter = signerFromPrivateKey(`0x${"d3".repeat(32)}`);
 
 Deno.test("encrypt seals with the node's key; only authorized decrypters can open it", async () => {
-  const sandbox = startOceanSandbox({ count: 60, compute: { authorizedDecrypters: [DECRYPTER] } });
+  const sandbox = startOceanSandbox({
+    count: 60,
+    compute: { authorizedDecrypters: [decrypter.address] },
+  });
   try {
     const node = new OceanNode(sandbox.url, quiet);
     const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
@@ -33,15 +24,89 @@ Deno.test("encrypt seals with the node's key; only authorized decrypters can ope
     const sealed = await node.encrypt(files, { signer });
     assert.match(sealed, /^0x[0-9a-f]+$/);
     assert.ok(!sealed.includes("rain"), "the URL is not readable in the sealed text");
-    const opened = await decrypt(sandbox.url, DECRYPTER, sealed);
-    assert.deepEqual([opened.status, JSON.parse(opened.text)], [200, files]);
-    const byNode = await decrypt(sandbox.url, SANDBOX_NODE_ADDRESS, sealed);
-    assert.equal(byNode.status, 200, "the node itself may always decrypt");
-    const stranger = await decrypt(sandbox.url, "0x" + "ab".repeat(20), sealed);
-    assert.deepEqual(stranger, { status: 403, text: "Decrypt DDO: Decrypter not authorized" });
+    const open = (who: typeof signer, encryptedDocument: string) =>
+      node.decrypt({ signer: who, chainId: 11155111, encryptedDocument });
+    assert.deepEqual(JSON.parse(await open(decrypter, sealed)), files);
+    const nodeItself = signerFromPrivateKey(SANDBOX_NODE_KEY);
+    assert.equal(nodeItself.address, SANDBOX_NODE_ADDRESS);
+    assert.deepEqual(JSON.parse(await open(nodeItself, sealed)), files, "the node may always");
+    const stranger = signerFromPrivateKey(`0x${"ab".repeat(32)}`);
+    await assert.rejects(() => open(stranger, sealed), (error: unknown) => {
+      assert.ok(error instanceof AuthError);
+      assert.equal(error.status, 403);
+      assert.match(error.message, /Decrypter not authorized/);
+      assert.ok(error.message.includes(stranger.address));
+      return true;
+    });
     // Text and bytes are sealed as given.
     const text = await node.encrypt("成田空港", { signer });
-    assert.equal((await decrypt(sandbox.url, DECRYPTER, text)).text, "成田空港");
+    assert.equal(await open(decrypter, text), "成田空港");
+  } finally {
+    await sandbox.close();
+  }
+});
+
+Deno.test("decrypt: the node checks the decrypter's signature over ocean-node's message", async () => {
+  const sandbox = startOceanSandbox({
+    count: 10,
+    compute: { authorizedDecrypters: [decrypter.address] },
+  });
+  try {
+    const node = new OceanNode(sandbox.url, quiet);
+    const sealed = await node.encrypt("tide table", {
+      signer: signerFromPrivateKey(SANDBOX_WALLET_KEY),
+    });
+    // A request signed by another key under the decrypter's address is refused by the node.
+    const impostor = signerFromPrivateKey(`0x${"ee".repeat(32)}`);
+    const forged = {
+      address: decrypter.address,
+      signMessage: (args: { message: string | { raw: `0x${string}` | Uint8Array } }) =>
+        impostor.signMessage(args),
+    };
+    await assert.rejects(
+      () => node.decrypt({ signer: forged, chainId: 11155111, encryptedDocument: sealed }),
+      /invalid signature/,
+    );
+    // What the node received recovers, checked here with viem, to the decrypter.
+    const bodies: Record<string, unknown>[] = [];
+    const watched = new OceanNode(sandbox.url, {
+      ...quiet,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        if (new URL(request.url).pathname === "/api/services/decrypt") {
+          bodies.push(await request.clone().json());
+        }
+        return fetch(request);
+      },
+    });
+    const nft = `0x${"4".repeat(40)}`;
+    assert.equal(
+      await watched.decrypt({
+        signer: decrypter,
+        chainId: 11155111,
+        encryptedDocument: sealed,
+        dataNftAddress: nft,
+      }),
+      "tide table",
+    );
+    const sent = bodies[0];
+    const message = `${nft}${decrypter.address}11155111${sent.nonce}`;
+    const recovered = await recoverMessageAddress({
+      message: { raw: keccak256(stringToBytes(message)) },
+      signature: sent.signature as `0x${string}`,
+    });
+    assert.equal(recovered, decrypter.address);
+    // Refused locally: no document, no chain.
+    const before = sandbox.requestCount;
+    await assert.rejects(
+      () => node.decrypt({ signer: decrypter, chainId: 11155111 }),
+      /give the encryptedDocument or its transactionId/,
+    );
+    await assert.rejects(
+      () => node.decrypt({ signer: decrypter, chainId: 0, encryptedDocument: sealed }),
+      /is not a chain id/,
+    );
+    assert.equal(sandbox.requestCount, before);
   } finally {
     await sandbox.close();
   }

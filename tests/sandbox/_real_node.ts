@@ -12,15 +12,10 @@ import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
 
 const [allowed, lifetime] = Deno.args;
-const node = startOceanSandbox({
-  count: 200,
-  freeAllowlist: [allowed],
-  compute: { stepMs: 50 },
-  maxRequests: 5_000,
-});
 const encoder = new TextEncoder();
 const print = (line: string) => Deno.stdout.writeSync(encoder.encode(`${line}\n`));
 // A logging front: every request is printed, then passed to the node as it came.
+// The node's assets name the front, the address clients reach it by.
 const front = serveLocal(async (request) => {
   const url = new URL(request.url);
   const body = request.body ? await request.text() : "";
@@ -33,6 +28,13 @@ const front = serveLocal(async (request) => {
   });
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }, { maxRequests: 5_000 });
+const node = startOceanSandbox({
+  count: 200,
+  freeAllowlist: [allowed],
+  compute: { stepMs: 50 },
+  maxRequests: 5_000,
+  serviceEndpoint: front.url,
+});
 print(`READY ${front.url} ${JSON.stringify(node.computeExample())}`);
 
 const stop = async () => {

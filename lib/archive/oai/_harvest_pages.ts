@@ -12,7 +12,7 @@ import { reportUnknownShape } from "../../http/unknown_shape.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import { SeenKeys } from "../../paging/_seen_keys.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
-import { walkPages } from "../../paging/walk_pages.ts";
+import { walkPages, type WalkReporter } from "../../paging/walk_pages.ts";
 import { attribute, child, textOf } from "../_xml.ts";
 import { isDay } from "./_dates.ts";
 import { readHeader, readRecord } from "./_records.ts";
@@ -46,6 +46,8 @@ export interface HarvestRun {
   strict?: boolean;
   /** The harvest builds a table itself: the next page is requested before a page is handed on. */
   eager?: boolean;
+  /** Where progress and warnings go; default the client (a window of a parallel harvest reports apart). */
+  reporter?: WalkReporter;
 }
 
 /**
@@ -183,7 +185,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
           ? `${label}: the repository announced ${completeListSize} records (completeListSize) but ${s.received} arrived`
           : undefined,
     },
-    ctx.http,
+    run.reporter ?? ctx.http,
     run.paging,
   );
   if (run.statePath && !run.saved?.inProgress) await save();

@@ -43,6 +43,20 @@ export interface HarvestState extends HarvestIdentity {
   highWater: string | null;
   /** When the last complete harvest ended. */
   completedAt: string | null;
+  /** The windows of a harvest with several lists in flight (`_harvest_windows.ts`). */
+  windows?: WindowState[];
+}
+
+/** One `from`/`until` window of a harvest with several lists in flight. */
+export interface WindowState {
+  /** The window's first datestamp, or null from the beginning. */
+  from: string | null;
+  /** Its last datestamp (inclusive), or null up to now. */
+  until: string | null;
+  /** Whether it was harvested whole (its records are in its spool). */
+  done: boolean;
+  /** Records its spool holds. */
+  records: number;
 }
 
 /** Reads a state file; undefined when it does not exist. */

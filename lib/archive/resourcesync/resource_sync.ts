@@ -6,6 +6,7 @@
  * @module
  */
 
+import { ARCHIVE_PACING } from "../_pacing.ts";
 import { noteAsOf } from "../../table/call_trace.ts";
 import { withProvenance } from "../../table/with_provenance.ts";
 import type { ColumnTable } from "arquero";
@@ -77,7 +78,9 @@ export class ResourceSync {
         ? { ...CLIENT_OPTION_RULES, ...RESOURCE_SYNC_RULES }
         : RESOURCE_SYNC_RULES,
     );
-    this.#http = typeof endpoint === "string" ? new HttpClient(endpoint, opts) : endpoint;
+    this.#http = typeof endpoint === "string"
+      ? new HttpClient(endpoint, opts, ARCHIVE_PACING)
+      : endpoint;
     this.#options = opts;
   }
 

@@ -5,11 +5,18 @@
  * @module
  */
 
-import type { HttpClient } from "../../http/client.ts";
+import type { HttpClient, HttpResponse } from "../../http/client.ts";
 import { ProtocolError } from "../../errors/errors.ts";
+import type { AuthToken } from "../auth_token.ts";
+import { signedCall } from "../_signed_call.ts";
+import type { Signer } from "../signer.ts";
 import type { ComputeJob } from "./types.ts";
 
-/** Lists the jobs of an address, or one job. */
+/**
+ * Lists the jobs of an address, or one job. With `includeMetrics` the spec
+ * asks for a signature: the request is signed (`getComputeStatus`) by
+ * `signer`, or carries `token` instead; without metrics it is unsigned.
+ */
 export async function listJobs(
   http: HttpClient,
   consumer: string,
@@ -17,20 +24,41 @@ export async function listJobs(
     jobId?: string;
     agreementId?: string;
     includeMetrics?: boolean;
+    signer?: Signer;
+    token?: AuthToken;
     signal?: AbortSignal;
   } = {},
 ): Promise<ComputeJob[]> {
-  const response = await http.request({
-    path: "/api/services/compute",
-    query: {
-      consumerAddress: consumer,
-      jobId: options.jobId,
-      agreementId: options.agreementId,
-      includeMetrics: options.includeMetrics ? "true" : undefined,
-    },
-    cacheable: false,
-    signal: options.signal,
-  });
+  const query = {
+    consumerAddress: consumer,
+    jobId: options.jobId,
+    agreementId: options.agreementId,
+    includeMetrics: options.includeMetrics ? "true" : undefined,
+  };
+  const request = { path: "/api/services/compute", cacheable: false, signal: options.signal };
+  let response: HttpResponse;
+  if (options.includeMetrics && options.token) {
+    response = await http.request({
+      ...request,
+      query,
+      headers: { authorization: options.token.header(http.baseUrl) },
+      sensitive: true,
+    });
+  } else if (options.includeMetrics && options.signer) {
+    const signer = options.signer;
+    response = await signedCall(
+      {
+        http,
+        signer,
+        command: "getComputeStatus",
+        action: "list compute jobs with metrics",
+        signal: options.signal,
+      },
+      (fields) => http.request({ ...request, query: { ...query, ...fields }, sensitive: true }),
+    );
+  } else {
+    response = await http.request({ ...request, query });
+  }
   const jobs = response.json<unknown>();
   if (!Array.isArray(jobs)) {
     throw new ProtocolError("Unexpected compute job list: expected an array", {

@@ -147,6 +147,16 @@ export function precheckFreeCompute(
     }
   }
 
+  // ocean-node refuses a free start when the environment already runs
+  // free.maxJobs free jobs (of anyone): said here, before anything is signed.
+  const running = Number(environment.runningfreeJobs);
+  if (free.maxJobs !== undefined && Number.isFinite(running) && running >= free.maxJobs) {
+    violations.push(
+      `${environment.id} already runs ${running} free jobs, its free maximum (free.maxJobs ${free.maxJobs}); ` +
+        "wait for one to finish",
+    );
+  }
+
   const duration = input.maxJobDuration;
   if (duration !== undefined) {
     if (!Number.isInteger(duration) || duration <= 0) {

@@ -1,5 +1,7 @@
 import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../../http/client.ts";
+import { TidepoolError } from "../../errors/errors.ts";
+import type { AuthToken } from "../auth_token.ts";
 import { buildTable } from "../../table/mod.ts";
 import type { Signer } from "../signer.ts";
 import { consumerAddress } from "../_address.ts";
@@ -15,10 +17,14 @@ export interface JobsOptions {
   agreementId?: string;
   /**
    * Ask the node for the jobs' metrics (`includeMetrics=true`), kept in the
-   * `metrics` column as sent. The spec says such a request asks for a
-   * signature but does not show how; a node that refuses says so in the error.
+   * `metrics` column as sent. The spec asks for a signature on such a
+   * request: pass the consumer as a signer (it signs `getComputeStatus`), or
+   * a `token` from `createAuthToken`; an address alone is refused before
+   * anything is sent.
    */
   includeMetrics?: boolean;
+  /** A bearer token of the consumer (`createAuthToken`), in place of a signature for metrics. */
+  token?: AuthToken;
   /** Cancels the request. */
   signal?: AbortSignal;
 }
@@ -29,7 +35,7 @@ export async function jobs(
   consumer: string | Signer,
   options: JobsOptions = {},
 ): Promise<ColumnTable> {
-  const list = await listJobs(http, consumerAddress(consumer), options);
+  const list = await listJobs(http, consumerAddress(consumer), credentials(consumer, options));
   return buildTable(JOB_COLUMNS, list);
 }
 
@@ -39,9 +45,41 @@ export async function jobResults(
   consumer: string | Signer,
   options: JobsOptions = {},
 ): Promise<ColumnTable> {
-  const list = await listJobs(http, consumerAddress(consumer), options);
+  const list = await listJobs(http, consumerAddress(consumer), credentials(consumer, options));
   const rows = list.flatMap((job) =>
     resultFiles(job).map((file) => ({ jobId: job.jobId, fullJobId: fullJobId(job), ...file }))
   );
   return buildTable(JOB_RESULT_COLUMNS, rows as JobResultRow[]);
+}
+
+/**
+ * The list options with the signer or token a metrics request needs; an
+ * address alone is refused, and a token must be the consumer's.
+ */
+function credentials(
+  consumer: string | Signer,
+  options: JobsOptions,
+): JobsOptions & { signer?: Signer } {
+  if (!options.includeMetrics) return options;
+  const address = consumerAddress(consumer);
+  if (options.token) {
+    if (options.token.address.toLowerCase() !== address.toLowerCase()) {
+      throw new TidepoolError(
+        `Cannot list jobs with metrics: the token is for ${options.token.address}, not ${address}`,
+        { hint: "Create a token for the consumer's own wallet with createAuthToken" },
+      );
+    }
+    return options;
+  }
+  if (typeof consumer === "string") {
+    throw new TidepoolError(
+      `Cannot list jobs with metrics for ${address}: the node asks for a signature`,
+      {
+        hint:
+          "Pass the consumer's signer instead of its address (jobs(signer, { includeMetrics: true })), " +
+          "or a token from createAuthToken as the token option",
+      },
+    );
+  }
+  return { ...options, signer: consumer };
 }

@@ -118,6 +118,8 @@ export interface ComputeEnvironmentLimits {
   id: string;
   /** Resources of the environment (fill in figures the free tier leaves out). */
   resources?: EnvironmentResource[];
+  /** Free jobs running now, of anyone (the node's spelling); checked against `free.maxJobs`. */
+  runningfreeJobs?: number;
   /** The free tier, absent when there are no free jobs. */
   free?: {
     access?: EnvironmentAccess;

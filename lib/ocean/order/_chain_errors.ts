@@ -79,7 +79,15 @@ function chainError(error: unknown, rpcUrl: string, action: string): unknown {
 }
 
 /** What made a chain call fail, told by the error classes along its cause chain. */
-export type ChainFailure = "nonce" | "funds" | "revert" | "range" | "unreachable" | "other";
+export type ChainFailure =
+  | "nonce"
+  | "underpriced"
+  | "allowance"
+  | "funds"
+  | "revert"
+  | "range"
+  | "unreachable"
+  | "other";
 
 /** viem's error classes (by name, since viem loads on first use) for each cause. */
 const CAUSES: readonly [ChainFailure, ReadonlySet<string>][] = [
@@ -116,6 +124,10 @@ export function causeOf(error: unknown): ChainFailure {
     names.add(e.name);
     e = e.cause;
   }
+  const said = nodeWords(error);
+  for (const [cause, words] of NODE_WORDS) {
+    if (words.test(said)) return cause;
+  }
   for (const [cause, classes] of CAUSES) {
     if ([...names].some((name) => classes.has(name))) return cause;
   }
@@ -123,10 +135,40 @@ export function causeOf(error: unknown): ChainFailure {
   return "other";
 }
 
+/**
+ * Causes viem has no class or code for, told by the words nodes and
+ * contracts use for them: geth, anvil and erigon say "replacement
+ * transaction underpriced" for a second transaction of a nonce already in
+ * their pool (viem calls it "Missing or invalid parameters"), and the
+ * OpenZeppelin token contracts revert with "insufficient allowance".
+ * Matched on what the node or the contract said, never on viem's wording.
+ */
+const NODE_WORDS: readonly [ChainFailure, RegExp][] = [
+  ["underpriced", /replacement transaction underpriced|replacement fee too low/i],
+  ["allowance", /insufficient allowance|allowance exceeded|transfer amount exceeds allowance/i],
+];
+
+/** What the node or contract said, from the `details` and revert reasons along an error's causes. */
+function nodeWords(error: unknown): string {
+  const words: string[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    const fields = e as { details?: unknown; reason?: unknown; data?: { errorName?: unknown } };
+    for (const value of [fields.details, fields.reason]) {
+      if (typeof value === "string") words.push(value);
+    }
+    e = e.cause;
+  }
+  return words.join("\n");
+}
+
 /** What to do about each cause; the argument is the chain's origin. */
 const HINTS: Record<ChainFailure, (origin: string) => string> = {
   nonce: () =>
-    "Another transaction of this wallet took the same nonce, sent from another program or process (tidepool sends one at a time per wallet and chain): wait until it is mined, then try again",
+    "Another transaction of this wallet took the same nonce, sent from another program or process (tidepool sends one at a time per wallet and chain, and tidepool processes queue on the wallet's lock in its state folder): wait until it is mined, then try again",
+  underpriced: () =>
+    "Another transaction of this wallet with the same nonce is waiting in the chain's pool, sent by another program or process with this key (or an earlier attempt still pending): wait until it is mined, then try again; sending with a higher fee would replace it",
+  allowance: () =>
+    "The token allowance this order set was spent or lowered by another transaction of this wallet, from a program or process outside tidepool's wallet lock: nothing more was taken; order again, and keep other programs from spending with this key meanwhile",
   funds: () =>
     "The wallet cannot pay this transaction's value and gas: fund it with the chain's native token, then try again",
   // A revert is the chain's answer, not a failure to reach it.

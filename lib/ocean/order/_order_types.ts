@@ -74,8 +74,20 @@ export interface OrderDatatokenParameters {
    * tighter (the error of a refused range names the provider's limit).
    */
   logRangeBlocks?: number;
-  /** The most the buyer pays for one datatoken, in base-token units (`"5"`); no limit when absent. */
+  /**
+   * The most the order may take from the wallet, in whole tokens (`"5"`),
+   * counted per token over every part: the datatoken's price with the
+   * exchange's swap fees, the provider fee and the market fees. A quote
+   * above it is refused before anything is sent, naming each part. No limit
+   * when absent.
+   */
   maxPrice?: string;
+  /**
+   * Stops the order: checked before every transaction. Once the datatoken is
+   * paid for, its `startOrder` still follows (nothing is paid without its
+   * order), then nothing more is sent.
+   */
+  signal?: AbortSignal;
 }
 
 /** An order on chain. */
@@ -88,29 +100,39 @@ export interface DatatokenOrder {
   pricePaid: string;
   /** How the datatoken was obtained. */
   source: "dispenser" | "exchange" | "held" | "reused";
+  /**
+   * What left the wallet, per part, read from the receipts of the order's
+   * transactions (empty when reused).
+   */
+  paid: PaidPart[];
+  /** The order's transactions, in the order they were sent (empty when reused). */
+  transactions: { action: string; txHash: ChainHex }[];
 }
 
-/**
- * An order checked and ready to send: what it will cost and how the
- * datatoken is obtained. Nothing has been sent yet; `send()` does it.
- */
-export interface PreparedOrder {
-  /** How the datatoken will be obtained (`reused`: an earlier order stands, nothing is sent). */
-  source: DatatokenOrder["source"];
-  /** What the datatoken costs in the exchange's base token, in its base units; 0n when free. */
-  price: bigint;
-  /** The exchange's base token, for priced datatokens. */
-  baseToken?: ChainHex;
-  /** Decimals of the base token (18 when free). */
-  priceDecimals: number;
-  /** The provider fee's token. */
-  feeToken: ChainHex;
-  /** The provider fee, in base units of `feeToken`. */
-  feeAmount: bigint;
-  /** The buyer, who signs and pays. */
-  buyer: ChainHex;
-  /** The buyer's balance of a token now, in its base units. */
-  balanceOf(token: ChainHex): Promise<bigint>;
-  /** Sends the transactions (or returns the reused order) and waits for the receipt. */
-  send(): Promise<DatatokenOrder>;
+/** What a payment is for. */
+export type PaymentPart =
+  | "price"
+  | "provider fee"
+  | "publish market fee"
+  | "consume market fee"
+  | "datatoken"
+  | "unquoted";
+
+/** What one order paid, per part, read from its receipts. */
+export interface PaidPart {
+  /**
+   * What it paid: the datatoken's price with the exchange's swap fees, a
+   * fee, the datatoken itself, or `unquoted`: a transfer the quote did not name.
+   */
+  part: PaymentPart;
+  /** The token. */
+  token: ChainHex;
+  /** The amount in whole tokens, as a decimal string (`"1.001"`). */
+  amount: string;
+  /** The amount in the token's base units. */
+  units: bigint;
+  /** Who received it, as the quote named them. */
+  payee: ChainHex;
+  /** The transaction that paid it. */
+  txHash: ChainHex;
 }

@@ -1,79 +1,50 @@
 /**
- * Orders an asset's service on chain with the signer's viem account.
+ * Orders an asset's service on chain with the signer's viem account: a
+ * quote read live, then executed in the wallet's lane.
  *
  * @module
  */
 
 import { checkCall } from "../_option_rules.ts";
 import { TidepoolError } from "../../errors/errors.ts";
-import type { Ddo } from "../ddo.ts";
 import type { Signer } from "../signer.ts";
-import type {
-  InitializeParameters,
-  InitializeReturnType,
-  ProviderFee,
-} from "../download/initialize.ts";
 import {
-  type DatatokenOrder,
-  type OrderAccount,
-  type OrderProviderFee,
-  type PreparedOrder,
-  prepareOrder,
-} from "./order_datatoken.ts";
+  type AssetOrderNode,
+  type OrderAssetOptions,
+  SANDBOX_CHAIN_ID,
+} from "./_asset_order_types.ts";
+import { assetQuoteItem } from "./_asset_quote_item.ts";
+import { maxPriceText } from "./_max_price.ts";
+import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
+import { accountOf, preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
+import type { OrderQuote, PreparedOrder } from "./_quote_types.ts";
+import type { DatatokenOrder } from "./_order_types.ts";
+
+export {
+  type AssetOrderNode,
+  type OrderAssetOptions,
+  type QuoteOrderOptions,
+  SANDBOX_CHAIN_ID,
+} from "./_asset_order_types.ts";
 
 /**
- * What ordering an asset asks of a node: its DDO and a provider fee. An
- * `OceanNode` has both; naming the two methods here keeps this file below
- * the client that calls it.
- */
-export interface AssetOrderNode {
-  /** The asset's DDO. */
-  ddo(did: string): Promise<Ddo>;
-  /** The provider fee of one service for one consumer. */
-  initialize(parameters: InitializeParameters): Promise<InitializeReturnType>;
-}
-
-/** The local sandbox chain (anvil's default id); what `chainId` defaults to. */
-export const SANDBOX_CHAIN_ID = 31337;
-
-/** Options of {@linkcode orderAsset}. */
-export interface OrderAssetOptions {
-  /** The chain's JSON-RPC URL, e.g. the sandbox's anvil (`chain.rpcUrl`). */
-  rpcUrl: string;
-  /** The chain id; default {@linkcode SANDBOX_CHAIN_ID}. */
-  chainId?: number;
-  /** The most to pay for the datatoken, in base-token units (`"5"`). */
-  maxPrice?: string;
-  /** Pay again even when a still-valid order exists; default false. */
-  force?: boolean;
-  /**
-   * Blocks per `eth_getLogs` request when looking for a still-valid order to
-   * reuse; default 10,000. Lower it for an RPC provider that caps ranges
-   * tighter (the error of a refused range names the provider's limit).
-   */
-  logRangeBlocks?: number;
-  /**
-   * The address the order is for; default the signer. A compute order names
-   * the environment's `consumerAddress`, as `initializeCompute` gives it.
-   */
-  consumer?: string;
-  /** A provider fee already signed (by `initializeCompute`); default: asked from `initialize`. */
-  providerFee?: ProviderFee;
-}
-
-/**
- * Orders one service of an asset on chain: reads its datatoken and timeout
- * from the DDO, asks the node's `initialize` for the signed provider fee,
- * and reuses a still-valid order of the signer or buys (or dispenses) one
- * datatoken and calls `startOrder`. Balance, allowance, price, `maxPrice`
- * and the fee's expiry are checked before anything is sent.
+ * Orders one service of an asset on chain. It quotes first, from live reads
+ * only (the DDO, never a recording; the node's `initialize`; the chain): the
+ * DDO's datatoken must be the node's and the chain's, and the order's total
+ * in each token, every fee included, must be within `maxPrice`. Then, in the
+ * wallet's lane (held across processes), it looks again for a still-valid
+ * order of the signer (one is reused, not paid twice, also when calls run in
+ * parallel), checks the chain still matches the quote and the wallet funds
+ * the whole plan with gas, and sends each transaction, checking `signal`
+ * before each. Given `quote`, exactly that quote is executed. Refused in
+ * replay mode before anything is read or signed.
  *
  * @param node The Ocean node that serves the asset.
  * @param did The asset's DID.
  * @param serviceId The service to order (any service, not only the first).
  * @param signer The buyer: a signer from `signerFromPrivateKey` or `signerFromEnv`.
- * @param options Chain RPC URL, id and `maxPrice`.
- * @returns The order: transaction hash, block and price paid.
+ * @param options Chain RPC URL and id, `maxPrice`, a `quote` to execute, a `signal`.
+ * @returns The order: transaction hash, block, and what was paid per part (from the receipts).
  * @example Order the first service of an asset on the sandbox chain
  * ```ts ignore
  * const order = await orderAsset(node, did, ddo.services[0].id, signer, { rpcUrl: chain.rpcUrl });
@@ -92,9 +63,16 @@ export async function orderAsset(
 }
 
 /**
- * Everything {@linkcode orderAsset} does before sending: the DDO, the
- * provider fee, an earlier still-valid order, and the checks of price,
- * `maxPrice` and balance. `send()` of the result places the order.
+ * Everything {@linkcode orderAsset} does before sending: the quote (or the
+ * given one, checked to be for this asset, service, wallet and chain).
+ * `send()` of the result executes it.
+ *
+ * @param node The Ocean node that serves the asset.
+ * @param did The asset's DID.
+ * @param serviceId The service to order.
+ * @param signer The buyer.
+ * @param options As {@linkcode orderAsset}'s.
+ * @returns The prepared order.
  */
 export async function prepareAssetOrder(
   node: AssetOrderNode,
@@ -103,63 +81,32 @@ export async function prepareAssetOrder(
   signer: Signer,
   options: OrderAssetOptions,
 ): Promise<PreparedOrder> {
+  refusePaymentInReplay("order", node.http?.cacheMode);
+  refuseStopped(options.signal, "order");
+  const maxPrice = maxPriceText(options.maxPrice);
   const account = await accountOf(signer);
-  const ddo = await node.ddo(did);
-  // A DDO form tidepool does not know (a future 5.x without credentialSubject)
-  // may hold its services elsewhere: say so rather than fail on undefined.
-  const services = Array.isArray(ddo.services) ? ddo.services : [];
-  if (services.length === 0) {
-    throw new TidepoolError(
-      `Cannot order ${did}: its DDO (version ${
-        ddo.version ?? "not given"
-      }) lists no services where tidepool reads them`,
-      {
-        hint:
-          "node.ddo(did) shows the document as the node sent it; tidepool reads services at the top level or under credentialSubject (DDO 4.x and 5.0)",
-      },
-    );
-  }
-  const serviceIndex = services.findIndex((s) => s.id === serviceId);
-  const service = services[serviceIndex];
-  if (!service) {
-    throw new TidepoolError(`Cannot order ${did}: it has no service ${serviceId}`, {
-      hint: `Use one of its services: ${services.map((s) => s.id).join(", ")}`,
-    });
-  }
-  if (!service.datatokenAddress) {
-    throw new TidepoolError(`Cannot order ${did}: service ${serviceId} names no datatoken`);
-  }
-  const fee = (options.providerFee ??
-    (await node.initialize({ did, serviceId, consumer: options.consumer ?? signer.address }))
-      .providerFee) as Partial<OrderProviderFee> | undefined;
-  if (!fee || typeof fee.r !== "string" || typeof fee.providerData !== "string") {
-    throw new TidepoolError(`Cannot order ${did}: initialize gave no signed provider fee`, {
-      hint: "Check that the node is connected to the chain you order on",
-    });
-  }
-  return await prepareOrder({
-    rpcUrl: options.rpcUrl,
-    chainId: options.chainId ?? SANDBOX_CHAIN_ID,
-    account,
-    consumer: options.consumer,
-    datatoken: service.datatokenAddress,
-    serviceIndex,
-    providerFee: fee as OrderProviderFee,
-    maxPrice: options.maxPrice,
-    reuseWithinSeconds: options.force ? undefined : Number(service.timeout ?? 0),
-    logRangeBlocks: options.logRangeBlocks,
-  });
+  const chainId = options.chainId ?? SANDBOX_CHAIN_ID;
+  const quote = options.quote
+    ? givenQuote(options.quote, did, serviceId, chainId)
+    : await quoteOnChain(options.rpcUrl, chainId, account, [
+      await assetQuoteItem(node, did, serviceId, account.address, options),
+    ], maxPrice);
+  return preparedFromQuote(quote, options.rpcUrl, account, { maxPrice, signal: options.signal });
 }
 
-/** The account a signer sends transactions with; the key stays inside the signer. */
-async function accountOf(signer: Signer): Promise<OrderAccount> {
-  const withAccount = signer as Signer & { viemAccount?: () => Promise<OrderAccount> };
-  if (typeof withAccount.viemAccount === "function") return await withAccount.viemAccount();
-  const account = signer as Partial<OrderAccount>;
-  if (account.type === "local" && typeof account.signTransaction === "function") {
-    return account as OrderAccount;
+/** A quote the user passed must be of this one order on this chain. */
+function givenQuote(quote: OrderQuote, did: string, serviceId: string, chainId: number) {
+  const [order] = quote?.orders ?? [];
+  if (
+    quote?.orders?.length !== 1 || order.did !== did || order.serviceId !== serviceId ||
+    quote.chainId !== chainId
+  ) {
+    throw new TidepoolError(
+      `Cannot order ${did} service ${serviceId}: the quote given is for ${
+        quote?.orders?.map((o) => `${o.did} service ${o.serviceId}`).join(", ") || "nothing"
+      } on chain ${quote?.chainId}`,
+      { hint: "Nothing was sent. Pass the quote quoteOrder returned for this asset and service" },
+    );
   }
-  throw new TidepoolError("Cannot order: this signer cannot sign transactions", {
-    hint: "Use signerFromPrivateKey or signerFromEnv, or pass a viem local account",
-  });
+  return quote;
 }

@@ -1,17 +1,19 @@
 /**
  * Orders one service of a datatoken on chain: gets the datatoken from the
  * dispenser (free) or the fixed-rate exchange (priced), pays the provider
- * fee and calls `startOrder`, checking everything it can before it sends.
- * viem loads with the first order (`_order_transactions.ts`), not with
- * tidepool, and none of its types is part of this contract.
+ * fee and calls `startOrder`, quoting first and checking everything it can
+ * before it sends. viem loads with the first order, not with tidepool, and
+ * none of its types is part of this contract.
  *
  * @module
  */
 
 import { checkCall } from "../_option_rules.ts";
-import { TidepoolError } from "../../errors/errors.ts";
-import { onChain } from "./_chain_errors.ts";
-import type { DatatokenOrder, OrderDatatokenParameters, PreparedOrder } from "./_order_types.ts";
+import { maxPriceText } from "./_max_price.ts";
+import { refusePaymentInReplay, refuseStopped } from "./_payment_mode.ts";
+import { preparedFromQuote, quoteOnChain } from "./_quote_runner.ts";
+import type { DatatokenOrder, OrderDatatokenParameters } from "./_order_types.ts";
+import type { PreparedOrder } from "./_quote_types.ts";
 
 export type {
   ChainHex,
@@ -19,19 +21,29 @@ export type {
   OrderAccount,
   OrderDatatokenParameters,
   OrderProviderFee,
-  PreparedOrder,
+  PaidPart,
+  PaymentPart,
 } from "./_order_types.ts";
+export type {
+  OrderQuote,
+  PlannedPayment,
+  PlannedTransaction,
+  PreparedOrder,
+  QuotedOrder,
+  QuotedToken,
+} from "./_quote_types.ts";
+export { maxPriceText } from "./_max_price.ts";
 
 /**
- * Orders a service: refuses an expired provider fee, a price above
- * `maxPrice`, or a balance too small for price plus fee before sending
- * anything; approves exactly what is spent; then dispenses or buys one
- * datatoken (unless one is already held), calls `startOrder` and waits for
- * its receipt. A still-valid earlier order is returned instead when
- * `reuseWithinSeconds` is given.
+ * Orders a service: quotes it from the chain (refusing an expired provider
+ * fee, or a total above `maxPrice` in any token, fees included), then in the
+ * wallet's lane checks the funds of the whole plan, gas included, approves
+ * what is spent, dispenses or buys one datatoken (unless one is held), calls
+ * `startOrder` and waits for its receipt. A still-valid earlier order is
+ * returned instead when `reuseWithinSeconds` is given. Refused in replay mode.
  *
  * @param parameters Chain, buyer, datatoken, service and fee.
- * @returns The order's transaction, block and price.
+ * @returns The order's transaction, block, and what was paid per part.
  * @example Order a free dataset on the sandbox chain
  * ```ts ignore
  * import { privateKeyToAccount } from "viem/accounts";
@@ -48,50 +60,33 @@ export async function orderDatatoken(
 }
 
 /**
- * Everything {@linkcode orderDatatoken} checks, without sending: an earlier
- * still-valid order, the fee's expiry, the price against `maxPrice`, and the
- * buyer's balance for this one order. A caller ordering several assets sums
- * the prepared costs and checks them together before sending any.
+ * Everything {@linkcode orderDatatoken} checks, without sending: the quote
+ * (an earlier still-valid order, the fee's expiry, the total against
+ * `maxPrice`). `send()` executes it in the wallet's lane.
  *
  * @param parameters Chain, buyer, datatoken, service and fee.
- * @returns The prepared order; `send()` places it.
+ * @returns The prepared order; `quote` shows what it will send; `send()` places it.
  * @example Check the price before buying
  * ```ts ignore
  * const prepared = await prepareOrder({ rpcUrl, account, datatoken, serviceIndex: 0, providerFee });
+ * prepared.quote.totals.print();
  * if (prepared.price < 10n ** 18n) await prepared.send();
  * ```
  */
 export async function prepareOrder(parameters: OrderDatatokenParameters): Promise<PreparedOrder> {
   checkCall("prepareOrder", parameters);
-  parameters = { ...parameters, maxPrice: maxPriceText(parameters.maxPrice) };
-  // viem loads with the first order: importing tidepool should not pay for it.
-  const { prepareOrder } = await import("./_order_transactions.ts");
-  const { rpcUrl } = parameters;
-  const prepared = await onChain(rpcUrl, "prepare the order", () => prepareOrder(parameters));
-  return {
-    ...prepared,
-    balanceOf: (token) => onChain(rpcUrl, "read a balance", () => prepared.balanceOf(token)),
-    send: () => onChain(rpcUrl, "send the order", () => prepared.send()),
-  };
-}
-
-/**
- * A `maxPrice` as the decimal text orders compare against: text such as
- * `"1.5"`, or a plain number (`1.5`) written the same way. Anything else
- * (a negative amount, `1e-7`, `NaN`) is refused naming the option, before
- * anything is read or sent.
- *
- * @param value The option as given.
- * @returns The decimal text, or undefined when not given.
- */
-export function maxPriceText(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const text = typeof value === "number" ? String(value) : value;
-  if (typeof text === "string" && /^\d+(\.\d+)?$/.test(text.trim())) return text.trim();
-  throw new TidepoolError(
-    `Invalid option maxPrice: expected a decimal amount such as "1.5", got ${
-      typeof value === "string" ? JSON.stringify(value) : String(value)
-    }`,
-    { hint: 'Give the most you accept to pay as text ("1.5") or a plain number (1.5)' },
-  );
+  refusePaymentInReplay("order");
+  refuseStopped(parameters.signal, "order");
+  const maxPrice = maxPriceText(parameters.maxPrice);
+  const { rpcUrl, account } = parameters;
+  const chainId = parameters.chainId ?? 31337;
+  const quote = await quoteOnChain(rpcUrl, chainId, account, [{
+    serviceIndex: parameters.serviceIndex,
+    datatoken: parameters.datatoken as `0x${string}`,
+    consumer: (parameters.consumer ?? account.address) as `0x${string}`,
+    providerFee: parameters.providerFee,
+    reuseWithinSeconds: parameters.reuseWithinSeconds,
+    logRangeBlocks: parameters.logRangeBlocks,
+  }], maxPrice);
+  return preparedFromQuote(quote, rpcUrl, account, { maxPrice, signal: parameters.signal });
 }

@@ -7,3 +7,4 @@
 
 export * from "./encrypt.ts";
 export * from "./validate_ddo.ts";
+export * from "./decrypt.ts";

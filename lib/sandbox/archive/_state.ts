@@ -60,6 +60,15 @@ export interface ArchiveShapes {
   keyAnswer: "key" | "api_key" | "string";
   /** POST uploads answers `{id, upload_url}` or `{asset_id, url}`. */
   uploadAnswer: "upload_url" | "url";
+  /**
+   * What an upload without a derivative reports once its file is stored:
+   * the spec shows statuses only for the tiled pipeline.
+   */
+  untiledStatus: string;
+  /** What POST .../rdf-index answers: `{status, resources}`, `{}` or no body (204). */
+  rdfIndexAnswer: "status" | "empty" | "none";
+  /** DELETE /api/me/domains answers 204, or 200 with the removed domain. */
+  domainDeleteAnswer: "none" | "domain";
 }
 
 /** The shapes of shapes seed 0: the ones the sandbox was first written with. */
@@ -81,6 +90,9 @@ export function archiveShapes(seed: number): ArchiveShapes {
     extraFields: extraFields(seed),
     keyAnswer: variantOf(seed, ["key", "api_key", "string"] as const),
     uploadAnswer: variantOf(seed, ["upload_url", "url"] as const),
+    untiledStatus: variantOf(seed, ["stored", "ready", "uploaded"]),
+    rdfIndexAnswer: variantOf(seed, ["status", "empty", "none"] as const),
+    domainDeleteAnswer: variantOf(seed, ["none", "domain"] as const),
   };
 }
 

@@ -17,7 +17,8 @@ import { SANDBOX_ID_TOKENS, type SeedDomain, sha256Hex } from "./seed.ts";
 /** The platform's own domain, under which subdomains are served at once. */
 export const PLATFORM_DOMAIN = "tidepool-archive.app";
 
-function sessionAccount(request: Request): string | undefined {
+/** The account of the identity-provider session a request carries, if any. */
+export function sessionAccount(request: Request): string | undefined {
   const token = /^Bearer\s+(\S+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
   return Object.entries(SANDBOX_ID_TOKENS).find(([, t]) => t === token)?.[0];
 }
@@ -95,7 +96,10 @@ export async function domainsHandler(state: ArchiveState, request: Request): Pro
     if (!existing) return errorResponse(404, `Domain not found: ${host}`);
     domains.splice(domains.indexOf(existing), 1);
     await saveSnapshot(state);
-    return new Response(null, { status: 204 });
+    // The DELETE's answer is not shown in the spec: the shapes seed picks one.
+    return state.shapes.domainDeleteAnswer === "domain"
+      ? json(existing)
+      : new Response(null, { status: 204 });
   }
   if (request.method !== "POST") return errorResponse(405, `${request.method} is not allowed here`);
   if (input.verify === true) {

@@ -97,7 +97,8 @@ export interface SeedAsset {
   /** Whether anonymous readers see it. */
   is_public: boolean;
   /** `uploading` (URL issued), `queued` (finalized, converting), `ready` or `failed`. */
-  status: "uploading" | "queued" | "ready" | "failed";
+  /** `stored`: an upload without a derivative whose file is in (nothing to convert). */
+  status: "uploading" | "queued" | "ready" | "failed" | "stored";
   /** Width in pixels. */
   width: number;
   /** Height in pixels. */

@@ -14,6 +14,8 @@ import { iiifHandler } from "./iiif_handler.ts";
 import { dataUriHandler, getResourceHandler, listResourcesHandler } from "./resources_handler.ts";
 import { searchHandler } from "./search_handler.ts";
 import { sparqlHandler } from "./sparql_handler.ts";
+import { rdfIndexHandler } from "./rdf_index_handler.ts";
+import { sessionAccount } from "./me_handler.ts";
 import { buildStore } from "./_store.ts";
 import { createHarvesting, type HarvestingOptions, hasTimestamps } from "./_harvesting.ts";
 import type { OaiProvider } from "./oai/oai_provider.ts";
@@ -182,6 +184,11 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
     const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
     return await writeRoute(state, parts, request, url, null)!;
   }
+  // `scope=mine` on the catalogue takes an identity-provider session too (spec section 5).
+  const session = url.pathname === "/api/accounts" ? sessionAccount(request) : undefined;
+  if (session && (request.method === "GET" || request.method === "HEAD")) {
+    return accountsHandler(state, url, { account: session, scopes: ["read"], admin: false });
+  }
   const found = await callerOf(state, request);
   if (found === "invalid") return errorResponse(401, "Invalid API key");
   if (state.faults.quotaExceeded) {
@@ -204,6 +211,9 @@ async function route(state: ArchiveState, request: Request): Promise<Response> {
     }
     if (parts[2] === "iiif-img" && parts[3] === "3" && parts.length >= 5 && read) {
       return iiifHandler(state, account, parts[4], parts.slice(5), caller);
+    }
+    if (parts.length === 5 && parts[4] === "rdf-index" && request.method === "POST") {
+      return rdfIndexHandler(state, account, parts[2], parts[3], caller);
     }
     if (parts.length === 5 && parts[4] === "sparql" && (read || request.method === "POST")) {
       const index = state.databases.get(`${account}/${parts[3]}`);

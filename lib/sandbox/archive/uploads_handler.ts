@@ -40,6 +40,7 @@ const polls = new WeakMap<SeedAsset, number>();
  * pending statuses in turn (the spec shows only `ready`).
  */
 function reportedStatus(state: ArchiveState, asset: SeedAsset): string {
+  if (asset.status === "stored") return state.shapes.untiledStatus;
   if (asset.status !== "queued") return asset.status;
   const n = polls.get(asset) ?? 0;
   polls.set(asset, n + 1);
@@ -148,6 +149,9 @@ export async function storageHandler(
   await Deno.rename(temporary, file);
   asset.file = asset.id;
   asset.size = size;
+  // Without a derivative there is no conversion: the file is the asset, and
+  // it reports a status the spec does not show (the shapes seed picks it).
+  if (!asset.derivative) asset.status = "stored";
   await saveSnapshot(state);
   return new Response(null, { status: 200, headers: { etag: `"${randomHex(8)}"` } });
 }
@@ -168,6 +172,11 @@ export async function finalizeHandler(
   const asset = findAsset(state, account, id);
   if (!asset) return errorResponse(404, `Upload not found: ${id}`);
   if (!asset.file) return errorResponse(409, `Upload ${id} has no file yet: PUT it first`);
+  // The spec's finalize enqueues a tiled upload for conversion; one without a
+  // derivative has nothing to convert (a strict sandbox says so).
+  if (!asset.derivative && state.mode === "strict") {
+    return errorResponse(400, `Upload ${id} has no derivative: there is nothing to convert`);
+  }
   if (asset.status !== "uploading") return json(assetJson(state, asset));
   asset.status = "queued";
   await saveSnapshot(state);

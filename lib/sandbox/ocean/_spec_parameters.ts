@@ -14,7 +14,15 @@ const QUERY: Record<string, readonly string[]> = {
   "/api/services/nonce": ["userAddress"],
   "/api/aquarius/state/ddo": ["did", "nft", "txId"],
   "/api/services/computeEnvironments": ["chainId"],
-  "/api/services/compute": ["consumerAddress", "jobId", "agreementId", "includeMetrics"],
+  // `includeMetrics=true` asks for a signature, carried as every signed GET carries it (section 5).
+  "/api/services/compute": [
+    "consumerAddress",
+    "jobId",
+    "agreementId",
+    "includeMetrics",
+    "nonce",
+    "signature",
+  ],
   "/api/services/computeResult": ["consumerAddress", "jobId", "index", "nonce", "signature"],
   "/api/services/initialize": [
     "documentId",
@@ -65,8 +73,26 @@ const INITIALIZE_COMPUTE = [
   "resources",
 ];
 
+/** Node-to-node decrypt: required and optional fields (section 4). */
+const DECRYPT = [
+  "decrypterAddress",
+  "chainId",
+  "nonce",
+  "signature",
+  "transactionId",
+  "dataNftAddress",
+  "encryptedDocument",
+  "flags",
+  "documentHash",
+];
+
+/** The token request: not shown in the spec; ocean-node's fields. */
+const AUTH_TOKEN = ["address", "nonce", "signature", "validUntil", "chainId"];
+
 /** The listed body fields of each POST endpoint the strict node checks. */
 const BODY: Record<string, readonly string[]> = {
+  "/api/services/decrypt": DECRYPT,
+  "/api/services/auth/token": AUTH_TOKEN,
   "/api/services/freeCompute": FREE_COMPUTE,
   "/api/services/compute": PAID_COMPUTE,
   "/api/services/initializeCompute": INITIALIZE_COMPUTE,

@@ -39,7 +39,6 @@ export const SEED_CHAIN_ID = 11155111;
 /** The service endpoint most seeded assets name (the sandbox node itself). */
 export const SEED_SERVICE_ENDPOINT = "https://node1.sandbox.tidepool.invalid";
 
-const OTHER_ENDPOINT = "https://node2.sandbox.tidepool.invalid";
 const START_BLOCK = 6_760_000; // the first block of the catalogue
 // Creation dates span two years from that block on the sandbox's chain clock
 // (about 2023-09 to 2025-09), so every DDO date lies before SANDBOX_NOW.
@@ -230,7 +229,12 @@ function seedOne(
   const tags = random.sample(topicTags, random.int(1, topicTags.length));
   if (random.chance(0.15)) tags.push(random.pick(["open-data", "research", "sample", "test"]));
   const state = random.weighted([0, 1, 2, 3, 4, 5], [80, 3, 3, 2, 4, 8]);
-  const endpoint = random.chance(0.9) ? SEED_SERVICE_ENDPOINT : OTHER_ENDPOINT;
+  // Every seeded asset is served by the sandbox node itself (startOceanSandbox
+  // puts its own address in place of SEED_SERVICE_ENDPOINT); the draw stays,
+  // so the rest of the catalogue is the same for a seed. An asset served by
+  // another node is published on purpose (see the serviceEndpoint tests).
+  random.chance(0.9);
+  const endpoint = SEED_SERVICE_ENDPOINT;
 
   let name: string;
   let description: string;

@@ -17,7 +17,7 @@ import { handleEnvironments } from "./_compute_handlers.ts";
 import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_file_handlers.ts";
 import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
-import { seedAssets } from "./assets_seed.ts";
+import { SEED_SERVICE_ENDPOINT, seedAssets } from "./assets_seed.ts";
 import { heldForm } from "./_credential_form.ts";
 import { extraFields, type SandboxMode, shapesSeed } from "../_strictness.ts";
 import { unlistedInRequest } from "./_spec_parameters.ts";
@@ -37,6 +37,12 @@ export type { SandboxFile } from "./_file_handlers.ts";
 export interface OceanSandboxOptions {
   /** Number of seeded DDOs. Default 2,000 (use 20,000 for the bench). */
   count?: number;
+  /**
+   * The address the seeded assets name as the node that serves them
+   * (`serviceEndpoint`); default the sandbox's own. Set it when clients reach
+   * the sandbox through a front (a proxy) under another address.
+   */
+  serviceEndpoint?: string;
   /** Seed of the DDOs. */
   seed?: number;
   /**
@@ -240,6 +246,17 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
 
   const server = serveLocal(route, { maxRequests: options.maxRequests, port: options.port });
   state.url = server.url;
+  // Seeded assets name this node (or the address it is reached by) as the
+  // one that serves them, as a real node's own assets do; DDOs given by the
+  // caller stay as given.
+  if (!options.ddos) {
+    const endpoint = options.serviceEndpoint ?? server.url;
+    for (const ddo of ddos) {
+      for (const service of ddo.services ?? []) {
+        if (service.serviceEndpoint === SEED_SERVICE_ENDPOINT) service.serviceEndpoint = endpoint;
+      }
+    }
+  }
   const sandbox: Omit<OceanSandbox, keyof OceanFaults> = {
     url: server.url,
     ddos,

@@ -55,7 +55,12 @@ function errorBody(code: string): string {
 
 /** A client of the fixture server that collects warnings. */
 export function fixtureClient(server: LocalServer, warnings: string[] = []): OaiPmh {
-  return new OaiPmh(`${server.url}/oai`, { progress: false, warn: (m) => warnings.push(m) });
+  // Recorded answers are one list each: read one list at a time.
+  return new OaiPmh(`${server.url}/oai`, {
+    progress: false,
+    concurrency: 1,
+    warn: (m) => warnings.push(m),
+  });
 }
 
 /** One record of a response as the DOM reads it. */

@@ -74,6 +74,7 @@ Deno.test("harvest({ signal }) stops within one request and cancels the page in 
     let abortedAt = 0;
     const oai = new OaiPmh(`${sandbox.url}/acme/letters/api/oai`, {
       progress: false,
+      concurrency: 1, // the one-list harvest; windows: tests/archive/oai/windows_test.ts
       // The user stops the harvest while page 2 is in flight.
       fetch: (input, init) => {
         const answer = slowFetch(input, init);

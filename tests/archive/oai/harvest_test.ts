@@ -12,9 +12,11 @@ const rows = (table: ColumnTable): Row[] => table.objects() as Row[];
 
 const SITE = "acme/letters";
 
-function client(url: string, warnings: string[] = []) {
+/** A harvester; `concurrency: 1` for the one-list walk whose requests a test counts. */
+function client(url: string, warnings: string[] = [], concurrency?: number) {
   return new OaiPmh(`${url}/${SITE}/api/oai`, {
     progress: false,
+    concurrency,
     warn: (m) => warnings.push(m),
     retry: { retries: 3, baseDelayMs: 10 },
   });
@@ -34,7 +36,7 @@ function expectedRow(record: OaiSandboxRecord) {
 Deno.test("a multi-page oai_dc harvest matches the sandbox record by record", async () => {
   const sandbox = startOaiSandbox({ pageSize: 40 });
   try {
-    const oai = client(sandbox.url);
+    const oai = client(sandbox.url, [], 1);
     const table = await oai.harvest({ metadataPrefix: "oai_dc" });
     const records = sandbox.records[SITE];
     assert.equal(table.numRows(), records.length);
@@ -119,7 +121,7 @@ Deno.test("ListIdentifiers, from/until windows and sets", async () => {
 Deno.test("an empty or self-closing last token ends the harvest", async () => {
   const sandbox = startOaiSandbox({ pageSize: 60 });
   try {
-    const oai = client(sandbox.url);
+    const oai = client(sandbox.url, [], 1);
     const plain = await oai.harvest();
     sandbox.providers[SITE].faults.selfClosingLastToken = true;
     const selfClosing = await oai.harvest();

@@ -40,6 +40,7 @@ Deno.test("a repository rejecting every resumption token ends at the restart lim
   try {
     const oai = new OaiPmh(`${server.url}/oai`, {
       progress: false,
+      concurrency: 1,
       retry: false,
       warn: (m) => warnings.push(m),
     });

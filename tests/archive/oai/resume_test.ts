@@ -9,6 +9,7 @@ const SITE = "acme/letters";
 function client(url: string, options: { warnings?: string[]; fetch?: typeof fetch } = {}) {
   return new OaiPmh(`${url}/${SITE}/api/oai`, {
     progress: false,
+    concurrency: 1, // the one-list harvest; windows: tests/archive/oai/windows_test.ts
     warn: (m) => options.warnings?.push(m),
     retry: { retries: 2, baseDelayMs: 10 },
     fetch: options.fetch,
@@ -25,6 +26,7 @@ Deno.test("an interrupted table harvest resumes from its state: nothing lost or 
     const hits = () => sandbox.providers[SITE].hits.get("ListRecords") ?? 0;
     const broken = new OaiPmh(`${sandbox.url}/${SITE}/api/oai`, {
       progress: false,
+      concurrency: 1,
       retry: false,
       fetch: failingOn(5),
     });

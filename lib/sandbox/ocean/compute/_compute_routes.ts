@@ -64,11 +64,9 @@ export async function freeComputeHandler(
   if (assets instanceof Response) return assets;
   const limits = checkLimits(free, body);
   if (limits instanceof Response) return limits;
-  if (context.engine.activeJobs(owner) >= free.maxJobs) {
-    return json(
-      400,
-      `Maximum number of free jobs (${free.maxJobs}) reached; wait for one to finish`,
-    );
+  // As ocean-node: free.maxJobs bounds the free jobs running in the environment, of anyone.
+  if (context.engine.activeInEnvironment(environment.id) >= free.maxJobs) {
+    return json(400, "Too many running free jobs");
   }
   return startJob(context, body, environment.id, assets, limits);
 }
@@ -191,18 +189,49 @@ export function startJob(
   return json(200, [context.engine.view(job)]);
 }
 
-/** GET /api/services/compute */
-export function jobsHandler(context: ComputeContext, url: URL): Response {
+/**
+ * GET /api/services/compute: unsigned, except that `includeMetrics=true`
+ * asks for a signature (`getComputeStatus`, ocean-node's command; the spec
+ * shows none) or the consumer's bearer token, and then adds each job's
+ * `metrics` (shape not shown in the spec; the sandbox's is its own).
+ */
+export async function jobsHandler(
+  context: ComputeContext,
+  url: URL,
+  request: Request,
+): Promise<Response> {
   const consumer = url.searchParams.get("consumerAddress");
   if (!consumer) return text(400, "Missing consumerAddress");
+  const metrics = url.searchParams.get("includeMetrics") === "true";
+  if (metrics) {
+    const owner = context.tokens.ownerOf(request.headers.get("authorization"));
+    if (owner === undefined || owner.toLowerCase() !== consumer.toLowerCase()) {
+      const check = await context.nonces.verify(
+        Object.fromEntries(url.searchParams),
+        "getComputeStatus",
+      );
+      if (!check.ok) return text(check.status, check.text);
+    }
+  }
   const jobId = url.searchParams.get("jobId");
   // Free jobs have no agreement (no order), so an agreement id matches none of them.
   const agreementId = url.searchParams.get("agreementId");
   const jobs = context.engine.visibleTo(consumer)
     .filter((job) => !jobId || job.jobId === jobId)
     .map((job) => context.engine.view(job))
-    .filter((view) => !agreementId || view.agreementId === agreementId);
+    .filter((view) => !agreementId || view.agreementId === agreementId)
+    .map((view) => metrics ? { ...view, metrics: jobMetrics(view) } : view);
   return json(200, jobs);
+}
+
+/** The sandbox's metrics of a job: its run time and the resources it holds. */
+function jobMetrics(view: Record<string, unknown>): Record<string, unknown> {
+  const start = Number(view.algoStartTimestamp);
+  const stop = Number(view.algoStopTimestamp);
+  return {
+    runSeconds: start > 0 && stop >= start ? Number((stop - start).toFixed(3)) : 0,
+    resources: view.resources,
+  };
 }
 
 /** GET /api/services/computeResult */

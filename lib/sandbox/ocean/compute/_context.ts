@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { AuthTokens } from "./auth_tokens.ts";
 import type { Ddo } from "../../../ocean/ddo.ts";
 import type { SandboxFile } from "../_file_handlers.ts";
 import type { JobEngine } from "./job_engine.ts";
@@ -77,6 +78,8 @@ export interface ComputeNode {
 
 /** Shared state of the handlers. */
 export interface ComputeContext extends ComputeNode {
+  /** Bearer tokens issued by POST /api/services/auth/token. */
+  tokens: AuthTokens;
   /** Addresses besides the node itself that may decrypt. */
   decrypters: string[];
   engine: JobEngine;

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { keccak256, stringToBytes } from "viem";
+import { keccak256, recoverMessageAddress, stringToBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 
@@ -136,10 +136,21 @@ export async function decryptHandler(
   if (!allowed.includes(decrypter.toLowerCase())) {
     return text(403, "Decrypt DDO: Decrypter not authorized");
   }
-  // The signed message of decrypt is not shown in the spec; the sandbox checks
-  // only that the nonce moves forward, as for every signed call.
+  // The signed message of decrypt is not shown in the spec: the sandbox checks
+  // ocean-node's, transactionId + dataNftAddress + decrypterAddress + chainId
+  // + nonce, hashed and signed as every node signature, with a rising nonce.
   if (!/^[0-9]+$/.test(body.nonce) || BigInt(body.nonce) <= BigInt(context.nonces.get(decrypter))) {
     return text(401, "consumer address and nonce signature mismatch");
+  }
+  const message = `${body.transactionId ?? ""}${
+    body.dataNftAddress ?? ""
+  }${decrypter}${body.chainId}${body.nonce}`;
+  const recovered = await recoverMessageAddress({
+    message: { raw: keccak256(stringToBytes(message)) },
+    signature: body.signature as `0x${string}`,
+  }).catch(() => "");
+  if (recovered.toLowerCase() !== decrypter.toLowerCase()) {
+    return text(400, "Decrypt DDO: invalid signature or does not match");
   }
   context.nonces.set(decrypter, body.nonce);
   const plain = typeof body.encryptedDocument === "string"

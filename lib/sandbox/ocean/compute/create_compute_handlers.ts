@@ -10,6 +10,8 @@ import { computeResultHandler, freeComputeHandler, jobsHandler } from "./_comput
 import { downloadHandler, initializeHandler } from "./_file_routes.ts";
 import { initializeComputeHandler, paidComputeHandler } from "./_paid_routes.ts";
 import { decryptHandler, encryptHandler, validateHandler } from "./_publish_routes.ts";
+import { authTokenHandler } from "./_auth_routes.ts";
+import { AuthTokens } from "./auth_tokens.ts";
 import { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
 
@@ -104,6 +106,7 @@ export function createComputeHandlers(
     orders: options.orders ?? [],
     rate: { windowStart: 0, count: 0 },
     decrypters: options.authorizedDecrypters ?? [],
+    tokens: new AuthTokens(),
   };
   const requests: { method: string; path: string }[] = [];
 
@@ -139,13 +142,14 @@ const HANDLERS: Record<string, Handler> = {
   "POST /api/services/initializeCompute": (context, _url, request) =>
     initializeComputeHandler(context, request),
   "POST /api/services/compute": (context, _url, request) => paidComputeHandler(context, request),
-  "GET /api/services/compute": (context, url) => jobsHandler(context, url),
+  "GET /api/services/compute": (context, url, request) => jobsHandler(context, url, request),
   "GET /api/services/computeResult": (context, url) => computeResultHandler(context, url),
   "GET /api/services/initialize": (context, url) => initializeHandler(context, url),
   "GET /api/services/download": (context, url) => downloadHandler(context, url),
   "POST /api/services/encrypt": encryptHandler,
   "POST /api/aquarius/assets/ddo/validate": validateHandler,
   "POST /api/services/decrypt": decryptHandler,
+  "POST /api/services/auth/token": authTokenHandler,
 };
 
 /** 429 with only `Try again in N seconds.` (no Retry-After) once the window is used up. */

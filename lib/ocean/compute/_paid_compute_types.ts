@@ -1,0 +1,107 @@
+/**
+ * The contract of a paid compute job: its parameters, its quote, what it
+ * returns, and what it asks of a node. `quoteCompute` and `startCompute`
+ * share it.
+ *
+ * @module
+ */
+
+import type { HttpClient } from "../../http/client.ts";
+import type { AssetOrderNode } from "../order/_asset_order_types.ts";
+import type { DatatokenOrder } from "../order/_order_types.ts";
+import type { OrderQuote } from "../order/_quote_types.ts";
+import type { Signer } from "../signer.ts";
+import type {
+  InitializeComputeParameters,
+  InitializeComputeReturnType,
+  PaidComputeAssetRef,
+} from "./initialize_compute.ts";
+import type { ComputeJob, ResourceRequest } from "./types.ts";
+
+/** Parameters of {@linkcode OceanNode.startCompute}. */
+export interface StartComputeParameters {
+  /** The wallet that orders, pays and signs the start. */
+  signer: Signer;
+  /** The environment id, `<cluster hash>-<environment hash>`. */
+  environment: string;
+  /** The algorithm and its compute service (with `transferTxId` to use an order you made). */
+  algorithm: PaidComputeAssetRef;
+  /** The datasets and their compute services (each may carry its `transferTxId`). */
+  datasets: PaidComputeAssetRef[];
+  /** The JSON-RPC URL of the chain the orders are made on (the sandbox's `chain.rpcUrl`). */
+  rpcUrl: string;
+  /** The chain id of the orders and the payment; default the sandbox chain's. */
+  chainId?: number;
+  /** The token the environment is paid in; default the first it lists for the chain. */
+  paymentToken?: string;
+  /**
+   * The most each order (the algorithm's, each dataset's) may take from the
+   * wallet, in whole tokens (`"5"`), per token, every fee included; a quote
+   * above it is refused before anything is sent, naming each part.
+   */
+  maxPrice?: string;
+  /**
+   * Pay for new orders even when still-valid ones exist (as `orderAsset`'s
+   * `force`); default false. A `transferTxId` given is still used.
+   */
+  force?: boolean;
+  /**
+   * Blocks per `eth_getLogs` request when looking for a still-valid order to
+   * reuse; default 10,000. Lower it for an RPC provider that caps ranges
+   * tighter (the error of a refused range names the provider's limit).
+   */
+  logRangeBlocks?: number;
+  /** Resources, each within the environment's min and max. */
+  resources?: ResourceRequest[];
+  /** Longest run in seconds, within the environment's limits. */
+  maxJobDuration?: number;
+  /** Where the node should store the output (node specific). */
+  output?: Record<string, unknown>;
+  /** Free-form metadata stored with the job. */
+  metadata?: Record<string, unknown>;
+  /** Other addresses that may list and download the job. */
+  additionalViewers?: string[];
+  /**
+   * Stops the job's orders and its start: checked before every transaction
+   * and before the start is signed. An order whose datatoken is paid for is
+   * still completed (`startOrder`), then nothing more is sent; the error
+   * lists what was paid and ordered.
+   */
+  signal?: AbortSignal;
+  /**
+   * A quote from `quoteCompute` the user looked at: exactly it is executed;
+   * one expired, or that the chain no longer matches, is refused.
+   */
+  quote?: ComputeQuote;
+}
+
+/** What {@linkcode OceanNode.startCompute} returns. */
+export interface StartComputeReturnType {
+  /** The jobs the node started (usually one), as it answered. */
+  jobs: ComputeJob[];
+  /** The orders the job runs on: new, reused, or the ones you gave. */
+  orders: { algorithm: DatatokenOrder; datasets: DatatokenOrder[] };
+}
+
+/**
+ * What a paid start asks of a node: ordering its assets, the compute terms
+ * and the client that sends the start. An `OceanNode` has them all; naming
+ * them here keeps this file below the client that calls it.
+ */
+export interface ComputeNode extends AssetOrderNode {
+  /** The node's HTTP client. */
+  readonly http: HttpClient;
+  /** The compute terms: prices, fees and valid orders. */
+  initializeCompute(parameters: InitializeComputeParameters): Promise<InitializeComputeReturnType>;
+}
+
+/** A quote of a paid compute job: its orders, and how the job itself is paid. */
+export interface ComputeQuote extends OrderQuote {
+  /** The environment the quote is for. */
+  readonly environment: string;
+  /** The chain and token the environment takes (the start names them). */
+  readonly payment: { chainId: number; token: string };
+}
+
+/** Parameters of {@linkcode OceanNode.quoteCompute}: those of `startCompute` without a quote. */
+export type QuoteComputeParameters = Omit<StartComputeParameters, "quote">;

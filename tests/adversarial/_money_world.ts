@@ -1,0 +1,176 @@
+/**
+ * The world the money tests attack: the sandbox node with its assets on a
+ * local anvil chain, and what plays the other side (a hostile node or RPC
+ * proxy on 127.0.0.1 port 0). Every outcome is read back from anvil with
+ * viem, independently of what tidepool reports: balances, nonces, and the
+ * `OrderStarted` events of a payer.
+ */
+
+import { erc20Abi, parseAbiItem, type PublicClient } from "viem";
+import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
+import type { OceanSandbox } from "../../lib/sandbox/ocean/start_ocean_sandbox.ts";
+import { type SandboxChain, startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
+import type { DatatokenPricing } from "../../lib/sandbox/chain/publish_datatoken.ts";
+import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
+
+const ORDER_STARTED = parseAbiItem(
+  "event OrderStarted(address indexed consumer, address payer, uint256 amount, uint256 serviceIndex, uint256 timestamp, address indexed publishMarketAddress, uint256 blockNumber)",
+);
+
+/** The sandbox node and chain, and independent reads of the chain. */
+export interface MoneyWorld {
+  ocean: OceanSandbox;
+  chain: SandboxChain;
+  reader: PublicClient;
+  /** A compute example: a dataset, the algorithm it trusts, an environment. */
+  example: ReturnType<OceanSandbox["computeExample"]>;
+  /** The payer's Ocean balance, read from the chain. */
+  oceanOf(address: string): Promise<bigint>;
+  /** A token balance, read from the chain. */
+  balance(token: string, address: string): Promise<bigint>;
+  /** How many transactions an address has sent (its nonce), read from the chain. */
+  sent(address: string): Promise<number>;
+  /** The `OrderStarted` events a payer paid for, on any datatoken. */
+  ordersPaidBy(payer: string): Promise<{ datatoken: string; tx: string }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the node and its chain: the compute example's dataset and
+ * algorithm, plus `extra` assets, priced by `pricing` (default 1 Ocean).
+ */
+export async function moneyWorld(
+  options: { extra?: number; pricing?: (did: string, position: number) => DatatokenPricing } = {},
+): Promise<MoneyWorld> {
+  const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
+  try {
+    const example = ocean.computeExample();
+    const others = ocean.ddos.filter((d) =>
+      d.id !== example.dataset.documentId && d.id !== example.algorithm.documentId &&
+      d.metadata.type === "dataset"
+    ).slice(0, options.extra ?? 2).map((d) => d.id);
+    const chain = await startChainSandbox(ocean, {
+      dids: [example.dataset.documentId, example.algorithm.documentId, ...others],
+      pricing: options.pricing ?? (() => ({ type: "fixed", price: "1" })),
+    });
+    const { publicClient } = chainClients(chain);
+    const reader = publicClient as unknown as PublicClient;
+    const balance = (token: string, address: string) =>
+      reader.readContract({
+        address: token as `0x${string}`,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [address as `0x${string}`],
+      });
+    return {
+      ocean,
+      chain,
+      reader,
+      example,
+      oceanOf: (address) => balance(chain.contracts.oceanToken, address),
+      balance,
+      sent: (address) => reader.getTransactionCount({ address: address as `0x${string}` }),
+      async ordersPaidBy(payer) {
+        const logs = await reader.getLogs({ event: ORDER_STARTED, fromBlock: 0n });
+        return logs.filter((log) => log.args.payer?.toLowerCase() === payer.toLowerCase())
+          .map((log) => ({ datatoken: log.address, tx: log.transactionHash }));
+      },
+      async close() {
+        await chain.close();
+        await ocean.close();
+      },
+    };
+  } catch (error) {
+    await ocean.close();
+    throw error;
+  }
+}
+
+/** A loopback server; `close()` stops it. */
+export interface Proxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A hostile node: forwards every request to `upstream` and lets `rewrite`
+ * change a JSON answer (return undefined to pass it on unchanged). It names
+ * itself wherever the upstream's answers name the upstream (the DDOs'
+ * `serviceEndpoint`): it claims to serve the assets, as a node in front of
+ * another does, so what it rewrites is all that is hostile.
+ */
+export function hostileNode(
+  upstream: string,
+  rewrite: (url: URL, body: unknown) => unknown | Promise<unknown>,
+): Proxy {
+  const proxy: Proxy = serve(async (request) => {
+    const url = new URL(request.url);
+    const answer = await fetch(`${upstream}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body ? await request.arrayBuffer() : undefined,
+    });
+    const text = (await answer.text()).replaceAll(upstream, proxy.url);
+    if (!answer.ok || !(answer.headers.get("content-type") ?? "").includes("json")) {
+      const headers = new Headers(answer.headers);
+      headers.delete("content-length"); // the text may have changed length
+      return new Response(text, { status: answer.status, headers });
+    }
+    const changed = await rewrite(url, JSON.parse(text));
+    return Response.json(changed === undefined ? JSON.parse(text) : changed, {
+      status: answer.status,
+    });
+  });
+  return proxy;
+}
+
+/** One JSON-RPC call as the proxy sees it. */
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/**
+ * A JSON-RPC proxy before the chain. `before` may answer a call itself
+ * (return a JSON-RPC error or result object); `after` sees each call once
+ * the chain answered it.
+ */
+export function rpcProxy(
+  rpcUrl: string,
+  hooks: {
+    before?: (call: RpcCall) => Promise<Record<string, unknown> | undefined>;
+    after?: (call: RpcCall, answer: Record<string, unknown>) => Promise<void> | void;
+  },
+): Proxy {
+  return serve(async (request) => {
+    const call = await request.json() as RpcCall & { id: unknown; jsonrpc: string };
+    const own = await hooks.before?.(call);
+    if (own) return Response.json({ jsonrpc: "2.0", id: call.id, ...own });
+    const answer = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(call),
+    });
+    const body = await answer.json();
+    await hooks.after?.(call, body);
+    return Response.json(body);
+  });
+}
+
+function serve(handler: (request: Request) => Promise<Response>): Proxy {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    handler,
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    close: () => server.shutdown(),
+  };
+}
+
+/** A throwaway folder for tidepool's state (wallet locks), set for this process. */
+export async function privateStateDir(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "tidepool-state-" });
+  Deno.env.set("TIDEPOOL_STATE_DIR", dir);
+  return dir;
+}
