@@ -174,14 +174,23 @@ export class CommandContext {
     return typeof value === "string" ? [value] : [];
   }
 
-  /** A flag's value as a whole number at least `min`, or undefined when not given. */
-  integer(name: string, min = 0): number | undefined {
+  /**
+   * A flag's value as a whole number from `min` to `max`, or undefined when
+   * not given. Digits only: a number past `max` (at most 2^53 - 1, past which
+   * a number loses digits) is refused, never rounded.
+   */
+  integer(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    if (!/^\d+$/.test(text.trim()) || Number(text) < min) {
-      throw new UsageError(`Invalid --${name} ${text}: expected a whole number of at least ${min}`);
+    const digits = text.trim();
+    const expected = `expected a whole number from ${count(min)} to ${count(max)}`;
+    if (!/^\d+$/.test(digits)) throw new UsageError(`Invalid --${name} ${text}: ${expected}`);
+    // Compared as a bigint: a Number past 2^53 would already be rounded.
+    const value = BigInt(digits);
+    if (value < BigInt(min) || value > BigInt(max)) {
+      throw new UsageError(`Invalid --${name} ${text}: ${expected}`);
     }
-    return Number(text);
+    return Number(value);
   }
 
   /** The key named by `--api-key-env`, if given. */

@@ -69,8 +69,8 @@ export function refuseSecrets(args: readonly string[]): void {
 
 /**
  * An environment variable's name as shells and cron tables write them
- * (upper case): only such a name is accepted and repeated in errors, since
- * a key given where its variable's name belongs is most often lower or mixed case.
+ * (upper case). Only such a name is accepted, and even then never repeated
+ * in an error: a base32 key is upper case too.
  */
 const VARIABLE_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
 
@@ -100,8 +100,10 @@ export function keyFromEnvironment(
   }
   const value = read(name);
   if (value === undefined || value.trim() === "") {
-    throw new UsageError(`The environment variable ${name} named by ${flag} is not set`, {
-      hint: `export ${name}=... before running tidepool, or name another variable`,
+    // A key in capitals (base32) looks like a name: the value given is never repeated.
+    throw new UsageError(`The environment variable that ${flag} names is not set`, {
+      hint:
+        `Export the variable before running tidepool (export MY_KEY=...; then ${flag} MY_KEY); the name given is not repeated, since a key typed in its place would be shown`,
     });
   }
   // fetch trims a header's value, so a server sees (and may echo) the key without
