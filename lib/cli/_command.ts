@@ -12,6 +12,8 @@ import { UsageError } from "./exit_codes.ts";
 import { type ProgressLine, progressLine, RequestMeter } from "./_progress_line.ts";
 import { type OutputTarget, outputTarget } from "./_output.ts";
 import { keyFromEnvironment } from "./_secrets.ts";
+import { refuseForeignOutput } from "./_owned_output.ts";
+import { checkFilePath } from "./_state_files.ts";
 
 /** One flag: how parseArgs reads it, and its line of help. */
 export interface OptionSpec {
@@ -217,9 +219,17 @@ export class CommandContext {
     return options;
   }
 
-  /** Where the table goes. */
-  output(folders = false): Promise<OutputTarget> {
-    return outputTarget(this.string("to"), this.string("format"), folders);
+  /**
+   * Where the table goes; a file there that tidepool did not write is
+   * refused now, before any request (unless the command decides that itself).
+   */
+  async output(folders = false, refuseForeign = true): Promise<OutputTarget> {
+    const target = await outputTarget(this.string("to"), this.string("format"), folders);
+    if (target.kind === "file") {
+      await checkFilePath("--to", target.path);
+      if (refuseForeign) await refuseForeignOutput(target.path, target.format);
+    }
+    return target;
   }
 
   /** Writes a line to standard error whatever `--quiet` says (warnings). */

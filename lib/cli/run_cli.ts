@@ -176,9 +176,12 @@ export async function runCli(
     return code;
   } catch (error) {
     context?.done();
-    // A reader that stopped reading (| head) ends the run; there is no one to tell.
-    if (error instanceof Deno.errors.BrokenPipe) return EXIT.ok;
-    io.stderr(`${errorLine(command?.name ?? "", error)}\n`);
+    // A reader that stopped reading (| head) did not get the table: never a success.
+    try {
+      io.stderr(`${errorLine(command?.name ?? "", error)}\n`);
+    } catch {
+      // Standard error is closed too: the exit code is all that is left.
+    }
     return exitCodeOf(error, context?.meter.sent ?? 0);
   }
 }
