@@ -195,7 +195,8 @@ export const HARVEST_COMMAND: CommandSpec = {
       return 0;
     }
     const { path } = target;
-    let claim: OutputClaim = { continuing: false };
+    // Refused before the lock file is made, so a refused run leaves nothing; asked again under the lock.
+    let claim: OutputClaim = await claimOutput(path, target.format, state!);
     let rows = 0;
     const run = await harvestThenCommit(oai, { ...harvest, state: state! }, async () => {
       // Asked under the state's lock: whose the file is, and the identifiers it holds.

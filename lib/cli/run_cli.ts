@@ -143,17 +143,17 @@ export async function runCli(
     io.stderr(commandHelp(COMMANDS));
     return EXIT.usage;
   }
-  if (name === "--help" || name === "-h" || name === "help") {
-    await io.stdout(encoder.encode(commandHelp(COMMANDS)));
-    return EXIT.ok;
-  }
-  if (name === "--version" || name === "-V") {
-    await io.stdout(encoder.encode(`tidepool ${TIDEPOOL_VERSION}\n`));
-    return EXIT.ok;
-  }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   let context: CommandContext | undefined;
   try {
+    if (name === "--help" || name === "-h" || name === "help") {
+      await io.stdout(encoder.encode(commandHelp(COMMANDS)));
+      return EXIT.ok;
+    }
+    if (name === "--version" || name === "-V") {
+      await io.stdout(encoder.encode(`tidepool ${TIDEPOOL_VERSION}\n`));
+      return EXIT.ok;
+    }
     if (!command) {
       const close = closestNames(name, COMMANDS.map((candidate) => candidate.name));
       throw new UsageError(
