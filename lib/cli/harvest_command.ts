@@ -141,6 +141,7 @@ export const HARVEST_COMMAND: CommandSpec = {
     "tidepool harvest https://archive.example/acme/letters/api/oai --to letters.csv   # again tomorrow: only the changes",
     "tidepool harvest $OAI --set letter --from 2026-01-01 --to letters/ --partition month",
     "tidepool harvest $OAI --to - --format ndjson --state letters.state.json | jq -r .identifier",
+    "tidepool harvest $OAI --api-key-env OAI_KEY --api-key-param api_key --to letters.csv   # a keyed repository",
   ],
   async run(context, { positionals: [url] }) {
     const target = await context.output(true, false);
