@@ -12,6 +12,8 @@ import { UsageError } from "./exit_codes.ts";
 import { type ProgressLine, progressLine, RequestMeter } from "./_progress_line.ts";
 import { type OutputTarget, outputTarget } from "./_output.ts";
 import { keyFromEnvironment } from "./_secrets.ts";
+import { refuseForeignOutput } from "./_owned_output.ts";
+import { checkFilePath } from "./_state_files.ts";
 
 /** One flag: how parseArgs reads it, and its line of help. */
 export interface OptionSpec {
@@ -174,14 +176,23 @@ export class CommandContext {
     return typeof value === "string" ? [value] : [];
   }
 
-  /** A flag's value as a whole number at least `min`, or undefined when not given. */
-  integer(name: string, min = 0): number | undefined {
+  /**
+   * A flag's value as a whole number from `min` to `max`, or undefined when
+   * not given. Digits only: a number past `max` (at most 2^53 - 1, past which
+   * a number loses digits) is refused, never rounded.
+   */
+  integer(name: string, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    if (!/^\d+$/.test(text.trim()) || Number(text) < min) {
-      throw new UsageError(`Invalid --${name} ${text}: expected a whole number of at least ${min}`);
+    const digits = text.trim();
+    const expected = `expected a whole number from ${count(min)} to ${count(max)}`;
+    if (!/^\d+$/.test(digits)) throw new UsageError(`Invalid --${name} ${text}: ${expected}`);
+    // Compared as a bigint: a Number past 2^53 would already be rounded.
+    const value = BigInt(digits);
+    if (value < BigInt(min) || value > BigInt(max)) {
+      throw new UsageError(`Invalid --${name} ${text}: ${expected}`);
     }
-    return Number(text);
+    return Number(value);
   }
 
   /** The key named by `--api-key-env`, if given. */
@@ -208,9 +219,17 @@ export class CommandContext {
     return options;
   }
 
-  /** Where the table goes. */
-  output(folders = false): Promise<OutputTarget> {
-    return outputTarget(this.string("to"), this.string("format"), folders);
+  /**
+   * Where the table goes; a file there that tidepool did not write is
+   * refused now, before any request (unless the command decides that itself).
+   */
+  async output(folders = false, refuseForeign = true): Promise<OutputTarget> {
+    const target = await outputTarget(this.string("to"), this.string("format"), folders);
+    if (target.kind === "file") {
+      await checkFilePath("--to", target.path);
+      if (refuseForeign) await refuseForeignOutput(target.path, target.format);
+    }
+    return target;
   }
 
   /** Writes a line to standard error whatever `--quiet` says (warnings). */

@@ -7,6 +7,7 @@
 
 import { TidepoolError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
+import { NotOwnFileError } from "../fs/own_file.ts";
 
 /** Text on one line: line breaks and runs of spaces become one space. */
 function oneLine(text: string): string {
@@ -29,6 +30,10 @@ export function errorLine(command: string, error: unknown): string {
     const line = `${prefix}: ${what}${said}`;
     const hint = error.hint ? `${/[.?!]$/.test(line) ? "" : "."} What to do: ${error.hint}` : "";
     return redact(oneLine(`${line}${hint}`));
+  }
+  if (error instanceof NotOwnFileError) return redact(oneLine(`${prefix}: ${error.message}`));
+  if (error instanceof Deno.errors.BrokenPipe) {
+    return `${prefix}: Standard output was closed before the whole table was written (a reader such as head stopped reading). What to do: Let the reader read to the end, or give --to a file; a harvest or mirror state did not move on, so the next run gives these rows again`;
   }
   if (error instanceof Deno.errors.NotCapable) {
     return redact(oneLine(

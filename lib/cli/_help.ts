@@ -20,6 +20,7 @@ const EXIT_LINES: readonly (readonly [number, string])[] = [
   [EXIT.protocol, "the service answered something its protocol does not allow"],
   [EXIT.notRecorded, "the --replay recording lacks an answer"],
   [EXIT.internal, "a fault of tidepool itself"],
+  [EXIT.busy, "another run holds this harvest's or mirror's state: try again later"],
 ];
 
 /**

@@ -9,6 +9,7 @@
  */
 
 import { redact, registerSecret } from "../errors/redact.ts";
+import { GATEWAY_KEY_PATH } from "../subgraph/gateway_key.ts";
 import { UsageError } from "./exit_codes.ts";
 
 /** Flags people reach for to pass a key; each is refused with the way to do it. */
@@ -26,7 +27,9 @@ function secretShape(arg: string): string | undefined {
   if (/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]*$/.test(text)) return "a token (JWT)";
   if (redact(text) !== text) return "a credential (a key, a token, a password or a signature)";
   try {
-    if (new URL(text).password !== "") return "a URL with a password";
+    const url = new URL(text);
+    if (url.password !== "") return "a URL with a password";
+    if (GATEWAY_KEY_PATH.test(url.pathname)) return "a gateway URL with its key in the path";
   } catch {
     // not a URL
   }
@@ -66,8 +69,8 @@ export function refuseSecrets(args: readonly string[]): void {
 
 /**
  * An environment variable's name as shells and cron tables write them
- * (upper case): only such a name is accepted and repeated in errors, since
- * a key given where its variable's name belongs is most often lower or mixed case.
+ * (upper case). Only such a name is accepted, and even then never repeated
+ * in an error: a base32 key is upper case too.
  */
 const VARIABLE_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/;
 
@@ -97,10 +100,16 @@ export function keyFromEnvironment(
   }
   const value = read(name);
   if (value === undefined || value.trim() === "") {
-    throw new UsageError(`The environment variable ${name} named by ${flag} is not set`, {
-      hint: `export ${name}=... before running tidepool, or name another variable`,
+    // A key in capitals (base32) looks like a name: the value given is never repeated.
+    throw new UsageError(`The environment variable that ${flag} names is not set`, {
+      hint:
+        `Export the variable before running tidepool (export MY_KEY=...; then ${flag} MY_KEY); the name given is not repeated, since a key typed in its place would be shown`,
     });
   }
+  // fetch trims a header's value, so a server sees (and may echo) the key without
+  // the line end or spaces a key file leaves around it: both forms are secret.
+  const key = value.trim();
   registerSecret(value);
-  return value;
+  registerSecret(key);
+  return key;
 }

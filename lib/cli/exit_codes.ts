@@ -15,6 +15,7 @@ import {
   TidepoolError,
   TimeoutError,
 } from "../errors/errors.ts";
+import { NotOwnFileError } from "../fs/own_file.ts";
 import { StaleSubgraphError } from "../subgraph/stale_subgraph_error.ts";
 
 /**
@@ -43,12 +44,20 @@ export const EXIT = {
   notRecorded: 6,
   /** A fault of tidepool itself; please report it. */
   internal: 70,
+  /** Another run holds the state this one needs (sysexits' EX_TEMPFAIL): try again when it has ended. */
+  busy: 75,
 } as const;
 
 /** A command line tidepool refuses: a flag, an argument or a value. */
 export class UsageError extends TidepoolError {
   /** The error kind. */
   override name = "UsageError";
+}
+
+/** Another run of tidepool holds the state a command needs (two cron jobs that overlap). */
+export class BusyError extends TidepoolError {
+  /** The error kind. */
+  override name = "BusyError";
 }
 
 /**
@@ -61,6 +70,7 @@ export class UsageError extends TidepoolError {
  */
 export function exitCodeOf(error: unknown, sentRequests: number): number {
   if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof BusyError) return EXIT.busy;
   if (error instanceof NetworkError || error instanceof TimeoutError) return EXIT.network;
   if (error instanceof HttpError) return EXIT.http;
   if (
@@ -69,8 +79,9 @@ export function exitCodeOf(error: unknown, sentRequests: number): number {
   ) return EXIT.protocol;
   if (error instanceof CacheMissError) return EXIT.notRecorded;
   if (error instanceof TidepoolError) return sentRequests === 0 ? EXIT.usage : EXIT.failed;
-  if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-    return EXIT.failed;
-  }
+  if (
+    error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
+    error instanceof NotOwnFileError || error instanceof Deno.errors.BrokenPipe
+  ) return EXIT.failed;
   return EXIT.internal;
 }

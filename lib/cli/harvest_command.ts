@@ -11,6 +11,7 @@ import { OaiPmh } from "../archive/oai/oai_pmh.ts";
 import { harvestDataset, type HarvestPartitioning } from "../archive/oai/harvest_dataset.ts";
 import { readTable } from "../files/read_table.ts";
 import { saveTable } from "../files/save_table.ts";
+import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
 import {
   CLIENT_FLAGS,
@@ -18,11 +19,20 @@ import {
   type CommandSpec,
   count,
   counted,
+  KEY_FLAG,
   OUTPUT_OPTIONS,
 } from "./_command.ts";
 import { encodeTable } from "../files/encode_table.ts";
-import { harvestThenCommit } from "./incremental_harvest.ts";
+import { harvestThenCommit, pendingPath } from "./incremental_harvest.ts";
 import { mergeRecords } from "./merge_records.ts";
+import {
+  claimOutput,
+  identifiersOf,
+  type OutputClaim,
+  refuseSharedPaths,
+} from "./_harvest_output.ts";
+import { ledgerPath, writeLedger } from "./_owned_output.ts";
+import { checkStateFile, isHarvestState, lockFolder, lockState } from "./_state_files.ts";
 
 /** The state file beside a harvested file, unless `--state` names another. */
 export function harvestStatePath(file: string): string {
@@ -31,14 +41,46 @@ export function harvestStatePath(file: string): string {
 
 const PARTITIONS: readonly HarvestPartitioning[] = ["year", "month", "set", "none"];
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+/** A query parameter's name as repositories spell them (`api_key`, `wskey`, `x-api-key`). */
+const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9._~-]{0,63}$/;
+
+/**
+ * The endpoint and client options that carry the key `--api-key-env` names:
+ * in `Authorization: Bearer` (the archive platform's way), or in the query
+ * parameter `--api-key-param` names. The key is registered as secret when
+ * read, so the state, recordings and output name the endpoint without it.
+ */
+function keyed(context: CommandContext, url: string): { url: string; options: ClientOptions } {
+  const options = context.clientOptions();
+  const param = context.string("api-key-param");
+  const key = context.apiKey();
+  if (key === undefined) {
+    if (param === undefined) return { url, options };
+    throw new UsageError("--api-key-param names where the key goes, but no key was given", {
+      hint: "Give --api-key-env NAME too, with the key in the environment variable NAME",
+    });
   }
+  if (param === undefined) {
+    return { url, options: { ...options, headers: { Authorization: `Bearer ${key}` } } };
+  }
+  if (!PARAMETER_NAME.test(param)) {
+    throw new UsageError(
+      "Invalid --api-key-param: expected a query parameter name such as api_key",
+    );
+  }
+  let endpoint: URL;
+  try {
+    endpoint = new URL(url);
+  } catch {
+    return { url, options }; // the harvester refuses it, with its own hint
+  }
+  if (endpoint.searchParams.has(param)) {
+    throw new UsageError(`The endpoint already has a ${param} parameter`, {
+      hint: "Give the endpoint without it; the key goes there from --api-key-env",
+    });
+  }
+  endpoint.searchParams.set(param, key);
+  return { url: endpoint.toString(), options };
 }
 
 /** The harvest the flags ask for. */
@@ -87,14 +129,22 @@ export const HARVEST_COMMAND: CommandSpec = {
     },
     ...OUTPUT_OPTIONS,
     ...CLIENT_FLAGS,
+    ...KEY_FLAG,
+    "api-key-param": {
+      type: "string",
+      value: "PARAM",
+      description:
+        "send the key of --api-key-env as the query parameter PARAM (such as api_key) rather than as Authorization: Bearer",
+    },
   },
   examples: [
     "tidepool harvest https://archive.example/acme/letters/api/oai --to letters.csv   # again tomorrow: only the changes",
     "tidepool harvest $OAI --set letter --from 2026-01-01 --to letters/ --partition month",
     "tidepool harvest $OAI --to - --format ndjson --state letters.state.json | jq -r .identifier",
+    "tidepool harvest $OAI --api-key-env OAI_KEY --api-key-param api_key --to letters.csv   # a keyed repository",
   ],
   async run(context, { positionals: [url] }) {
-    const target = await context.output(true);
+    const target = await context.output(true, false);
     const harvest = harvestOptions(context);
     const partition = context.string("partition");
     if (partition !== undefined && !PARTITIONS.includes(partition as HarvestPartitioning)) {
@@ -102,11 +152,23 @@ export const HARVEST_COMMAND: CommandSpec = {
         hint: `Give ${PARTITIONS.join(", ")}`,
       });
     }
-    const oai = new OaiPmh(url, context.clientOptions());
+    if (partition !== undefined && target.kind !== "folder") {
+      throw new UsageError("--partition is for a Parquet folder", {
+        hint: "Give --to a folder name ending in / to write a partitioned dataset",
+      });
+    }
+    const stateFlag = context.string("state");
+    const state = target.kind === "file" ? stateFlag ?? harvestStatePath(target.path) : stateFlag;
+    if (state !== undefined) await checkStateFile("--state", state, isHarvestState);
+    await refuseSharedPaths(target, state);
+    const endpoint = keyed(context, url);
+    const oai = new OaiPmh(endpoint.url, endpoint.options);
     if (target.kind === "folder") {
+      using _folder = await lockFolder(target.path, "harvest");
+      using _state = stateFlag === undefined ? undefined : await lockState(stateFlag, "harvest");
       const summary = await harvestDataset(oai, target.path, {
         ...harvest,
-        state: context.string("state"),
+        state: stateFlag,
         partitionBy: (partition ?? "year") as HarvestPartitioning,
       });
       context.say(
@@ -116,14 +178,8 @@ export const HARVEST_COMMAND: CommandSpec = {
       );
       return 0;
     }
-    if (partition !== undefined) {
-      throw new UsageError("--partition is for a Parquet folder", {
-        hint: "Give --to a folder name ending in / to write a partitioned dataset",
-      });
-    }
-    const stateFlag = context.string("state");
     if (target.kind === "stdout") {
-      if (stateFlag === undefined) {
+      if (state === undefined) {
         const table = await oai.harvest(harvest);
         await context.io.stdout(await encodeTable(table, target.format));
         context.say(`harvest: ${counted(table.numRows(), "record")} to standard output`);
@@ -131,7 +187,7 @@ export const HARVEST_COMMAND: CommandSpec = {
       }
       const run = await harvestThenCommit(
         oai,
-        { ...harvest, state: stateFlag },
+        { ...harvest, state },
         true,
         async ({ table }) => context.io.stdout(await encodeTable(table, target.format)),
       );
@@ -140,19 +196,24 @@ export const HARVEST_COMMAND: CommandSpec = {
       return 0;
     }
     const { path } = target;
-    const state = stateFlag ?? harvestStatePath(path);
-    // Without the file the earlier runs wrote, only a whole harvest gives every record.
-    const continuing = await exists(path);
-    if (!continuing && await exists(state)) {
-      context.note(`harvest: ${path} is missing, so every record is harvested again`);
-    }
+    // Refused before the lock file is made, so a refused run leaves nothing; asked again under the lock.
+    let claim: OutputClaim = await claimOutput(path, target.format, state!);
     let rows = 0;
-    const run = await harvestThenCommit(oai, { ...harvest, state }, continuing, async (run) => {
-      const table = run.incremental
-        ? mergeRecords(await readTable(path), run.table, path)
+    const run = await harvestThenCommit(oai, { ...harvest, state: state! }, async () => {
+      // Asked under the state's lock: whose the file is, and the identifiers it holds.
+      claim = await claimOutput(path, target.format, state!);
+      if (claim.note) context.note(`harvest: ${claim.note}`);
+      return claim.continuing;
+    }, async (run) => {
+      const merged = run.incremental && claim.identifiers
+        ? mergeRecords(await readTable(path), run.table, path, claim.identifiers)
         : run.table;
-      rows = table.numRows();
-      await saveTable(path, table);
+      rows = merged.numRows();
+      await saveTable(path, merged);
+      // The ledger names the file and its identifiers as harvested; it is committed with the state.
+      const ledger = ledgerPath(pendingPath(state!));
+      await writeLedger(ledger, path, identifiersOf(merged));
+      return [[ledger, ledgerPath(state!)]];
     });
     const how = run.incremental
       ? `${counted(run.table.numRows(), "new or changed record")} merged into ${path} (${

@@ -8,12 +8,19 @@
  * `deliver` succeeded. A pending copy that is still in progress is resumed;
  * one that is complete was never delivered, and is dropped.
  *
+ * The whole run holds the state's lock (`<state>.lock`): a second run on
+ * the same state refuses at once, so the pending copy is only ever one
+ * run's, and a pending copy found is an interrupted run's. Every file is
+ * read and written as tidepool's own (no link followed).
+ *
  * @module
  */
 
 import type { ColumnTable } from "arquero";
 import type { OaiPmh } from "../archive/oai/oai_pmh.ts";
 import type { HarvestOptions } from "../archive/oai/types.ts";
+import { readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
+import { lockState } from "./_state_files.ts";
 
 /** What one run harvested. */
 export interface HarvestRun {
@@ -25,27 +32,30 @@ export interface HarvestRun {
   resumed: boolean;
 }
 
+/** A file `deliver` wrote under a pending name, and the name it takes when the run commits. */
+export type PendingFile = readonly [pending: string, committed: string];
+
 /** The part of a state file this reads: whether a run is under way, and the last high water. */
 interface StateHead {
   inProgress?: boolean;
   highWater?: string | null;
 }
 
-/** A state file's head, or undefined when there is none. */
+/** The pending copy of a state. */
+export function pendingPath(state: string): string {
+  return `${state}.pending`;
+}
+
+/** A state file's head, or undefined when there is none; a link there is refused. */
 async function readHead(path: string): Promise<StateHead | undefined> {
+  const text = await readOwnFile(path);
+  if (text === undefined) return undefined;
   try {
-    return JSON.parse(await Deno.readTextFile(path)) as StateHead;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
+    return JSON.parse(text) as StateHead;
+  } catch {
     // An unreadable state is the harvester's to report, with its own hint.
     return {};
   }
-}
-
-async function removeIfThere(path: string): Promise<void> {
-  await Deno.remove(path).catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
 }
 
 /**
@@ -54,33 +64,38 @@ async function removeIfThere(path: string): Promise<void> {
  * @param oai The harvester.
  * @param options The harvest; `state` is the committed state file.
  * @param continuing Whether the delivered records of earlier runs are still
- *   where `deliver` puts them; if not, the harvest starts over from the beginning.
- * @param deliver Puts the records where they belong (a file, standard output).
+ *   where `deliver` puts them (if not, the harvest starts over from the
+ *   beginning); a function is asked once the lock is held.
+ * @param deliver Puts the records where they belong (a file, standard
+ *   output); may return files it wrote under pending names, renamed just
+ *   before the state.
  * @returns The run.
+ * @throws {BusyError} When another run holds the state.
  */
 export async function harvestThenCommit(
   oai: OaiPmh,
   options: HarvestOptions & { state: string },
-  continuing: boolean,
-  deliver: (run: HarvestRun) => Promise<void>,
+  continuing: boolean | (() => Promise<boolean>),
+  deliver: (run: HarvestRun) => Promise<void | readonly PendingFile[]>,
 ): Promise<HarvestRun> {
   const committed = options.state;
-  const pending = `${committed}.pending`;
+  const pending = pendingPath(committed);
+  using _lock = await lockState(committed, "harvest");
+  await readHead(committed); // a link at the state's name is refused before anything is sent
+  const goOn = typeof continuing === "function" ? await continuing() : continuing;
   const head = await readHead(pending);
   const resumed = head?.inProgress === true &&
-    (continuing || !head.highWater); // a resumed increment needs its earlier records
+    (goOn || !head.highWater); // a resumed increment needs its earlier records
   if (!resumed) {
-    await removeIfThere(pending);
-    if (continuing) {
-      await Deno.copyFile(committed, pending).catch((error) => {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      });
-    }
+    await removeOwnFile(pending);
+    const text = goOn ? await readOwnFile(committed) : undefined;
+    if (text !== undefined) await writeOwnFile(pending, text);
   }
   const incremental = !!(await readHead(pending))?.highWater;
   const table = await oai.harvest({ ...options, state: pending });
   const run = { table, incremental, resumed };
-  await deliver(run);
+  const written = await deliver(run) ?? [];
+  for (const [from, to] of written) await Deno.rename(from, to);
   await Deno.rename(pending, committed);
   return run;
 }

@@ -45,19 +45,42 @@ function conform(earlier: ColumnTable, types: Record<string, ColumnType>): Colum
 }
 
 /**
+ * The earlier table with its identifiers exactly as they were harvested: a
+ * file read back may give another value (CSV reads `00123` as 123, a date
+ * as a date, a formula-like `@x` with its escape), and a changed record
+ * would then be added a second time.
+ */
+function withIdentifiers(
+  earlier: ColumnTable,
+  identifiers: readonly string[],
+  file: string,
+): ColumnTable {
+  if (identifiers.length !== earlier.numRows()) {
+    throw new TidepoolError(
+      `Cannot merge the harvest into ${file}: it holds ${earlier.numRows()} rows, the harvest's ledger ${identifiers.length}`,
+      { hint: `Move ${file} away to harvest every record into a new file` },
+    );
+  }
+  return earlier.assign({ identifier: [...identifiers] });
+}
+
+/**
  * Merges the records of an incremental harvest into the earlier ones, by
- * `identifier`.
+ * `identifier`, compared exactly as harvested.
  *
  * @param earlier The table the earlier runs wrote, read back.
  * @param changes The records this run harvested.
  * @param file The earlier table's file, for the error.
+ * @param identifiers The earlier rows' identifiers as harvested (the
+ *   harvest's ledger), which replace those read back from the file.
  * @returns Every record once; its provenance names this run's harvest and the earlier row count.
- * @throws {TidepoolError} When the earlier table has no `identifier` column.
+ * @throws {TidepoolError} When the earlier table has no `identifier` column, or other rows than `identifiers`.
  */
 export function mergeRecords(
   earlier: ColumnTable,
   changes: ColumnTable,
   file: string,
+  identifiers?: readonly string[],
 ): ColumnTable {
   if (!earlier.columnNames().includes("identifier")) {
     throw new TidepoolError(`Cannot merge the harvest into ${file}: it has no identifier column`, {
@@ -65,6 +88,7 @@ export function mergeRecords(
         "Give --to a file this harvest wrote, or delete the harvest's state file to start over into a new file",
     });
   }
+  if (identifiers) earlier = withIdentifiers(earlier, identifiers, file);
   const joined = concatTables([conform(earlier, columnTypes(changes)), changes]);
   const ids = joined.array("identifier") as ArrayLike<unknown>;
   const changedAt = new Map<unknown, number>();

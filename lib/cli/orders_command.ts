@@ -10,6 +10,9 @@ import { subgraphInfo } from "../subgraph/subgraph_info.ts";
 import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
 
+/** The largest GraphQL Int, the type of The Graph's block number. */
+const GRAPHQL_INT_MAX = 2 ** 31 - 1;
+
 /** The `orders` subcommand. */
 export const ORDERS_COMMAND: CommandSpec = {
   name: "orders",
@@ -48,7 +51,8 @@ export const ORDERS_COMMAND: CommandSpec = {
       payer: context.string("payer"),
       since: context.string("since"),
       until: context.string("until"),
-      block: context.integer("block"),
+      // The Graph's block number is a GraphQL Int (32 bits).
+      block: context.integer("block", 0, GRAPHQL_INT_MAX),
     });
     const where = await writeTable(target, orders, context.io.stdout);
     const info = subgraphInfo(orders);

@@ -10,9 +10,7 @@ import { ResourceSync } from "../archive/resourcesync/resource_sync.ts";
 import { UsageError } from "./exit_codes.ts";
 import { CLIENT_FLAGS, type CommandSpec, count, counted, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
-
-/** The mirror's state file inside the `--mirror` folder (its list of resources is kept beside it). */
-export const MIRROR_STATE_FILE = "_resourcesync_state.json";
+import { mirrorThenCommit } from "./_mirror_commit.ts";
 
 /** The `resourcesync` subcommand. */
 export const RESOURCESYNC_COMMAND: CommandSpec = {
@@ -57,9 +55,10 @@ export const RESOURCESYNC_COMMAND: CommandSpec = {
       site: context.string("site"),
     });
     if (mirror !== undefined) {
-      await Deno.mkdir(mirror, { recursive: true });
-      const step = await sync.mirror({ state: `${mirror}/${MIRROR_STATE_FILE}` });
-      const where = await writeTable(target, step.table, context.io.stdout);
+      const step = await mirrorThenCommit(mirror, target, (state) => sync.mirror({ state }), {
+        deliver: (table) => writeTable(target, table, context.io.stdout),
+      });
+      const where = step.where;
       const removed = step.removed.length ? `, ${count(step.removed.length)} removed` : "";
       context.say(
         `resourcesync: ${step.kind}: ${

@@ -67,12 +67,14 @@ function refuseUnknownFlags(command: CommandSpec, args: readonly string[]): void
     if (!arg.startsWith("-") || arg === "-") continue;
     const name = arg.startsWith("--")
       ? arg.slice(2).split("=")[0]
-      : shorts.get(arg.slice(1, 2)) ?? arg;
+      : shorts.get(arg.slice(1, 2)) ?? arg.slice(0, 2);
     const option = options[name];
     if (!option) {
       const close = closestNames(name.replace(/^-+/, ""), names);
+      // A short flag is its first letter: what is glued to it (-pSECRET) is a value, never repeated.
+      const shown = arg.startsWith("--") ? arg.split("=")[0] : arg.slice(0, 2);
       throw new UsageError(
-        `Unknown option ${arg.split("=")[0]} for tidepool ${command.name}${
+        `Unknown option ${shown} for tidepool ${command.name}${
           close.length ? `; did you mean --${close[0]}?` : ""
         }`,
         { hint: `tidepool ${command.name} --help lists its options` },
@@ -141,17 +143,17 @@ export async function runCli(
     io.stderr(commandHelp(COMMANDS));
     return EXIT.usage;
   }
-  if (name === "--help" || name === "-h" || name === "help") {
-    await io.stdout(encoder.encode(commandHelp(COMMANDS)));
-    return EXIT.ok;
-  }
-  if (name === "--version" || name === "-V") {
-    await io.stdout(encoder.encode(`tidepool ${TIDEPOOL_VERSION}\n`));
-    return EXIT.ok;
-  }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   let context: CommandContext | undefined;
   try {
+    if (name === "--help" || name === "-h" || name === "help") {
+      await io.stdout(encoder.encode(commandHelp(COMMANDS)));
+      return EXIT.ok;
+    }
+    if (name === "--version" || name === "-V") {
+      await io.stdout(encoder.encode(`tidepool ${TIDEPOOL_VERSION}\n`));
+      return EXIT.ok;
+    }
     if (!command) {
       const close = closestNames(name, COMMANDS.map((candidate) => candidate.name));
       throw new UsageError(
@@ -174,9 +176,12 @@ export async function runCli(
     return code;
   } catch (error) {
     context?.done();
-    // A reader that stopped reading (| head) ends the run; there is no one to tell.
-    if (error instanceof Deno.errors.BrokenPipe) return EXIT.ok;
-    io.stderr(`${errorLine(command?.name ?? "", error)}\n`);
+    // A reader that stopped reading (| head) did not get the table: never a success.
+    try {
+      io.stderr(`${errorLine(command?.name ?? "", error)}\n`);
+    } catch {
+      // Standard error is closed too: the exit code is all that is left.
+    }
     return exitCodeOf(error, context?.meter.sent ?? 0);
   }
 }

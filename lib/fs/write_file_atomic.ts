@@ -46,11 +46,13 @@ export function temporaryPath(path: string): string {
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
   const temporary = temporaryPath(path);
   try {
-    if (typeof data === "string") await Deno.writeTextFile(temporary, data);
-    else await Deno.writeFile(temporary, data);
+    // Create-new: a link planted at the temporary name is never written through.
+    if (typeof data === "string") await Deno.writeTextFile(temporary, data, { createNew: true });
+    else await Deno.writeFile(temporary, data, { createNew: true });
     await Deno.rename(temporary, path);
   } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
+    // What holds the name when create-new failed is not ours to remove.
+    if (!(error instanceof Deno.errors.AlreadyExists)) await Deno.remove(temporary).catch(() => {});
     throw error;
   }
 }

@@ -275,14 +275,18 @@ export async function cacheKey(
 }
 
 /**
- * The URL as it enters a key: credential parameters removed, the rest
+ * The URL as it enters a key: credential parameters (by name, or holding a
+ * registered secret) removed, the rest
  * sorted, and registered secrets in the path (a gateway's `/api/<key>/`)
  * redacted, so a co-author replaying with their own key finds the answers.
  */
 function keyUrl(url: string): string {
   const parsed = new URL(url);
   parsed.pathname = redact(parsed.pathname);
-  const kept = [...parsed.searchParams].filter(([name]) => !CREDENTIAL_PARAMS.test(name));
+  // A parameter of another name that holds a registered secret (a repository's `wskey`) is one too.
+  const kept = [...parsed.searchParams].filter(([name, value]) =>
+    !CREDENTIAL_PARAMS.test(name) && redact(value) === value
+  );
   kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   parsed.search = new URLSearchParams(kept).toString();
   parsed.username = "";

@@ -31,7 +31,7 @@ export interface HttpResponse {
   bytes: Uint8Array;
   /** The body as UTF-8 text. */
   text(): string;
-  /** The body parsed as JSON. */
+  /** The body parsed as JSON; a body that is not JSON is a `ProtocolError` (code `notJson`). */
   json<T = unknown>(): T;
 }
 
@@ -62,9 +62,11 @@ export function bufferedResponse(
       try {
         return JSON.parse(body) as T;
       } catch (error) {
-        throw new TidepoolError(
+        // A body that is not what the protocol promises is the service's fault, whatever its status.
+        throw new ProtocolError(
           `Response is not valid JSON: ${redact(fields.url)}`,
           {
+            code: "notJson",
             details: body,
             hint: "The service answered in another format; check the URL and the service version",
             cause: error,

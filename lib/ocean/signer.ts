@@ -117,21 +117,24 @@ export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
       },
     );
   }
+  // A key passed where its variable's name belongs must not be repeated: only the default is named.
+  const shown = name === "OCEAN_PRIVATE_KEY" ? name : "given to signerFromEnv";
   let value: string | undefined;
   try {
     value = Deno.env.get(name);
-  } catch (error) {
-    throw new TidepoolError(`Cannot read the environment variable ${name}`, {
-      hint: `Run with --allow-env=${name}`,
-      cause: error,
+  } catch {
+    // Deno's own message names the variable, so it is left out.
+    throw new TidepoolError(`Cannot read the environment variable ${shown}`, {
+      hint: "Pass the variable's name (not the key), and run Deno with --allow-env for it",
     });
   }
   if (value === undefined || value.trim() === "") {
-    throw new TidepoolError(`The environment variable ${name} is not set`, {
-      hint: `Set ${name} to the wallet's private key (64 hex digits) before starting`,
+    throw new TidepoolError(`The environment variable ${shown} is not set`, {
+      hint:
+        "Set the variable to the wallet's private key (64 hex digits) before starting, and pass its name, not the key",
     });
   }
-  return signerFromPrivateKey(value, `the environment variable ${name}`);
+  return signerFromPrivateKey(value, `the environment variable ${shown}`);
 }
 
 /** The EIP-55 checksummed address of a private key. */

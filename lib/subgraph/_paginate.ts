@@ -13,6 +13,7 @@
  * @module
  */
 
+import { ProtocolError } from "../errors/errors.ts";
 import type { Pager, PageRead } from "../paging/types.ts";
 import { pageDocument, selectionSet } from "./_document.ts";
 import { readMeta } from "./_staleness.ts";
@@ -151,7 +152,7 @@ export function subgraphPager(
       };
       if (pinned) variables.block = { number: state.block };
       const data = await send(document, variables, signal);
-      const rows = Array.isArray(data.rows) ? data.rows as Row[] : [];
+      const rows = listAnswered(data, options.entity);
       if (isFirst) {
         state.meta = readMeta(data._meta);
         // Pin every later page to the block the first page was read at.
@@ -212,4 +213,18 @@ export function subgraphPager(
     return { rows: fresh, received: rows.length, next };
   };
   return { pager, state };
+}
+
+/**
+ * The rows of a page: GraphQL gives a list field a list, so an answer
+ * without it (another field, a number, null) breaks the protocol, and is not
+ * read as an empty page that would end the walk early.
+ */
+export function listAnswered(data: Record<string, unknown>, entity: string): Row[] {
+  if (Array.isArray(data.rows)) return data.rows as Row[];
+  throw new ProtocolError(`Subgraph answered without the list of ${entity} asked for`, {
+    code: "missingList",
+    details: JSON.stringify(data).slice(0, 300),
+    hint: "Check that the URL is the subgraph's GraphQL endpoint and that it indexes this entity",
+  });
 }

@@ -22,6 +22,7 @@ import type { PagedReadOptions } from "../paging/types.ts";
 import type { SubgraphContext } from "./_context.ts";
 import { pageDocument, selectionSet } from "./_document.ts";
 import {
+  listAnswered,
   PAGE_SIZE,
   type PageLoopOptions,
   type PageLoopState,
@@ -104,7 +105,7 @@ export async function readRanges(
     }),
     { first: 1, where: loop.where, orderBy: field, orderDirection: "desc" },
     signal,
-  ).then((data) => (Array.isArray(data.rows) ? data.rows[0] as Row | undefined : undefined));
+  ).then((data) => listAnswered(data, loop.entity)[0] as Row | undefined);
   highest.catch(() => {}); // awaited below, unless the first page fails first
   const ordered: Range[] = [first];
   let scale: ValueScale | undefined;

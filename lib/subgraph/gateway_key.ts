@@ -10,7 +10,7 @@
 import { registerSecret } from "../errors/redact.ts";
 
 /** `/api/<key>/subgraphs/...` or `/api/<key>/deployments/...`, the gateway's two forms. */
-const GATEWAY_KEY_PATH = /\/api\/([^/?#]+)\/(?:subgraphs|deployments)\//i;
+export const GATEWAY_KEY_PATH = /\/api\/([^/?#]+)\/(?:subgraphs|deployments)\//i;
 
 /**
  * Registers the gateway API key held in a subgraph URL's path, if any.

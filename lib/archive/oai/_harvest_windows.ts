@@ -18,7 +18,7 @@
 
 import { PagingCapError } from "../../paging/errors.ts";
 import type { WalkReporter } from "../../paging/walk_pages.ts";
-import { writeFileAtomic } from "../../fs/write_file_atomic.ts";
+import { writeOwnFile } from "../../fs/own_file.ts";
 import { DAY, formatDatestamp, parseUtc } from "./_dates.ts";
 import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
 import { type HarvestState, readSpool, saveState, type WindowState } from "./_state.ts";
@@ -316,7 +316,7 @@ export function spoolOf(statePath: string, w: Pick<WindowState, "from" | "until"
 async function writeSpool(path: string, records: readonly OaiRecord[]): Promise<void> {
   let text = "";
   for (const { datestamp: _, ...rest } of records) text += JSON.stringify(rest) + "\n";
-  await writeFileAtomic(path, text);
+  await writeOwnFile(path, text);
 }
 
 function floorTo(ms: number, granule: number): number {

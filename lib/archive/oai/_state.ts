@@ -9,7 +9,7 @@
 import { TidepoolError } from "../../errors/errors.ts";
 import { parseUtc } from "./_dates.ts";
 import type { OaiRecord } from "./types.ts";
-import { writeFileAtomic } from "../../fs/write_file_atomic.ts";
+import { appendOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 
 /** What identifies a harvest: the same endpoint, verb, format and set. */
 export interface HarvestIdentity {
@@ -61,29 +61,32 @@ export interface WindowState {
 
 /** Reads a state file; undefined when it does not exist. */
 export async function loadState(path: string): Promise<HarvestState | undefined> {
-  let text: string;
+  // A link at the state's name is refused, never followed (its target's text is no state).
+  const text = await readOwnFile(path);
+  if (text === undefined) return undefined;
+  let state: HarvestState | undefined;
   try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
+    state = JSON.parse(text) as HarvestState;
+  } catch {
+    // The parser's message quotes the file: it is not repeated.
   }
-  try {
-    const state = JSON.parse(text) as HarvestState;
-    if (state.version !== 1) throw new Error(`unknown version ${state.version}`);
-    return state;
-  } catch (error) {
-    throw new TidepoolError(`Cannot read the harvest state file ${path}`, {
-      details: error instanceof Error ? error.message : String(error),
-      detailsLabel: "Reading it said",
-      hint: "Delete the file to start the harvest from the beginning",
-    });
+  if (state?.version !== 1) {
+    throw new TidepoolError(
+      `Cannot read the harvest state file ${path}: it is not a tidepool harvest state (${
+        state === undefined ? "not JSON" : "no version 1"
+      })`,
+      {
+        hint:
+          "Give the harvest a state file of its own (`state`, or --state on the command line), or delete this one to start over",
+      },
+    );
   }
+  return state;
 }
 
 /** Writes a state file atomically. */
 export async function saveState(path: string, state: HarvestState): Promise<void> {
-  await writeFileAtomic(path, JSON.stringify(state, null, 1));
+  await writeOwnFile(path, JSON.stringify(state, null, 1));
 }
 
 /** Checks that a saved state belongs to the harvest asked for. */
@@ -107,12 +110,7 @@ export function spoolPath(statePath: string): string {
 
 /** Reads the first `count` spooled records and rewrites the spool to exactly those. */
 export async function readSpool(path: string, count: number): Promise<OaiRecord[]> {
-  let text = "";
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
+  const text = await readOwnFile(path) ?? "";
   const lines = text.split("\n").filter((line) => line !== "").slice(0, count);
   if (lines.length < count) {
     throw new TidepoolError(
@@ -120,11 +118,16 @@ export async function readSpool(path: string, count: number): Promise<OaiRecord[
       { hint: "Delete the state file and its spool to harvest again from the beginning" },
     );
   }
-  await Deno.writeTextFile(path, lines.length ? lines.join("\n") + "\n" : "");
+  await writeOwnFile(path, lines.length ? lines.join("\n") + "\n" : "");
   return lines.map((line) => {
     const raw = JSON.parse(line) as Omit<OaiRecord, "datestamp">;
     return { ...raw, datestamp: parseUtc(raw.datestampText) };
   });
+}
+
+/** Empties the spool for a new harvest (a link at its name is refused, never written through). */
+export async function startSpool(path: string): Promise<void> {
+  await writeOwnFile(path, "");
 }
 
 /** Appends records to the spool. */
@@ -132,5 +135,5 @@ export async function appendSpool(path: string, records: readonly OaiRecord[]): 
   if (records.length === 0) return;
   let text = "";
   for (const { datestamp: _, ...rest } of records) text += JSON.stringify(rest) + "\n";
-  await Deno.writeTextFile(path, text, { append: true });
+  await appendOwnFile(path, text);
 }

@@ -310,10 +310,12 @@ export class OaiPmh {
 
   async #harvest(options: HarvestOptions): Promise<ColumnTable> {
     const run = { ...await this.#resolve(options), eager: true };
-    const [{ harvestPages }, { appendSpool, readSpool, spoolPath }] = await Promise.all([
-      harvestCode(),
-      stateCode(),
-    ]);
+    const [{ harvestPages }, { appendSpool, readSpool, spoolPath, startSpool }] = await Promise.all(
+      [
+        harvestCode(),
+        stateCode(),
+      ],
+    );
     const schema = run.verb === "ListIdentifiers"
       ? headerSchema
       : run.metadataPrefix === "oai_dc"
@@ -347,7 +349,7 @@ export class OaiPmh {
     const spool = run.statePath ? spoolPath(run.statePath) : undefined;
     if (spool) {
       const earlier = run.saved?.inProgress ? await readSpool(spool, run.saved.delivered) : [];
-      if (!run.saved?.inProgress) await Deno.writeTextFile(spool, "");
+      if (!run.saved?.inProgress) await startSpool(spool);
       earlier.forEach(keep);
     }
     for await (const page of harvestPages(run)) {

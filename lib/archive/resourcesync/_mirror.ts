@@ -12,7 +12,7 @@ import { parseUtc } from "../oai/_dates.ts";
 import { entrySchema } from "./_schema.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorOptions, MirrorResult } from "./types.ts";
-import { writeFileAtomic } from "../../fs/write_file_atomic.ts";
+import { appendOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 
 interface MirrorState {
   version: 1;
@@ -45,9 +45,9 @@ export async function runMirror(
     const previous = state ? await readLocs(locsPath) : undefined;
     const current = new Set(entries.map((e) => e.loc));
     const removed = previous ? [...previous].filter((loc) => !current.has(loc)) : [];
-    await writeFileAtomic(locsPath, [...current].join("\n"));
+    await writeOwnFile(locsPath, [...current].join("\n"));
     const since = at ?? latest(entries) ?? started;
-    await writeFileAtomic(
+    await writeOwnFile(
       options.state,
       JSON.stringify({ version: 1, since, lastFullList: started } satisfies MirrorState),
     );
@@ -71,9 +71,9 @@ export async function runMirror(
   const known = await readLocs(locsPath);
   const added = entries.map((e) => e.loc).filter((loc) => !known.has(loc));
   if (added.length) {
-    await Deno.writeTextFile(locsPath, `\n${[...new Set(added)].join("\n")}`, { append: true });
+    await appendOwnFile(locsPath, `\n${[...new Set(added)].join("\n")}`);
   }
-  await writeFileAtomic(options.state, JSON.stringify({ ...state, since } satisfies MirrorState));
+  await writeOwnFile(options.state, JSON.stringify({ ...state, since } satisfies MirrorState));
   return {
     kind: "changes",
     table: buildTable(entrySchema, entries),
@@ -95,18 +95,22 @@ function latest(entries: readonly SitemapEntry[]): string | undefined {
 }
 
 async function readState(path: string): Promise<MirrorState | undefined> {
+  // A link at the state's name is refused, never followed.
+  const text = await readOwnFile(path);
+  if (text === undefined) return undefined;
+  let state: MirrorState | undefined;
   try {
-    const state = JSON.parse(await Deno.readTextFile(path)) as MirrorState;
-    if (state.version !== 1 || !state.since) throw new Error("unknown state");
-    return state;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new TidepoolError(`Cannot read the mirror state file ${path}`, {
-      details: error instanceof Error ? error.message : String(error),
-      detailsLabel: "Reading it said",
-      hint: "Delete it to start with a new baseline",
-    });
+    state = JSON.parse(text) as MirrorState;
+  } catch {
+    // The parser's message quotes the file: it is not repeated.
   }
+  if (state?.version !== 1 || !state.since) {
+    throw new TidepoolError(
+      `Cannot read the mirror state file ${path}: it is not a tidepool mirror state`,
+      { hint: "Give the mirror a folder of its own, or delete this file to start a new baseline" },
+    );
+  }
+  return state;
 }
 
 /** A list of locations with no mirror state beside it is not tidepool's: it is never replaced. */
@@ -123,10 +127,6 @@ async function refuseForeign(path: string): Promise<void> {
 }
 
 async function readLocs(path: string): Promise<Set<string>> {
-  try {
-    return new Set((await Deno.readTextFile(path)).split("\n").filter((l) => l !== ""));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return new Set();
-    throw error;
-  }
+  const text = await readOwnFile(path) ?? "";
+  return new Set(text.split("\n").filter((l) => l !== ""));
 }

@@ -1,0 +1,195 @@
+/**
+ * The files tidepool keeps beside a user's (harvest and mirror state, their
+ * pending copies, spools, lock files) are read and written only as regular
+ * files at their own name: never through a symbolic link someone planted
+ * there, never into a folder, a device or a pipe. Writes go through
+ * {@linkcode writeFileAtomic} (a rename never follows a link); an append or
+ * a lock opens the file and checks, on the open file, that it is the one
+ * the name held (a link swapped in between is caught before a byte is written).
+ *
+ * @module
+ */
+
+import { writeFileAtomic } from "./write_file_atomic.ts";
+
+/** A file tidepool keeps is not a regular file of its own: a symbolic link, a folder, a device. */
+export class NotOwnFileError extends Error {
+  /** The error kind. */
+  override name = "NotOwnFileError";
+  /** The path refused. */
+  readonly path: string;
+
+  /**
+   * The refusal of one path.
+   *
+   * @param path The path.
+   * @param what What is there (`a symbolic link`, `a folder`).
+   */
+  constructor(path: string, what: string) {
+    super(
+      `Refused to use ${path}: it is ${what}, not a file tidepool wrote; tidepool never reads or writes its own files through a link or into another kind of file. Remove it, or give tidepool another path`,
+    );
+    this.path = path;
+  }
+}
+
+/** What is at a path, without following a link there. */
+async function entryAt(path: string): Promise<Deno.FileInfo | undefined> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** Refuses anything at `path` but a regular file; the file's info, or undefined when none is there. */
+async function regularFileAt(path: string): Promise<Deno.FileInfo | undefined> {
+  const info = await entryAt(path);
+  if (info === undefined || info.isFile) return info;
+  throw new NotOwnFileError(
+    path,
+    info.isSymlink ? "a symbolic link" : info.isDirectory ? "a folder" : "not a regular file",
+  );
+}
+
+/** Refuses an open file that is not the regular file `before` described (a name swapped meanwhile). */
+async function checkSame(file: Deno.FsFile, path: string, before: Deno.FileInfo): Promise<void> {
+  const opened = await file.stat();
+  if (!opened.isFile || opened.ino !== before.ino || opened.dev !== before.dev) {
+    file.close();
+    throw new NotOwnFileError(path, "a file that changed while it was being opened");
+  }
+}
+
+/**
+ * Reads one of tidepool's own files as text.
+ *
+ * @param path The file.
+ * @returns Its text, or undefined when there is none.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Reading a state file that may not exist yet
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * console.log(await readOwnFile(`${dir}/state.json`)); // undefined
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function readOwnFile(path: string): Promise<string | undefined> {
+  const before = await regularFileAt(path);
+  if (before === undefined) return undefined;
+  const file = await Deno.open(path, { read: true });
+  await checkSame(file, path, before);
+  // Reading the stream to its end closes the file.
+  return new TextDecoder().decode(await new Response(file.readable).arrayBuffer());
+}
+
+/**
+ * Writes one of tidepool's own files whole, atomically: refused when a link
+ * or another kind of file holds its name.
+ *
+ * @param path The file (its folder must exist).
+ * @param data The bytes, or text written as UTF-8.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Saving a state file
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await writeOwnFile(`${dir}/state.json`, "{}");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeOwnFile(path: string, data: Uint8Array | string): Promise<void> {
+  await regularFileAt(path);
+  await writeFileAtomic(path, data);
+}
+
+/**
+ * Removes one of tidepool's own files, if it is there: refused when a link
+ * or another kind of file holds its name (it is not tidepool's to remove).
+ *
+ * @param path The file.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Dropping a pending state
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await removeOwnFile(`${dir}/state.json.pending`); // nothing there: nothing done
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function removeOwnFile(path: string): Promise<void> {
+  if (await regularFileAt(path) === undefined) return;
+  await Deno.remove(path).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}
+
+/**
+ * Appends text to one of tidepool's own files, creating it when missing
+ * (as a new file: creation never follows a link).
+ *
+ * @param path The file.
+ * @param text The text, written as UTF-8.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Adding lines to a spool
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await appendOwnFile(`${dir}/spool.ndjson`, "{}\n");
+ * await appendOwnFile(`${dir}/spool.ndjson`, "{}\n");
+ * console.log(await Deno.readTextFile(`${dir}/spool.ndjson`)); // {}\n{}\n
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function appendOwnFile(path: string, text: string): Promise<void> {
+  const file = await openOwnFile(path, { append: true });
+  try {
+    const bytes = new TextEncoder().encode(text);
+    for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Opens one of tidepool's own files for writing (a lock file, a spool),
+ * creating it when missing; the caller closes it.
+ *
+ * @param path The file.
+ * @param mode `append` to add at its end, else opened for reading and writing in place.
+ * @returns The open file.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Opening a lock file
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * const lock = await openOwnFile(`${dir}/state.lock`);
+ * console.log(await lock.tryLock(true)); // true
+ * lock.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function openOwnFile(
+  path: string,
+  mode: { append?: boolean } = {},
+): Promise<Deno.FsFile> {
+  const access = mode.append ? { append: true } : { read: true, write: true };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const before = await regularFileAt(path);
+    if (before === undefined) {
+      try {
+        // Create-new (O_EXCL) fails on any name already taken, a link included.
+        return await Deno.open(path, { ...access, createNew: true });
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists) continue; // made meanwhile: look again
+        throw error;
+      }
+    }
+    const file = await Deno.open(path, access);
+    await checkSame(file, path, before);
+    return file;
+  }
+  throw new NotOwnFileError(path, "a name that keeps changing");
+}
