@@ -91,6 +91,7 @@ function filesMatching(pattern: RegExp): string[] {
 
 Deno.test("one atomic file write: renames happen in the helper and the two streaming writers only", () => {
   assert.deepEqual(filesMatching(/Deno\.rename\(/), [
+    "lib/fs/own_file.ts", // moveOwnFile: a pending copy of tidepool's own file committed
     "lib/fs/write_file_atomic.ts",
     "lib/ocean/download/_save_stream.ts", // links first, so an existing name is never replaced
     "lib/sandbox/archive/uploads_handler.ts", // streams a PUT body to the temporary name

@@ -11,7 +11,7 @@
 
 import type { ColumnTable } from "arquero";
 import type { MirrorResult } from "../archive/resourcesync/types.ts";
-import { readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
+import { moveOwnFile, readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
 import { UsageError } from "./exit_codes.ts";
 import type { OutputTarget } from "./_output.ts";
 import { canonicalPath, lockState } from "./_state_files.ts";
@@ -79,9 +79,7 @@ export async function mirrorThenCommit(
   const result = await step(pending);
   const where = await io.deliver(result.table);
   // The list first, then the state: a stop in between lists some changes again, never loses one.
-  await Deno.rename(locsPath(pending), locsPath(state)).catch((error) => {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  });
-  await Deno.rename(pending, state);
+  await moveOwnFile(locsPath(pending), locsPath(state));
+  await moveOwnFile(pending, state);
   return { ...result, where };
 }

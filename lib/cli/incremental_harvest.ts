@@ -19,7 +19,7 @@
 import type { ColumnTable } from "arquero";
 import type { OaiPmh } from "../archive/oai/oai_pmh.ts";
 import type { HarvestOptions } from "../archive/oai/types.ts";
-import { readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
+import { moveOwnFile, readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
 import { lockState } from "./_state_files.ts";
 
 /** What one run harvested. */
@@ -95,7 +95,7 @@ export async function harvestThenCommit(
   const table = await oai.harvest({ ...options, state: pending });
   const run = { table, incremental, resumed };
   const written = await deliver(run) ?? [];
-  for (const [from, to] of written) await Deno.rename(from, to);
-  await Deno.rename(pending, committed);
+  for (const [from, to] of written) await moveOwnFile(from, to);
+  await moveOwnFile(pending, committed);
   return run;
 }

@@ -127,6 +127,32 @@ export async function removeOwnFile(path: string): Promise<void> {
 }
 
 /**
+ * Moves one of tidepool's own files onto another of its names, as the
+ * commit of a pending copy: both names must hold regular files (or the
+ * target nothing); a rename replaces a link at the target rather than
+ * following it, but a link there is not tidepool's to replace.
+ *
+ * @param from The pending file.
+ * @param to The name it takes.
+ * @returns False when `from` is not there (nothing moved).
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file holds either name.
+ *
+ * @example Committing a pending state
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await writeOwnFile(`${dir}/state.json.pending`, "{}");
+ * console.log(await moveOwnFile(`${dir}/state.json.pending`, `${dir}/state.json`)); // true
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function moveOwnFile(from: string, to: string): Promise<boolean> {
+  if (await regularFileAt(from) === undefined) return false;
+  await regularFileAt(to);
+  await Deno.rename(from, to);
+  return true;
+}
+
+/**
  * Appends text to one of tidepool's own files, creating it when missing
  * (as a new file: creation never follows a link).
  *

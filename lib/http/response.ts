@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ProtocolError, ResponseTooLargeError, TidepoolError } from "../errors/errors.ts";
+import { ProtocolError, ResponseTooLargeError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 
 /** A buffered answer. */

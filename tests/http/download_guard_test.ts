@@ -57,7 +57,7 @@ async function eventually(event: Promise<void>, what: string): Promise<void> {
   }
 }
 
-async function entries(dir: string): Promise<string[]> {
+function entries(dir: string): string[] {
   try {
     return [...Deno.readDirSync(dir)].map((entry) => entry.name);
   } catch {
@@ -83,7 +83,7 @@ Deno.test("a body that never ends stops at maxBytes; nothing is kept", async () 
     assert.match(error.hint ?? "", /maxBytes/);
     await eventually(cancelled, "the server seeing the client hang up");
     assert.ok(sent() < 64 * 1024 * 1024, `${sent()} bytes sent`);
-    assert.deepEqual(await entries(dir), []);
+    assert.deepEqual(entries(dir), []);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
@@ -109,7 +109,7 @@ Deno.test("an abort after the headers cuts the body; the reason is the caller's;
     const error = await saving;
     assert.equal(error?.name, "AbortError", `got ${error}`);
     await eventually(cancelled, "the server seeing the client hang up");
-    assert.deepEqual(await entries(dir), []);
+    assert.deepEqual(entries(dir), []);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
@@ -173,7 +173,7 @@ Deno.test("a body shorter than its declared length is an error, and nothing is k
     })
       .catch((e) => e);
     assert.ok(error instanceof Error, `got ${error}`);
-    assert.deepEqual(await entries(dir), []);
+    assert.deepEqual(entries(dir), []);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
@@ -237,7 +237,7 @@ Deno.test("downloadResults: an endless result stops at maxBytes, an abort ends i
     ).catch((e) => e);
     assert.ok(error instanceof ResponseTooLargeError, `got ${error}`);
     await eventually(cancelled, "the node seeing the client hang up");
-    assert.deepEqual(await entries(dir), []);
+    assert.deepEqual(entries(dir), []);
 
     const controller = new AbortController();
     const downloading = node.downloadResults(
@@ -248,7 +248,7 @@ Deno.test("downloadResults: an endless result stops at maxBytes, an abort ends i
     await whenSent(4 * 1024 * 1024);
     controller.abort(new DOMException("stop", "AbortError"));
     assert.equal((await downloading)?.name, "AbortError");
-    assert.deepEqual(await entries(dir), []);
+    assert.deepEqual(entries(dir), []);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
