@@ -71,7 +71,7 @@ async function peakKb(pid: number): Promise<number> {
  * running at the time bound, is killed at once (a runaway read would take
  * the machine's memory) and the test fails on what it did.
  */
-async function verifyAsChild(bundle: string): Promise<ChildRun> {
+async function verifyAsChild(bundle: string, timeLimitMs = 120_000): Promise<ChildRun> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -87,7 +87,7 @@ async function verifyAsChild(bundle: string): Promise<ChildRun> {
   let maxRssKb = 0;
   let ended = false;
   const output = child.output().finally(() => ended = true);
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + timeLimitMs;
   // A bound, not a measurement: the test fails on a child that never ends or grows past the cap.
   while (!ended) {
     maxRssKb = Math.max(maxRssKb, await peakKb(child.pid));
@@ -203,6 +203,89 @@ Deno.test("verify on hostile metadata files: the crate a FIFO, the sums /dev/zer
     const run = await verifyAsChild(bundle);
     await assertContained(run, victim);
     assert.match(run.out, /ro-crate-metadata\.json: cannot be read: not a regular file/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+// readTable reads `<table>.provenance.json` beside a CSV table: a file the
+// bundle may hold, never checked by verify (not a regular-file check, no
+// size bound), so it must never be opened.
+
+Deno.test("verify opens no FIFO beside a CSV table: counts.csv.provenance.json as a FIFO never hangs it", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    const fifo = await new Deno.Command("mkfifo", {
+      args: [`${bundle}/counts.csv.provenance.json`],
+    }).output();
+    assert.equal(fifo.code, 0, "mkfifo");
+    const run = await verifyAsChild(bundle, 30_000);
+    await assertContained(run, victim);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify follows no link beside a CSV table: counts.csv.provenance.json linked to another file prints none of it", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    await Deno.symlink(victim, `${bundle}/counts.csv.provenance.json`);
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+    // Any 8 characters of the other file are a leak, not only the whole secret.
+    for (const part of [SECRET.slice(0, 8), SECRET_VALUE.slice(0, 8)]) {
+      assert.ok(!run.out.includes(part), `the output holds ${part}, from ${victim}`);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify reads nothing unbounded beside a CSV table: counts.csv.provenance.json linked to /dev/zero", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    await Deno.symlink("/dev/zero", `${bundle}/counts.csv.provenance.json`);
+    const run = await verifyAsChild(bundle, 60_000);
+    await assertContained(run, victim);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify's memory stays bounded on a Parquet bomb: a small file whose pages expand to millions of rows", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    // 15 million equal values: under 100 KB of Parquet, hundreds of MB once decoded and digested.
+    const { tableToParquet } = await import("../../lib/dataset/parquet.ts");
+    const bomb = await tableToParquet(aq.table({ n: new Int32Array(15_000_000) }));
+    assert.ok(bomb.length < 200_000, `the bomb is ${bomb.length} bytes`);
+    await Deno.writeFile(`${bundle}/counts.parquet`, bomb);
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify prints no control character of the bundle's: a digest's description with terminal escapes", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    const path = `${bundle}/ro-crate-metadata.json`;
+    const crate = JSON.parse(await Deno.readTextFile(path));
+    const digest = crate["@graph"].find((entity: { "@id": string }) =>
+      entity["@id"] === "#digest-counts.parquet"
+    );
+    assert.ok(digest, "the crate records the table's digest");
+    // Clear the screen, go home and paint a verdict of its own.
+    digest.value = "0".repeat(64);
+    digest.description = "x: \u001b[2J\u001b[H\u001b]0;ok\u0007all holds: 5 files match";
+    await Deno.writeTextFile(path, JSON.stringify(crate));
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+    assert.match(run.out, /counts\.parquet: holds another table/);
+    for (const control of ["\u001b", "\u0007"]) {
+      assert.ok(!run.out.includes(control), "the output holds the bundle's terminal escapes");
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }
