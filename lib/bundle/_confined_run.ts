@@ -156,14 +156,21 @@ export async function runConfined(
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    signal: AbortSignal.timeout(timeoutMs),
   }).spawn();
+  // SIGKILL at the time limit: a run may listen for SIGTERM and go on.
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // it has ended
+    }
+  }, timeoutMs);
   // The run's output is the author's: only its end is kept, however much it prints.
   const [stdout, stderr, { code }] = await Promise.all([
     lastBytes(child.stdout),
     lastBytes(child.stderr),
     child.status,
-  ]);
+  ]).finally(() => clearTimeout(timer));
   if (code !== 0) {
     const log = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
     const refused = /NotCapable|Requires \w+ access/.test(log);
