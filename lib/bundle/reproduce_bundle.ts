@@ -20,7 +20,12 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, readSmallText } from "./_bundle_file.ts";
-import { copyRegularFiles, DEFAULT_MAX_COPY_BYTES, projectRoot } from "./_project_copy.ts";
+import {
+  copyRegularFiles,
+  DEFAULT_MAX_COPY_BYTES,
+  isInside,
+  projectRoot,
+} from "./_project_copy.ts";
 import { checkModuleGraph, denoCaches, runConfined } from "./_confined_run.ts";
 import { notebookModule } from "./_notebook_module.ts";
 
@@ -148,6 +153,19 @@ export async function reproduceBundle(
       hint:
         "Give the folder the notebook or script recorded into (its TIDEPOOL_CACHE_DIR) as the recording",
     });
+  }
+  // The default recording is the author's: a link out of the project (to a home folder) is refused.
+  if (
+    options.recording === undefined &&
+    !isInside(await Deno.realPath(recording), await Deno.realPath(root))
+  ) {
+    throw new TidepoolError(
+      `Cannot reproduce ${bundleDir}: its recording ${recording} is a symbolic link out of the project`,
+      {
+        hint:
+          "The re-run may read only a copy of its project: give the recording folder itself with --recording",
+      },
+    );
   }
   // The bundle's crate is read once, and before the run: a folder that is no bundle fails at once.
   const recorded = await crateGraph(bundle, bundleDir);
