@@ -84,7 +84,7 @@ interface FileNow {
 export async function verifyBundle(dir: string): Promise<BundleVerification> {
   const problems: BundleProblem[] = [];
   const found: Found = (path, check, problem) =>
-    problems.push({ path: printable(path), check, problem });
+    problems.push({ path: printable(path), check, problem: escapeControls(problem) });
   const checked = { files: 0, tables: 0 };
   try {
     await checkBundle(dir, found, checked);
@@ -391,12 +391,17 @@ async function folderEntries(dir: string): Promise<Map<string, string>> {
 
 /** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
 function printable(text: string): string {
-  const shown = text.replace(
+  const shown = escapeControls(text);
+  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
+}
+
+/** Control characters (a terminal's escapes) as `\u` escapes: a problem quotes the bundle's text. */
+function escapeControls(text: string): string {
+  return text.replace(
     // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f]/g,
+    /[\u0000-\u001f\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
 /** The first 12 digits of a hash, enough to tell two apart in a message. */
