@@ -167,7 +167,7 @@ export type {
   WaitForIndexedOptions,
   WaitForJobOptions,
 } from "./lib/ocean/mod.ts";
-export { BODY_PARTS, EMOTIONS } from "./lib/expressions/vocabulary.ts";
+export { BODY_PARTS, EMOTION_GLOSSES, EMOTIONS } from "./lib/expressions/vocabulary.ts";
 export { EXPRESSION_SEARCH_PACING, ExpressionSearch } from "./lib/expressions/expression_search.ts";
 export { kwic, KWIC_COLUMNS } from "./lib/expressions/kwic.ts";
 export type { KwicOptions, KwicRow } from "./lib/expressions/mod.ts";

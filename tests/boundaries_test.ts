@@ -97,6 +97,10 @@ Deno.test("one atomic file write: renames happen in the helper and the two strea
   ]);
 });
 
+Deno.test("one file-name sanitiser: Windows devices and the byte limit are known in one file", () => {
+  assert.deepEqual(filesMatching(/lpt\[0-9/i), ["lib/fs/safe_file_name.ts"]);
+});
+
 Deno.test("one polling helper: only lib/http pauses (pacing, retries, pollUntil)", () => {
   assert.deepEqual(filesMatching(/\bsleep\(/), [
     "lib/http/_retry_loop.ts",

@@ -33,6 +33,10 @@ export async function resources(
   const { type, parent, auth, signal, maxPages, maxRows } = parameters;
   const pageSize = parameters.pageSize ?? 100;
   const records: RawResource[] = [];
+  // A resource seen on an earlier page (the list shifted while paging, or a
+  // service repeating itself) is kept once.
+  const seen = new Set<string>();
+  const key = (row: RawResource) => String(row.id ?? row.slug);
   const pages = walkPages(
     {
       label: "archive resources",
@@ -46,11 +50,12 @@ export async function resources(
           auth,
           signal,
         }).then((response) => response.json<unknown>()),
-      fingerprint: (body) => listRecords(body).map((row) => String(row.id ?? row.slug)).join("\n"),
+      fingerprint: (body) => listRecords(body).map(key).join("\n"),
       read(body) {
         const rows = listRecords(body);
         return {
-          rows,
+          rows: rows.filter((row) => !seen.has(key(row)) && !!seen.add(key(row))),
+          received: rows.length,
           total: listTotal(body),
         };
       },

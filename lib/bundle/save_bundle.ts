@@ -16,6 +16,7 @@ import { tableDigest } from "../table/table_digest.ts";
 import type { PlotFigure } from "../plot/plot_figure.ts";
 import type { PlotElement } from "../plot/plot_element.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { safeFileName } from "../fs/safe_file_name.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
 import { frictionlessSchema } from "./frictionless_schema.ts";
 import type { BundleFile, SavedPlot, SavedTable } from "./_bundle_entries.ts";
@@ -114,10 +115,16 @@ const METADATA_FILES = [
   SHA256SUMS,
 ];
 
-/** A file name from a table or plot name: `ordersPerWeek` → `orders_per_week`. */
+/**
+ * A file name from a table or plot name: `ordersPerWeek` → `orders_per_week`,
+ * then through the one file-name sanitiser (a table named `CON` is `_con`).
+ */
 function fileStem(kind: string, name: string): string {
-  const stem = name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "_").replace(/^[_-]+|[_-]+$/g, "");
+  const stem = safeFileName(
+    name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "_").replace(/^[_-]+|[_-]+$/g, ""),
+    "",
+  );
   if (!stem) {
     throw new TidepoolError(`Cannot name a bundle file after the ${kind} "${name}"`, {
       hint: "Give it a name with Latin letters or digits, such as orders_per_week",

@@ -26,17 +26,25 @@ export interface Checkpoint {
 /** The value Hive, Spark and DuckDB read as a null partition value. */
 const NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
-/** Escapes a partition value as Spark does (percent-encoding), which DuckDB and Trino decode. */
+/**
+ * Escapes a partition value as Spark does (percent-encoding), which DuckDB
+ * and Trino decode; a trailing dot or space is escaped too, since Windows
+ * drops them from folder names.
+ */
 function escapePartValue(value: string): string {
-  return value.replace(
-    /[^A-Za-z0-9._ -]/gu,
-    (char) =>
-      Array.from(
-        new TextEncoder().encode(char),
-        (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
-      ).join(""),
+  const escape = (char: string) =>
+    Array.from(
+      new TextEncoder().encode(char),
+      (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    ).join("");
+  return value.replace(/[^A-Za-z0-9._ -]/gu, escape).replace(
+    /[. ]+$/,
+    (tail) => [...tail].map(escape).join(""),
   );
 }
+
+/** The 255-byte limit of a folder name on ext4, APFS and NTFS. */
+const MAX_FOLDER_BYTES = 255;
 
 /**
  * The relative folder of a row: `name=value/` per level, `""` without levels.
@@ -52,7 +60,20 @@ export function partitionFolder(
     const part = value === null || value === undefined || value === ""
       ? NULL_PARTITION
       : escapePartValue(value);
-    folder += `${escapePartValue(name)}=${part}/`;
+    const segment = `${escapePartValue(name)}=${part}`;
+    // Escaped, the segment is ASCII: its length is its size in bytes.
+    if (segment.length > MAX_FOLDER_BYTES) {
+      throw new TidepoolError(
+        `Cannot write the partition ${name}: a value makes a folder name of ${segment.length} bytes, past the limit of ${MAX_FOLDER_BYTES}`,
+        {
+          details: `${String(value).slice(0, 60)}...`,
+          detailsLabel: "The value starts",
+          hint:
+            "Partition by a shorter value derived from it (a prefix, a year, a hash): partitionBy: [{ name, value: (row) => ... }]",
+        },
+      );
+    }
+    folder += `${segment}/`;
   }
   return folder;
 }

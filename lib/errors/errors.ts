@@ -332,17 +332,17 @@ export class ResponseTooLargeError extends TidepoolError {
   readonly limit: number;
 
   /**
-   * Creates the error with a hint to raise `maxResponseBytes`.
+   * Creates the error with a hint to raise the cap (`maxResponseBytes` unless told otherwise).
    *
-   * @param request The method and URL of the request and the cap in bytes.
+   * @param request The method and URL of the request, the cap in bytes, and how to raise it.
    */
-  constructor(request: { method: string; url: string; limit: number }) {
+  constructor(request: { method: string; url: string; limit: number; hint?: string }) {
     super(
       `Response is larger than the limit of ${request.limit} bytes: ${request.method} ${
         redact(request.url)
       }`,
       {
-        hint:
+        hint: request.hint ??
           "Raise maxResponseBytes in the client options if the answer is expected to be this large",
       },
     );

@@ -11,6 +11,12 @@
 const REDACTED = "[redacted]";
 const secrets = new Set<string>();
 let secretPattern: RegExp | undefined;
+/** The length of the shortest piece of a key that is redacted on its own. */
+const PART = 8;
+/** Every `PART`-character piece (lower case) of the registered key-like secrets. */
+const secretParts = new Set<string>();
+/** Texts longer than this are searched for whole secrets only (a piece search costs a slice a character). */
+const PART_SEARCH_LIMIT = 4 * 1024 * 1024;
 
 /** Query parameter and JSON field names whose values are always secret. */
 const SECRET_NAMES =
@@ -24,8 +30,10 @@ const SECRET_NAMES =
 const QUERY_SECRET_NAMES = `${SECRET_NAMES}|sig|key|auth|api-key|x-api-key|access-token`;
 
 const PATTERNS: [RegExp, string][] = [
-  // Authorization: Bearer <token>
-  [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // Authorization: Bearer <token>, Basic <user:password in base64>
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`],
+  // https://user:password@host/: the whole user information, in any scheme
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi, `$1${REDACTED}@`],
   // ?signature=...&token=...
   [
     new RegExp(`([?&](?:${QUERY_SECRET_NAMES})=)[^&#\\s"']*`, "gi"),
@@ -56,6 +64,20 @@ const PATTERNS: [RegExp, string][] = [
 export function registerSecret(value: string): void {
   if (value.length < 8 || secrets.has(value)) return;
   secrets.add(value);
+  if (keyLike(value)) {
+    // A server that echoes part of a key (its first 12 characters in an error) must not
+    // make tidepool print that part: every piece of PART characters is redacted.
+    const forms = [value, encodeURIComponent(value)];
+    if (/^0x[0-9a-fA-F]+$/.test(value)) forms.push(value.slice(2));
+    for (const form of forms) {
+      const lower = form.toLowerCase();
+      for (let i = 0; i + PART <= lower.length; i++) {
+        const part = lower.slice(i, i + PART);
+        // A run like "00000000" tells nothing of a key and is common in numbers.
+        if (new Set(part).size >= 4) secretParts.add(part);
+      }
+    }
+  }
   const forms = new Set<string>();
   for (const secret of secrets) {
     forms.add(secret);
@@ -80,12 +102,139 @@ export function registerSecret(value: string): void {
  * ```
  */
 export function redact(text: string): string {
-  let out = text;
-  if (secretPattern) out = out.replace(secretPattern, REDACTED);
+  let out = redactSecrets(text);
   for (const [pattern, replacement] of PATTERNS) {
     out = out.replace(pattern, replacement);
   }
   return out;
+}
+
+/**
+ * Removes the registered secrets from text, whole and in pieces of 8 or
+ * more characters of a key (a private key, an API key, a token), but none
+ * of the shapes {@linkcode redact} removes by pattern: for data that is
+ * stored as it came, such as a recorded answer, where a field named `token`
+ * is data but a key a server echoed back is not.
+ *
+ * @param text Any text.
+ * @returns The text with registered secrets, and pieces of keys, replaced by `[redacted]`.
+ *
+ * @example A server echoing the start of a key
+ * ```ts
+ * registerSecret("k3y0-a1b2-c3d4-e5f6-0001");
+ * console.log(redactSecrets("unknown key k3y0-a1b2-c3d4...")); // "unknown key [redacted]..."
+ * ```
+ */
+export function redactSecrets(text: string): string {
+  let out = secretPattern ? text.replace(secretPattern, REDACTED) : text;
+  if (secretParts.size > 0 && out.length >= PART && out.length <= PART_SEARCH_LIMIT) {
+    out = redactParts(out);
+  }
+  return out;
+}
+
+/** Replaces each run of text made of pieces of registered keys. */
+function redactParts(text: string): string {
+  let out = "";
+  let kept = 0;
+  for (let i = 0; i + PART <= text.length;) {
+    if (!secretParts.has(text.slice(i, i + PART).toLowerCase())) {
+      i++;
+      continue;
+    }
+    let end = i + PART;
+    while (
+      end < text.length && secretParts.has(text.slice(end - PART + 1, end + 1).toLowerCase())
+    ) {
+      end++;
+    }
+    out += text.slice(kept, i) + REDACTED;
+    kept = end;
+    i = end;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/**
+ * Whether a registered secret is a key, whose pieces are secret too: letters
+ * and digits together, no space and no path. A password of words or a URL
+ * path registered as secret is redacted only whole, so that its pieces
+ * (`/api/v1/`) do not mangle ordinary text.
+ */
+function keyLike(value: string): boolean {
+  return value.length >= 12 && !/[\s/]/.test(value) && /[0-9]/.test(value) &&
+    /[A-Za-z]/.test(value);
+}
+
+/**
+ * Whether a value given where a name, an address or a URL goes has the shape
+ * of a secret: a private key (64 hex digits, with or without 0x), or a long
+ * unbroken run of key characters mixing letters and digits (an API key, a
+ * token). Such a value is described, never echoed, in an error about it.
+ *
+ * @param value A value from the caller.
+ * @returns True when it should not be shown.
+ *
+ * @example A private key passed where a variable's name goes
+ * ```ts
+ * console.log(looksLikeSecret("0x" + "ab".repeat(32))); // true
+ * console.log(looksLikeSecret("OCEAN_PRIVATE_KEY")); // false
+ * ```
+ */
+export function looksLikeSecret(value: string): boolean {
+  const text = value.trim();
+  if (/^(?:0x)?[0-9a-f]{64}$/i.test(text)) return true;
+  return /^[A-Za-z0-9_+/=.~-]{32,}$/.test(text) && /[0-9]/.test(text) && /[A-Za-z]/.test(text);
+}
+
+/**
+ * A value from the caller as an error may show it: quoted and cut to `max`
+ * characters, or, when it has the shape of a secret ({@linkcode looksLikeSecret}),
+ * only its length.
+ *
+ * @param value Any value the caller passed.
+ * @param max The most characters shown; default 60.
+ * @returns Text to put in an error message.
+ *
+ * @example A private key given where an address goes
+ * ```ts
+ * console.log(showValue("0x" + "1f".repeat(32)));
+ * // a string of 66 characters (not shown: it looks like a key)
+ * ```
+ */
+export function showValue(value: unknown, max = 60): string {
+  if (typeof value !== "string") return String(value).slice(0, max);
+  if (looksLikeSecret(value)) {
+    return `a string of ${value.length} characters (not shown: it looks like a key)`;
+  }
+  return JSON.stringify(value.length > max ? `${value.slice(0, max - 3)}...` : value);
+}
+
+/**
+ * Registers the values of request headers that carry credentials
+ * (`authorization`, `cookie`, `x-api-key`, any header named like a secret),
+ * so that a server echoing one back cannot make tidepool print it.
+ *
+ * @param headers Request headers by name.
+ *
+ * @example A key sent in a header is never printed back
+ * ```ts
+ * registerHeaderSecrets({ "x-api-key": "k3y-in-a-header-0001" });
+ * console.log(redact("you sent k3y-in-a-header-0001")); // "you sent [redacted]"
+ * ```
+ */
+export function registerHeaderSecrets(headers: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (
+      typeof value !== "string" || !(/^(?:cookie|x-api-key)$/i.test(name) || isSecretName(name))
+    ) {
+      continue;
+    }
+    registerSecret(value.trim());
+    // `Bearer <token>`, `Basic <base64>`, `Token <key>`: the credential itself.
+    const credential = /^\S+\s+(\S+)$/.exec(value.trim())?.[1];
+    if (credential) registerSecret(credential);
+  }
 }
 
 function escapeRegExp(text: string): string {

@@ -8,6 +8,12 @@
 export * from "./expression_search.ts";
 export * from "./columns.ts";
 export * from "./types.ts";
-export { BODY_PARTS, type BodyPart, type Emotion, EMOTIONS } from "./vocabulary.ts";
+export {
+  BODY_PARTS,
+  type BodyPart,
+  type Emotion,
+  EMOTION_GLOSSES,
+  EMOTIONS,
+} from "./vocabulary.ts";
 export type { ExpressionRow } from "./rows.ts";
 export { kwic, KWIC_COLUMNS, type KwicOptions, type KwicRow } from "./kwic.ts";

@@ -47,6 +47,49 @@ export const BODY_PARTS = [
   "胸",
 ] as const;
 
+/**
+ * An English gloss of each emotion category, and the words a newcomer may
+ * try for it (`joy`, `happiness`), so that a search for them can be told
+ * which category they mean.
+ *
+ * @example The gloss of 喜
+ * ```ts
+ * console.log(EMOTION_GLOSSES["喜"][0]); // "joy"
+ * ```
+ */
+export const EMOTION_GLOSSES: Readonly<Record<Emotion, readonly string[]>> = {
+  喜: ["joy", "happiness", "delight", "gladness", "pleasure"],
+  怒: ["anger", "rage", "fury", "irritation"],
+  哀: ["sorrow", "sadness", "grief", "gloom"],
+  怖: ["fear", "fright", "dread", "terror", "anxiety"],
+  恥: ["shame", "embarrassment", "shyness"],
+  好: ["liking", "fondness", "love", "affection"],
+  厭: ["dislike", "disgust", "aversion", "hatred"],
+  昂: ["excitement", "agitation", "elation"],
+  安: ["relief", "calm", "ease", "peace"],
+  驚: ["surprise", "amazement", "astonishment", "shock"],
+};
+
+/**
+ * The category a value not in the vocabulary most likely means: an English
+ * word of {@linkcode EMOTION_GLOSSES} (`joy`), or Japanese text that holds
+ * exactly one category's character (`喜び`, `怒り`).
+ */
+function meantEmotion(value: string, known: readonly string[]): string | undefined {
+  const word = value.trim().toLowerCase();
+  const byGloss = (Object.entries(EMOTION_GLOSSES) as [string, readonly string[]][])
+    .find(([, words]) => words.includes(word))?.[0];
+  if (byGloss && known.includes(byGloss)) return byGloss;
+  const held = known.filter((category) => value.includes(category));
+  return held.length === 1 ? held[0] : undefined;
+}
+
+/** A category with its gloss, `喜 (joy)`; a category tidepool does not know, as it is. */
+function glossed(category: string): string {
+  const gloss = EMOTION_GLOSSES[category as Emotion]?.[0];
+  return gloss ? `${category} (${gloss})` : category;
+}
+
 /** An emotion category, one of {@linkcode EMOTIONS}. */
 export type Emotion = typeof EMOTIONS[number];
 /** A body part, one of {@linkcode BODY_PARTS}. */
@@ -85,11 +128,13 @@ export function checkVocabulary(
     if (known.length === 0) continue;
     const unknown = values(given).find((value) => !known.includes(value));
     if (unknown === undefined) continue;
+    const meant = name === "emotion" ? meantEmotion(unknown, known) : undefined;
+    const listed = name === "emotion" ? known.map(glossed) : known;
     throw new TidepoolError(
-      `Cannot search expressions: ${name} "${unknown}" is not one of the service's ${what}: ${
-        known.join(", ")
+      `Cannot search expressions: ${name} "${unknown}" is not one of the service's ${what}${
+        meant ? `; did you mean ${glossed(meant)}?` : `: ${known.join(", ")}`
       }`,
-      { hint: `Use one of ${known.join(", ")} (stats() lists them with their counts)` },
+      { hint: `Use one of ${listed.join(", ")} (stats() lists them with their counts)` },
     );
   }
 }

@@ -34,7 +34,7 @@
 
 import { currentOperation } from "../table/call_trace.ts";
 import { CacheMissError } from "../errors/errors.ts";
-import { redact } from "../errors/redact.ts";
+import { redact, redactSecrets } from "../errors/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 
 /** The cache modes; see the module documentation. */
@@ -74,6 +74,22 @@ interface CacheFile {
   bodyBase64: string;
   /** A failure or partial answer, kept only so replay retraces the recorded run. */
   replayOnly?: boolean;
+}
+
+/**
+ * The body with every registered secret (and piece of a key) redacted, when
+ * it is text: a server that echoes a key back cannot make a recording hold
+ * it. A binary body is stored as it came.
+ */
+function withoutSecrets(body: Uint8Array): Uint8Array {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    return body;
+  }
+  const clean = redactSecrets(text);
+  return clean === text ? body : new TextEncoder().encode(clean);
 }
 
 /** Headers worth keeping: those that change how a body is read. */
@@ -175,7 +191,7 @@ export class ResponseCache {
       recordedAt: response.recordedAt ?? new Date().toISOString(),
       status: response.status,
       headers,
-      bodyBase64: encodeBase64(response.body),
+      bodyBase64: encodeBase64(withoutSecrets(response.body)),
       ...(response.replayOnly ? { replayOnly: true } : {}),
     };
     await writeStored(path, JSON.stringify(file));

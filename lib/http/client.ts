@@ -10,7 +10,12 @@ import { isLocalService } from "./local_services.ts";
 import { type CacheMode, ResponseCache } from "./cache.ts";
 import { cacheFromEnvironment } from "./cache_from_env.ts";
 import { SUCCESSFUL_ANSWERS } from "./cache_policy.ts";
-import { CacheMissError, TidepoolError, TimeoutError } from "../errors/errors.ts";
+import {
+  CacheMissError,
+  ResponseTooLargeError,
+  TidepoolError,
+  TimeoutError,
+} from "../errors/errors.ts";
 import type { ClientDefaults, ClientOptions } from "./options.ts";
 import { HostPacer } from "./pacer.ts";
 import {
@@ -19,7 +24,7 @@ import {
   type ProgressTask,
   startProgress,
 } from "../progress/progress.ts";
-import { redact } from "../errors/redact.ts";
+import { redact, registerHeaderSecrets, registerSecret, showValue } from "../errors/redact.ts";
 import { errorFromResponse } from "./error_from_response.ts";
 import { type RetryPolicy, retryPolicy } from "./retry.ts";
 import { currentOperation, noteRequest } from "../table/call_trace.ts";
@@ -31,7 +36,14 @@ import {
   type QueryValue,
   requestUrl,
 } from "./request.ts";
-import { type HttpResponse, type HttpStream, readCapped, watchIdle } from "./response.ts";
+import {
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  guardDownload,
+  type HttpResponse,
+  type HttpStream,
+  readCapped,
+  watchIdle,
+} from "./response.ts";
 import { type AnsweredAttempt, withRetries } from "./_retry_loop.ts";
 import { afterWrites, cachedResponse, noteWrite, recordResponse } from "./_cache_read_through.ts";
 
@@ -87,10 +99,15 @@ export class HttpClient {
     try {
       parsed = new URL(baseUrl);
     } catch {
-      throw new TidepoolError(`Invalid service URL: ${baseUrl}`, {
+      // A key passed where the URL goes is described, never echoed.
+      throw new TidepoolError(`Invalid service URL: ${showValue(baseUrl, 200)}`, {
         hint: "Give an absolute http or https URL, such as https://node.example",
       });
     }
+    // A password in the URL (https://user:password@host/) is a secret from here on.
+    if (parsed.password) registerSecret(decodeURIComponent(parsed.password));
+    if (parsed.username) registerSecret(decodeURIComponent(parsed.username));
+    registerHeaderSecrets(options.headers);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
       throw new TidepoolError(`Unsupported URL scheme: ${parsed.protocol}`, {
         hint: "Give an http or https URL",
@@ -221,6 +238,7 @@ export class HttpClient {
    * Non-2xx statuses become typed errors unless listed in `acceptStatus`.
    */
   async request(request: HttpRequest): Promise<HttpResponse> {
+    registerHeaderSecrets(request.headers);
     const unkeyed = prepareRequest(request, this.baseUrl, this.#headers);
     const { method, url, body, headers, idempotent } = unkeyed;
     const policy = request.cachePolicy ?? SUCCESSFUL_ANSWERS;
@@ -286,9 +304,13 @@ export class HttpClient {
   /**
    * Sends a request and hands back the body as a stream once the status is
    * known to be good, for downloads that should not be held in memory.
-   * Never cached; retried only before the body is handed over.
+   * Never cached; retried only before the body is handed over. The body is
+   * held to its declared `Content-Length`, else to `maxBytes` (default
+   * {@linkcode DEFAULT_MAX_DOWNLOAD_BYTES}), and the client's and the
+   * request's signals end it until its last byte.
    */
   async stream(request: HttpRequest): Promise<HttpStream> {
+    registerHeaderSecrets(request.headers);
     const prepared = prepareRequest(request, this.baseUrl, this.#headers);
     const { method, url, body, headers, idempotent } = prepared;
     this.#refuseInReplay(method, url);
@@ -327,12 +349,16 @@ export class HttpClient {
       };
     }
     const timeoutMs = request.timeoutMs ?? this.#timeoutMs;
-    return {
-      status: response.status,
-      headers: response.headers,
-      url: response.url,
-      redirected: response.answer.redirected,
-      body: watchIdle(response.answer.body ?? new Response("").body!, timeoutMs, () =>
+    // The signals go on ending the body after the headers: aborting cuts the
+    // transfer itself, not only a request still waiting.
+    const outer = this.#signals(request.signal);
+    const onAbort = () => idle.abort(outer!.reason);
+    if (outer?.aborted) onAbort();
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    const received = watchIdle(
+      response.answer.body ?? new Response("").body!,
+      timeoutMs,
+      () =>
         idle.abort(
           new TimeoutError(
             `Download stalled: no data for ${timeoutMs} ms from ${method} ${
@@ -340,7 +366,38 @@ export class HttpClient {
             }`,
             { hint: "The service stopped sending; try again, or raise timeoutMs for slow links" },
           ),
-        )),
+        ),
+    );
+    const length = Number(response.headers.get("content-length") ?? NaN);
+    const declared = Number.isSafeInteger(length) && length >= 0 &&
+        !response.headers.has("content-encoding")
+      ? length
+      : undefined;
+    const limit = request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+    // A cap the caller set also holds against a length the server declares.
+    if (request.maxBytes !== undefined && declared !== undefined && declared > limit) {
+      outer?.removeEventListener("abort", onAbort);
+      await received.cancel().catch(() => {});
+      throw new ResponseTooLargeError({
+        method,
+        url: url.toString(),
+        limit,
+        hint:
+          `The server declared ${declared} bytes; pass a larger maxBytes to the call to accept it`,
+      });
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      url: response.url,
+      redirected: response.answer.redirected,
+      body: guardDownload(received, {
+        declared,
+        limit,
+        method,
+        url: url.toString(),
+        onEnd: () => outer?.removeEventListener("abort", onAbort),
+      }),
     };
   }
 

@@ -19,5 +19,6 @@ export { redact, redactParams, registerSecret } from "../errors/redact.ts";
 export { type CallTrace, noteAsOf, traceCall } from "../table/call_trace.ts";
 export type { RetryOptions } from "./retry.ts";
 export { sleep } from "./sleep.ts";
+export { DEFAULT_MAX_DOWNLOAD_BYTES } from "./response.ts";
 export * from "./poll_until.ts";
 export * from "./unknown_shape.ts";

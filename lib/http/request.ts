@@ -63,7 +63,11 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Cancels this request. */
   signal?: AbortSignal;
-  /** Body size cap for this request; defaults to the client's. */
+  /**
+   * Body size cap for this request; defaults to the client's
+   * `maxResponseBytes`, and for a stream with no declared length to
+   * `DEFAULT_MAX_DOWNLOAD_BYTES` (4 GiB).
+   */
   maxBytes?: number;
 }
 

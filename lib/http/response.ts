@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ResponseTooLargeError, TidepoolError } from "../errors/errors.ts";
+import { ProtocolError, ResponseTooLargeError, TidepoolError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 
 /** A buffered answer. */
@@ -148,4 +148,112 @@ export async function readCapped(
   // Otherwise counted as it arrives, as a streamed body is.
   const capped = cappedStream(answer.body, limit, method, url);
   return new Uint8Array(await new Response(capped).arrayBuffer());
+}
+
+/**
+ * The most bytes a download whose server declares no length may have, unless
+ * the call says otherwise (`maxBytes`): 4 GiB. A declared `Content-Length`
+ * is the cap of its own download.
+ */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
+
+/** How a download body is held to its length. */
+export interface DownloadGuard {
+  /** The length the server declared (`Content-Length` of an uncoded body), if any. */
+  declared?: number;
+  /** The cap when none is declared. */
+  limit: number;
+  /** The request, for messages. */
+  method: string;
+  /** The request's URL, for messages (redacted there). */
+  url: string;
+  /** Called once when the body ends in any way (done, failed, cancelled). */
+  onEnd?: () => void;
+}
+
+/**
+ * A download body held to its length: it fails once it passes the declared
+ * length (or, with none, the cap), and when it ends short of a declared
+ * length, so a body that never ends cannot fill a disk and a cut one is
+ * never taken for complete. Pull-based: nothing is read ahead of the reader.
+ *
+ * @param body The body as it arrives.
+ * @param guard The declared length, the cap and the request.
+ * @returns The same bytes, or an error where the body breaks its length.
+ *
+ * @example A body that sends more than it declared
+ * ```ts
+ * const body = ReadableStream.from([new Uint8Array(8)]);
+ * const guarded = guardDownload(body, { declared: 4, limit: 100, method: "GET", url: "http://x/" });
+ * await new Response(guarded).arrayBuffer().catch((e) => console.log(e.name)); // ProtocolError
+ * ```
+ */
+export function guardDownload(
+  body: ReadableStream<Uint8Array>,
+  guard: DownloadGuard,
+): ReadableStream<Uint8Array> {
+  const { declared, limit, method, url } = guard;
+  const reader = body.getReader();
+  let size = 0;
+  let ended = false;
+  const end = () => {
+    if (!ended) guard.onEnd?.();
+    ended = true;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch (error) {
+        end();
+        throw error;
+      }
+      if (step.done) {
+        end();
+        if (declared !== undefined && size < declared) {
+          controller.error(
+            new ProtocolError(
+              `Download ended after ${size} of its declared ${declared} bytes: ${method} ${
+                redact(url)
+              }`,
+              {
+                code: "shortBody",
+                hint: "The server cut the transfer; nothing was kept, try again",
+              },
+            ),
+          );
+        } else controller.close();
+        return;
+      }
+      size += step.value.byteLength;
+      if (size > (declared ?? limit)) {
+        end();
+        await reader.cancel().catch(() => {});
+        controller.error(
+          declared !== undefined
+            ? new ProtocolError(
+              `Download sent more than its declared ${declared} bytes: ${method} ${redact(url)}`,
+              {
+                code: "longBody",
+                hint: "The server broke its own Content-Length; nothing was kept, report it",
+              },
+            )
+            : new ResponseTooLargeError({
+              method,
+              url,
+              limit,
+              hint:
+                "The server declared no length and sent past the cap; pass a larger maxBytes to the call if the file is expected to be this large",
+            }),
+        );
+        return;
+      }
+      controller.enqueue(step.value);
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }

@@ -9,6 +9,7 @@
  */
 
 import { mediaBundle } from "./media_bundle.ts";
+import { installCanvas } from "./_dom_canvas.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
 
@@ -31,6 +32,8 @@ export async function installKernelDocument(): Promise<boolean> {
   };
   global.document = page.document;
   global.window ??= page.window;
+  // A continuous colour legend draws its ramp on a canvas: linkedom's gets one.
+  installCanvas(page.document);
   // Every linkedom element (HTML or SVG) shares the Element prototype: it displays as itself.
   let prototype = Object.getPrototypeOf(page.document.createElement("div"));
   while (prototype && prototype.constructor?.name !== "Element") {

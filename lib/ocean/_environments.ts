@@ -9,29 +9,29 @@ import type { ColumnTable } from "arquero";
 import type { HttpClient } from "../http/client.ts";
 import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import { buildTable, type ColumnSpec, defineSchema } from "../table/mod.ts";
-import type { ComputeEnvironment, ComputeResource } from "./types.ts";
+import type { ComputeEnvironment } from "./types.ts";
+import {
+  freeResource,
+  RESOURCE_KINDS,
+  type ResourceHolder,
+  type ResourceKind,
+} from "./_resources.ts";
 
-/**
- * One free resource's figure. The free tier lists its own resources; where
- * one lacks a figure (nodes send `max` and `inUse` there, and `total`/`min`
- * only at the environment level), the environment's resource fills it in.
- */
-function freeFigure(env: ComputeEnvironment, id: string, field: keyof ComputeResource): unknown {
-  const free = env.free?.resources?.find((resource) => resource.id === id);
-  const general = env.resources?.find((resource) => resource.id === id);
-  if (!free) return null;
-  return free[field] ?? general?.[field] ?? null;
+/** One free resource's figure, found by kind and in the specification's units. */
+function freeFigure(env: ComputeEnvironment, kind: ResourceKind, figure: string): unknown {
+  return freeResource(env as ResourceHolder, kind)?.[figure] ?? null;
 }
 
-const RESOURCE_IDS = ["cpu", "ram", "disk", "gpu"] as const;
 const FIGURES = ["total", "max", "min", "inUse"] as const;
 
-const resourceColumns: ColumnSpec<ComputeEnvironment>[] = RESOURCE_IDS.flatMap((id) =>
+const resourceColumns: ColumnSpec<ComputeEnvironment>[] = RESOURCE_KINDS.flatMap((kind) =>
   FIGURES.map((figure) => ({
-    name: `${id}${figure[0].toUpperCase()}${figure.slice(1)}`,
+    name: `${kind}${figure[0].toUpperCase()}${figure.slice(1)}`,
     type: "number" as const,
-    get: (env: ComputeEnvironment) => freeFigure(env, id, figure),
-    description: `Free tier ${id}: ${figure}${id === "ram" || id === "disk" ? " (GiB)" : ""}`,
+    get: (env: ComputeEnvironment) => freeFigure(env, kind, figure),
+    description: `Free tier ${kind}: ${figure}${
+      kind === "ram" || kind === "disk" ? " (GiB, also from a node that counts bytes)" : ""
+    }${kind === "gpu" ? " (the resource of type gpu, whatever its id)" : ""}`,
   }))
 );
 
@@ -62,6 +62,15 @@ export const ENVIRONMENT_COLUMNS = defineSchema<ComputeEnvironment>([
     description: "Free tier: most jobs at once",
   },
   ...resourceColumns,
+  {
+    name: "gpuDescription",
+    type: "string",
+    get: (env) => {
+      const gpu = freeResource(env as ResourceHolder, "gpu");
+      return typeof gpu?.description === "string" ? gpu.description : null;
+    },
+    description: "Free tier gpu: the node's description of it (`NVIDIA GeForce GTX 1060 3GB`)",
+  },
   { name: "enableNetwork", type: "boolean", description: "Whether jobs get network access" },
   {
     name: "paid",

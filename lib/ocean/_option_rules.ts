@@ -108,7 +108,13 @@ const OCEAN_CALL_RULES = {
   },
   "OceanNode.jobResults": { rules: JOBS, required: [] },
   "OceanNode.downloadResults": {
-    rules: { signer: "object", dir: "string", types: "strings", signal: "signal" },
+    rules: {
+      signer: "object",
+      dir: "string",
+      types: "strings",
+      maxBytes: "integer",
+      signal: "signal",
+    },
     required: ["signer", "dir"],
   },
   "OceanNode.resultText": {
@@ -135,6 +141,7 @@ const OCEAN_CALL_RULES = {
       fileIndex: "integer",
       userdata: "object",
       verify: "boolean",
+      maxBytes: "integer",
       signal: "signal",
     },
     required: ["did", "serviceId", "txId", "signer", "dir"],

@@ -6,6 +6,7 @@
  */
 
 import { TidepoolError } from "../errors/errors.ts";
+import { looksLikeSecret, showValue } from "../errors/redact.ts";
 
 const DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -25,7 +26,10 @@ export function checkDid(did: unknown, what = "DID"): string {
 /** Throws unless `address` is `0x` and 40 hex characters. */
 export function checkAddress(address: unknown, what = "address"): string {
   if (typeof address !== "string" || !ADDRESS.test(address)) {
-    throw new TidepoolError(`Invalid ${what}: ${String(address).slice(0, 120)}`, {
+    const shown = looksLikeSecret(String(address))
+      ? showValue(address)
+      : String(address).slice(0, 120);
+    throw new TidepoolError(`Invalid ${what}: ${shown}`, {
       hint: "An address is 0x followed by 40 hex characters",
     });
   }

@@ -102,6 +102,21 @@ export function signerFromPrivateKey(privateKey: string, source = "the private k
  * ```
  */
 export function signerFromEnv(name = "OCEAN_PRIVATE_KEY"): Signer {
+  const keyShaped = typeof name === "string" && /^(?:0x)?[0-9a-f]{64}$/i.test(name.trim());
+  if (typeof name !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || keyShaped) {
+    // A key passed by mistake where the variable's name goes: never echoed.
+    if (typeof name === "string" && name.trim().length >= 8) registerSecret(name.trim());
+    const what = keyShaped
+      ? "what looks like a private key"
+      : `a value that is not a variable name (${String(name).length} characters, not shown)`;
+    throw new TidepoolError(
+      `signerFromEnv takes the name of an environment variable, and was given ${what}`,
+      {
+        hint:
+          'Put the key in an environment variable and pass its name: signerFromEnv("OCEAN_PRIVATE_KEY"); or pass the key to signerFromPrivateKey(key)',
+      },
+    );
+  }
   let value: string | undefined;
   try {
     value = Deno.env.get(name);

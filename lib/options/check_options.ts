@@ -9,6 +9,7 @@
  */
 
 import { TidepoolError } from "../errors/errors.ts";
+import { showValue } from "../errors/redact.ts";
 import { didYouMean } from "./did_you_mean.ts";
 
 /**
@@ -280,9 +281,8 @@ function known(rules: OptionRules): string {
 
 /** A value as the user would recognise it, short. */
 function shown(value: unknown): string {
-  if (typeof value === "string") {
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  }
+  // A key given where a signer or a name goes: no part of it is echoed.
+  if (typeof value === "string") return showValue(value);
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "function") return "a function";
   if (Array.isArray(value)) return `a list of ${value.length}`;

@@ -8,12 +8,13 @@
 
 import { ProtocolError, TidepoolError, type TidepoolErrorOptions } from "../errors/errors.ts";
 
-/** Why a walk stopped: `repeatedPage`, `cursorCycle`, `restartLimit`. */
-export type PagingErrorCode = "repeatedPage" | "cursorCycle" | "restartLimit";
+/** Why a walk stopped: `repeatedPage`, `cursorCycle`, `restartLimit`, `noNewRows`. */
+export type PagingErrorCode = "repeatedPage" | "cursorCycle" | "restartLimit" | "noNewRows";
 
 /**
  * A protocol error of paging: the service made a paged read impossible to finish: it repeated a page,
- * named a cursor it had named before, or kept failing after restarts.
+ * named a cursor it had named before, kept failing after restarts, or kept
+ * advancing its cursor over pages that brought nothing new.
  *
  * @example Telling a repeated page apart
  * ```ts

@@ -85,6 +85,14 @@ export interface Pager<C, P, R> {
   restart?(cursor: C, state: WalkState): C | Promise<C>;
   /** Restarts in a row without a new row before giving up; default 5. */
   maxRestarts?: number;
+  /**
+   * Pages in a row that bring no new row while the cursor still advances
+   * (a token handed out forever over the same records) before the walk
+   * fails with a `PagingError` (`noNewRows`); default 50. After a restart
+   * the pages read before it are allowed on top, since a restarted window
+   * repeats what it had delivered.
+   */
+  maxEmptyPages?: number;
   /** A repeated page: `error` (default) throws, `stop` ends the walk (a shortfall is then warned). */
   onRepeat?: "error" | "stop";
   /** Pages requested ahead of the one read; default 1. */

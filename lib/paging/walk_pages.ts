@@ -2,8 +2,9 @@
  * The one page loop of tidepool. An adapter declares its cursor kind, how to
  * fetch a page and how to read it; the walk reads ahead within the client's
  * pacing, cancels what is no longer needed, detects repeated pages and
- * cursor cycles, enforces the caps, restarts when the adapter can recover,
- * reports progress and says when rows fall short of the reported total.
+ * cursor cycles, stops a cursor that advances over pages bringing nothing
+ * new, enforces the caps, restarts when the adapter can recover, reports
+ * progress and says when rows fall short of the reported total.
  *
  * @module
  */
@@ -27,6 +28,7 @@ export interface WalkReporter {
 const DEFAULT_MAX_PAGES = 100_000;
 const DEFAULT_MAX_ROWS = 10_000_000;
 const DEFAULT_MAX_RESTARTS = 5;
+const DEFAULT_MAX_EMPTY_PAGES = 50;
 
 /**
  * Walks every page of a paged read, handing on each page's rows.
@@ -69,6 +71,7 @@ export async function* walkPages<C, P, R>(
   const maxPages = cap(options.maxPages, DEFAULT_MAX_PAGES, "maxPages", pager.label);
   const maxRows = cap(options.maxRows, DEFAULT_MAX_ROWS, "maxRows", pager.label);
   const maxRestarts = pager.maxRestarts ?? DEFAULT_MAX_RESTARTS;
+  const maxEmpty = pager.maxEmptyPages ?? DEFAULT_MAX_EMPTY_PAGES;
   const window = Math.max(1, Math.floor(pager.readAhead ?? 1));
   const kind = pager.cursor;
   const counted = pager.count ?? "rows";
@@ -86,6 +89,10 @@ export async function* walkPages<C, P, R>(
   let cursors = new Set<string>();
   let prints = new Map<string, number>();
   let fruitless = 0; // restarts in a row without a new row
+  // Pages in a row whose cursor advanced but which brought no new row, and
+  // how many are allowed: more after a restart, whose window repeats.
+  let empty = 0;
+  let emptyAllowed = maxEmpty;
   let stopped: string | undefined;
   let deferred: ReturnType<typeof setTimeout> | undefined;
   const turns = eventLoopTurns();
@@ -150,6 +157,8 @@ export async function* walkPages<C, P, R>(
         }
         const restart = await pager.restart(cursor, state);
         state.restarts++;
+        empty = 0;
+        emptyAllowed = maxEmpty + state.pages;
         ahead.clear();
         cursors = new Set();
         prints = new Map();
@@ -183,6 +192,19 @@ export async function* walkPages<C, P, R>(
         throw new PagingCapError(pager.label, "maxRows", maxRows, pager.call);
       }
       const next: C | null = read.done ? null : kind.advance(cursor, read, state);
+      if (read.rows.length > 0) {
+        empty = 0;
+        emptyAllowed = maxEmpty;
+      } else if (next !== null && ++empty > emptyAllowed) {
+        throw new PagingError(
+          `${pager.label} stopped: ${empty} pages in a row brought no new row while the ${kind.name} kept advancing`,
+          "noNewRows",
+          {
+            hint:
+              "The service repeats itself or pages past its data; report it to its operator, and narrow the query meanwhile (a set, a window, a filter)",
+          },
+        );
+      }
       task.update(state[counted], { total: state.total, detail: `page ${state.pages}` });
       if (next !== null) {
         const from = next;

@@ -17,7 +17,9 @@ export function requireColumns(
   const missing = columns.filter((name) => !table.columnNames().includes(name));
   if (missing.length) {
     throw new TidepoolError(`Cannot draw the ${chart}: the table lacks ${missing.join(", ")}`, {
-      details: `Columns: ${table.columnNames().join(", ")}`,
+      details: table.columnNames().join(", ") || "no columns",
+      // The table is the caller's: no server is involved.
+      detailsLabel: "The table has",
       hint: "Pass the table the chart documents (analytics, stats, books or search hits)",
     });
   }

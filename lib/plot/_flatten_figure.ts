@@ -1,9 +1,9 @@
 /**
  * Turns what Plot returns into one standalone SVG: Plot answers a `<figure>`
- * (HTML) when a chart has a title, subtitle, caption or swatch legend; an
- * `.svg` file and an `image/svg+xml` display need a single SVG, so the title,
- * the swatches and the caption are redrawn as SVG text and rects around the
- * chart's own SVG.
+ * (HTML) when a chart has a title, subtitle, caption or legend; an `.svg`
+ * file and an `image/svg+xml` display need a single SVG, so the title, the
+ * swatches and the caption are redrawn as SVG text and rects, and a colour
+ * ramp's own SVG is placed, above or below the chart's own SVG.
  *
  * @module
  */
@@ -59,11 +59,15 @@ export function flattenFigure(result: Node): string {
   if ((result.tagName ?? "").toLowerCase() === "svg") {
     return startTag(result.outerHTML, true);
   }
-  const main = result.querySelector("svg:not([class*=swatch] svg)") ??
-    [...Array.from(result.querySelectorAll("svg"))].find((svg) =>
-      !String(svg.getAttribute("class") ?? "").includes("swatch") &&
-      Number(svg.getAttribute("width") ?? 0) > 40
-    );
+  // A continuous colour legend is an SVG of its own (class `plot-…-ramp`) before the chart.
+  const isRamp = (svg: Node) => /-ramp\b/.test(svg.getAttribute("class") ?? "");
+  const inSwatches = new Set(Array.from(result.querySelectorAll("[class*=swatch] svg")));
+  const svgs = Array.from(result.querySelectorAll("svg")).filter((svg) => !inSwatches.has(svg));
+  const ramps = svgs.filter(isRamp);
+  const main = svgs.find((svg) =>
+    !isRamp(svg) && !String(svg.getAttribute("class") ?? "").includes("swatch") &&
+    Number(svg.getAttribute("width") ?? 0) > 40
+  );
   if (!main) throw new Error("Plot returned a figure without a chart");
   const width = Number(main.getAttribute("width") ?? 640);
   const height = Number(main.getAttribute("height") ?? 400);
@@ -107,6 +111,12 @@ export function flattenFigure(result: Node): string {
       x += advance;
     }
     y += 24;
+  }
+  for (const ramp of ramps) {
+    ramp.setAttribute("x", "0");
+    ramp.setAttribute("y", String(y));
+    parts.push(startTag(ramp.outerHTML, false));
+    y += Number(ramp.getAttribute("height") ?? 50);
   }
   const chartTop = y;
   main.setAttribute("x", "0");

@@ -20,8 +20,7 @@ export interface HeatmapOptions {
 
 /**
  * Emotion x body part heatmap: one cell per pair, filled by count and
- * labelled with it. The counts stand in for a colour legend (a continuous
- * legend needs a canvas, which rendering outside a browser lacks).
+ * labelled with it, so the counts are read off the cells themselves.
  *
  * @param table `emotion, bodyPart, count` (`analytics().emotionBodyPart`) or hits.
  * @param options Title and colour scheme.

@@ -10,6 +10,7 @@
 
 import type { ObservablePlotOptions } from "./render_plot.ts";
 import { parseHTML } from "linkedom";
+import { installCanvas } from "../notebook/_dom_canvas.ts";
 
 /**
  * A linkedom document for `Plot.plot`'s `document` option.
@@ -24,6 +25,8 @@ import { parseHTML } from "linkedom";
 export const document: PlotDocument = (parseHTML(
   "<!DOCTYPE html><html><head></head><body></body></html>",
 ) as unknown as { document: PlotDocument }).document;
+// A continuous colour legend draws its ramp on a canvas: linkedom's gets one.
+installCanvas(document);
 
 /** The type Plot's `document` option has. */
 export type PlotDocument = NonNullable<ObservablePlotOptions["document"]>;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { installCanvas } from "../notebook/_dom_canvas.ts";
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import { flattenFigure } from "./_flatten_figure.ts";
@@ -40,15 +41,9 @@ export function renderPlot(options: PlotOptions): PlotFigure {
   const { document } = parseHTML(
     "<!DOCTYPE html><html><head></head><body></body></html>",
   ) as unknown as { document: unknown };
+  // A continuous legend draws its ramp on a canvas: linkedom's gets one.
+  installCanvas(document);
   const withDocument = { ...options, document } as unknown as Plot.PlotOptions;
-  let result: unknown;
-  try {
-    result = Plot.plot(withDocument);
-  } catch (error) {
-    // A continuous legend draws its ramp on a canvas, which the shim lacks.
-    const color = options.color as { legend?: unknown } | undefined;
-    if (!color?.legend) throw error;
-    result = Plot.plot({ ...withDocument, color: { ...color, legend: false } } as Plot.PlotOptions);
-  }
+  const result: unknown = Plot.plot(withDocument);
   return new PlotFigure(flattenFigure(result as Parameters<typeof flattenFigure>[0]));
 }

@@ -72,6 +72,7 @@ export function startProgress(
   options: { unit?: string; total?: number } = {},
 ): ProgressTask {
   const id = `tidepool-progress-${Date.now().toString(36)}-${++taskCounter}`;
+  label = redact(label);
   let done = 0;
   let total = options.total;
   let detail: string | undefined;

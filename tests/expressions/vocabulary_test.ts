@@ -25,7 +25,11 @@ Deno.test("unknown emotions and body parts are refused before the search is sent
           error.message,
           /^Cannot search expressions: (emotion|bodyPart) "(joy|嬉|eye)"/,
         );
-        assert.match(error.message, /: ([喜怒哀怖恥好厭昂安驚], ){9}[喜怒哀怖恥好厭昂安驚]\n|目/);
+        // The valid values, or the one meant ("joy" is 喜).
+        assert.match(
+          error.message,
+          /: ([喜怒哀怖恥好厭昂安驚], ){9}[喜怒哀怖恥好厭昂安驚]\n|目|did you mean 喜 \(joy\)\?/,
+        );
         assert.match(error.message, /What to do: Use one of /);
         return true;
       });
@@ -62,4 +66,35 @@ Deno.test("a value the service lists in stats() is accepted even when tidepool d
     const page = await client.search({ emotion: "嬉" as "喜", limit: 5 });
     assert.equal(page.total, 0);
   }, { client: { fetch: withExtra } });
+});
+
+Deno.test("an emotion named in English or as a Japanese word points to its category", async () => {
+  await withSandbox(async ({ client, urls }) => {
+    const meant: [string, string][] = [
+      ["joy", "喜 (joy)"],
+      ["Happiness", "喜 (joy)"],
+      ["喜び", "喜 (joy)"],
+      ["怒り", "怒 (anger)"],
+      ["sadness", "哀 (sorrow)"],
+      ["恐怖", "怖 (fear)"],
+    ];
+    for (const [given, category] of meant) {
+      // deno-lint-ignore no-explicit-any
+      const error = await client.search({ emotion: given as any }).catch((e) => e);
+      assert.ok(error instanceof TidepoolError, given);
+      assert.ok(error.message.includes(`did you mean ${category}?`), `${given}: ${error.message}`);
+      // Every category with its gloss, in the order the service lists them.
+      for (const gloss of ["喜 (joy)", "驚 (surprise)", "厭 (dislike)"]) {
+        assert.ok(error.hint?.includes(gloss), `${given}: ${error.hint}`);
+      }
+    }
+    // No category is guessed for what names none, or more than one.
+    // deno-lint-ignore no-explicit-any
+    for (const given of ["mood", "喜怒"] as any[]) {
+      const error = await client.search({ emotion: given }).catch((e) => e);
+      assert.doesNotMatch(error.message, /did you mean/);
+      assert.match(error.message, /: ([喜怒哀怖恥好厭昂安驚], ){9}/);
+    }
+    assert.deepEqual(urls.map((url) => url.pathname), ["/api/stats"]);
+  });
 });

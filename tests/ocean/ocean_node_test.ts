@@ -213,7 +213,9 @@ Deno.test("computeEnvironments and environmentsTable carry the trial values", as
     assert.deepEqual([row.cpuTotal, row.cpuMax, row.cpuMin], [6, 2, 1]);
     assert.deepEqual([row.ramTotal, row.ramMax, row.ramMin], [8, 2, 1]);
     assert.deepEqual([row.diskTotal, row.diskMax, row.diskMin], [98, 10, 0]);
-    assert.equal(row.gpuTotal, null);
+    // A GPU only where the seed gives the environment one (see sandbox_gpu_test.ts).
+    const gpu = env.resources?.find((r) => r.type === "gpu");
+    assert.equal(row.gpuTotal, gpu ? gpu.total : null);
     assert.equal(row.enableNetwork, false);
     assert.equal(row.paid, false);
     assert.equal(row.freeAllowlistSize, SANDBOX_FREE_ALLOWLIST.length);

@@ -29,7 +29,8 @@ Deno.test("pre-checks report every violation in one error and send nothing", asy
       startFreeCompute(http, {
         ...request,
         signer: stranger,
-        resources: [{ id: "cpu", amount: 5 }, { id: "ram", amount: 0 }, { id: "gpu", amount: 1 }],
+        // A resource no sandbox offers (seeds 1 and 2 give the environment a GPU).
+        resources: [{ id: "cpu", amount: 5 }, { id: "ram", amount: 0 }, { id: "tpu", amount: 1 }],
         maxJobDuration: 5000,
       }, environments),
       (error: TidepoolError) => {
@@ -37,7 +38,7 @@ Deno.test("pre-checks report every violation in one error and send nothing", asy
         assert.match(error.message, /not on the free allowlist/);
         assert.match(error.message, /cpu 5 exceeds the free maximum of 2/);
         assert.match(error.message, /ram 0 is below the free minimum of 1/);
-        assert.match(error.message, /resource gpu is not offered/);
+        assert.match(error.message, /resource tpu is not offered/);
         assert.match(error.message, /maxJobDuration 5000 s exceeds the free maximum of 600 s/);
         return true;
       },

@@ -13,12 +13,24 @@ const repository = new URL("../../", import.meta.url).pathname;
 
 const SCRIPT = `import { OceanNode } from "@tidepool/tidepool";
 import { startSandbox } from "@tidepool/tidepool/sandbox";
+import { document } from "@tidepool/tidepool/plot";
+import * as aq from "arquero";
+import * as Plot from "@observablehq/plot";
 
 await using sandbox = await startSandbox();
 const node = new OceanNode(sandbox.urls.ocean);
 const assets = await node.searchAssets({ type: "dataset" });
 console.log(\`datasets: \${assets.numRows()}\`);
+const counts = aq.table({ kind: ["a", "b"], n: [2, 1] });
+const chart = Plot.plot({ marks: [Plot.barY(counts, { x: "kind", y: "n" })], document });
+console.log(\`chart: \${chart.tagName.toLowerCase()}\`);
 `;
+
+/** The imports the guide tells a user's folder to add: tidepool's own pins of Arquero and Plot. */
+async function userImports(checkout: string): Promise<Record<string, string>> {
+  const { imports } = JSON.parse(await Deno.readTextFile(`${checkout}/deno.json`));
+  return { arquero: imports.arquero, "@observablehq/plot": imports["@observablehq/plot"] };
+}
 
 const NOTEBOOK = {
   cells: [codeCell([
@@ -47,7 +59,11 @@ Deno.test("a workspace outside the repository imports tidepool by package name",
     );
     // tidepool's lock carries its pins (flechette 2.6.0 among them) into the workspace.
     await Deno.copyFile(`${root}/tidepool/deno.lock`, `${root}/deno.lock`);
-    await Deno.writeTextFile(`${root}/analysis/deno.json`, "{}\n");
+    // The README's examples import arquero and Plot by name: the user's folder adds them.
+    await Deno.writeTextFile(
+      `${root}/analysis/deno.json`,
+      JSON.stringify({ imports: await userImports(`${root}/tidepool`) }, null, 2),
+    );
     await Deno.writeTextFile(`${root}/analysis/count_datasets.ts`, SCRIPT);
 
     await t.step("a script runs with deno run", () => {
@@ -55,6 +71,7 @@ Deno.test("a workspace outside the repository imports tidepool by package name",
       assert.equal(result.code, 0, result.stderr.slice(-2000));
       const count = Number(/datasets: (\d+)/.exec(result.stdout)?.[1]);
       assert.ok(count > 0, `no datasets counted: ${result.stdout}`);
+      assert.match(result.stdout, /chart: svg/);
     });
 
     await t.step({

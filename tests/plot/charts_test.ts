@@ -152,13 +152,16 @@ Deno.test("savePlot writes a complete SVG file with the Japanese labels", async 
   }
 });
 
-Deno.test("a continuous colour legend is left out instead of failing for lack of a canvas", () => {
+Deno.test("a continuous colour legend is drawn above the chart, both in one SVG", () => {
   const figure = renderPlot({
     color: { legend: true, scheme: "blues" },
     marks: [Plot.cell([{ a: "x", v: 1 }, { a: "y", v: 3 }], { x: "a", fill: "v" })],
   });
   assertStandalone(figure);
   assert.equal(marks(figure, 'g[aria-label="cell"] rect').length, 2);
+  const [ramp] = marks(figure, "svg[class*=ramp]");
+  assert.ok(ramp, "the ramp is kept");
+  assert.equal(marks(figure, "svg[class*=ramp] image").length, 1);
 });
 
 Deno.test("a chart given the wrong table says which columns are missing", () => {
@@ -166,4 +169,14 @@ Deno.test("a chart given the wrong table says which columns are missing", () => 
     () => emotionBodyPartHeatmap(aq.table({ emotion: ["喜"], count: [1] })),
     (error: Error) => error instanceof TidepoolError && /lacks bodyPart/.test(error.message),
   );
+  // No server is involved: the error says what the table has, not what a server said.
+  const error = (() => {
+    try {
+      emotionBodyPartHeatmap(aq.table({ emotion: ["喜"], count: [1] }));
+    } catch (e) {
+      return e as TidepoolError;
+    }
+  })();
+  assert.doesNotMatch(String(error?.message), /Server said/);
+  assert.match(String(error?.message), /The table has: emotion, count/);
 });

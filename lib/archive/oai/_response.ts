@@ -1,6 +1,7 @@
 /**
  * One OAI-PMH request: GET with the verb's arguments, the authority check,
- * safe parsing, and the `error` element that comes with HTTP 200.
+ * safe parsing, and the `error` element, whatever the status it comes with
+ * (HTTP 200 as the protocol says, 422 from Zenodo, 400 or 404 elsewhere).
  *
  * @module
  */
@@ -8,6 +9,7 @@
 import { noteAsOf } from "../../table/call_trace.ts";
 import { answersOnly } from "../../http/cache_policy.ts";
 import type { HttpClient } from "../../http/client.ts";
+import { errorFromResponse } from "../../http/error_from_response.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { attribute, child, children, parseXml, textOf, type XmlNode } from "../_xml.ts";
 
@@ -55,6 +57,20 @@ const OAI_ANSWER = answersOnly("OAI-PMH request", async (response) => {
   return children(envelope, "error").every((e) => attribute(e, "code") === "noRecordsMatch");
 });
 
+/**
+ * Client-error statuses whose body is read as an OAI-PMH answer when it is
+ * one: Zenodo (Invenio) sends every protocol error with 422, other servers
+ * with 400 or 404. 408 and 429 are flow control and stay with the retry loop;
+ * 5xx answers are retried as server failures.
+ */
+const OAI_ERROR_STATUSES: readonly number[] = Array.from({ length: 100 }, (_, i) => 400 + i)
+  .filter((status) => status !== 408 && status !== 429);
+
+/** Whether a body is an OAI-PMH document (its root element, after any prolog). */
+function isOaiDocument(text: string): boolean {
+  return /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?OAI-PMH[\s>/]/.test(text);
+}
+
 /** The items of a list verb (`record`, `header`) and how to read each one. */
 export interface OaiItems<T> {
   /** The items' local name, directly inside the verb element. */
@@ -83,8 +99,14 @@ export async function oaiRequest<T = never>(
       headers: { accept: "text/xml, application/xml" },
       idempotent: true,
       cachePolicy: OAI_ANSWER,
+      acceptStatus: OAI_ERROR_STATUSES,
       signal,
     });
+    // An error status is the server's word only when the body is not OAI-PMH:
+    // an OAI-PMH document is the authority whatever the status.
+    if (response.status >= 300 && !isOaiDocument(response.text())) {
+      throw errorFromResponse("GET", response);
+    }
   } catch (error) {
     if (error instanceof NotFoundError) {
       throw new NotFoundError(
@@ -147,8 +169,9 @@ export async function oaiRequest<T = never>(
     const messages = errors.map((e) =>
       `${attribute(e, "code") ?? "undefinedError"}${textOf(e) ? `: ${textOf(e)}` : ""}`
     );
+    const status = response.status === 200 ? "" : ` (HTTP ${response.status})`;
     throw new ProtocolError(
-      `OAI-PMH ${verb} failed with error ${code}${message ? `: ${message}` : ""}`,
+      `OAI-PMH ${verb} failed with error ${code}${status}${message ? `: ${message}` : ""}`,
       {
         code,
         messages,

@@ -75,6 +75,7 @@ export async function loadState(path: string): Promise<HarvestState | undefined>
   } catch (error) {
     throw new TidepoolError(`Cannot read the harvest state file ${path}`, {
       details: error instanceof Error ? error.message : String(error),
+      detailsLabel: "Reading it said",
       hint: "Delete the file to start the harvest from the beginning",
     });
   }

@@ -201,6 +201,8 @@ export class OaiPmh {
       walkCode(),
     ]);
     const rows: Record<string, unknown>[] = [];
+    // A set named again (a token that advances over the same sets) is kept once.
+    const seen = new Set<string>();
     const pages = walkPages(
       {
         label: "OAI-PMH ListSets",
@@ -225,7 +227,10 @@ export class OaiPmh {
           });
           const next = (textOf(child(verbNode, "resumptionToken")) ?? "").trim();
           return {
-            rows: sets,
+            rows: sets.filter((set) =>
+              !seen.has(String(set.setSpec)) && !!seen.add(String(set.setSpec))
+            ),
+            received: sets.length,
             next: next || null,
           };
         },

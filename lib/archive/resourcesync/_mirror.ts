@@ -103,6 +103,7 @@ async function readState(path: string): Promise<MirrorState | undefined> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new TidepoolError(`Cannot read the mirror state file ${path}`, {
       details: error instanceof Error ? error.message : String(error),
+      detailsLabel: "Reading it said",
       hint: "Delete it to start with a new baseline",
     });
   }

@@ -251,6 +251,7 @@ export class ResourceSync {
     const out: SitemapEntry[] = [];
     let maps: SitemapEntry[] = []; // the sitemaps of an index, once read
     let listed = 0; // documents of entries read (list pages or sitemaps)
+    const listedKeys = new Set<string>();
     const mapAt = (index: number): ListCursor | null =>
       index < maps.length && listed < limit
         ? { url: maps[index].loc, query: options.query, p: 1, map: index }
@@ -308,15 +309,21 @@ export class ResourceSync {
           }
           listed++;
           for (const entry of doc.entries) out.push(entry);
-          if (c.map !== undefined) return { rows: doc.entries, next: mapAt(c.map + 1) };
-          if (listed >= limit) return { rows: doc.entries, next: null };
+          // Every entry is kept as listed; the walk counts only entries not
+          // listed before, so a source that links on over the same entries stops.
+          const rows = doc.entries.filter((entry) => {
+            const key = entryKey(entry);
+            return !listedKeys.has(key) && !!listedKeys.add(key);
+          });
+          if (c.map !== undefined) return { rows, next: mapAt(c.map + 1) };
+          if (listed >= limit) return { rows, next: null };
           const link = doc.links.next;
-          if (!link && doc.entries.length < pageSize) return { rows: doc.entries, next: null };
+          if (!link && doc.entries.length < pageSize) return { rows, next: null };
           if (link) this.#checkAuthority(link, url);
           const next: ListCursor = link
             ? { url: link, p: c.p + 1 }
             : { url, query: { ...options.query, p: String(c.p + 1) }, p: c.p + 1, quiet: true };
-          return { rows: doc.entries, next };
+          return { rows, next };
         },
       },
       this.#http,
@@ -396,4 +403,9 @@ function resolve(link: string, base: string): string {
   } catch {
     return link;
   }
+}
+
+/** What tells one listed entry from another: its location and when and how it changed. */
+function entryKey(entry: SitemapEntry): string {
+  return [entry.loc, entry.lastmod, entry.datetime, entry.change, entry.hash].join("\u0001");
 }

@@ -5,12 +5,9 @@
  * @module
  */
 
-import type {
-  ComputeAssetRef,
-  ComputeEnvironmentLimits,
-  EnvironmentResource,
-  ResourceRequest,
-} from "./types.ts";
+import { looksLikeSecret, showValue } from "../../errors/redact.ts";
+import { freeResource, type ResourceHolder } from "../_resources.ts";
+import type { ComputeAssetRef, ComputeEnvironmentLimits, ResourceRequest } from "./types.ts";
 
 const DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -23,6 +20,8 @@ export interface PrecheckResult {
   notes: string[];
   /** The environment, when it exists. */
   environment?: ComputeEnvironmentLimits;
+  /** The resources asked for, each under the node's own id (`gpu` sent as `myGPU`). */
+  resources?: ResourceRequest[];
 }
 
 /** The request fields the pre-checks read. */
@@ -46,24 +45,13 @@ export function checkRef(ref: unknown, what: string, violations: string[]): void
   if (typeof documentId !== "string" || !DID.test(documentId)) {
     violations.push(
       `${what} documentId ${
-        JSON.stringify(documentId ?? null)
+        showValue(documentId ?? null)
       } is not a DID (did:op: and 64 lowercase hex)`,
     );
   }
   if (typeof serviceId !== "string" || serviceId === "") {
     violations.push(`${what} serviceId is missing`);
   }
-}
-
-/** The free figure of a resource, filled from the environment's own resource. */
-function freeResource(
-  env: ComputeEnvironmentLimits,
-  id: string,
-): EnvironmentResource | undefined {
-  const free = env.free?.resources?.find((r) => r.id === id);
-  if (!free) return undefined;
-  const general = env.resources?.find((r) => r.id === id);
-  return { ...general, ...free, min: free.min ?? general?.min, max: free.max ?? general?.max };
 }
 
 /**
@@ -87,7 +75,10 @@ export function precheckFreeCompute(
   }
   for (const viewer of input.additionalViewers ?? []) {
     if (typeof viewer !== "string" || !ADDRESS.test(viewer)) {
-      violations.push(`additional viewer ${String(viewer).slice(0, 60)} is not an address`);
+      const shown = looksLikeSecret(String(viewer))
+        ? showValue(viewer)
+        : String(viewer).slice(0, 60);
+      violations.push(`additional viewer ${shown} is not an address`);
     }
   }
 
@@ -120,6 +111,7 @@ export function precheckFreeCompute(
   }
 
   const seen = new Set<string>();
+  const resources: ResourceRequest[] = [];
   for (const request of input.resources ?? []) {
     const id = request?.id;
     const amount = request?.amount;
@@ -129,7 +121,8 @@ export function precheckFreeCompute(
     }
     if (seen.has(id)) violations.push(`resource ${id} is requested twice`);
     seen.add(id);
-    const limits = freeResource(environment, id);
+    // By the node's id, else by kind: { id: "gpu" } finds the node's "myGPU".
+    const limits = freeResource(environment as ResourceHolder, id);
     if (!limits) {
       const offered = (free.resources ?? []).map((r) => r.id).join(", ") || "none";
       violations.push(`resource ${id} is not offered for free jobs (offered: ${offered})`);
@@ -139,11 +132,14 @@ export function precheckFreeCompute(
       violations.push(`${id} amount ${String(amount)} is not a non-negative number`);
       continue;
     }
+    resources.push({ ...request, id: limits.id });
+    const unit = limits.kind === "ram" || limits.kind === "disk" ? " GiB" : "";
+    const shown = (figure: number) => `${Number(figure.toFixed(2))}${unit}`;
     if (limits.max !== undefined && amount > limits.max) {
-      violations.push(`${id} ${amount} exceeds the free maximum of ${limits.max}`);
+      violations.push(`${id} ${amount} exceeds the free maximum of ${shown(limits.max)}`);
     }
     if (limits.min !== undefined && amount < limits.min) {
-      violations.push(`${id} ${amount} is below the free minimum of ${limits.min}`);
+      violations.push(`${id} ${amount} is below the free minimum of ${shown(limits.min)}`);
     }
   }
 
@@ -174,5 +170,10 @@ export function precheckFreeCompute(
       }
     }
   }
-  return { violations, notes, environment };
+  return {
+    violations,
+    notes,
+    environment,
+    resources: input.resources === undefined ? undefined : resources,
+  };
 }

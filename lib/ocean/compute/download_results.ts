@@ -16,7 +16,12 @@ export interface DownloadResultsOptions {
   dir: string;
   /** Only results of these types; default all. */
   types?: readonly (ComputeResultType | string)[];
-  /** Cancels the downloads. */
+  /**
+   * Most bytes of one result whose node declares no length; default 4 GiB
+   * (`DEFAULT_MAX_DOWNLOAD_BYTES`). A declared length is the cap of its own file.
+   */
+  maxBytes?: number;
+  /** Cancels the downloads, to the last byte. */
   signal?: AbortSignal;
 }
 
@@ -46,6 +51,7 @@ export async function downloadResults(
           idempotent: false,
           sensitive: true,
           signal: options.signal,
+          maxBytes: options.maxBytes,
         }), options.signal);
       const file = await saveStream(stream.body, {
         dir: options.dir,
@@ -53,6 +59,7 @@ export async function downloadResults(
         fallback: `result-${index}`,
         expectedBytes: Number(result.filesize) || 0,
         what: `result ${index} (${result.type}) of job ${job.jobId}`,
+        signal: options.signal,
       });
       saved.push({
         index,

@@ -59,7 +59,8 @@ export async function startFreeCompute(
     environment: parameters.environment,
     algorithm: parameters.algorithm,
     datasets: parameters.datasets,
-    resources: parameters.resources,
+    // Under the node's own ids: a GPU asked for as `gpu` is sent as the node names it.
+    resources: check.resources,
     maxJobDuration: parameters.maxJobDuration,
     output: parameters.output,
     metadata: parameters.metadata,

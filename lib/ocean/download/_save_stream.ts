@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { basename, join, resolve } from "node:path";
 import { TidepoolError } from "../../errors/errors.ts";
 import { temporaryPath } from "../../fs/write_file_atomic.ts";
+import { safeFileName } from "../../fs/safe_file_name.ts";
 
 /** A saved file. */
 export interface SavedFile {
@@ -22,37 +23,6 @@ export interface SavedFile {
   bytes: number;
   /** SHA-256 of the content, lowercase hex. */
   sha256: string;
-}
-
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
-const MAX_NAME = 180;
-
-/**
- * A name from a server made safe for one folder: path separators and `..`
- * cannot climb out (segments are joined with `_`), control characters and
- * characters that are invalid on common file systems become `_`, a leading
- * dot (hidden file) is escaped, and an empty result becomes the fallback.
- */
-export function safeFilename(name: unknown, fallback: string): string {
-  const text = typeof name === "string" ? name : "";
-  const segments = text
-    // deno-lint-ignore no-control-regex -- control characters are exactly what is removed
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "_")
-    .split(/[/\\]+/)
-    .map((segment) => segment.trim())
-    .filter((segment) => segment !== "" && !/^\.+$/.test(segment));
-  let safe = segments.join("_")
-    .replace(/[<>:"|?*]/g, "_")
-    .replace(/\.{2,}/g, ".")
-    .replace(/[. ]+$/, "");
-  if (safe.startsWith(".")) safe = `_${safe.slice(1)}`;
-  if (WINDOWS_RESERVED.test(safe)) safe = `_${safe}`;
-  if (safe.length > MAX_NAME) {
-    const dot = safe.lastIndexOf(".");
-    const ext = dot > 0 && safe.length - dot <= 12 ? safe.slice(dot) : "";
-    safe = safe.slice(0, MAX_NAME - ext.length) + ext;
-  }
-  return safe || fallback;
 }
 
 /** `name`, then `stem-1.ext`, `stem-2.ext`, ... */
@@ -104,6 +74,8 @@ export interface SaveStreamOptions {
   expectedBytes?: number;
   /** What is being saved, for messages. */
   what: string;
+  /** The download's signal: an abort ends the save with its reason, nothing kept. */
+  signal?: AbortSignal;
   /** Checks the complete file before it gets its name; throw to refuse it. */
   verify?: (saved: { bytes: number; sha256: string }) => void;
 }
@@ -160,8 +132,12 @@ async function writeInPlace(
       }
     } catch (error) {
       await reader.cancel().catch(() => {});
+      // An abort is the caller's own; a body past its length says so itself.
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof TidepoolError) throw error;
       throw new TidepoolError(`Download of ${what} was interrupted after ${bytes} bytes`, {
         details: error instanceof Error ? error.message : String(error),
+        detailsLabel: "The connection said",
         hint: "Nothing was kept; try again",
         cause: error,
       });
@@ -176,7 +152,7 @@ async function writeInPlace(
     }
     const sha256 = hash.digest("hex");
     options.verify?.({ bytes, sha256 });
-    const name = await place(temp, dir, safeFilename(options.filename, options.fallback));
+    const name = await place(temp, dir, safeFileName(options.filename, options.fallback));
     return { path: join(dir, name), name, bytes, sha256 };
   } catch (error) {
     try {

@@ -23,7 +23,12 @@ export interface DownloadParameters {
   userdata?: Record<string, unknown>;
   /** Check size and SHA-256 against the node's fileInfo before the file gets its name. */
   verify?: boolean;
-  /** Cancels the download. */
+  /**
+   * Most bytes of a file whose node declares no length; default 4 GiB
+   * (`DEFAULT_MAX_DOWNLOAD_BYTES`). A declared length is the cap of its own file.
+   */
+  maxBytes?: number;
+  /** Cancels the download, to the last byte. */
   signal?: AbortSignal;
 }
 
@@ -88,17 +93,16 @@ export async function download(
         idempotent: false,
         sensitive: true,
         signal: parameters.signal,
+        maxBytes: parameters.maxBytes,
       }),
-  );
-  const disposition = /filename="?([^";]+)"?/i.exec(
-    stream.headers.get("content-disposition") ?? "",
   );
   const saved = await saveStream(stream.body, {
     dir: parameters.dir,
-    filename: disposition?.[1],
+    filename: dispositionName(stream.headers.get("content-disposition")),
     fallback: `file-${fileIndex}`,
     expectedBytes: expected?.bytes,
     what,
+    signal: parameters.signal,
     verify: expected
       ? ({ bytes, sha256 }) => {
         if (Number.isFinite(expected!.bytes) && bytes !== expected!.bytes) {
@@ -122,4 +126,21 @@ export async function download(
       : undefined,
   });
   return { path: saved.path, bytes: saved.bytes, sha256: saved.sha256 };
+}
+
+/**
+ * The file name a `Content-Disposition` header names: `filename*` (RFC 6266,
+ * UTF-8 percent-encoded, for names outside ASCII) before `filename`.
+ */
+function dispositionName(header: string | null): string | undefined {
+  const extended = /filename\*\s*=\s*([\w-]+)'[^']*'([^;]+)/i.exec(header ?? "");
+  if (extended) {
+    try {
+      const text = decodeURIComponent(extended[2].trim());
+      if (/^utf-8$/i.test(extended[1])) return text;
+    } catch {
+      // a malformed escape: the plain filename is used
+    }
+  }
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(header ?? "")?.[1];
 }

@@ -19,7 +19,7 @@ import { handleQuery } from "./_query_handler.ts";
 import { createState, type OceanFaults, text } from "./_state.ts";
 import { SEED_SERVICE_ENDPOINT, seedAssets } from "./assets_seed.ts";
 import { heldForm } from "./_credential_form.ts";
-import { extraFields, type SandboxMode, shapesSeed } from "../_strictness.ts";
+import { extraFields, type SandboxMode, shapesSeed, variantOf } from "../_strictness.ts";
 import { unlistedInRequest } from "./_spec_parameters.ts";
 import {
   type ComputeHandlersOptions,
@@ -28,7 +28,11 @@ import {
   SANDBOX_WALLET_ADDRESS,
 } from "./compute/create_compute_handlers.ts";
 import { NonceStore } from "./compute/nonce_store.ts";
-import { type SandboxEnvironment, trialEnvironment } from "./compute/trial_environment.ts";
+import {
+  type SandboxEnvironment,
+  type SandboxGpu,
+  trialEnvironment,
+} from "./compute/trial_environment.ts";
 
 export type { ComputeExample } from "./_compute_example.ts";
 export type { SandboxFile } from "./_file_handlers.ts";
@@ -189,9 +193,16 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     [SANDBOX_WALLET_ADDRESS]: String(Date.now()),
     ...options.nonces,
   });
-  const environments = [trialEnvironment(options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST)];
+  const seed = shapesSeed(options.shapesSeed);
+  // Real nodes name their GPU freely ("myGPU", type gpu): seeds vary it, seed 0 has none.
+  const gpu = variantOf<SandboxGpu | undefined>(seed, [
+    undefined,
+    { id: "myGPU", description: "Sandbox GPU (NVIDIA-like, 3 GiB)" },
+    { id: "gpu", description: "Sandbox GPU (named as the spec names it)" },
+  ]);
+  const environments = [trialEnvironment(options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST, gpu)];
   const state = createState(ddos, nonces, environments);
-  state.extraFields = extraFields(shapesSeed(options.shapesSeed));
+  state.extraFields = extraFields(seed);
   const fileCache = new Map<string, SandboxFile[]>();
   const files = (did: string, serviceId: string): SandboxFile[] => {
     const ddo = state.entries.get(did)?.ddo;

@@ -2,7 +2,8 @@
  * A sandbox OAI-PMH 2.0 provider as a request handler, over any list of
  * records: all six verbs, `oai_dc` and `jps`, sets, `from`/`until`,
  * resumption tokens with `completeListSize` and `cursor`, every protocol
- * error with HTTP 200, and fault switches named after the fault.
+ * error with HTTP 200 (or the `errorStatus` fault's), and fault switches
+ * named after the fault.
  *
  * @module
  */
@@ -134,6 +135,7 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
             esc(verb ? `Illegal verb ${verb}` : "The verb is missing")
           }</error>`,
           {},
+          faults.errorStatus ?? 200,
         );
       }
       checkArguments(verb, args, rules);
@@ -143,7 +145,11 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
     } catch (error) {
       if (!(error instanceof OaiError)) throw error;
       const echo = error.code === "badVerb" || error.code === "badArgument" ? {} : args;
-      return reply(`<error code="${error.code}">${esc(error.message)}</error>`, echo);
+      return reply(
+        `<error code="${error.code}">${esc(error.message)}</error>`,
+        echo,
+        faults.errorStatus ?? 200,
+      );
     }
   }
 
@@ -272,7 +278,10 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
         headers: { "retry-after": unavailable.retryAfter },
       });
     }
-    const start = state.page * pageSize;
+    const endless = faults.endlessTokensFromPage;
+    const stuck = endless !== undefined && state.page >= endless;
+    // Stuck: every later page repeats the first stuck page's records.
+    const start = (stuck ? endless : state.page) * pageSize;
     const slice = state.list.slice(start, start + pageSize);
     if (faults.repeatAcrossPages && state.page > 0) slice.unshift(state.list[start - 1]);
     const items = slice.map((r) =>
@@ -280,7 +289,7 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
     ).join("");
     const size = state.list.length;
     let token = "";
-    if (start + pageSize < size) {
+    if (stuck || start + pageSize < size) {
       const next = `t${++tokenCounter}-${start + pageSize}`;
       tokens.set(next, { ...state, page: state.page + 1 });
       token =

@@ -58,4 +58,16 @@ export interface OaiFaults {
   repeatAcrossPages?: boolean;
   /** Answer as a repository without sets (`noSetHierarchy` for ListSets and `set`). */
   noSets?: boolean;
+  /**
+   * Send protocol errors (`noRecordsMatch`, `idDoesNotExist`, `badArgument`, ...)
+   * with this HTTP status instead of 200, their OAI-PMH body unchanged: Zenodo
+   * sends 422.
+   */
+  errorStatus?: number;
+  /**
+   * Hand out a fresh resumption token forever from list page `n` (1 is the
+   * second page) on, each page repeating that page's records: a token that
+   * advances while the records do not.
+   */
+  endlessTokensFromPage?: number;
 }

@@ -16,9 +16,22 @@ export interface SandboxResource {
   min: number;
   /** Amount in use by running jobs. */
   inUse: number;
+  /** What the operator says it is (a GPU's model). */
+  description?: string;
 }
 
 /** A compute environment as the sandbox serves it (spec section 2, values of section 8). */
+/**
+ * A GPU of the trial environment, as an operator names it: real nodes call it
+ * what they like (`myGPU`) and give it `type: "gpu"`.
+ */
+export interface SandboxGpu {
+  /** The resource id the operator chose. */
+  id: string;
+  /** The operator's description of the card. */
+  description: string;
+}
+
 export interface SandboxEnvironment {
   /** Identifier. */
   id: string;
@@ -79,7 +92,10 @@ export const TRIAL_CLUSTER_HASH: string = hash("tidepool sandbox cluster");
  * console.log(env.free.resources.find((r) => r.id === "cpu")?.max); // 2
  * ```
  */
-export function trialEnvironment(allowlist: readonly string[]): SandboxEnvironment {
+export function trialEnvironment(
+  allowlist: readonly string[],
+  gpu?: SandboxGpu,
+): SandboxEnvironment {
   const resource = (id: string, total: number, max: number, min: number) => ({
     id,
     type: id,
@@ -89,11 +105,28 @@ export function trialEnvironment(allowlist: readonly string[]): SandboxEnvironme
     min,
     inUse: 0,
   });
-  const resources = [
+  const resources: SandboxResource[] = [
     resource("cpu", 6, 2, 1),
     resource("ram", 8, 2, 1),
     resource("disk", 98, 10, 0),
   ];
+  if (gpu) {
+    resources.push({
+      id: gpu.id,
+      type: "gpu",
+      kind: "gpu",
+      description: gpu.description,
+      total: 1,
+      max: 1,
+      min: 0,
+      inUse: 0,
+    });
+  }
+  // Real nodes list free resources by id, with their figures only: the type is
+  // the environment's (a GPU named `myGPU` is known as a gpu from there alone).
+  const freeResources = resources.map((r) =>
+    r.type === "gpu" ? { id: r.id, max: r.max, min: r.min, inUse: r.inUse } : { ...r }
+  );
   return {
     id: `${TRIAL_CLUSTER_HASH}-${hash("tidepool sandbox free environment")}`,
     description: "Sandbox trial environment: free jobs only",
@@ -114,7 +147,7 @@ export function trialEnvironment(allowlist: readonly string[]): SandboxEnvironme
       minJobDuration: 10,
       maxJobDuration: 600,
       maxJobs: 3,
-      resources: resources.map((r) => ({ ...r })),
+      resources: freeResources as SandboxResource[],
     },
   };
 }
