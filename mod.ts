@@ -312,4 +312,5 @@ export type {
   Reproduction,
   SaveBundleOptions,
   SavedBundle,
+  VerifyOptions,
 } from "./lib/bundle/mod.ts";

@@ -14,7 +14,6 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { TidepoolError } from "../errors/errors.ts";
 import { checkOptions } from "../options/check_options.ts";
-import { readTable } from "../files/read_table.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
@@ -29,6 +28,8 @@ import {
 import { checkModuleGraph, runConfined } from "./_confined_run.ts";
 import { cacheModuleGraph, denoCaches, denoSetup } from "./_confined_deno.ts";
 import { notebookModule } from "./_notebook_module.ts";
+import { readBoundedTable, tableBounds } from "./_table_bounds.ts";
+import type { ParquetBounds } from "../dataset/parquet.ts";
 
 /** One table of the bundle, as recorded and as reproduced. */
 export interface ReproducedTable {
@@ -77,6 +78,11 @@ export interface ReproduceOptions {
   allowNotRecorded?: boolean;
   /** The most bytes the scratch copy (project and recording) may take; default 512 MB. */
   maxCopyBytes?: number;
+  /**
+   * The most cells (rows × columns) a table the re-run wrote may have to be
+   * read back (its Parquet footer is read first); default 10,000,000.
+   */
+  maxTableCells?: number;
 }
 
 const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
@@ -134,6 +140,7 @@ export async function reproduceBundle(
     timeoutMs: "number",
     allowNotRecorded: "boolean",
     maxCopyBytes: "number",
+    maxTableCells: "number",
   });
   const bundle = resolve(bundleDir);
   const sourcePath = resolve(source);
@@ -212,7 +219,12 @@ export async function reproduceBundle(
       options.timeoutMs ?? 30 * 60_000,
     );
     const reproduced = join(project, relative(root, bundle));
-    const after = await reproducedDigests(reproduced, before.keys(), basename(source));
+    const after = await reproducedDigests(
+      reproduced,
+      before.keys(),
+      basename(source),
+      tableBounds(options.maxTableCells),
+    );
     return compare(bundleDir, before, after, unrecorded, options.allowNotRecorded === true);
   } finally {
     await Deno.remove(scratch, { recursive: true });
@@ -298,6 +310,7 @@ async function reproducedDigests(
   dir: string,
   recorded: Iterable<string>,
   source: string,
+  bounds: ParquetBounds,
 ): Promise<Map<string, string>> {
   const names = new Set(recorded);
   let extra = 0;
@@ -319,9 +332,10 @@ async function reproducedDigests(
     const state = await fileState(dir, name);
     if (state.kind !== "file") continue; // not written, or not a regular file: missing
     try {
-      digests.set(name, tableDigest(await readTable(join(dir, name))).sha256);
-    } catch {
-      digests.set(name, "unreadable");
+      digests.set(name, tableDigest(await readBoundedTable(dir, name, bounds)).sha256);
+    } catch (error) {
+      // The re-run's file is untrusted too: one past the bound is refused before it is decoded.
+      digests.set(name, `unreadable: ${(error as Error).message.split("\n")[0]}`);
     }
   }
   return digests;
@@ -376,7 +390,11 @@ function compare(
     : same === 0 && differ.length === 0
     ? `${name}: nothing reproduced: 0 of ${rows.length} tables were re-made; ${notRecorded}\n${COMPARED}`
     : `${name}: ${differ.length} of ${rows.length} tables differ:\n` +
-      differ.map((row) => `- ${row.file}: ${row.status}`).join("\n") +
+      differ.map((row) =>
+        `- ${row.file}: ${row.status}${
+          row.reproduced?.startsWith("unreadable") ? ` (${row.reproduced})` : ""
+        }`
+      ).join("\n") +
       (notRecorded ? `\n${notRecorded}` : "") + `\n${COMPARED}`;
   return { ok, tables: buildTable(reproducedSchema, rows), summary };
 }

@@ -14,13 +14,10 @@ import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
-import {
-  bundleName,
-  fileState,
-  hashKnownSize,
-  readKnownSize,
-  readSmallText,
-} from "./_bundle_file.ts";
+import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
+import { readBoundedTable, tableBounds } from "./_table_bounds.ts";
+import type { ParquetBounds } from "../dataset/parquet.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
 
 /** One thing that does not hold. */
@@ -31,6 +28,12 @@ export interface BundleProblem {
   check: "file" | "table" | "datapackage" | "crate" | "sums";
   /** What differs, in words. */
   problem: string;
+}
+
+/** How {@linkcode verifyBundle} reads a bundle. */
+export interface VerifyOptions {
+  /** The most cells (rows × columns) a table may have to be read back; default 10,000,000. */
+  maxTableCells?: number;
 }
 
 /** What {@linkcode verifyBundle} found. */
@@ -74,10 +77,14 @@ interface FileNow {
  * `SHA256SUMS`. The folder may be hostile: only regular files directly
  * inside it are read (a name with `..`, an absolute path, a symbolic link, a
  * device or a FIFO is a problem row, never opened), a file's size is
- * compared with what the RO-Crate declares before a byte is hashed, and a
- * malformed entry is a problem row, never an exception.
+ * compared with what the RO-Crate declares before a byte is hashed, a
+ * table is read back only within `maxTableCells` (its Parquet footer read
+ * before a page is decoded) and 512 MiB, and a malformed entry is a
+ * problem row, never an exception.
  *
  * @param dir The bundle folder.
+ * @param options `maxTableCells`: the most cells (rows × columns) a table
+ *   may have to be read back; default 10,000,000.
  * @returns Whether all holds, the problems as a table and in words.
  *
  * @example Checking a bundle
@@ -86,13 +93,18 @@ interface FileNow {
  * if (!check.ok) console.log(check.summary);
  * ```
  */
-export async function verifyBundle(dir: string): Promise<BundleVerification> {
+export async function verifyBundle(
+  dir: string,
+  options: VerifyOptions = {},
+): Promise<BundleVerification> {
+  checkOptions("verifyBundle", options, { maxTableCells: "number" });
+  const bounds = tableBounds(options.maxTableCells);
   const problems: BundleProblem[] = [];
   const found: Found = (path, check, problem) =>
     problems.push({ path: printable(path), check, problem: escapeControls(problem) });
   const checked = { files: 0, tables: 0 };
   try {
-    await checkBundle(dir, found, checked);
+    await checkBundle(dir, found, checked, bounds);
   } catch (error) {
     // Every known case is a row of its own; this is the last guard of "never an exception".
     found(CRATE, "crate", `cannot be checked: ${(error as Error)?.message ?? String(error)}`);
@@ -106,6 +118,7 @@ async function checkBundle(
   dir: string,
   found: Found,
   checked: { files: number; tables: number },
+  bounds: ParquetBounds,
 ): Promise<void> {
   const read = await readSmallText(dir, CRATE, METADATA_LIMIT);
   let graph: Entity[];
@@ -176,7 +189,7 @@ async function checkBundle(
     checked.tables++;
     let digest;
     try {
-      digest = tableDigest(await bundleTable(dir, path));
+      digest = tableDigest(await readBoundedTable(dir, path, bounds));
     } catch (error) {
       found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
       continue;
@@ -196,26 +209,6 @@ async function checkBundle(
 
   await checkDataPackage(dir, listed, now, found);
   await checkSums(dir, listed, found);
-}
-
-/**
- * A table file of the bundle read back from its own bytes only: `readTable`
- * would also open `<file>.provenance.json` beside a CSV file, a name the
- * bundle chooses too (a FIFO, a link out, /dev/zero), outside every check here.
- */
-async function bundleTable(dir: string, path: string): Promise<ColumnTable> {
-  const state = await fileState(dir, path);
-  if (state.kind !== "file") throw new Error("not a regular file");
-  const bytes = await readKnownSize(`${dir}/${path}`, state.bytes);
-  if (path.toLowerCase().endsWith(".csv")) {
-    const { decodeCsv } = await import("../files/_csv.ts");
-    return decodeCsv(new TextDecoder().decode(bytes));
-  }
-  if (path.toLowerCase().endsWith(".parquet")) {
-    const { tableFromParquet } = await import("../dataset/parquet.ts");
-    return await tableFromParquet(bytes);
-  }
-  throw new Error("verify reads tables from .csv and .parquet files only");
 }
 
 /**
