@@ -72,7 +72,8 @@ export async function workspaceMembers(folder: string): Promise<string[]> {
  * The project's root: the nearest folder above both the source and the
  * bundle that carries a `deno.json` or `.git`, or the Deno workspace whose
  * member that folder is (so the workspace's import map and its other
- * members come along). Never a home folder, a folder holding one, or `/`.
+ * members come along). Never a home folder, a folder holding one, or `/`,
+ * compared by real paths (a home folder or a project behind a link).
  *
  * @param source The notebook or script, absolute.
  * @param bundle The bundle folder, absolute.
@@ -114,10 +115,17 @@ export async function projectRoot(
       break;
     }
   }
-  const why = root === sep
+  // Compared by real paths: a home folder or a project reached through a link is the same folder.
+  const real = (path: string) => Deno.realPath(path).catch(() => resolve(path));
+  const realRoot = await real(root);
+  const homes = home ? [resolve(home), await real(home)] : [];
+  const held = homes.find((folder) => isInside(folder, realRoot) || isInside(folder, root!));
+  const why = root === sep || realRoot === sep
     ? "it is the file system's root"
-    : home && isInside(home, root)
-    ? root === home ? "it is your home folder" : `it holds your home folder ${home}`
+    : held !== undefined
+    ? [root, realRoot].includes(held) || homes.includes(realRoot)
+      ? "it is your home folder"
+      : `it holds your home folder ${home}`
     : undefined;
   if (why) {
     throw new TidepoolError(
