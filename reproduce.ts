@@ -35,6 +35,7 @@ if (import.meta.main) {
       args: args.scriptArgs,
       allowNotRecorded: args.allowNotRecorded,
       ...(args.maxCopyBytes ? { maxCopyBytes: args.maxCopyBytes } : {}),
+      ...(args.maxCopyFiles ? { maxCopyFiles: args.maxCopyFiles } : {}),
       ...(args.maxTableCells ? { maxTableCells: args.maxTableCells } : {}),
     });
     console.log(shown(tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 })));

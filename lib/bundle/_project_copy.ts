@@ -4,7 +4,7 @@
  * The project under review is untrusted, so its root is chosen from what
  * holds both the source and the bundle (never a home folder or `/`), a
  * symbolic link is copied only as the regular file it names inside the
- * project, and anything else (a link out of the project, to a folder, a
+ * project, the copy is bounded in bytes and in files and folders, and anything else (a link out of the project, to a folder, a
  * FIFO, a device) is refused by name.
  *
  * @module
@@ -15,6 +15,9 @@ import { TidepoolError } from "../errors/errors.ts";
 
 /** The most bytes a scratch copy may take unless the reviewer allows more. */
 export const DEFAULT_MAX_COPY_BYTES = 512 * 1024 * 1024;
+
+/** The most files and folders a scratch copy may hold unless the reviewer allows more. */
+export const DEFAULT_MAX_COPY_FILES = 100_000;
 
 const CONFIGS = ["deno.json", "deno.jsonc"];
 
@@ -147,6 +150,10 @@ export interface CopyLimits {
   readonly maxBytes: number;
   /** Bytes copied so far, shared by the copies of one scratch folder. */
   copied: number;
+  /** The most files and folders copied together. */
+  readonly maxEntries: number;
+  /** Files and folders met so far, shared like `copied`. */
+  entries: number;
 }
 
 /**
@@ -160,7 +167,7 @@ export interface CopyLimits {
  * @param from The folder to copy.
  * @param to Where the copy goes (made when missing).
  * @param within The project root: the only place a link may point into.
- * @param limits What to skip, and the size bound.
+ * @param limits What to skip, and the bounds on bytes and on files and folders.
  */
 export async function copyRegularFiles(
   from: string,
@@ -172,6 +179,16 @@ export async function copyRegularFiles(
   for await (const entry of Deno.readDir(from)) {
     const path = join(from, entry.name);
     if (limits.skip.has(path) || NOT_COPIED.has(entry.name)) continue;
+    // Counted before anything is made: a million empty files cost a million inodes and the time.
+    if (++limits.entries > limits.maxEntries) {
+      throw new TidepoolError(
+        `Cannot reproduce: the project at ${within} holds more than ${limits.maxEntries} files and folders (with its recording), the most a scratch copy may take`,
+        {
+          hint:
+            "Move files the notebook or script does not read out of the project, or allow more (maxCopyFiles, --max-copy-files)",
+        },
+      );
+    }
     if (entry.isDirectory) {
       await copyRegularFiles(path, join(to, entry.name), within, limits);
       continue;

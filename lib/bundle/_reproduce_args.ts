@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 
 /** The usage line of the command. */
 export const REPRODUCE_USAGE =
-  "Usage: reproduce <bundle folder> <notebook.ipynb or script.ts> [<recording folder>] [--recording <folder>] [--allow-not-recorded] [--max-copy-mb <MB>] [--max-table-cells <N>] [-- <script arguments>]";
+  "Usage: reproduce <bundle folder> <notebook.ipynb or script.ts> [<recording folder>] [--recording <folder>] [--allow-not-recorded] [--max-copy-mb <MB>] [--max-copy-files <N>] [--max-table-cells <N>] [-- <script arguments>]";
 
 /** The command's arguments, parsed. */
 export interface ReproduceArgs {
@@ -20,6 +20,7 @@ export interface ReproduceArgs {
   recording?: string;
   allowNotRecorded: boolean;
   maxCopyBytes?: number;
+  maxCopyFiles?: number;
   maxTableCells?: number;
   scriptArgs: string[];
 }
@@ -44,6 +45,7 @@ export function parseReproduceArgs(args: readonly string[]): ReproduceArgs | { e
         recording: { type: "string" },
         "allow-not-recorded": { type: "boolean" },
         "max-copy-mb": { type: "string" },
+        "max-copy-files": { type: "string" },
         "max-table-cells": { type: "string" },
       },
     });
@@ -70,6 +72,12 @@ export function parseReproduceArgs(args: readonly string[]): ReproduceArgs | { e
     }
     maxCopyBytes = megabytes * 1024 * 1024;
   }
+  const maxCopyFiles = positiveWhole(values["max-copy-files"]);
+  if (maxCopyFiles === null) {
+    return {
+      error: `Invalid --max-copy-files ${values["max-copy-files"]}: give a whole number of files`,
+    };
+  }
   const maxTableCells = positiveWhole(values["max-table-cells"]);
   if (maxTableCells === null) {
     return {
@@ -82,6 +90,7 @@ export function parseReproduceArgs(args: readonly string[]): ReproduceArgs | { e
     recording: third ?? values.recording,
     allowNotRecorded: values["allow-not-recorded"] === true,
     maxCopyBytes,
+    maxCopyFiles,
     maxTableCells,
     scriptArgs,
   };

@@ -22,6 +22,7 @@ import { bundleName, fileState, readSmallText } from "./_bundle_file.ts";
 import {
   copyRegularFiles,
   DEFAULT_MAX_COPY_BYTES,
+  DEFAULT_MAX_COPY_FILES,
   isInside,
   projectRoot,
 } from "./_project_copy.ts";
@@ -78,6 +79,8 @@ export interface ReproduceOptions {
   allowNotRecorded?: boolean;
   /** The most bytes the scratch copy (project and recording) may take; default 512 MB. */
   maxCopyBytes?: number;
+  /** The most files and folders the scratch copy (project and recording) may hold; default 100,000. */
+  maxCopyFiles?: number;
   /**
    * The most cells (rows × columns) a table the re-run wrote may have to be
    * read back (its Parquet footer is read first); default 10,000,000.
@@ -106,7 +109,7 @@ const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
  * `TIDEPOOL_CACHE_DIR`, `DENO_DIR` and a `TMPDIR` inside the copy. A
  * notebook's code cells run the same way, as one module (the Jupyter kernel
  * takes no permission flags). The copy is made of regular files only, at
- * most `maxCopyBytes`, from the project root: the nearest folder above the
+ * most `maxCopyBytes` and `maxCopyFiles` files and folders, from the project root: the nearest folder above the
  * source and the bundle with a `deno.json` or `.git` (or the workspace it
  * belongs to), never a home folder or `/`. The digests compared are
  * computed here from the Parquet files the re-run wrote, never taken from
@@ -140,6 +143,7 @@ export async function reproduceBundle(
     timeoutMs: "number",
     allowNotRecorded: "boolean",
     maxCopyBytes: "number",
+    maxCopyFiles: "number",
     maxTableCells: "number",
   });
   const bundle = resolve(bundleDir);
@@ -193,6 +197,8 @@ export async function reproduceBundle(
       skip: new Set([bundle, recording]),
       maxBytes: options.maxCopyBytes ?? DEFAULT_MAX_COPY_BYTES,
       copied: 0,
+      maxEntries: options.maxCopyFiles ?? DEFAULT_MAX_COPY_FILES,
+      entries: 0,
     };
     const project = join(scratch, "project");
     await copyRegularFiles(root, project, root, limits);
