@@ -74,7 +74,11 @@ export interface ReproduceOptions {
   timeoutMs?: number;
   /**
    * Accept tables built from requests no recording keeps (signed ones) as
-   * `not recorded` instead of failing; default false.
+   * `not recorded` instead of failing; default false. Which tables those are
+   * is the bundle's RO-Crate's word (the author's): a table is taken as not
+   * recorded only when its one CreateAction names its traced call and the
+   * crate holds no cache keys for it, so a table the crate ties to recorded
+   * requests is always compared. Those tables are neither re-made nor compared.
    */
   allowNotRecorded?: boolean;
   /** The most bytes the scratch copy (project and recording) may take; default 512 MB. */
@@ -286,24 +290,42 @@ function recordedDigests(graph: CrateGraph): Map<string, string> {
 }
 
 /**
- * The table files whose call was traced but none of whose requests were
- * recorded (its CreateAction has an object and no cache keys), and the
- * tables derived from them.
+ * The table files the crate says came from a call none of whose requests a
+ * recording keeps (a compute job's results are signed): a claim of the
+ * author's, which `allowNotRecorded` accepts. It is taken only when the
+ * crate makes it plainly: exactly one entity names the file as its result,
+ * a CreateAction whose object is that table's traced call (`#query-<table>`,
+ * present in the crate), with no cache keys for the table anywhere in the
+ * crate. A file another action also names, or whose cache keys the crate
+ * holds, is compared like any other.
  */
 function unrecordedFiles(graph: CrateGraph): Set<string> {
-  const files = new Set<string>();
-  for (const action of graph) {
-    if (action["@type"] !== "CreateAction" || action.object === undefined) continue;
-    const objects = [action.object].flat() as ({ "@id"?: string } | null)[];
-    // A call was traced (its query is named) and none of its requests was recorded.
-    if (!objects.some((ref) => ref?.["@id"]?.startsWith?.("#query-"))) continue;
-    if (objects.some((ref) => ref?.["@id"]?.startsWith?.("#cache-keys-"))) continue;
-    for (const result of [action.result].flat() as ({ "@id"?: string } | null)[]) {
-      const name = bundleName(result?.["@id"]);
-      if (!("refused" in name)) files.add(name.name);
+  const ids = new Set(graph.map((entity) => entity["@id"]));
+  const namedBy = new Map<string, Record<string, unknown>[]>();
+  for (const entity of graph) {
+    for (const result of refIds(entity.result)) {
+      const name = bundleName(result);
+      if ("refused" in name) continue;
+      namedBy.set(name.name, [...(namedBy.get(name.name) ?? []), entity]);
     }
   }
+  const files = new Set<string>();
+  for (const [file, [action, ...others]] of namedBy) {
+    if (others.length > 0 || action["@type"] !== "CreateAction") continue;
+    const table = file.replace(/\.(csv|parquet)$/, "");
+    const objects = refIds(action.object);
+    const traced = objects.includes(`#query-${table}`) && ids.has(`#query-${table}`);
+    const keys = ids.has(`#cache-keys-${table}`) ||
+      objects.some((id) => typeof id === "string" && id.startsWith("#cache-keys-"));
+    if (traced && !keys) files.add(file);
+  }
   return files;
+}
+
+/** The `@id`s an entity's property refers to (one reference or a list). */
+function refIds(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return [value].flat().map((ref) => (ref as { "@id"?: unknown } | null)?.["@id"]);
 }
 
 /**
@@ -386,7 +408,9 @@ function compare(
     ? `${skipped.length} came from requests no recording keeps (signed), so a replay cannot give them back: ${
       skipped.map((row) => row.file).join(", ")
     }${
-      allowNotRecorded ? "" : " (pass --allow-not-recorded, or allowNotRecorded: true, to accept)"
+      allowNotRecorded
+        ? " (accepted on the word of the bundle's RO-Crate: not re-made, not compared)"
+        : " (pass --allow-not-recorded, or allowNotRecorded: true, to accept the RO-Crate's word for them)"
     }`
     : "";
   const summary = ok
