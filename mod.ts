@@ -313,4 +313,5 @@ export type {
   Reproduction,
   SaveBundleOptions,
   SavedBundle,
+  VerifyOptions,
 } from "./lib/bundle/mod.ts";

@@ -35,13 +35,28 @@ if (import.meta.main) {
       args: args.scriptArgs,
       allowNotRecorded: args.allowNotRecorded,
       ...(args.maxCopyBytes ? { maxCopyBytes: args.maxCopyBytes } : {}),
+      ...(args.maxCopyFiles ? { maxCopyFiles: args.maxCopyFiles } : {}),
+      ...(args.maxTableCells ? { maxTableCells: args.maxTableCells } : {}),
     });
-    console.log(tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 }));
-    console.log(result.summary);
+    console.log(shown(tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 })));
+    console.log(shown(result.summary));
     Deno.exit(result.ok ? 0 : 1);
   } catch (error) {
     if (!(error instanceof TidepoolError)) throw error;
-    console.error(error.message);
+    console.error(shown(error.message));
     Deno.exit(1);
   }
+}
+
+/**
+ * What the re-run chose (its log, the names of the files it wrote) printed
+ * safely: control characters other than line ends as `\u` escapes, so it
+ * cannot drive the reviewer's terminal.
+ */
+function shown(text: string): string {
+  return text.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }

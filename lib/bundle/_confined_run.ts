@@ -2,8 +2,9 @@
  * Runs a project's module the way `reproduce` must run code it does not
  * trust: in a child Deno with explicit permissions (read the scratch copy
  * and the npm cache, write the scratch copy, no network, no subprocess, no
- * FFI, no system information, remote imports from JSR only) and an
- * environment holding only what tidepool sets. Deno loads a module's static
+ * FFI, no system information, nothing downloaded: `--cached-only`) and an
+ * environment holding only what tidepool sets. What Deno itself fetches and
+ * writes is pinned in `_confined_deno.ts`. Deno loads a module's static
  * imports without asking its permissions, so the module graph is read first
  * and a local import outside the scratch copy is refused before anything
  * runs.
@@ -15,42 +16,19 @@ import { basename, dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { TidepoolError } from "../errors/errors.ts";
 import { isInside } from "./_project_copy.ts";
-
-/** Where Deno keeps its caches, as `deno info --json` says. */
-export interface DenoCaches {
-  /** `DENO_DIR`: the child needs it to find its cache, with no HOME to derive it from. */
-  readonly denoDir: string;
-  /** The npm cache: npm packages read their own files (a `.wasm`) at run time. */
-  readonly npmCache: string;
-}
-
-/** The reviewer's Deno caches. */
-export async function denoCaches(): Promise<DenoCaches> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) {
-    throw new TidepoolError("Cannot reproduce: deno info could not name Deno's cache folder", {
-      details: new TextDecoder().decode(stderr).slice(-800),
-      detailsLabel: "Deno said",
-      hint: "Check that `deno info` runs here",
-    });
-  }
-  const info = JSON.parse(new TextDecoder().decode(stdout));
-  return { denoDir: String(info.denoDir), npmCache: String(info.npmCache) };
-}
+import { denoEnv, type DenoSetup, pinnedFlags } from "./_confined_deno.ts";
 
 /** What a confined run may touch. */
 export interface Confinement {
-  /** The scratch copy: the only folder read and written. */
-  readonly scratch: string;
-  /** Deno's caches. */
-  readonly caches: DenoCaches;
+  /** The folders the run may read and write: the copies of the project and the recording. */
+  readonly folders: readonly string[];
+  /** The run's temporary folder (`TMPDIR`), written too. */
+  readonly tmp: string;
+  /** How Deno is set up: its own DENO_DIR, the lockfile, the registry. */
+  readonly deno: DenoSetup;
   /** Files of tidepool itself a module may import from outside the copy (its own checkout). */
   readonly tidepoolFiles: readonly string[];
-  /** The environment of the run, beyond `DENO_DIR` and a temporary folder in the copy. */
+  /** The environment of the run, beyond Deno's and a temporary folder in the copy. */
   readonly env: Readonly<Record<string, string>>;
 }
 
@@ -58,28 +36,28 @@ export interface Confinement {
 function childEnv(confinement: Confinement): Record<string, string> {
   return {
     ...confinement.env,
-    DENO_DIR: confinement.caches.denoDir,
-    // Temporary files (Deno.makeTempDir) land inside the copy, the one place it may write.
-    TMPDIR: `${confinement.scratch}/.tmp`,
-    NO_COLOR: "1",
-    DENO_NO_UPDATE_CHECK: "1",
+    ...denoEnv(confinement.deno),
+    // Temporary files (Deno.makeTempDir) land inside the copy, one place it may write.
+    TMPDIR: confinement.tmp,
   };
 }
 
 /** The permission flags of the run: exactly what the module description above says. */
 export function permissionFlags(confinement: Confinement): string[] {
+  const writable = [...confinement.folders, confinement.tmp];
   return [
-    `--allow-read=${confinement.scratch},${confinement.caches.npmCache}`,
-    `--allow-write=${confinement.scratch}`,
+    `--allow-read=${[...writable, ...confinement.deno.npmCaches].join(",")}`,
+    `--allow-write=${writable.join(",")}`,
     // The environment is cleared: all it holds is what tidepool set.
     "--allow-env",
     "--deny-net",
     "--deny-run",
     "--deny-ffi",
     "--deny-sys",
-    // Deno would otherwise fetch modules from a list of public hosts, a channel out.
-    "--allow-import=jsr.io:443",
     "--no-prompt",
+    // Deno downloads packages without asking --allow-net: the run only reads what was fetched.
+    "--cached-only",
+    ...pinnedFlags(confinement.deno),
   ];
 }
 
@@ -93,7 +71,7 @@ export function permissionFlags(confinement: Confinement): string[] {
  */
 export async function checkModuleGraph(module: string, confinement: Confinement): Promise<void> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--allow-import=jsr.io:443", module],
+    args: ["info", "--json", ...pinnedFlags(confinement.deno), module],
     cwd: dirname(module),
     env: childEnv(confinement),
     clearEnv: true,
@@ -117,7 +95,7 @@ export async function checkModuleGraph(module: string, confinement: Confinement)
     .filter((specifier) => specifier.startsWith("file:"))
     .map((specifier) => fromFileUrl(specifier))
     .filter((path) =>
-      !isInside(path, confinement.scratch) &&
+      !confinement.folders.some((folder) => isInside(path, folder)) &&
       !confinement.tidepoolFiles.some((allowed) => isInside(path, allowed))
     );
   if (outside.length > 0) {
@@ -147,7 +125,7 @@ export async function runConfined(
   confinement: Confinement,
   timeoutMs: number,
 ): Promise<void> {
-  await Deno.mkdir(`${confinement.scratch}/.tmp`, { recursive: true });
+  await Deno.mkdir(confinement.tmp, { recursive: true });
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...permissionFlags(confinement), module, ...args],
     cwd: dirname(module),
@@ -156,14 +134,21 @@ export async function runConfined(
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    signal: AbortSignal.timeout(timeoutMs),
   }).spawn();
+  // SIGKILL at the time limit: a run may listen for SIGTERM and go on.
+  const timer = setTimeout(() => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // it has ended
+    }
+  }, timeoutMs);
   // The run's output is the author's: only its end is kept, however much it prints.
   const [stdout, stderr, { code }] = await Promise.all([
     lastBytes(child.stdout),
     lastBytes(child.stderr),
     child.status,
-  ]);
+  ]).finally(() => clearTimeout(timer));
   if (code !== 0) {
     const log = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
     const refused = /NotCapable|Requires \w+ access/.test(log);

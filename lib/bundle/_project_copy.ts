@@ -4,7 +4,7 @@
  * The project under review is untrusted, so its root is chosen from what
  * holds both the source and the bundle (never a home folder or `/`), a
  * symbolic link is copied only as the regular file it names inside the
- * project, and anything else (a link out of the project, to a folder, a
+ * project, the copy is bounded in bytes and in files and folders, and anything else (a link out of the project, to a folder, a
  * FIFO, a device) is refused by name.
  *
  * @module
@@ -16,7 +16,13 @@ import { TidepoolError } from "../errors/errors.ts";
 /** The most bytes a scratch copy may take unless the reviewer allows more. */
 export const DEFAULT_MAX_COPY_BYTES = 512 * 1024 * 1024;
 
+/** The most files and folders a scratch copy may hold unless the reviewer allows more. */
+export const DEFAULT_MAX_COPY_FILES = 100_000;
+
 const CONFIGS = ["deno.json", "deno.jsonc"];
+
+/** Names never copied, wherever they are in the project. */
+const NOT_COPIED = new Set(["node_modules", ".git", ".npmrc"]);
 
 const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
 
@@ -33,8 +39,13 @@ function commonFolder(a: string, b: string): string {
   return folder;
 }
 
-/** The `workspace` members a config names, as folders; empty when it names none or cannot be read. */
-async function workspaceMembers(folder: string): Promise<string[]> {
+/**
+ * The `workspace` members a config names, as folders; empty when it names none or cannot be read.
+ *
+ * @param folder The folder whose `deno.json` or `deno.jsonc` is read.
+ * @returns The members, absolute.
+ */
+export async function workspaceMembers(folder: string): Promise<string[]> {
   for (const name of CONFIGS) {
     let text: string;
     try {
@@ -64,7 +75,8 @@ async function workspaceMembers(folder: string): Promise<string[]> {
  * The project's root: the nearest folder above both the source and the
  * bundle that carries a `deno.json` or `.git`, or the Deno workspace whose
  * member that folder is (so the workspace's import map and its other
- * members come along). Never a home folder, a folder holding one, or `/`.
+ * members come along). Never a home folder, a folder holding one, or `/`,
+ * compared by real paths (a home folder or a project behind a link).
  *
  * @param source The notebook or script, absolute.
  * @param bundle The bundle folder, absolute.
@@ -106,10 +118,17 @@ export async function projectRoot(
       break;
     }
   }
-  const why = root === sep
+  // Compared by real paths: a home folder or a project reached through a link is the same folder.
+  const real = (path: string) => Deno.realPath(path).catch(() => resolve(path));
+  const realRoot = await real(root);
+  const homes = home ? [resolve(home), await real(home)] : [];
+  const held = homes.find((folder) => isInside(folder, realRoot) || isInside(folder, root!));
+  const why = root === sep || realRoot === sep
     ? "it is the file system's root"
-    : home && isInside(home, root)
-    ? root === home ? "it is your home folder" : `it holds your home folder ${home}`
+    : held !== undefined
+    ? [root, realRoot].includes(held) || homes.includes(realRoot)
+      ? "it is your home folder"
+      : `it holds your home folder ${home}`
     : undefined;
   if (why) {
     throw new TidepoolError(
@@ -131,19 +150,24 @@ export interface CopyLimits {
   readonly maxBytes: number;
   /** Bytes copied so far, shared by the copies of one scratch folder. */
   copied: number;
+  /** The most files and folders copied together. */
+  readonly maxEntries: number;
+  /** Files and folders met so far, shared like `copied`. */
+  entries: number;
 }
 
 /**
  * Copies a folder as regular files only. A symbolic link to a regular file
  * inside `within` is copied as that file; any other link, and anything that
  * is not a regular file or a folder, is refused by name before the copy
- * goes on. `node_modules` (Deno makes it again when needed) and `.git` are
+ * goes on. `node_modules` (the run uses Deno's cache), `.git` and `.npmrc`
+ * (it would name the registry Deno downloads from, the author's choice) are
  * not copied.
  *
  * @param from The folder to copy.
  * @param to Where the copy goes (made when missing).
  * @param within The project root: the only place a link may point into.
- * @param limits What to skip, and the size bound.
+ * @param limits What to skip, and the bounds on bytes and on files and folders.
  */
 export async function copyRegularFiles(
   from: string,
@@ -154,7 +178,17 @@ export async function copyRegularFiles(
   await Deno.mkdir(to, { recursive: true });
   for await (const entry of Deno.readDir(from)) {
     const path = join(from, entry.name);
-    if (limits.skip.has(path) || entry.name === "node_modules" || entry.name === ".git") continue;
+    if (limits.skip.has(path) || NOT_COPIED.has(entry.name)) continue;
+    // Counted before anything is made: a million empty files cost a million inodes and the time.
+    if (++limits.entries > limits.maxEntries) {
+      throw new TidepoolError(
+        `Cannot reproduce: the project at ${within} holds more than ${limits.maxEntries} files and folders (with its recording), the most a scratch copy may take`,
+        {
+          hint:
+            "Move files the notebook or script does not read out of the project, or allow more (maxCopyFiles, --max-copy-files)",
+        },
+      );
+    }
     if (entry.isDirectory) {
       await copyRegularFiles(path, join(to, entry.name), within, limits);
       continue;

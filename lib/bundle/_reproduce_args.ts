@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 
 /** The usage line of the command. */
 export const REPRODUCE_USAGE =
-  "Usage: reproduce <bundle folder> <notebook.ipynb or script.ts> [<recording folder>] [--recording <folder>] [--allow-not-recorded] [--max-copy-mb <MB>] [-- <script arguments>]";
+  "Usage: reproduce <bundle folder> <notebook.ipynb or script.ts> [<recording folder>] [--recording <folder>] [--allow-not-recorded] [--max-copy-mb <MB>] [--max-copy-files <N>] [--max-table-cells <N>] [-- <script arguments>]";
 
 /** The command's arguments, parsed. */
 export interface ReproduceArgs {
@@ -20,6 +20,8 @@ export interface ReproduceArgs {
   recording?: string;
   allowNotRecorded: boolean;
   maxCopyBytes?: number;
+  maxCopyFiles?: number;
+  maxTableCells?: number;
   scriptArgs: string[];
 }
 
@@ -43,6 +45,8 @@ export function parseReproduceArgs(args: readonly string[]): ReproduceArgs | { e
         recording: { type: "string" },
         "allow-not-recorded": { type: "boolean" },
         "max-copy-mb": { type: "string" },
+        "max-copy-files": { type: "string" },
+        "max-table-cells": { type: "string" },
       },
     });
   } catch (error) {
@@ -68,12 +72,39 @@ export function parseReproduceArgs(args: readonly string[]): ReproduceArgs | { e
     }
     maxCopyBytes = megabytes * 1024 * 1024;
   }
+  const maxCopyFiles = positiveWhole(values["max-copy-files"]);
+  if (maxCopyFiles === null) {
+    return {
+      error: `Invalid --max-copy-files ${values["max-copy-files"]}: give a whole number of files`,
+    };
+  }
+  const maxTableCells = positiveWhole(values["max-table-cells"]);
+  if (maxTableCells === null) {
+    return {
+      error: `Invalid --max-table-cells ${values["max-table-cells"]}: give a whole number of cells`,
+    };
+  }
   return {
     bundle,
     source,
     recording: third ?? values.recording,
     allowNotRecorded: values["allow-not-recorded"] === true,
     maxCopyBytes,
+    maxCopyFiles,
+    maxTableCells,
     scriptArgs,
   };
+}
+
+/**
+ * A flag's whole number above zero: undefined when the flag is not given,
+ * null when its value is no such number.
+ *
+ * @param value The flag's text.
+ * @returns The number, undefined or null.
+ */
+export function positiveWhole(value: string | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  return /^\d+$/.test(value.trim()) && Number.isSafeInteger(number) && number > 0 ? number : null;
 }

@@ -15,7 +15,12 @@ export {
   type SaveBundleOptions,
   type SavedBundle,
 } from "./save_bundle.ts";
-export { type BundleProblem, type BundleVerification, verifyBundle } from "./verify_bundle.ts";
+export {
+  type BundleProblem,
+  type BundleVerification,
+  verifyBundle,
+  type VerifyOptions,
+} from "./verify_bundle.ts";
 export {
   reproduceBundle,
   type ReproducedTable,

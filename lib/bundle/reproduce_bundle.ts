@@ -14,15 +14,23 @@ import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { TidepoolError } from "../errors/errors.ts";
 import { checkOptions } from "../options/check_options.ts";
-import { readTable } from "../files/read_table.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, readSmallText } from "./_bundle_file.ts";
-import { copyRegularFiles, DEFAULT_MAX_COPY_BYTES, projectRoot } from "./_project_copy.ts";
-import { checkModuleGraph, denoCaches, runConfined } from "./_confined_run.ts";
+import {
+  copyRegularFiles,
+  DEFAULT_MAX_COPY_BYTES,
+  DEFAULT_MAX_COPY_FILES,
+  isInside,
+  projectRoot,
+} from "./_project_copy.ts";
+import { checkModuleGraph, runConfined } from "./_confined_run.ts";
+import { cacheModuleGraph, denoCaches, denoSetup } from "./_confined_deno.ts";
 import { notebookModule } from "./_notebook_module.ts";
+import { readBoundedTable, tableBounds } from "./_table_bounds.ts";
+import type { ParquetBounds } from "../dataset/parquet.ts";
 
 /** One table of the bundle, as recorded and as reproduced. */
 export interface ReproducedTable {
@@ -66,11 +74,22 @@ export interface ReproduceOptions {
   timeoutMs?: number;
   /**
    * Accept tables built from requests no recording keeps (signed ones) as
-   * `not recorded` instead of failing; default false.
+   * `not recorded` instead of failing; default false. Which tables those are
+   * is the bundle's RO-Crate's word (the author's): a table is taken as not
+   * recorded only when its one CreateAction names its traced call and the
+   * crate holds no cache keys for it, so a table the crate ties to recorded
+   * requests is always compared. Those tables are neither re-made nor compared.
    */
   allowNotRecorded?: boolean;
   /** The most bytes the scratch copy (project and recording) may take; default 512 MB. */
   maxCopyBytes?: number;
+  /** The most files and folders the scratch copy (project and recording) may hold; default 100,000. */
+  maxCopyFiles?: number;
+  /**
+   * The most cells (rows × columns) a table the re-run wrote may have to be
+   * read back (its Parquet footer is read first); default 10,000,000.
+   */
+  maxTableCells?: number;
 }
 
 const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
@@ -94,7 +113,7 @@ const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
  * `TIDEPOOL_CACHE_DIR`, `DENO_DIR` and a `TMPDIR` inside the copy. A
  * notebook's code cells run the same way, as one module (the Jupyter kernel
  * takes no permission flags). The copy is made of regular files only, at
- * most `maxCopyBytes`, from the project root: the nearest folder above the
+ * most `maxCopyBytes` and `maxCopyFiles` files and folders, from the project root: the nearest folder above the
  * source and the bundle with a `deno.json` or `.git` (or the workspace it
  * belongs to), never a home folder or `/`. The digests compared are
  * computed here from the Parquet files the re-run wrote, never taken from
@@ -128,6 +147,8 @@ export async function reproduceBundle(
     timeoutMs: "number",
     allowNotRecorded: "boolean",
     maxCopyBytes: "number",
+    maxCopyFiles: "number",
+    maxTableCells: "number",
   });
   const bundle = resolve(bundleDir);
   const sourcePath = resolve(source);
@@ -149,6 +170,19 @@ export async function reproduceBundle(
         "Give the folder the notebook or script recorded into (its TIDEPOOL_CACHE_DIR) as the recording",
     });
   }
+  // The default recording is the author's: a link out of the project (to a home folder) is refused.
+  if (
+    options.recording === undefined &&
+    !isInside(await Deno.realPath(recording), await Deno.realPath(root))
+  ) {
+    throw new TidepoolError(
+      `Cannot reproduce ${bundleDir}: its recording ${recording} is a symbolic link out of the project`,
+      {
+        hint:
+          "The re-run may read only a copy of its project: give the recording folder itself with --recording",
+      },
+    );
+  }
   // The bundle's crate is read once, and before the run: a folder that is no bundle fails at once.
   const recorded = await crateGraph(bundle, bundleDir);
   const before = recordedDigests(recorded);
@@ -167,21 +201,26 @@ export async function reproduceBundle(
       skip: new Set([bundle, recording]),
       maxBytes: options.maxCopyBytes ?? DEFAULT_MAX_COPY_BYTES,
       copied: 0,
+      maxEntries: options.maxCopyFiles ?? DEFAULT_MAX_COPY_FILES,
+      entries: 0,
     };
     const project = join(scratch, "project");
     await copyRegularFiles(root, project, root, limits);
     const replayFrom = join(scratch, "recording");
     await copyRegularFiles(recording, replayFrom, recording, limits);
     const copiedSource = join(project, relative(root, sourcePath));
-    const confinement = {
-      scratch,
-      caches,
-      tidepoolFiles: tidepoolFiles(),
-      env: { TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: replayFrom },
-    };
     const module = copiedSource.endsWith(".ipynb")
       ? await notebookModule(copiedSource)
       : copiedSource;
+    const confinement = {
+      folders: [project, replayFrom],
+      tmp: join(scratch, "tmp"),
+      deno: await denoSetup(module, project, join(scratch, "deno"), caches),
+      tidepoolFiles: tidepoolFiles(),
+      env: { TIDEPOOL_CACHE_MODE: "replay", TIDEPOOL_CACHE_DIR: replayFrom },
+    };
+    // Every package is fetched now, by the reviewer's Deno: the run itself downloads nothing.
+    await cacheModuleGraph(module, confinement.deno);
     await checkModuleGraph(module, confinement);
     await runConfined(
       module,
@@ -190,7 +229,12 @@ export async function reproduceBundle(
       options.timeoutMs ?? 30 * 60_000,
     );
     const reproduced = join(project, relative(root, bundle));
-    const after = await reproducedDigests(reproduced, before.keys(), basename(source));
+    const after = await reproducedDigests(
+      reproduced,
+      before.keys(),
+      basename(source),
+      tableBounds(options.maxTableCells),
+    );
     return compare(bundleDir, before, after, unrecorded, options.allowNotRecorded === true);
   } finally {
     await Deno.remove(scratch, { recursive: true });
@@ -246,24 +290,42 @@ function recordedDigests(graph: CrateGraph): Map<string, string> {
 }
 
 /**
- * The table files whose call was traced but none of whose requests were
- * recorded (its CreateAction has an object and no cache keys), and the
- * tables derived from them.
+ * The table files the crate says came from a call none of whose requests a
+ * recording keeps (a compute job's results are signed): a claim of the
+ * author's, which `allowNotRecorded` accepts. It is taken only when the
+ * crate makes it plainly: exactly one entity names the file as its result,
+ * a CreateAction whose object is that table's traced call (`#query-<table>`,
+ * present in the crate), with no cache keys for the table anywhere in the
+ * crate. A file another action also names, or whose cache keys the crate
+ * holds, is compared like any other.
  */
 function unrecordedFiles(graph: CrateGraph): Set<string> {
-  const files = new Set<string>();
-  for (const action of graph) {
-    if (action["@type"] !== "CreateAction" || action.object === undefined) continue;
-    const objects = [action.object].flat() as ({ "@id"?: string } | null)[];
-    // A call was traced (its query is named) and none of its requests was recorded.
-    if (!objects.some((ref) => ref?.["@id"]?.startsWith?.("#query-"))) continue;
-    if (objects.some((ref) => ref?.["@id"]?.startsWith?.("#cache-keys-"))) continue;
-    for (const result of [action.result].flat() as ({ "@id"?: string } | null)[]) {
-      const name = bundleName(result?.["@id"]);
-      if (!("refused" in name)) files.add(name.name);
+  const ids = new Set(graph.map((entity) => entity["@id"]));
+  const namedBy = new Map<string, Record<string, unknown>[]>();
+  for (const entity of graph) {
+    for (const result of refIds(entity.result)) {
+      const name = bundleName(result);
+      if ("refused" in name) continue;
+      namedBy.set(name.name, [...(namedBy.get(name.name) ?? []), entity]);
     }
   }
+  const files = new Set<string>();
+  for (const [file, [action, ...others]] of namedBy) {
+    if (others.length > 0 || action["@type"] !== "CreateAction") continue;
+    const table = file.replace(/\.(csv|parquet)$/, "");
+    const objects = refIds(action.object);
+    const traced = objects.includes(`#query-${table}`) && ids.has(`#query-${table}`);
+    const keys = ids.has(`#cache-keys-${table}`) ||
+      objects.some((id) => typeof id === "string" && id.startsWith("#cache-keys-"));
+    if (traced && !keys) files.add(file);
+  }
   return files;
+}
+
+/** The `@id`s an entity's property refers to (one reference or a list). */
+function refIds(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return [value].flat().map((ref) => (ref as { "@id"?: unknown } | null)?.["@id"]);
 }
 
 /**
@@ -276,6 +338,7 @@ async function reproducedDigests(
   dir: string,
   recorded: Iterable<string>,
   source: string,
+  bounds: ParquetBounds,
 ): Promise<Map<string, string>> {
   const names = new Set(recorded);
   let extra = 0;
@@ -297,9 +360,10 @@ async function reproducedDigests(
     const state = await fileState(dir, name);
     if (state.kind !== "file") continue; // not written, or not a regular file: missing
     try {
-      digests.set(name, tableDigest(await readTable(join(dir, name))).sha256);
-    } catch {
-      digests.set(name, "unreadable");
+      digests.set(name, tableDigest(await readBoundedTable(dir, name, bounds)).sha256);
+    } catch (error) {
+      // The re-run's file is untrusted too: one past the bound is refused before it is decoded.
+      digests.set(name, `unreadable: ${(error as Error).message.split("\n")[0]}`);
     }
   }
   return digests;
@@ -344,7 +408,9 @@ function compare(
     ? `${skipped.length} came from requests no recording keeps (signed), so a replay cannot give them back: ${
       skipped.map((row) => row.file).join(", ")
     }${
-      allowNotRecorded ? "" : " (pass --allow-not-recorded, or allowNotRecorded: true, to accept)"
+      allowNotRecorded
+        ? " (accepted on the word of the bundle's RO-Crate: not re-made, not compared)"
+        : " (pass --allow-not-recorded, or allowNotRecorded: true, to accept the RO-Crate's word for them)"
     }`
     : "";
   const summary = ok
@@ -354,7 +420,11 @@ function compare(
     : same === 0 && differ.length === 0
     ? `${name}: nothing reproduced: 0 of ${rows.length} tables were re-made; ${notRecorded}\n${COMPARED}`
     : `${name}: ${differ.length} of ${rows.length} tables differ:\n` +
-      differ.map((row) => `- ${row.file}: ${row.status}`).join("\n") +
+      differ.map((row) =>
+        `- ${row.file}: ${row.status}${
+          row.reproduced?.startsWith("unreadable") ? ` (${row.reproduced})` : ""
+        }`
+      ).join("\n") +
       (notRecorded ? `\n${notRecorded}` : "") + `\n${COMPARED}`;
   return { ok, tables: buildTable(reproducedSchema, rows), summary };
 }

@@ -10,12 +10,14 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { readTable } from "../files/read_table.ts";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
+import { readBoundedTable, tableBounds } from "./_table_bounds.ts";
+import type { ParquetBounds } from "../dataset/parquet.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
 
 /** One thing that does not hold. */
@@ -26,6 +28,12 @@ export interface BundleProblem {
   check: "file" | "table" | "datapackage" | "crate" | "sums";
   /** What differs, in words. */
   problem: string;
+}
+
+/** How {@linkcode verifyBundle} reads a bundle. */
+export interface VerifyOptions {
+  /** The most cells (rows × columns) a table may have to be read back; default 10,000,000. */
+  maxTableCells?: number;
 }
 
 /** What {@linkcode verifyBundle} found. */
@@ -69,10 +77,14 @@ interface FileNow {
  * `SHA256SUMS`. The folder may be hostile: only regular files directly
  * inside it are read (a name with `..`, an absolute path, a symbolic link, a
  * device or a FIFO is a problem row, never opened), a file's size is
- * compared with what the RO-Crate declares before a byte is hashed, and a
- * malformed entry is a problem row, never an exception.
+ * compared with what the RO-Crate declares before a byte is hashed, a
+ * table is read back only within `maxTableCells` (its Parquet footer read
+ * before a page is decoded) and 512 MiB, and a malformed entry is a
+ * problem row, never an exception.
  *
  * @param dir The bundle folder.
+ * @param options `maxTableCells`: the most cells (rows × columns) a table
+ *   may have to be read back; default 10,000,000.
  * @returns Whether all holds, the problems as a table and in words.
  *
  * @example Checking a bundle
@@ -81,13 +93,18 @@ interface FileNow {
  * if (!check.ok) console.log(check.summary);
  * ```
  */
-export async function verifyBundle(dir: string): Promise<BundleVerification> {
+export async function verifyBundle(
+  dir: string,
+  options: VerifyOptions = {},
+): Promise<BundleVerification> {
+  checkOptions("verifyBundle", options, { maxTableCells: "number" });
+  const bounds = tableBounds(options.maxTableCells);
   const problems: BundleProblem[] = [];
   const found: Found = (path, check, problem) =>
-    problems.push({ path: printable(path), check, problem });
+    problems.push({ path: printable(path), check, problem: escapeControls(problem) });
   const checked = { files: 0, tables: 0 };
   try {
-    await checkBundle(dir, found, checked);
+    await checkBundle(dir, found, checked, bounds);
   } catch (error) {
     // Every known case is a row of its own; this is the last guard of "never an exception".
     found(CRATE, "crate", `cannot be checked: ${(error as Error)?.message ?? String(error)}`);
@@ -101,6 +118,7 @@ async function checkBundle(
   dir: string,
   found: Found,
   checked: { files: number; tables: number },
+  bounds: ParquetBounds,
 ): Promise<void> {
   const read = await readSmallText(dir, CRATE, METADATA_LIMIT);
   let graph: Entity[];
@@ -171,7 +189,7 @@ async function checkBundle(
     checked.tables++;
     let digest;
     try {
-      digest = tableDigest(await readTable(`${dir}/${path}`));
+      digest = tableDigest(await readBoundedTable(dir, path, bounds));
     } catch (error) {
       found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
       continue;
@@ -391,12 +409,17 @@ async function folderEntries(dir: string): Promise<Map<string, string>> {
 
 /** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
 function printable(text: string): string {
-  const shown = text.replace(
+  const shown = escapeControls(text);
+  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
+}
+
+/** Control characters (a terminal's escapes) as `\u` escapes: a problem quotes the bundle's text. */
+function escapeControls(text: string): string {
+  return text.replace(
     // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f]/g,
+    /[\u0000-\u001f\u007f-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
 /** The first 12 digits of a hash, enough to tell two apart in a message. */

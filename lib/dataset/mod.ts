@@ -6,7 +6,14 @@
  * @module
  */
 
-export { columnsToParquet, tableFromParquet, tableToParquet } from "./parquet.ts";
+export {
+  columnsToParquet,
+  type ParquetBounds,
+  type ParquetShape,
+  parquetShape,
+  tableFromParquet,
+  tableToParquet,
+} from "./parquet.ts";
 export type { TypedColumn } from "../table/build_table.ts";
 export { query, type QueryOptions, readParquetSql, sqlIdentifier, sqlString } from "./query.ts";
 export {

@@ -15,6 +15,8 @@ import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { saveBundle } from "../../lib/bundle/save_bundle.ts";
 import { sha256Hex } from "../../lib/bundle/_sha256.ts";
+import { watchedDeno, type WatchedRun } from "./_bounded_child.ts";
+import { lyingFooter, parquetBomb } from "./_parquet_bombs.ts";
 
 const VERIFY = new URL("../../verify.ts", import.meta.url).pathname;
 /** The V8 heap cap of the child, in MB, and the most resident memory allowed, in KB. */
@@ -49,21 +51,7 @@ async function addParts(bundle: string, parts: Record<string, Record<string, unk
   await Deno.writeTextFile(path, JSON.stringify(crate));
 }
 
-interface ChildRun {
-  code: number;
-  out: string;
-  maxRssKb: number;
-}
-
-/** The peak resident memory of a running process so far, in KB (`VmHWM`), or 0 once it is gone. */
-async function peakKb(pid: number): Promise<number> {
-  try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
-    return Number(status.match(/^VmHWM:\s+(\d+) kB/m)?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
+type ChildRun = WatchedRun;
 
 /**
  * `verify.ts` on a bundle, as a child with a V8 heap cap, its peak memory
@@ -71,9 +59,9 @@ async function peakKb(pid: number): Promise<number> {
  * running at the time bound, is killed at once (a runaway read would take
  * the machine's memory) and the test fails on what it did.
  */
-async function verifyAsChild(bundle: string): Promise<ChildRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
+function verifyAsChild(bundle: string, timeLimitMs = 120_000): Promise<ChildRun> {
+  return watchedDeno(
+    [
       "run",
       `--v8-flags=--max-old-space-size=${HEAP_MB}`,
       "--allow-read",
@@ -81,25 +69,8 @@ async function verifyAsChild(bundle: string): Promise<ChildRun> {
       VERIFY,
       bundle,
     ],
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let maxRssKb = 0;
-  let ended = false;
-  const output = child.output().finally(() => ended = true);
-  const deadline = Date.now() + 120_000;
-  // A bound, not a measurement: the test fails on a child that never ends or grows past the cap.
-  while (!ended) {
-    maxRssKb = Math.max(maxRssKb, await peakKb(child.pid));
-    if (maxRssKb >= MAX_RSS_KB || Date.now() > deadline) {
-      child.kill("SIGKILL");
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  const { code, stdout, stderr } = await output;
-  const out = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  return { code, out, maxRssKb };
+    { maxRssKb: MAX_RSS_KB, timeLimitMs },
+  );
 }
 
 /** What every hostile bundle must leave true of the child and its output. */
@@ -203,6 +174,123 @@ Deno.test("verify on hostile metadata files: the crate a FIFO, the sums /dev/zer
     const run = await verifyAsChild(bundle);
     await assertContained(run, victim);
     assert.match(run.out, /ro-crate-metadata\.json: cannot be read: not a regular file/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+// readTable reads `<table>.provenance.json` beside a CSV table: a file the
+// bundle may hold, never checked by verify (not a regular-file check, no
+// size bound), so it must never be opened.
+
+Deno.test("verify opens no FIFO beside a CSV table: counts.csv.provenance.json as a FIFO never hangs it", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    const fifo = await new Deno.Command("mkfifo", {
+      args: [`${bundle}/counts.csv.provenance.json`],
+    }).output();
+    assert.equal(fifo.code, 0, "mkfifo");
+    const run = await verifyAsChild(bundle, 30_000);
+    await assertContained(run, victim);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify follows no link beside a CSV table: counts.csv.provenance.json linked to another file prints none of it", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    await Deno.symlink(victim, `${bundle}/counts.csv.provenance.json`);
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+    // Any 8 characters of the other file are a leak, not only the whole secret.
+    for (const part of [SECRET.slice(0, 8), SECRET_VALUE.slice(0, 8)]) {
+      assert.ok(!run.out.includes(part), `the output holds ${part}, from ${victim}`);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify reads nothing unbounded beside a CSV table: counts.csv.provenance.json linked to /dev/zero", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    await Deno.symlink("/dev/zero", `${bundle}/counts.csv.provenance.json`);
+    const run = await verifyAsChild(bundle, 60_000);
+    await assertContained(run, victim);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify's memory stays bounded on a Parquet bomb: a small file whose pages expand to millions of rows", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    // 15 million equal values: under 100 KB of Parquet, hundreds of MB once decoded and digested.
+    const bomb = await parquetBomb(15_000_000);
+    assert.ok(bomb.length < 200_000, `the bomb is ${bomb.length} bytes`);
+    await Deno.writeFile(`${bundle}/counts.parquet`, bomb);
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify's memory stays bounded on a Parquet file whose footer declares 10 rows and whose pages hold 15 million", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    await Deno.writeFile(`${bundle}/counts.parquet`, await lyingFooter(15_000_000, 10));
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+    // Read only as far as the footer says: 10 rows, another table than the one recorded.
+    assert.match(run.out, /counts\.parquet: holds another table: 10 rows/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify refuses a table past the cell bound before decoding it, and the reviewer sets the bound", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    await Deno.writeFile(`${bundle}/counts.parquet`, await parquetBomb(15_000_000));
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+    assert.match(
+      run.out,
+      /counts\.parquet: cannot be read as a table: The Parquet file is too large to read: its footer declares 15000000 rows of 1 columns, more than 10000000 cells/,
+    );
+    // The bound is the reviewer's to raise: a small one refuses the bundle's real table too.
+    const strict = await watchedDeno(
+      ["run", "--allow-read", "--frozen", VERIFY, bundle, "--max-table-cells", "3"],
+      { maxRssKb: MAX_RSS_KB, timeLimitMs: 120_000 },
+    );
+    assert.equal(strict.code, 1, strict.out);
+    assert.match(strict.out, /counts\.csv: cannot be read as a table: .*more than 3 cells/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("verify prints no control character of the bundle's: a digest's description with terminal escapes", async () => {
+  const { root, bundle, victim } = await scene();
+  try {
+    const path = `${bundle}/ro-crate-metadata.json`;
+    const crate = JSON.parse(await Deno.readTextFile(path));
+    const digest = crate["@graph"].find((entity: { "@id": string }) =>
+      entity["@id"] === "#digest-counts.parquet"
+    );
+    assert.ok(digest, "the crate records the table's digest");
+    // Clear the screen, go home and paint a verdict of its own.
+    digest.value = "0".repeat(64);
+    digest.description = "x: \u001b[2J\u001b[H\u001b]0;ok\u0007all holds: 5 files match";
+    await Deno.writeTextFile(path, JSON.stringify(crate));
+    const run = await verifyAsChild(bundle);
+    await assertContained(run, victim);
+    assert.match(run.out, /counts\.parquet: holds another table/);
+    for (const control of ["\u001b", "\u0007"]) {
+      assert.ok(!run.out.includes(control), "the output holds the bundle's terminal escapes");
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

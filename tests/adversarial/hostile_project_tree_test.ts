@@ -153,6 +153,95 @@ Deno.test("the project root is never the home folder, a folder holding it, or /"
   }
 });
 
+Deno.test("the home folder is recognised by its real path: HOME behind a link, or the project given through one", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-home-link-" });
+  try {
+    // The home folder's real path, and a link to it (as /home on a machine that mounts it elsewhere).
+    const real = `${scene}/real-home`;
+    const link = `${scene}/home-link`;
+    await projectFolder(real);
+    await Deno.mkdir(`${real}/.ssh`);
+    await Deno.writeTextFile(`${real}/.ssh/id_rsa`, SECRET);
+    await Deno.mkdir(`${real}/paper`);
+    await Deno.writeTextFile(`${real}/paper/paper.ts`, PAPER);
+    await runAuthor(`${real}/paper`, "paper.ts");
+    await Deno.symlink(real, link);
+    const cases = [
+      { home: link, project: real, named: "HOME a link, the project by its real path" },
+      { home: real, project: link, named: "HOME real, the project through the link" },
+    ];
+    for (const { home, project, named } of cases) {
+      const { tmp, environment } = await reviewer(scene, home);
+      const run = await reproduceCommand(
+        [
+          `${project}/paper/out/bundle`,
+          `${project}/paper/paper.ts`,
+          "--recording",
+          `${project}/.cache/tidepool`,
+        ],
+        environment,
+      );
+      assert.equal(run.code, 1, `${named}:\n${run.stdout}${run.stderr}`);
+      assert.match(
+        run.stderr,
+        /it is your home folder, and reproduce copies the whole project/,
+        named,
+      );
+      assert.ok(!(run.stdout + run.stderr).includes(SECRET), named);
+      assert.deepEqual([...Deno.readDirSync(tmp)], [], `${named}: nothing copied`);
+    }
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});
+
+Deno.test("a project of many empty files or folders, or a recording of many files, is refused past the bound of files and folders", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-many-files-" });
+  try {
+    const { tmp, environment } = await reviewer(scene);
+    const project = `${scene}/project`;
+    await projectFolder(project);
+    await Deno.writeTextFile(`${project}/paper.ts`, PAPER);
+    await runAuthor(project, "paper.ts");
+    const args = [
+      `${project}/out/bundle`,
+      `${project}/paper.ts`,
+      "--recording",
+      `${project}/.cache/tidepool`,
+      "--max-copy-files",
+      "1000",
+    ];
+    // Within the bound it reproduces: the bound counts what the copy holds, not more.
+    const within = await reproduceCommand(args, environment);
+    assert.equal(within.code, 0, within.stdout + within.stderr);
+    const members: [string, (at: string) => Promise<void>][] = [
+      ["empty files", async (at) => {
+        for (let i = 0; i < 1200; i++) await Deno.writeFile(`${at}/f${i}`, new Uint8Array());
+      }],
+      ["empty folders", async (at) => {
+        for (let i = 0; i < 1200; i++) await Deno.mkdir(`${at}/d${i}`);
+      }],
+    ];
+    for (const [what, make] of members) {
+      for (const where of [`${project}/many`, `${project}/.cache/tidepool/many`]) {
+        await Deno.mkdir(where);
+        await make(where);
+        const run = await reproduceCommand(args, environment);
+        assert.equal(run.code, 1, `${what} in ${where}:\n${run.stdout}${run.stderr}`);
+        assert.match(
+          run.stderr,
+          /holds more than 1000 files and folders \(with its recording\), the most a scratch copy may take/,
+        );
+        assert.match(run.stderr, /--max-copy-files/);
+        assert.deepEqual([...Deno.readDirSync(tmp)], [], "no scratch copy left behind");
+        await Deno.remove(where, { recursive: true });
+      }
+    }
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});
+
 Deno.test("a static import of a file outside the project is refused before the run", async () => {
   const scene = await Deno.makeTempDir({ prefix: "tidepool-import-" });
   try {

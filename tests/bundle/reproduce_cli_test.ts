@@ -46,6 +46,8 @@ Deno.test("reproduce takes the recording positionally or as --recording; usage e
       [[bundle, source, recording, "--recording", recording], /recording is given twice/],
       [[bundle, source, "--recording"], /--recording/],
       [[bundle, source, "--max-copy-mb", "lots"], /--max-copy-mb lots/],
+      [[bundle, source, "--max-copy-files", "0"], /--max-copy-files 0/],
+      [[bundle, source, "--max-table-cells", "1.5"], /--max-table-cells 1\.5/],
     ];
     for (const [args, named] of wrong) {
       const run = await reproduceCommand(args);

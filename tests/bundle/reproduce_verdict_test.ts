@@ -109,3 +109,82 @@ else await Deno.writeTextFile("expected.json", await Deno.readTextFile(crate));
     await Deno.remove(scene, { recursive: true });
   }
 });
+
+/**
+ * A paper whose `kept` table comes from a recorded call (its cache keys in
+ * the crate) and is changed in the replay, beside an honest `signed` table.
+ */
+const FORGED_PAPER = `import * as aq from "arquero";
+import { saveBundle } from "${TIDEPOOL_MOD}";
+import { attachProvenance } from "${PROVENANCE}";
+const replay = Deno.env.get("TIDEPOOL_CACHE_MODE") === "replay";
+const call = (operation: string, cacheKeys: string[]) => ({
+  service: "http://127.0.0.1:9", operation, params: {}, tidepoolVersion: "0.1.0",
+  startedAt: "2026-01-01T00:00:00Z", endedAt: "2026-01-01T00:00:01Z", asOf: {}, cacheKeys,
+});
+const kept = attachProvenance(aq.table({ n: replay ? [9] : [1, 2, 3] }), call("Subgraph.orders", ["k1"]));
+const signed = attachProvenance(aq.table({ job: replay ? [] : ["j1"] }), call("OceanNode.downloadResults", []));
+await saveBundle("out/bundle", { draft: true, tables: { kept, signed } });
+`;
+
+type Entity = Record<string, unknown> & { "@id": string };
+
+Deno.test("--allow-not-recorded never excuses a table the crate ties to recorded requests", async () => {
+  const scene = await Deno.makeTempDir({ prefix: "tidepool-verdict-" });
+  try {
+    const project = `${scene}/project`;
+    await projectFolder(project);
+    await Deno.writeTextFile(`${project}/paper.ts`, FORGED_PAPER);
+    await runAuthor(project, "paper.ts");
+    const cratePath = `${project}/out/bundle/ro-crate-metadata.json`;
+    const original = await Deno.readTextFile(cratePath);
+    const args = [
+      `${project}/out/bundle`,
+      `${project}/paper.ts`,
+      "--recording",
+      `${project}/.cache/tidepool`,
+      "--allow-not-recorded",
+    ];
+    const honest = await reproduceCommand(args);
+    assert.equal(honest.code, 1, honest.stdout + honest.stderr);
+    assert.match(honest.stdout, /- kept\.parquet: changed/);
+
+    // The author's edits of the crate that would make the changed table "not recorded".
+    const forgeries: [string, (graph: Entity[]) => void][] = [
+      ["a second action naming the table, with a traced call and no cache keys", (graph) => {
+        graph.push({
+          "@id": "#create-forged",
+          "@type": "CreateAction",
+          object: [{ "@id": "#query-signed" }],
+          result: [{ "@id": "kept.parquet" }],
+        });
+      }],
+      ["a second action naming the table in another spelling", (graph) => {
+        graph.push({
+          "@id": "#create-forged",
+          "@type": "CreateAction",
+          object: { "@id": "#query-kept" },
+          result: { "@id": "kept%2Eparquet" },
+        });
+      }],
+      ["the table's action without its link to the cache keys the crate still holds", (graph) => {
+        const action = graph.find((entity) => entity["@id"] === "#create-kept")!;
+        action.object = (action.object as Entity[]).filter((ref) =>
+          !ref["@id"].startsWith("#cache-keys-")
+        );
+      }],
+    ];
+    for (const [what, forge] of forgeries) {
+      const crate = JSON.parse(original);
+      assert.ok(crate["@graph"].some((entity: Entity) => entity["@id"] === "#cache-keys-kept"));
+      forge(crate["@graph"]);
+      await Deno.writeTextFile(cratePath, JSON.stringify(crate));
+      const run = await reproduceCommand(args);
+      assert.equal(run.code, 1, `${what}:\n${run.stdout}${run.stderr}`);
+      assert.match(run.stdout, /- kept\.parquet: changed/, what);
+      assert.match(run.stdout, /signed\.parquet +not recorded/, what);
+    }
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});

@@ -194,6 +194,7 @@ const CALLS: Record<string, (o: never) => unknown> = {
   query: (o) => tidepool.query("SELECT 1", o),
   saveBundle: (o) => tidepool.saveBundle("never-written", o),
   reproduceBundle: (o) => tidepool.reproduceBundle("never-read", "never-run.ts", o),
+  verifyBundle: (o) => tidepool.verifyBundle("never-read", o),
 };
 
 Deno.test("every public call with options is in this test's list", async () => {
