@@ -799,6 +799,19 @@ export class OceanNode {
     return await (await publishCode()).decrypt(this.http, parameters);
   }
 
+  /**
+   * Asks the node whether a DDO is valid (`POST
+   * /api/aquarius/assets/ddo/validate`) before it is published. Without a
+   * signer the node only checks; with one it also signs the DDO, which spends
+   * a nonce, so that request is not retried. A refusal is a result
+   * (`valid: false` with the node's messages), not an error.
+   *
+   * @example Check a DDO before publishing it
+   * ```ts ignore
+   * const result = await node.validateDdo(ddo);
+   * if (!result.valid) console.log(result.errors.join("\n"));
+   * ```
+   */
   async validateDdo(
     ddo: Ddo | Record<string, unknown>,
     options: ValidateDdoOptions = {},

@@ -32,6 +32,7 @@ export interface SandboxGpu {
   description: string;
 }
 
+/** A compute environment as the sandbox node lists it (`GET /api/services/computeEnvironments`). */
 export interface SandboxEnvironment {
   /** Identifier. */
   id: string;
