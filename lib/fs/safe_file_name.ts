@@ -16,12 +16,14 @@ export const MAX_NAME_BYTES = 240;
 
 /**
  * Characters that change how a name reads without being seen: C0 and C1
- * controls, bidirectional marks, embeddings, overrides and isolates, zero
- * widths, the word joiner, the byte-order mark, line and paragraph separators.
+ * controls (Cc), every format character (Cf: bidirectional marks,
+ * embeddings, overrides and isolates, zero widths, the word joiner, the
+ * byte-order mark, the soft hyphen, tag characters, interlinear annotation),
+ * line and paragraph separators, variation selectors, the combining grapheme
+ * joiner and the fillers that render as nothing (Hangul, Braille blank).
  */
 const INVISIBLE =
-  // deno-lint-ignore no-control-regex -- control characters are exactly what is replaced
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034f\u115f\u1160\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0\u{e0100}-\u{e01ef}]/gu;
 
 /** Windows devices, also with a superscript digit (`COM¹`), whatever follows the first dot. */
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])$/i;
@@ -101,5 +103,7 @@ export function safeFileName(name: unknown, fallback: string): string {
   const extensionBytes = new TextEncoder().encode(extension).byteLength;
   const cut = cutToBytes(stem, MAX_NAME_BYTES - extensionBytes);
   if (cut !== stem) safe = cut.replace(/[. ]+$/, "") + extension;
+  // The cut may leave a device name ("CON" + spaces + a tail, cut to "CON").
+  if (isWindowsDevice(safe)) safe = `_${safe}`;
   return safe || fallback;
 }

@@ -71,6 +71,11 @@ function isOaiDocument(text: string): boolean {
   return /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?OAI-PMH[\s>/]/.test(text);
 }
 
+/** Whether a body is an OAI-PMH document holding an `error` element. */
+function isOaiError(text: string): boolean {
+  return isOaiDocument(text) && /<(?:[\w.-]+:)?error[\s>/]/.test(text);
+}
+
 /** The items of a list verb (`record`, `header`) and how to read each one. */
 export interface OaiItems<T> {
   /** The items' local name, directly inside the verb element. */
@@ -102,9 +107,11 @@ export async function oaiRequest<T = never>(
       acceptStatus: OAI_ERROR_STATUSES,
       signal,
     });
-    // An error status is the server's word only when the body is not OAI-PMH:
-    // an OAI-PMH document is the authority whatever the status.
-    if (response.status >= 300 && !isOaiDocument(response.text())) {
+    // An error status is the server's word unless the body is an OAI-PMH
+    // document carrying a protocol error: that error is the authority, whatever
+    // the status. An envelope without one (a login wall, a forbidden set) does
+    // not turn a failure into an answer.
+    if (response.status >= 300 && !isOaiError(response.text())) {
       throw errorFromResponse("GET", response);
     }
   } catch (error) {
@@ -181,6 +188,19 @@ export async function oaiRequest<T = never>(
     );
   }
   const verbNode = child(envelope, verb);
+  if (verbNode === undefined && verb.startsWith("List")) {
+    // Neither the list nor an error: the protocol allows no such answer, and
+    // reading it as an empty list would report a failure as an empty harvest.
+    throw new ProtocolError(
+      `OAI-PMH ${verb} response from ${response.url} has neither a ${verb} nor an error element`,
+      {
+        code: "missingVerb",
+        details: response.text().slice(0, 300),
+        hint:
+          "The repository answered something else than what was asked; check the URL, or report it",
+      },
+    );
+  }
   return {
     verbNode: verbNode && typeof verbNode === "object" ? verbNode as XmlNode : {},
     items,
