@@ -156,14 +156,17 @@ function redactParts(text: string): string {
 }
 
 /**
- * Whether a registered secret is a key, whose pieces are secret too: letters
- * and digits together, no space and no path. A password of words or a URL
+ * Whether a registered secret is a key, whose pieces are secret too: no
+ * space and no path, and letters with digits, letters of both cases, or a
+ * run of 20 or more (a key of letters only). A password of words or a URL
  * path registered as secret is redacted only whole, so that its pieces
  * (`/api/v1/`) do not mangle ordinary text.
  */
 function keyLike(value: string): boolean {
-  return value.length >= 12 && !/[\s/]/.test(value) && /[0-9]/.test(value) &&
-    /[A-Za-z]/.test(value);
+  if (value.length < 12 || /[\s/]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  // Letters with digits, or both cases, or a long run: keys made of letters only exist too.
+  return /[0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value)) ||
+    value.length >= 20;
 }
 
 /**

@@ -236,6 +236,25 @@ Deno.test("a server that echoes a piece of a key shows it in no error and no rec
   }
 });
 
+Deno.test("keys of letters only are redacted in pieces too (one random key in a hundred has no digit)", async () => {
+  const { registerSecret, redact } = await import("../../lib/errors/redact.ts");
+  const keys = [
+    randomText(32, "abcdefghijkmnopqrstuvwxyz"),
+    randomText(14, "ABCDEFGHJKLMNPQRSTUVWXYZ") + "ab",
+    `k-${randomText(30, "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")}`,
+  ];
+  for (const key of keys) {
+    registerSecret(key);
+    for (const piece of [key.slice(0, 12), key.slice(3, 13).toUpperCase(), key.slice(-9)]) {
+      assertNoPiece(
+        key,
+        redact(`key ${piece}... is not known`),
+        `a piece of ${key.length} letters`,
+      );
+    }
+  }
+});
+
 Deno.test("pieces of a path or of words registered as secret do not mangle ordinary text", async () => {
   const { registerSecret, redact } = await import("../../lib/errors/redact.ts");
   registerSecret("/api/v1/rpc-gateway");
