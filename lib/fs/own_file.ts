@@ -18,6 +18,8 @@ export class NotOwnFileError extends Error {
   override name = "NotOwnFileError";
   /** The path refused. */
   readonly path: string;
+  /** What is there instead (`a symbolic link`, `a folder`). */
+  readonly what: string;
 
   /**
    * The refusal of one path.
@@ -30,6 +32,7 @@ export class NotOwnFileError extends Error {
       `Refused to use ${path}: it is ${what}, not a file tidepool wrote; tidepool never reads or writes its own files through a link or into another kind of file. Remove it, or give tidepool another path`,
     );
     this.path = path;
+    this.what = what;
   }
 }
 
