@@ -9,7 +9,7 @@
  * @module
  */
 
-import { sha256Hex } from "./_sha256.ts";
+import { createHash } from "node:crypto";
 
 /** A name a bundle may hold, or why it may not (a predicate: `it ${refused}`). */
 export type BundleName = { readonly name: string } | { readonly refused: string };
@@ -93,32 +93,66 @@ export async function fileState(dir: string, name: string): Promise<FileState> {
 
 /**
  * Reads a regular file of known size, never more than that size: a file
- * that grows while read is refused, not followed.
+ * that grows or shrinks while read is refused, not followed.
+ *
+ * @param path The file.
+ * @param bytes Its size from {@linkcode fileState}.
+ * @param room Where the bytes from offset `filled` go (the whole file's buffer, or one reused).
+ * @param take Receives each piece read, a view of `room`'s buffer.
+ */
+async function readBounded(
+  path: string,
+  bytes: number,
+  room: (filled: number) => Uint8Array<ArrayBuffer>,
+  take: (piece: Uint8Array<ArrayBuffer>) => void = () => {},
+): Promise<void> {
+  using file = await Deno.open(path, { read: true });
+  let filled = 0;
+  while (filled < bytes) {
+    const space = room(filled);
+    const read = await file.read(space.subarray(0, Math.min(space.length, bytes - filled)));
+    if (read === null) throw new Error(`it shrank to ${filled} bytes while read`);
+    take(space.subarray(0, read));
+    filled += read;
+  }
+  const more = await file.read(new Uint8Array(1));
+  if (more !== null && more > 0) throw new Error(`it grew past ${bytes} bytes while read`);
+}
+
+/**
+ * Reads a regular file of known size whole, never more than that size: a
+ * file that grows while read is refused, not followed.
  *
  * @param path The file.
  * @param bytes Its size from {@linkcode fileState}.
  * @returns Its bytes.
  */
 export async function readKnownSize(path: string, bytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const buffer = new Uint8Array(bytes);
-  using file = await Deno.open(path, { read: true });
-  let filled = 0;
-  while (filled < bytes) {
-    const read = await file.read(buffer.subarray(filled));
-    if (read === null) throw new Error(`it shrank to ${filled} bytes while read`);
-    filled += read;
-  }
-  const more = await file.read(new Uint8Array(1));
-  if (more !== null && more > 0) throw new Error(`it grew past ${bytes} bytes while read`);
-  return buffer;
+  const whole = new Uint8Array(bytes);
+  await readBounded(path, bytes, (filled) => whole.subarray(filled));
+  return whole;
 }
 
-/** A file's size and SHA-256, read as {@linkcode readKnownSize} reads it. */
+/** The most bytes of a file held at once while it is hashed. */
+const HASH_CHUNK = 1024 * 1024;
+
+/**
+ * A file's size and SHA-256, read as {@linkcode readKnownSize} reads it but
+ * streamed: a bundle file of several gigabytes costs a megabyte of memory,
+ * not its size.
+ *
+ * @param path The file.
+ * @param bytes Its size from {@linkcode fileState}.
+ * @returns The size and the SHA-256 in lowercase hex.
+ */
 export async function hashKnownSize(
   path: string,
   bytes: number,
 ): Promise<{ bytes: number; sha256: string }> {
-  return { bytes, sha256: await sha256Hex(await readKnownSize(path, bytes)) };
+  const hash = createHash("sha256");
+  const buffer = new Uint8Array(Math.max(1, Math.min(bytes, HASH_CHUNK)));
+  await readBounded(path, bytes, () => buffer, (piece) => hash.update(piece));
+  return { bytes, sha256: hash.digest("hex") };
 }
 
 /**

@@ -7,7 +7,7 @@
 
 import { resolve as resolvePath } from "node:path";
 import { TidepoolError } from "../errors/errors.ts";
-import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { NotOwnFileError, readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
 
 /** The checkpoint's name; `_` and `.` files are skipped by Spark, Trino and DuckDB globs. */
 export const CHECKPOINT_FILE = "_tidepool_checkpoint.json";
@@ -21,6 +21,13 @@ export interface Checkpoint {
   files: string[];
   /** The producer's state file as it was at the last flush, or null. */
   state: string | null;
+  /**
+   * The producer's state file the dataset owns, as an absolute path: written
+   * when the writer opens, before the producer runs, so that only a file this
+   * dataset put at that name is ever replaced or removed. Absent in
+   * checkpoints written before it was kept.
+   */
+  stateFile?: string;
 }
 
 /** The value Hive, Spark and DuckDB read as a null partition value. */
@@ -91,18 +98,29 @@ export function keyOf(values: readonly unknown[]): string {
   ).join("\u0001");
 }
 
-/** Reads the checkpoint of a dataset folder; undefined when there is none. */
+/**
+ * Reads the checkpoint of a dataset folder; undefined when there is none.
+ * A link at its name is refused, never followed, and every file it lists
+ * must be a part file in hive-style folders (no `..`, no absolute path).
+ */
 export async function readCheckpoint(dir: string): Promise<Checkpoint | undefined> {
-  let text: string;
+  const path = `${dir}/${CHECKPOINT_FILE}`;
+  let text: string | undefined;
   try {
-    text = await Deno.readTextFile(`${dir}/${CHECKPOINT_FILE}`);
+    text = await readOwnFile(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
+    if (!(error instanceof NotOwnFileError)) throw error;
+    throw new TidepoolError(
+      `Cannot read the dataset checkpoint in ${dir}: ${CHECKPOINT_FILE} is ${error.what}, not a file tidepool wrote`,
+      { hint: "Write the dataset to a new folder, or remove what is at that name" },
+    );
   }
+  if (text === undefined) return undefined;
   try {
     const checkpoint = JSON.parse(text) as Checkpoint;
     if (checkpoint.version !== 1) throw new Error(`unknown version ${checkpoint.version}`);
+    const stray = checkpoint.files.find((file) => !COMMITTED_FILE.test(file));
+    if (stray !== undefined) throw new Error(`it lists ${stray}, which no dataset writer makes`);
     return checkpoint;
   } catch (error) {
     throw new TidepoolError(`Cannot read the dataset checkpoint in ${dir}`, {
@@ -113,22 +131,23 @@ export async function readCheckpoint(dir: string): Promise<Checkpoint | undefine
   }
 }
 
-/** Writes the checkpoint atomically. */
+/** Writes the checkpoint atomically (a link at its name is refused, never replaced). */
 export function writeCheckpoint(dir: string, checkpoint: Checkpoint): Promise<void> {
-  return writeFileAtomic(`${dir}/${CHECKPOINT_FILE}`, JSON.stringify(checkpoint));
+  return writeOwnFile(`${dir}/${CHECKPOINT_FILE}`, JSON.stringify(checkpoint));
 }
 
 /** The name of every data file a writer makes: `part-<flush>-<run>.parquet`. */
 const PART_FILE = /^part-\d{6}-[0-9a-f]{8}\.parquet$/;
 
-/**
- * Removes data files the checkpoint does not list (written after the last
- * checkpoint by an interrupted run) and left-over temporary files. Refuses a
- * folder holding Parquet files some other program wrote, rather than delete them.
- *
- * @param dir The dataset folder.
- * @param committed The files the checkpoint lists.
- */
+/** A committed file's path: part files in hive-style `name=value/` folders, never `..` or `/...`. */
+const COMMITTED_FILE = /^([^/]*=[^/]*\/)*part-\d{6}-[0-9a-f]{8}\.parquet$/;
+
+/** A temporary name `writeFileAtomic` gives (`.<name>.<8 hex>.part`). */
+const TEMPORARY_FILE = /^\..+\.[0-9a-f]{8}\.part$/;
+
+/** A hive-style partition folder's name. */
+const PARTITION_FOLDER = /^[^=]+=/;
+
 /**
  * The first file below a folder with no checkpoint that tidepool did not
  * write: anything but its part files, their unfinished `.part` copies, the
@@ -140,13 +159,12 @@ export async function foreignFile(dir: string, stateFile?: string): Promise<stri
   async function visit(relative: string): Promise<string | undefined> {
     for await (const entry of Deno.readDir(`${dir}/${relative}`)) {
       const path = `${relative}${entry.name}`;
-      if (entry.isDirectory && /^[^=]+=/.test(entry.name)) {
+      if (entry.isDirectory && PARTITION_FOLDER.test(entry.name)) {
         const found = await visit(`${path}/`);
         if (found) return found;
       } else if (
         !entry.isFile ||
-        !(PART_FILE.test(entry.name) ||
-          (entry.name.startsWith(".") && entry.name.endsWith(".part")) ||
+        !(PART_FILE.test(entry.name) || TEMPORARY_FILE.test(entry.name) ||
           resolvePath(`${dir}/${path}`) === state)
       ) {
         return path;
@@ -162,21 +180,36 @@ export async function foreignFile(dir: string, stateFile?: string): Promise<stri
   }
 }
 
+/**
+ * Removes data files the checkpoint does not list (written after the last
+ * checkpoint by an interrupted run) and left-over temporary files, in the
+ * folder and its partition folders only. Refuses a folder holding Parquet
+ * files some other program wrote, or a symbolic link at a name a dataset
+ * writer makes (a partition folder, a part file), rather than delete it or
+ * write through it; anything else (a user's notes) is left alone.
+ *
+ * @param dir The dataset folder.
+ * @param committed The files the checkpoint lists.
+ */
 export async function removeUncommitted(dir: string, committed: ReadonlySet<string>) {
+  const refuse = (path: string, what: string) =>
+    new TidepoolError(
+      `Cannot write a dataset into ${dir}: it holds ${what} tidepool did not write (${path})`,
+      { hint: "Give the dataset a folder of its own" },
+    );
   async function visit(relative: string) {
     for await (const entry of Deno.readDir(`${dir}/${relative}`)) {
       const path = `${relative}${entry.name}`;
-      if (entry.isDirectory) await visit(`${path}/`);
-      else if (entry.name.startsWith(".") && entry.name.endsWith(".part")) {
-        await Deno.remove(`${dir}/${path}`);
+      const ours = PARTITION_FOLDER.test(entry.name) || PART_FILE.test(entry.name) ||
+        TEMPORARY_FILE.test(entry.name);
+      if (entry.isSymlink && ours) throw refuse(path, "a symbolic link at a name");
+      if (entry.isDirectory) {
+        if (PARTITION_FOLDER.test(entry.name)) await visit(`${path}/`);
+      } else if (entry.isFile && TEMPORARY_FILE.test(entry.name)) {
+        await removeOwnFile(`${dir}/${path}`);
       } else if (entry.name.endsWith(".parquet") && !committed.has(path)) {
-        if (!PART_FILE.test(entry.name)) {
-          throw new TidepoolError(
-            `Cannot write a dataset into ${dir}: it holds Parquet files tidepool did not write (${path})`,
-            { hint: "Give the dataset a folder of its own" },
-          );
-        }
-        await Deno.remove(`${dir}/${path}`);
+        if (!entry.isFile || !PART_FILE.test(entry.name)) throw refuse(path, "Parquet files");
+        await removeOwnFile(`${dir}/${path}`);
       }
     }
   }

@@ -10,6 +10,7 @@
 import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { makeOwnFolders, NotOwnFileError, readOwnBytes } from "../fs/own_file.ts";
 import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_table.ts";
 import type { TableSchema } from "../table/schema.ts";
 import type { ColumnTable } from "arquero";
@@ -24,6 +25,7 @@ import {
   removeUncommitted,
   writeCheckpoint,
 } from "./_dataset_files.ts";
+import { readStateFile, restoreStateFile } from "./_state_file.ts";
 
 // The Arrow encoder and the Parquet writer load with the first page, so that
 // importing tidepool stays quick (bench/import_bench.ts).
@@ -81,7 +83,10 @@ export interface DatasetWriterOptions<R> {
    * A file the producer keeps its position in (an OAI-PMH harvest state):
    * copied into the dataset's checkpoint at every flush and put back when
    * the writer opens, so the producer resumes from what is on disk rather
-   * than from what it had handed on. The dataset owns this file.
+   * than from what it had handed on. The dataset owns this file once it
+   * has claimed it: a file already at that name that the dataset's
+   * checkpoint does not claim (a user's own file), or a symbolic link there,
+   * is refused when the writer opens, and kept.
    */
   stateFile?: string;
 }
@@ -193,12 +198,13 @@ export class DatasetWriter<R = Record<string, unknown>> {
       }
     }
     await Deno.mkdir(dir, { recursive: true });
-    const checkpoint = earlier ?? { version: 1, rows: 0, files: [], state: null };
+    const checkpoint: Checkpoint = earlier
+      ? { ...earlier }
+      : { version: 1, rows: 0, files: [], state: null };
     await removeUncommitted(dir, new Set(checkpoint.files));
-    if (options.stateFile) {
-      if (checkpoint.state === null) await Deno.remove(options.stateFile).catch(ignoreNotFound);
-      else await writeFileAtomic(options.stateFile, checkpoint.state);
-    }
+    if (options.stateFile) await restoreStateFile(dir, options.stateFile, earlier, checkpoint);
+    // Written before the producer runs: the folder and the state file's name are claimed.
+    await writeCheckpoint(dir, checkpoint);
     let keys: SeenKeys | undefined;
     if (options.key) {
       keys = new (await import("../paging/_seen_keys.ts")).SeenKeys();
@@ -301,7 +307,8 @@ export class DatasetWriter<R = Record<string, unknown>> {
     for (const [folder, buffer] of this.#buffers) {
       if (buffer.rows === 0) continue;
       const relative = `${folder}part-${sequence}-${run}.parquet`;
-      await Deno.mkdir(`${this.#dir}/${folder}`, { recursive: true });
+      // A link planted at a partition's name is refused, never written through.
+      await makeOwnFolders(this.#dir, folder).catch(refuseLink(this.#dir));
       const bytes = await (await parquetCode()).chunksToParquet(buffer.chunks);
       await writeFileAtomic(`${this.#dir}/${relative}`, bytes);
       this.#checkpoint.files.push(relative);
@@ -312,7 +319,7 @@ export class DatasetWriter<R = Record<string, unknown>> {
     this.#buffered = 0;
     this.#bufferedBytes = 0;
     if (this.#options.stateFile) {
-      this.#checkpoint.state = await Deno.readTextFile(this.#options.stateFile).catch(() => null);
+      this.#checkpoint.state = await readStateFile(this.#dir, this.#options.stateFile);
     }
     await writeCheckpoint(this.#dir, this.#checkpoint);
   }
@@ -419,7 +426,16 @@ function partitionText(value: unknown): string | null {
 /** Adds the keys of one file's rows, reading only the key columns. */
 async function readKeys(path: string, columns: readonly string[], keys: SeenKeys) {
   const { tableFromParquet } = await parquetCode();
-  const table = await tableFromParquet(await Deno.readFile(path), { columns: [...columns] });
+  const bytes = await readOwnBytes(path).catch(refuseLink(path));
+  if (bytes === undefined) {
+    throw new TidepoolError(
+      `Cannot continue the dataset: its checkpoint lists ${path}, which is gone`,
+      {
+        hint: "Write the dataset to a new folder, or delete this one to start over",
+      },
+    );
+  }
+  const table = await tableFromParquet(bytes, { columns: [...columns] });
   const arrays = columns.map((name) => table.array(name) as ArrayLike<unknown>);
   for (let row = 0; row < table.numRows(); row++) {
     keys.admit(keyOf(arrays.map((values) => values[row])), 0);
@@ -431,6 +447,16 @@ function isTable(page: unknown): page is ColumnTable {
     typeof (page as ColumnTable).numRows === "function";
 }
 
-function ignoreNotFound(error: unknown) {
-  if (!(error instanceof Deno.errors.NotFound)) throw error;
+/** A refusal of a link (or another kind of file) at a dataset's own name, as a tidepool error. */
+function refuseLink(dir: string): (error: unknown) => never {
+  return (error) => {
+    if (!(error instanceof NotOwnFileError)) throw error;
+    throw new TidepoolError(
+      `Cannot write a dataset into ${dir}: ${error.path} is ${error.what}, not a folder or file tidepool wrote`,
+      {
+        hint:
+          "tidepool never writes a dataset through a link: remove it, or give the dataset a folder of its own",
+      },
+    );
+  };
 }

@@ -1,5 +1,6 @@
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
+import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
 import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
 
 /**
@@ -11,8 +12,9 @@ import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts"
  *
  * @param path The file to read.
  * @returns The table.
- * @throws {TidepoolError} When the sidecar is not provenance, or counts
- *   other rows than the file holds (the file was edited since it was saved).
+ * @throws {TidepoolError} When the sidecar is not provenance, is a symbolic
+ *   link or not a regular file (never followed or opened), or counts other
+ *   rows than the file holds (the file was edited since it was saved).
  *
  * @example Parquet round trip
  * ```ts
@@ -56,13 +58,18 @@ export async function readTable(path: string): Promise<ColumnTable> {
 /** Attaches the provenance in `<path>.provenance.json`, when there is one. */
 async function withSidecar(path: string, table: ColumnTable): Promise<ColumnTable> {
   const sidecar = provenancePath(path);
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await Deno.readTextFile(sidecar);
+    // A link at the sidecar's name is not followed: its target's text is no provenance.
+    text = await readOwnFile(sidecar);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return table;
-    throw error;
+    if (!(error instanceof NotOwnFileError)) throw error;
+    throw new TidepoolError(
+      `Cannot read the provenance of a saved table: ${sidecar}: it is ${error.what}, not a file saveTable wrote`,
+      { hint: `Move ${sidecar} away to read the table without provenance` },
+    );
   }
+  if (text === undefined) return table;
   // A CSV or JSON file is easily edited apart from its sidecar.
   return restoreProvenance(table, text, sidecar, { sameRows: true });
 }

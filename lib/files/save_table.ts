@@ -2,7 +2,8 @@ import type { ColumnTable } from "arquero";
 import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
-import { provenanceJson, provenancePath } from "../table/_provenance_json.ts";
+import { NotOwnFileError, readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
+import { isProvenanceText, provenanceJson, provenancePath } from "../table/_provenance_json.ts";
 import { encodeTable, type EncodeTableOptions, formatOfPath } from "./encode_table.ts";
 
 export type { ListCells } from "./_list_cells.ts";
@@ -28,12 +29,17 @@ export type SaveTableOptions = EncodeTableOptions;
  * in the schema metadata of `.parquet` and `.arrow` files, and in a sidecar
  * `<file>.provenance.json` beside `.csv`, `.ndjson` and `.json` files, which hold no
  * metadata. `readTable` restores it. Saving a table without provenance
- * removes a sidecar left by an earlier save to the same path.
+ * removes a sidecar left by an earlier save to the same path. Only
+ * tidepool's own sidecar is ever replaced or removed: a file of another
+ * kind at `<file>.provenance.json` (a user's notes, another program's JSON,
+ * a symbolic link) is refused before anything is written, and kept.
  *
  * @param path Where to write; missing parent folders are created.
  * @param table The table.
  * @param options How list cells are flattened and whether formula-like cells are escaped.
  * @returns The number of bytes written.
+ * @throws {TidepoolError} When `<file>.provenance.json` holds anything but
+ *   tidepool's provenance, for a format that keeps its provenance there.
  *
  * @example Saving a CSV, list cells joined
  * ```ts
@@ -65,16 +71,43 @@ export async function saveTable(
   const bytes = await encodeTable(table, format, options);
   // Parquet and Arrow keep the provenance in their metadata; the text formats beside them.
   const sidecar = format === "csv" || format === "json" || format === "ndjson";
+  const sidecarPath = provenancePath(path);
   try {
+    // Looked at before the table is written, so a refusal leaves both files as they were.
+    const ownSidecar = await isOwnSidecar(sidecarPath, sidecar);
     await createParentFolder(path);
     await writeFileAtomic(path, bytes);
-    if (sidecar && from) {
-      await writeFileAtomic(provenancePath(path), new TextEncoder().encode(from));
-    } else await Deno.remove(provenancePath(path)).catch(ignoreMissing);
+    if (sidecar && from) await writeOwnFile(sidecarPath, from);
+    else if (ownSidecar) await removeOwnFile(sidecarPath);
   } catch (error) {
     throw writeError(path, error);
   }
   return bytes.byteLength;
+}
+
+/**
+ * Whether tidepool's provenance is at a sidecar's name (false when nothing
+ * is). Anything else there is not tidepool's to replace or remove: refused
+ * when `refuse` (the format keeps its provenance there), else left alone.
+ */
+async function isOwnSidecar(path: string, refuse: boolean): Promise<boolean> {
+  let why: string;
+  try {
+    const text = await readOwnFile(path);
+    if (text === undefined || isProvenanceText(text)) return text !== undefined;
+    why = "it holds something else";
+  } catch (error) {
+    if (!(error instanceof NotOwnFileError)) throw error;
+    why = `it is ${error.what}`;
+  }
+  if (!refuse) return false;
+  throw new TidepoolError(
+    `Refused to replace ${path}: it is not the provenance tidepool writes beside a table (${why})`,
+    {
+      hint:
+        `tidepool replaces and removes only files it wrote: move ${path} away, or save the table under another name`,
+    },
+  );
 }
 
 /** Creates the folders above `path` (the sidecar shares the table's folder). */
@@ -118,7 +151,4 @@ function relativeTo(path: string): string {
   } catch {
     return "";
   }
-}
-function ignoreMissing(error: unknown): void {
-  if (!(error instanceof Deno.errors.NotFound)) throw error;
 }

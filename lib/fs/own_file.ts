@@ -18,6 +18,8 @@ export class NotOwnFileError extends Error {
   override name = "NotOwnFileError";
   /** The path refused. */
   readonly path: string;
+  /** What is there instead (`a symbolic link`, `a folder`). */
+  readonly what: string;
 
   /**
    * The refusal of one path.
@@ -30,6 +32,7 @@ export class NotOwnFileError extends Error {
       `Refused to use ${path}: it is ${what}, not a file tidepool wrote; tidepool never reads or writes its own files through a link or into another kind of file. Remove it, or give tidepool another path`,
     );
     this.path = path;
+    this.what = what;
   }
 }
 
@@ -43,8 +46,23 @@ async function entryAt(path: string): Promise<Deno.FileInfo | undefined> {
   }
 }
 
-/** Refuses anything at `path` but a regular file; the file's info, or undefined when none is there. */
-async function regularFileAt(path: string): Promise<Deno.FileInfo | undefined> {
+/**
+ * What is at one of tidepool's own names: a regular file's info, or
+ * undefined when nothing is there; anything else (a link, a folder, a
+ * device) is refused, never followed.
+ *
+ * @param path The file.
+ * @returns The file's info (from `lstat`), or undefined when none is there.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Whether a state file is there yet
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * console.log(await regularFileAt(`${dir}/state.json`)); // undefined
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function regularFileAt(path: string): Promise<Deno.FileInfo | undefined> {
   const info = await entryAt(path);
   if (info === undefined || info.isFile) return info;
   throw new NotOwnFileError(
@@ -77,12 +95,66 @@ async function checkSame(file: Deno.FsFile, path: string, before: Deno.FileInfo)
  * ```
  */
 export async function readOwnFile(path: string): Promise<string | undefined> {
+  const bytes = await readOwnBytes(path);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+}
+
+/**
+ * Reads one of tidepool's own files as bytes (a dataset's Parquet file).
+ *
+ * @param path The file.
+ * @returns Its bytes, or undefined when there is none.
+ * @throws {NotOwnFileError} When a link, a folder or another kind of file is there.
+ *
+ * @example Reading a part file back
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await writeOwnFile(`${dir}/part.bin`, new Uint8Array([1, 2]));
+ * console.log(await readOwnBytes(`${dir}/part.bin`)); // Uint8Array(2) [ 1, 2 ]
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function readOwnBytes(path: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const before = await regularFileAt(path);
   if (before === undefined) return undefined;
   const file = await Deno.open(path, { read: true });
   await checkSame(file, path, before);
   // Reading the stream to its end closes the file.
-  return new TextDecoder().decode(await new Response(file.readable).arrayBuffer());
+  return new Uint8Array(await new Response(file.readable).arrayBuffer());
+}
+
+/**
+ * Makes the folders of a relative path below a folder, one level at a time,
+ * refusing a symbolic link (or a file) at any level: a folder tidepool
+ * names (a dataset's `year=2026/`) is never entered through a link planted
+ * there, so nothing is written where the link points.
+ *
+ * @param base The folder (it must exist; the user named it).
+ * @param relative The folders below it, `/`-separated (`year=2026/month=01`).
+ * @throws {NotOwnFileError} When a link or another kind of file holds a level's name.
+ *
+ * @example A partition folder
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await makeOwnFolders(dir, "year=2026/month=01");
+ * console.log((await Deno.lstat(`${dir}/year=2026/month=01`)).isDirectory); // true
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function makeOwnFolders(base: string, relative: string): Promise<void> {
+  let path = base;
+  for (const level of relative.split("/").filter((part) => part !== "")) {
+    path = `${path}/${level}`;
+    try {
+      await Deno.mkdir(path);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    }
+    const info = await Deno.lstat(path);
+    if (!info.isDirectory) {
+      throw new NotOwnFileError(path, info.isSymlink ? "a symbolic link" : "not a folder");
+    }
+  }
 }
 
 /**

@@ -27,6 +27,23 @@ export function provenanceJson(table: ColumnTable): string | undefined {
 const STRING_FIELDS = ["service", "operation", "tidepoolVersion", "startedAt", "endedAt"] as const;
 
 /**
+ * Whether text is provenance as tidepool writes it beside a table: a JSON
+ * object with the text fields every provenance has. Anything else at a
+ * sidecar's name (a user's notes, another program's JSON) is not tidepool's.
+ *
+ * @param text The file's text.
+ * @returns True for tidepool's provenance.
+ */
+export function isProvenanceText(text: string): boolean {
+  try {
+    const record = JSON.parse(text);
+    return isObject(record) && STRING_FIELDS.every((name) => typeof record[name] === "string");
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Attaches provenance read from a file to a table; `rows` becomes the
  * table's own count.
  *

@@ -201,18 +201,21 @@ Deno.test("A dataset writer writes only into an empty folder or one it started; 
       "notes.txt",
     ]);
     assert.equal(await Deno.readTextFile(`${dir}/notes.txt`), "mine");
-    // A folder a first run left before its first checkpoint (its state file, a part file) is resumed.
-    await Deno.mkdir(`${dir}/fresh`);
-    await Deno.writeTextFile(`${dir}/fresh/_harvest_state.json`, "{}");
+    // A folder a first run left before its first flush (its state file, a part file) is resumed:
+    // the writer claimed the state file's name in its checkpoint when it opened.
+    const stateFile = `${dir}/fresh/_harvest_state.json`;
+    await DatasetWriter.open(`${dir}/fresh`, { schema, stateFile });
+    await Deno.writeTextFile(stateFile, "{}");
     await Deno.writeTextFile(`${dir}/fresh/part-000000-deadbeef.parquet`, "half");
     const summary = await writeDataset(
       (async function* () {
         yield [{ id: "a", when: "2026-01-02" }];
       })(),
       `${dir}/fresh`,
-      { schema, stateFile: `${dir}/fresh/_harvest_state.json` },
+      { schema, stateFile },
     );
     assert.equal(summary.rows, 1);
+    assert.equal(await Deno.lstat(stateFile).then(() => true, () => false), false, "state reset");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

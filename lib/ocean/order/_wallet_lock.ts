@@ -14,6 +14,7 @@
  */
 
 import { TidepoolError } from "../../errors/errors.ts";
+import { NotOwnFileError, openOwnFile } from "../../fs/own_file.ts";
 
 /**
  * tidepool's state folder: where the wallet locks live.
@@ -67,7 +68,12 @@ export async function withWalletLock<T>(
   try {
     await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
     await refuseSharedLock(folder, path);
-    file = await Deno.open(path, { read: true, write: true, create: true });
+    // Never `create: true`, which follows a link planted after the check above: the file is
+    // made create-new, or opened and checked to be the regular file the name held.
+    file = await openOwnFile(path).catch((error) => {
+      if (!(error instanceof NotOwnFileError)) throw error;
+      throw lockRefusal(path, "path is not a plain file (a link?)");
+    });
     await refuseForeignLockFile(file, path).catch((error) => {
       file.close();
       throw error;
@@ -113,13 +119,7 @@ export async function withWalletLock<T>(
  * not a plain file.
  */
 async function refuseSharedLock(folder: string, path: string): Promise<void> {
-  const refuse = (what: string) =>
-    new TidepoolError(`Cannot order: the wallet's lock ${what}`, {
-      details: path,
-      detailsLabel: "Lock",
-      hint:
-        "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder only you can write (it holds the wallet's lock; tidepool makes it with mode 700)",
-    });
+  const refuse = (what: string) => lockRefusal(path, what);
   const parent = await Deno.lstat(folder.slice(0, folder.lastIndexOf("/")) || "/");
   if (parent.mode !== null && (parent.mode & 0o002) !== 0 && (parent.mode & 0o1000) === 0) {
     throw refuse("is in a state folder anyone may write");
@@ -141,6 +141,16 @@ async function refuseSharedLock(folder: string, path: string): Promise<void> {
     throw error;
   });
   if (lock && !lock.isFile) throw refuse("path is not a plain file (a link?)");
+}
+
+/** The refusal of a lock another user could undo, naming what is wrong with it. */
+function lockRefusal(path: string, what: string): TidepoolError {
+  return new TidepoolError(`Cannot order: the wallet's lock ${what}`, {
+    details: path,
+    detailsLabel: "Lock",
+    hint:
+      "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder only you can write (it holds the wallet's lock; tidepool makes it with mode 700)",
+  });
 }
 
 /** Refuses a lock file another user made: they could remove it while it is held. */
