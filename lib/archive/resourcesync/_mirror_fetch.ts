@@ -9,7 +9,7 @@
  */
 
 import type { HttpClient, HttpStream } from "../../http/client.ts";
-import { ProtocolError } from "../../errors/errors.ts";
+import { ProtocolError, ResponseTooLargeError } from "../../errors/errors.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import { type MirrorJournal, versionOf } from "./_mirror_journal.ts";
 import { ensureFolders, mirrorPath } from "./_mirror_layout.ts";
@@ -105,14 +105,21 @@ async function fetchOne(
     throw otherHost(entry.loc, entry.loc, context.host);
   }
   await ensureFolders(root, path, made, entry.loc);
-  const stream = await openResource(entry, context);
-  const saved = await saveResource(stream.body, {
-    root,
-    path,
-    entry,
-    journal,
-    signal: context.signal,
-  });
+  let saved;
+  try {
+    const stream = await openResource(entry, context);
+    saved = await saveResource(stream.body, { root, path, entry, journal, signal: context.signal });
+  } catch (error) {
+    // The listed length is the body's cap: past it, declared or sent, the list is broken.
+    if (error instanceof ResponseTooLargeError && entry.length !== null) {
+      throw new MirrorFileError(
+        entry.loc,
+        `the server sends more than the ${entry.length} bytes the list gives`,
+        path,
+      );
+    }
+    throw error;
+  }
   const record = { loc: entry.loc, path, ...saved, version: versionOf(entry) };
   await journal.written(record);
   return { loc: entry.loc, path, bytes: saved.bytes, sha256: saved.sha256 };

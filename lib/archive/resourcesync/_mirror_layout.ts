@@ -16,9 +16,6 @@ const TAG_BYTES = 9;
 /** The most bytes of a tagged name: the sanitiser's limit, so the temporary name still fits. */
 const MAX_TAGGED_BYTES = 240;
 
-/** A dot segment as a path may spell it: `.`, `..`, `%2e`, `.%2E` and the like. */
-const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
-
 /**
  * The path below the mirror's folder of a resource, `/`-separated: the
  * URL's path for the source's own host, under a folder named for the host
@@ -41,11 +38,8 @@ export function mirrorPath(loc: string, sourceHost: string): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new MirrorFileError(loc, `its location is not http or https (${url.protocol})`);
   }
-  // The URL parser resolves dot segments silently; a source that lists one is refused.
-  const rawPath = loc.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, "").split(/[?#]/)[0];
-  if (rawPath.split(/[/\\]/).some((segment) => DOT_SEGMENT.test(segment))) {
-    throw new MirrorFileError(loc, "its path has a dot segment (. or ..)");
-  }
+  // The URL parser has resolved dot segments (`..`, `%2e%2e`, `.%2E`) within the host's
+  // root; an escaped slash (`..%2F`) is one segment, made safe below.
   const segments = url.pathname.split("/").slice(1);
   if (url.search) segments[segments.length - 1] += url.search;
   const named = url.host === sourceHost ? segments : [url.host, ...segments];

@@ -67,13 +67,14 @@ export class MirrorError extends TidepoolError {
    * @param result What the run did.
    */
   constructor(failed: readonly MirrorFileError[], result: MirrorResult) {
-    const shown = failed.slice(0, 20).map((f) => f.shortMessage.replace(/^Cannot mirror /, ""));
+    const names = failed.slice(0, 5).map((f) => f.path ?? f.loc);
+    const more = failed.length > 5 ? `, and ${failed.length - 5} more` : "";
     super(
       `Mirror incomplete: ${failed.length} of ${
         failed.length + result.written.length
-      } resources could not be kept`,
+      } resources could not be kept: ${names.join(", ")}${more}`,
       {
-        details: shown.join("\n") + (failed.length > 20 ? `\n... ${failed.length - 20} more` : ""),
+        details: failed.map((f) => f.shortMessage.replace(/^Cannot mirror /, "")).join("; "),
         detailsLabel: "The resources",
         hint:
           "Every other file was written and recorded; the next run asks only for these again. Fix or move what a reason names first",

@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { ResourceSync } from "../../../lib/archive/resourcesync/mod.ts";
 import { startNetworkGate } from "../../../bench/_network_gate.ts";
+import { startArchiveSandbox } from "../../../lib/sandbox/archive/mod.ts";
 import { filesIn, mirrorSandbox, sourceContents } from "./_mirror_helpers.ts";
 
 const quiet = { progress: false as const, warn: () => {} };
@@ -181,5 +182,32 @@ Deno.test("a mirror that kept no files starts keeping them with a full list, the
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("against the archive sandbox, every listed digest is that of the bytes its data URI serves", async () => {
+  for (const shapesSeed of [0, 3]) {
+    const sandbox = await startArchiveSandbox({ shapesSeed });
+    const dir = await Deno.makeTempDir();
+    try {
+      const rs = new ResourceSync(sandbox.url, {
+        ...quiet,
+        site: "shinano/letters",
+        concurrency: 4,
+      });
+      const listed = await rs.resourceList();
+      const run = await rs.mirror({ state: `${dir}/m.json`, dir: `${dir}/files` });
+      assert.equal(run.written.length, listed.numRows(), `seed ${shapesSeed}`);
+      const slugs = (listed.array("loc") as string[]).map((loc) =>
+        decodeURIComponent(loc.split("/").pop()!)
+      );
+      const expected = await sourceContents(sandbox.url, "shinano/letters", slugs);
+      assert.deepEqual(await filesIn(`${dir}/files`), expected, `seed ${shapesSeed}`);
+      const hashes = listed.array("hash") as (string | null)[];
+      assert.equal(hashes.every((h) => h === null), shapesSeed === 0, `seed ${shapesSeed}`);
+    } finally {
+      await sandbox.close();
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 });
