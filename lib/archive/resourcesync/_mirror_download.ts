@@ -60,9 +60,13 @@ export interface SaveResource {
   signal?: AbortSignal;
 }
 
+/** A body up to this size is held in memory and written in one go: fewer file operations. */
+const HELD_BYTES = 1024 * 1024;
+
 /**
  * Saves a body as the resource's file; on any failure the temporary file is
- * removed and the error names the resource.
+ * removed and the error names the resource. A body that fits in
+ * {@linkcode HELD_BYTES} is checked before anything is written.
  *
  * @returns The bytes written and their SHA-256.
  */
@@ -73,19 +77,15 @@ export async function saveResource(
   const { root, path, entry } = save;
   const target = `${root}/${path}`;
   const temporary = temporaryPath(target);
-  let file: Deno.FsFile | undefined;
-  try {
-    file = await Deno.open(temporary, { createNew: true, write: true });
-  } catch (error) {
-    await body.cancel(error).catch(() => {});
-    throw error;
-  }
   const listed = listedDigests(entry.hash);
   const hashes = new Map<string, Hash>([["sha-256", createHash("sha256")]]);
   for (const algorithm of listed.keys()) {
     if (!hashes.has(algorithm)) hashes.set(algorithm, createHash(ALGORITHMS[algorithm]));
   }
+  let held: Uint8Array[] = [];
   let bytes = 0;
+  let file: Deno.FsFile | undefined;
+  let streamed = false;
   try {
     const reader = body.getReader();
     try {
@@ -96,21 +96,27 @@ export async function saveResource(
         if (entry.length !== null && bytes > entry.length) {
           throw new MirrorFileError(
             entry.loc,
-            `the server sent more than the ${entry.length} bytes the list gives`,
+            `the server sends more than the ${entry.length} bytes the list gives`,
             path,
           );
         }
         for (const hash of hashes.values()) hash.update(value);
-        for (let offset = 0; offset < value.byteLength;) {
-          offset += await file.write(value.subarray(offset));
+        if (!file && bytes <= HELD_BYTES) {
+          held.push(value);
+          continue;
         }
+        // Past what is held: to the temporary file from here on.
+        file ??= await Deno.open(temporary, { createNew: true, write: true });
+        streamed = true;
+        for (const chunk of [...held, value]) await writeAll(file, chunk);
+        held = [];
       }
     } catch (error) {
       await reader.cancel().catch(() => {});
       if (save.signal?.aborted) throw save.signal.reason;
       throw error;
     }
-    file.close();
+    file?.close();
     file = undefined;
     if (entry.length !== null && bytes !== entry.length) {
       throw new MirrorFileError(
@@ -132,9 +138,16 @@ export async function saveResource(
         );
       }
     }
-    const sha256 = digests.get("sha-256")!.toString("hex");
+    if (!streamed) {
+      // A small file: written and named by synchronous calls, a fraction of a millisecond
+      // each, where every asynchronous one waits its turn in the runtime's thread pool.
+      Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
+      if (linkedSync(temporary, target)) {
+        return { bytes, sha256: digests.get("sha-256")!.toString("hex") };
+      }
+    }
     await place(temporary, target, save);
-    return { bytes, sha256 };
+    return { bytes, sha256: digests.get("sha-256")!.toString("hex") };
   } catch (error) {
     try {
       file?.close();
@@ -146,34 +159,57 @@ export async function saveResource(
   }
 }
 
+async function writeAll(file: Deno.FsFile, chunk: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < chunk.byteLength;) {
+    offset += await file.write(chunk.subarray(offset));
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(bytes);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Names a small file where none is, as {@linkcode place} does first; false when a name is there. */
+function linkedSync(temporary: string, target: string): boolean {
+  try {
+    Deno.linkSync(temporary, target);
+  } catch {
+    return false; // taken, or no hard links here: place() sorts it out
+  }
+  Deno.removeSync(temporary);
+  return true;
+}
+
 /**
- * Gives the complete file its name: where none is (a link fails if one
- * appeared meanwhile), or over the file tidepool wrote there if it still
- * has the SHA-256 tidepool wrote; a file tidepool did not write, or one
- * changed since, is never replaced.
+ * Gives the complete file its name: where none is (a hard link fails when
+ * one is there, even one that appeared meanwhile), or over the file
+ * tidepool wrote there if it still has the SHA-256 tidepool wrote; a file
+ * tidepool did not write, or one changed since, is never replaced.
  */
 async function place(temporary: string, target: string, save: SaveResource): Promise<void> {
-  const { path, entry, journal } = save;
-  const existing = await Deno.lstat(target).catch((error) => {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  });
-  if (!existing) {
-    try {
-      await Deno.link(temporary, target);
-      await Deno.remove(temporary);
-      return;
-    } catch (error) {
-      if (!(error instanceof Deno.errors.AlreadyExists)) {
-        // A file system without hard links: check, then rename.
-        if (await Deno.lstat(target).then(() => false, () => true)) {
-          await Deno.rename(temporary, target);
-          return;
-        }
-      }
-      throw notOurs(entry, path, "appeared there while it was downloaded");
+  try {
+    await Deno.link(temporary, target);
+    await Deno.remove(temporary);
+    return;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      // A file system without hard links: check, then rename.
+      const free = await Deno.lstat(target).then(() => false, (missing) => {
+        if (missing instanceof Deno.errors.NotFound) return true;
+        throw missing;
+      });
+      if (free) return await Deno.rename(temporary, target);
     }
   }
+  const { path, entry, journal } = save;
+  const existing = await Deno.lstat(target);
   const ours = journal.at(path);
   if (!ours || !existing.isFile) {
     throw notOurs(entry, path, "is there, and tidepool did not write it");
