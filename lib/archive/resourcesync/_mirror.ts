@@ -64,7 +64,9 @@ export async function runMirror(
       hint: "A run without them would move the mirror on and leave its folder behind",
     });
   }
-  const root = options.dir === undefined ? undefined : await openFolder(options.dir, state);
+  const root = options.dir === undefined
+    ? undefined
+    : await openFolder(options.dir, state, [options.state, ...Object.values(paths)]);
   const listing = await list(source, state, relistMs, root, paths.locs);
   const kind = listing.kind;
   const result: MirrorResult = {
@@ -232,9 +234,14 @@ async function removeGone(
 
 /**
  * The mirror's folder, made if missing: on the first run that keeps files it
- * must be empty, and later runs must name the folder the state names.
+ * must be empty but for the mirror's own state files (a state kept inside the
+ * folder), and later runs must name the folder the state names.
  */
-async function openFolder(dir: string, state: MirrorState | undefined): Promise<string> {
+async function openFolder(
+  dir: string,
+  state: MirrorState | undefined,
+  own: readonly string[],
+): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
   const root = await Deno.realPath(dir);
   if (state?.dir !== undefined) {
@@ -245,7 +252,11 @@ async function openFolder(dir: string, state: MirrorState | undefined): Promise<
     }
     return root;
   }
+  const ownPaths = new Set(
+    await Promise.all(own.map((path) => Deno.realPath(path).catch(() => path))),
+  );
   for await (const entry of Deno.readDir(root)) {
+    if (entry.isFile && ownPaths.has(`${root}/${entry.name}`)) continue;
     throw new TidepoolError(
       `Cannot start a mirror's files in ${root}: the folder is not empty (${entry.name})`,
       { hint: "Give an empty or new folder: a mirror writes only into a folder that is its own" },

@@ -247,7 +247,9 @@ export function concernsOneResource(error: unknown): boolean {
   if (error instanceof MirrorFileError) return true;
   if (!(error instanceof TidepoolError)) return false;
   const status = (error as { status?: number }).status;
-  // A resource gone (404, 410), refused (401, 403) or the wrong size: the source still serves.
-  if (status !== undefined) return status >= 400 && status < 500 && status !== 429;
+  // A resource gone (404, 410), refused (401, 403), failing on the server (500) after its
+  // retries, or the wrong size: the source still serves the others. A host still overloaded
+  // (429, 503) once the time budget is spent, or one that cannot be reached, stops the run.
+  if (status !== undefined) return status !== 429 && status !== 503;
   return error.name === "ProtocolError" || error.name === "ResponseTooLargeError";
 }

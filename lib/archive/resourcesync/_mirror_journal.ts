@@ -37,6 +37,9 @@ export class MirrorJournal {
   readonly #byLoc = new Map<string, JournalRecord>();
   readonly #byPath = new Map<string, JournalRecord>();
   #writes: Promise<void> = Promise.resolve();
+  /** Lines waiting for the next write, and that write. */
+  readonly #batch: string[] = [];
+  #flush?: Promise<void>;
   #file?: Deno.FsFile;
 
   private constructor(path: string) {
@@ -131,14 +134,21 @@ export class MirrorJournal {
     if (this.#byPath.get(old.path) === old) this.#byPath.delete(old.path);
   }
 
+  /**
+   * Appends a line; the lines of downloads that end while a write is under
+   * way go together in the next one (one write for many files).
+   */
   #append(line: unknown): Promise<void> {
-    const bytes = new TextEncoder().encode(JSON.stringify(line) + "\n");
-    const write = this.#writes.then(async () => {
+    this.#batch.push(JSON.stringify(line) + "\n");
+    this.#flush ??= this.#writes.then(async () => {
+      this.#flush = undefined;
+      const bytes = new TextEncoder().encode(this.#batch.splice(0).join(""));
       this.#file ??= await Deno.open(this.#path, { append: true, create: true });
       for (let offset = 0; offset < bytes.byteLength;) {
         offset += await this.#file.write(bytes.subarray(offset));
       }
     });
+    const write = this.#flush;
     this.#writes = write.catch(() => {});
     return write;
   }

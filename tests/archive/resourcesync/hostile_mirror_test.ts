@@ -280,3 +280,56 @@ Deno.test("a body with no length that never ends is cut at maxBytes, and the ser
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a resource that answers 404 or 500 fails alone; a host that cannot be reached stops the run, finished files kept", async () => {
+  const { server } = hostileSource(
+    () => [{ loc: "/gone.json" }, { loc: "/broken.json" }, { loc: "/fine.json" }],
+    (path) =>
+      path === "/broken.json"
+        ? Response.json({ error: "serializer failed" }, { status: 500 })
+        : path === "/fine.json"
+        ? new Response("fine")
+        : undefined,
+  );
+  const root = await Deno.makeTempDir();
+  try {
+    const rs = new ResourceSync(server.url, {
+      ...quiet,
+      capabilityList: "/cap.xml",
+      retry: false,
+    });
+    const state = `${root}/m.json`;
+    const error = await rs.mirror({ state, dir: `${root}/files` }).catch((e) => e);
+    assert.ok(error instanceof MirrorError, String(error));
+    assert.deepEqual(error.failed.map((f) => new URL(f.loc).pathname).sort(), [
+      "/broken.json",
+      "/gone.json",
+    ]);
+    assert.deepEqual([...(await filesIn(`${root}/files`)).keys()], ["fine.json"]);
+
+    // Now the host's resources cannot be reached at all: the run stops with the network's
+    // error, and what was left to fetch stays listed for the next run.
+    const unreachable = new ResourceSync(server.url, {
+      ...quiet,
+      capabilityList: "/cap.xml",
+      retry: false,
+      fetch: (input, init) =>
+        String(input instanceof Request ? input.url : input).endsWith(".json")
+          ? Promise.reject(new TypeError("error sending request: connection refused"))
+          : fetch(input, init),
+    });
+    const stopped = await unreachable.mirror({ state, dir: `${root}/files` }).catch((e) => e);
+    assert.equal(stopped.name, "NetworkError", String(stopped));
+    const pending = JSON.parse(await Deno.readTextFile(`${state}.pending.json`)) as {
+      loc: string;
+    }[];
+    assert.deepEqual(pending.map((e) => new URL(e.loc).pathname).sort(), [
+      "/broken.json",
+      "/gone.json",
+    ]);
+    assert.deepEqual([...(await filesIn(`${root}/files`)).keys()], ["fine.json"]);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
