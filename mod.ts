@@ -252,7 +252,9 @@ export type {
   OaiRecord,
 } from "./lib/archive/oai/mod.ts";
 export { ResourceSync } from "./lib/archive/resourcesync/resource_sync.ts";
+export { MirrorError, MirrorFileError } from "./lib/archive/resourcesync/mirror_error.ts";
 export type {
+  MirroredFile,
   MirrorOptions,
   MirrorResult,
   ResourceSyncDiscovery,

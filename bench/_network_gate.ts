@@ -76,9 +76,13 @@ export function startNetworkGate(upstream: string, options: NetworkGateOptions =
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const url = new URL(request.url);
       const forwarded = new URL(url.pathname + url.search, target);
+      // As a proxy does, it says which host the client asked, so links name the gate.
+      const sent = new Headers(request.headers);
+      sent.set("x-forwarded-host", url.host);
+      sent.set("x-forwarded-proto", url.protocol.slice(0, -1));
       const answer = await fetch(forwarded, {
         method: request.method,
-        headers: request.headers,
+        headers: sent,
         body: request.method === "GET" || request.method === "HEAD"
           ? undefined
           : await request.arrayBuffer(),

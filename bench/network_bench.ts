@@ -1,39 +1,41 @@
 /**
  * Reads over a slow network (issue 47): a gate in front of the loopback
  * sandbox holds every request for a round trip plus the server's time per
- * page, and counts the requests in flight as the server sees them. Each
- * contender is a whole process: tidepool at its default, at concurrency 4
- * and 8, and the one-page-at-a-time loop a user writes. Every tidepool row
- * is checked against the digest of the one-at-a-time read, and a row whose
- * requests in flight passed its cap fails the bench. A last row per read
- * runs behind a gate that answers 503 with Retry-After: 1 to every third
- * request.
+ * page, and counts the requests in flight as the server sees them. The
+ * sandbox runs in a process of its own (bench/_network_servers.ts), so its
+ * CPU does not queue behind the bench's. Each contender is a whole process:
+ * tidepool at its default, at concurrency 4 and 8, and the one-at-a-time
+ * loop a user writes. Every tidepool row is checked against the digest of
+ * the one-at-a-time read (for the mirror, the digest of the folder the loop
+ * wrote), and a row whose requests in flight passed its cap fails the
+ * bench. A last row per read runs behind a gate that answers 503 with
+ * Retry-After: 1 to every third request.
  *
- *   deno run -A --frozen bench/network_bench.ts [oai|subgraph] [rounds]
+ *   deno run -A --frozen bench/network_bench.ts [oai|subgraph|mirror] [rounds] [--storm-only]
  */
 
 import { XMLParser } from "fast-xml-parser";
 import { GraphQLClient } from "graphql-request";
 import { OaiPmh } from "../lib/archive/oai/mod.ts";
-import { seedOaiRecords, startOaiSandbox } from "../lib/sandbox/archive/oai/mod.ts";
-import { serveSubgraph } from "../lib/sandbox/subgraph/mod.ts";
 import { Subgraph } from "../lib/subgraph/mod.ts";
 import { tableDigest } from "../lib/table/mod.ts";
 import { loadAverage } from "./_compare.ts";
 import { startNetworkGate } from "./_network_gate.ts";
+import { NETWORK_SIZES } from "./_network_servers.ts";
+import {
+  mirrorContenders,
+  type NetworkContender as Contender,
+  referenceMirror,
+  stormMirror,
+} from "./_mirror_contenders.ts";
 
-const OAI_RECORDS = 20_000;
-const ORDERS = 100_000;
-const DELAY_MS = 150;
+const { oaiRecords: OAI_RECORDS, orders: ORDERS, mirrorFiles: MIRROR_FILES } = NETWORK_SIZES;
+/** A page of OAI-PMH or of a subgraph: a round trip plus the server's time for it. */
+const PAGE_DELAY_MS = 150;
+/** One resource of a mirror. */
+const FILE_DELAY_MS = 50;
 /** The order fields every subgraph contender asks for: the loop's selection. */
 const FIELDS = ["createdAt", "consumer", "amount"] as const;
-
-interface Contender {
-  name: string;
-  /** The most requests it may have in flight; undefined for the user's loop (one). */
-  cap: number;
-  run(url: string): Promise<{ rows: number; sha256?: string }>;
-}
 
 const oaiContenders: Contender[] = [
   {
@@ -96,7 +98,8 @@ const subgraphContenders: Contender[] = [
   })),
 ];
 
-const contenders = [...oaiContenders, ...subgraphContenders];
+const contenders = [...oaiContenders, ...subgraphContenders, ...mirrorContenders];
+const skipPairs = Deno.args.includes("--storm-only");
 
 if (Deno.args[0] === "--child") {
   const contender = contenders.find((c) => c.name === Deno.args[1])!;
@@ -108,6 +111,7 @@ if (Deno.args[0] === "--child") {
   const rounds = Number(Deno.args[1] ?? 1);
   if (which === "all" || which === "oai") await benchOai(rounds);
   if (which === "all" || which === "subgraph") await benchSubgraph(rounds);
+  if (which === "all" || which === "mirror") await benchMirror(rounds);
 }
 
 async function child(name: string, url: string) {
@@ -124,16 +128,54 @@ async function child(name: string, url: string) {
   };
 }
 
-/** Runs the contenders behind a gate, alternating their order round by round, and prints the rows. */
+/** Runs `body` while a row's sandbox serves from its own process; stops it after. */
+async function withServer<T>(
+  kind: "oai" | "subgraph" | "mirror",
+  body: (server: { url: string; path: string }) => Promise<T>,
+): Promise<T> {
+  const server = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--frozen",
+      new URL("./_network_servers.ts", import.meta.url).pathname,
+      kind,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const lines = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`The ${kind} sandbox ended before it printed its address`);
+      text += value;
+    }
+    await lines.cancel(); // the server prints nothing more
+    return await body(JSON.parse(text.slice(0, text.indexOf("\n"))));
+  } finally {
+    await server.stdin.close();
+    await server.status;
+  }
+}
+
+/**
+ * Runs the contenders behind a gate, alternating their order round by round,
+ * and prints the rows. Without a reference digest, the first contender's
+ * (the loop's, run first in the first round) is the reference.
+ */
 async function pair(
   title: string,
   upstream: string,
   path: string,
   list: Contender[],
-  reference: string,
+  reference: string | undefined,
   rounds: number,
+  delayMs: number,
 ) {
-  const gate = startNetworkGate(upstream, { delayMs: DELAY_MS });
+  const gate = startNetworkGate(upstream, { delayMs });
   const times = new Map<string, number[]>(list.map((c) => [c.name, []]));
   const load = loadAverage();
   const seen = new Map<string, { rows: number; flight: string; digest: string }>();
@@ -145,6 +187,7 @@ async function pair(
         if (gate.inFlight.max > c.cap) {
           throw new Error(`${c.name}: ${gate.inFlight.max} requests in flight, cap ${c.cap}`);
         }
+        reference ??= result.sha256;
         if (result.sha256 && result.sha256 !== reference) {
           throw new Error(`${c.name}: digest ${result.sha256} is not the one-at-a-time read's`);
         }
@@ -153,7 +196,7 @@ async function pair(
           seen.set(c.name, {
             rows: result.rows,
             flight: `${gate.inFlight.max} of ${c.cap}`,
-            digest: result.sha256 ? "same" : "(no table)",
+            digest: !result.sha256 ? "(no table)" : c === list[0] ? "reference" : "same",
           });
         }
       }
@@ -164,7 +207,7 @@ async function pair(
   const loop = median(times.get(list[0].name)!);
   console.log(`\n## ${title}\n`);
   console.log(
-    `Delay ${DELAY_MS} ms per request at the gate; ${rounds} round(s); load ${load} at the start, ${loadAverage()} at the end.\n`,
+    `Delay ${delayMs} ms per request at the gate; the sandbox in its own process; ${rounds} round(s); load ${load} at the start, ${loadAverage()} at the end.\n`,
   );
   console.log(
     "| contender | process ms | loop / this | rows | most in flight at the server | digest |",
@@ -187,102 +230,133 @@ async function storm(
   path: string,
   run: (url: string) => Promise<string>,
   cap: number,
-  reference: string,
+  reference: string | ((gated: string) => Promise<string>),
+  delayMs: number,
 ) {
   const gate = startNetworkGate(upstream, {
-    delayMs: DELAY_MS,
+    delayMs,
     unavailableEvery: 3,
     retryAfterSeconds: 1,
   });
+  const load = loadAverage();
   try {
     const started = performance.now();
     const sha = await run(gate.url + path);
     const ms = performance.now() - started;
-    const ok = sha === reference && gate.inFlight.max <= cap;
+    const seen =
+      `${gate.requests} requests, ${gate.refused} answered 503, most in flight ${gate.inFlight.max} of ${cap}, ${
+        gate.early(100)
+      } sent during a pause`;
+    const maxInFlight = gate.inFlight.max;
+    // A reference read through the same gate (documents that name its host) comes after.
+    const expected = typeof reference === "string" ? reference : await reference(gate.url + path);
+    const same = sha === expected ? "same" : "DIFFERENT";
     console.log(
-      `\n${title}: ${gate.requests} requests, ${gate.refused} answered 503, most in flight ${gate.inFlight.max} of ${cap}, digest ${
-        sha === reference ? "same" : "DIFFERENT"
-      }, ${ms.toFixed(0)} ms`,
+      `\n${title}: ${seen}, digest ${same}, ${ms.toFixed(0)} ms (load ${load} to ${loadAverage()})`,
     );
-    if (!ok) throw new Error(`${title}: the storm row failed`);
+    if (same === "DIFFERENT" || maxInFlight > cap) {
+      throw new Error(`${title}: the storm row failed`);
+    }
   } finally {
     await gate.close();
   }
 }
 
 async function benchOai(rounds: number) {
-  const site = "acme/letters";
-  const sandbox = startOaiSandbox({
-    sites: { [site]: { records: seedOaiRecords({ count: OAI_RECORDS, seed: 3 }) } },
-    pageSize: 100,
-  });
-  try {
-    const path = `/${site}/api/oai`;
-    const one = await new OaiPmh(sandbox.url + path, { progress: false, concurrency: 1 }).harvest();
+  await withServer("oai", async ({ url, path }) => {
+    const one = await new OaiPmh(url + path, { progress: false, concurrency: 1 }).harvest();
     const reference = tableDigest(one).sha256;
-    if (!Deno.args.includes("--storm-only")) {
+    if (!skipPairs) {
       await pair(
         `OAI-PMH: oai_dc harvest, ${OAI_RECORDS.toLocaleString("en-US")} records in pages of 100`,
-        sandbox.url,
+        url,
         path,
         oaiContenders,
         reference,
         rounds,
+        PAGE_DELAY_MS,
       );
     }
     await storm(
       "OAI-PMH, concurrency 4, 503 + Retry-After: 1 to every third request",
-      sandbox.url,
+      url,
       path,
-      async (url) =>
+      async (gated) =>
         tableDigest(
-          await new OaiPmh(url, {
+          await new OaiPmh(gated, {
             progress: false,
             concurrency: 4,
-            retry: { retries: 8, maxElapsedMs: 600_000 },
+            retry: { maxElapsedMs: 600_000 },
           }).harvest(),
         ).sha256,
       4,
       reference,
+      PAGE_DELAY_MS,
     );
-  } finally {
-    await sandbox.close();
-  }
+  });
 }
 
 async function benchSubgraph(rounds: number) {
-  const sandbox = serveSubgraph({ orders: ORDERS });
-  try {
-    const path = new URL(sandbox.endpoint).pathname;
-    const one = await new Subgraph(sandbox.endpoint, { progress: false, concurrency: 1 })
+  await withServer("subgraph", async ({ url, path }) => {
+    const one = await new Subgraph(url + path, { progress: false, concurrency: 1 })
       .orders({ fields: FIELDS });
     const reference = tableDigest(one).sha256;
-    await pair(
-      `Subgraph: every order, ${ORDERS.toLocaleString("en-US")} in pages of 1,000`,
-      sandbox.url,
-      path,
-      subgraphContenders,
-      reference,
-      rounds,
-    );
+    if (!skipPairs) {
+      await pair(
+        `Subgraph: every order, ${ORDERS.toLocaleString("en-US")} in pages of 1,000`,
+        url,
+        path,
+        subgraphContenders,
+        reference,
+        rounds,
+        PAGE_DELAY_MS,
+      );
+    }
+    const full = await new Subgraph(url + path, { progress: false, concurrency: 1 }).orders();
     await storm(
       "Subgraph orders, concurrency 8, 503 + Retry-After: 1 to every third request",
-      sandbox.url,
+      url,
       path,
-      async (url) =>
+      async (gated) =>
         tableDigest(
-          await new Subgraph(url, {
+          await new Subgraph(gated, {
             progress: false,
             concurrency: 8,
-            retry: { retries: 8, maxElapsedMs: 600_000 },
+            retry: { maxElapsedMs: 600_000 },
           }).orders(),
         ).sha256,
       8,
-      reference,
+      tableDigest(full).sha256,
+      PAGE_DELAY_MS,
     );
-  } finally {
-    await sandbox.close();
-  }
+  });
+}
+
+async function benchMirror(rounds: number) {
+  await withServer("mirror", async ({ url }) => {
+    // The documents name the host the client asked (the gate's), so the reference is the
+    // folder the loop writes through the same gate: the pair's first contender.
+    if (!skipPairs) {
+      await pair(
+        `ResourceSync mirror: ${MIRROR_FILES} resources, a file each`,
+        url,
+        "",
+        mirrorContenders,
+        undefined,
+        rounds,
+        FILE_DELAY_MS,
+      );
+    }
+    await storm(
+      "ResourceSync mirror, concurrency 8, 503 + Retry-After: 1 to every third request",
+      url,
+      "",
+      async (gated) => (await stormMirror(gated)).sha256,
+      8,
+      async (gated) => (await referenceMirror(gated)).sha256,
+      FILE_DELAY_MS,
+    );
+  });
 }
 
 function median(values: number[]): number {

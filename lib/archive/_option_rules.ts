@@ -134,7 +134,16 @@ const ARCHIVE_CALL_RULES = {
   resourceList: { rules: LIST, required: [] },
   changeList: { rules: { ...LIST, from: "any" }, required: [] },
   changeEntries: { rules: LIST, required: [] },
-  mirror: { rules: { state: "string", relistAfterDays: "number" }, required: ["state"] },
+  mirror: {
+    rules: {
+      state: "string",
+      relistAfterDays: "number",
+      dir: "string",
+      maxBytes: "integer",
+      signal: "signal",
+    },
+    required: ["state"],
+  },
 } as const satisfies Record<string, CallRules>;
 
 /** Checks the options of one archive call at its door, by the name its errors give it. */

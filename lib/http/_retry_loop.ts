@@ -55,13 +55,19 @@ export async function withRetries(
   attempt: (signal: AbortSignal) => Promise<{ answer: Response; bytes?: Uint8Array }>,
   loop: RetryLoop,
 ): Promise<AnsweredAttempt> {
-  const started = Date.now();
   const { policy, timeoutMs, pacer, acceptStatus, streaming } = loop;
+  // The budget's clock starts when the first attempt has its slot: waiting behind the
+  // caller's own requests is not time the server failed this one.
+  let started: number | undefined;
+  /** Failures that use up a retry: every one but a refusal while the host serves others. */
+  let counted = 0;
+  let servedBefore = pacer.servedCount;
   const outer = loop.signal;
   // Redacted only when an error needs it, not on every attempt.
   const printable = () => redact(url.toString());
   for (let tries = 1;; tries++) {
     const slot = await pacer.acquire(outer, tries > 1);
+    started ??= Date.now();
     // One controller per attempt, aborted by the timeout or by the outer
     // signal through a listener: `AbortSignal.any` per attempt costs a
     // dependent signal held through weak references, which the collector
@@ -78,6 +84,7 @@ export async function withRetries(
     const signal = attemptControl.signal;
     let failure: unknown;
     let wait: number | undefined;
+    let overload = false;
     try {
       const { answer, bytes } = await attempt(signal);
       const result = {
@@ -93,7 +100,7 @@ export async function withRetries(
           receivedAt: new Date().toISOString(),
         }),
       };
-      const overload = OVERLOAD_STATUSES.has(answer.status) && !isChallenge(result);
+      overload = OVERLOAD_STATUSES.has(answer.status) && !isChallenge(result);
       if (overload) {
         wait = retryAfterMs(answer.headers.get("retry-after"));
         if (wait === undefined && answer.status === 429) wait = bodyWaitMs(result.text());
@@ -101,6 +108,7 @@ export async function withRetries(
         // A wait past one backoff's ceiling is not imposed on the other requests: this one gives up.
         pacer.overloaded(slot, wait !== undefined && wait <= policy.maxDelayMs ? wait : undefined);
       } else pacer.answered();
+      if (!RETRYABLE_STATUSES.has(answer.status)) pacer.served();
       if (!RETRYABLE_STATUSES.has(answer.status) || !retryable) return result;
       // A challenge (some layers send it as 503) will not pass on a retry.
       if (isChallenge(result)) return result;
@@ -140,12 +148,24 @@ export async function withRetries(
       else queueMicrotask(() => pacer.release());
     }
 
+    // A 429 or 503 while the host serves other requests is a busy server sharing its
+    // capacity, not a failure of this request: it uses up no retry, and the time budget
+    // bounds it. A fixed count would fail the request that keeps landing on the refused
+    // share (every third request, say) while every other one completes.
+    const shared = overload && pacer.servedCount > servedBefore;
+    servedBefore = pacer.servedCount;
+    if (!shared) counted++;
     const delay = wait ?? backoffDelay(policy, tries - 1);
     const elapsed = Date.now() - started;
-    if (tries > policy.retries || elapsed + delay > policy.maxElapsedMs) {
+    if (
+      policy.retries === 0 || counted > policy.retries || elapsed + delay > policy.maxElapsedMs
+    ) {
       if (failure instanceof Error) throw failure;
       return failure as AnsweredAttempt;
     }
-    await sleep(delay, outer);
+    // A pause the pacer holds (the server's Retry-After) is waited out in the pacer's queue,
+    // at its head: sleeping apart would let fresh requests take the slots first.
+    const held = overload && wait !== undefined && wait <= policy.maxDelayMs && pacer.pausing;
+    if (!held) await sleep(delay, outer);
   }
 }

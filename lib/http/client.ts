@@ -327,6 +327,7 @@ export class HttpClient {
           headers,
           body,
           signal: AbortSignal.any([signal, idle.signal]),
+          redirect: request.redirect ?? "follow",
         } as RequestInit);
         if (answer.ok) return { answer, bytes: undefined };
         // An error answer is read (capped) so the error can say what the server said.

@@ -33,7 +33,9 @@ export interface PacerSlot {
  * that were in flight when it was said) and holds every new start until
  * the server's `Retry-After` has passed; each answer that is not an
  * overload then adds one request to the window per window-full of answers
- * (additive increase), back up to the cap.
+ * (additive increase), back up to the cap. Retries go before fresh requests,
+ * both for a slot and when a pause ends, so a request the host refused is
+ * the next one it sees.
  */
 export class HostPacer {
   readonly #options: PacingOptions;
@@ -45,11 +47,18 @@ export class HostPacer {
   #generation = 0;
   /** No request starts before this time (performance.now): the server's Retry-After. */
   #resumeAt = 0;
+  /** The timer that ends the pause, while requests wait for it. */
+  #pauseTimer?: ReturnType<typeof setTimeout>;
   /** When the previous request really started (performance.now). */
   #lastStart = -Infinity;
   /** Requests take turns at the interval one after another. */
   #turns: Promise<void> = Promise.resolve();
-  readonly #waiters: (() => void)[] = [];
+  /** Requests waiting for a slot. */
+  readonly #forSlot = new Queue();
+  /** Requests holding a slot, waiting for the server's pause to end. */
+  readonly #forPause = new Queue();
+  /** Requests the host has served (answered with a status that is not retried). */
+  #served = 0;
 
   /** @param options The interval and concurrency for this host. */
   constructor(options: PacingOptions) {
@@ -71,36 +80,36 @@ export class HostPacer {
   }
 
   /**
+   * How many requests the host has served so far: a request refused while
+   * this grows was refused a share, not shut out ({@linkcode served}).
+   */
+  get servedCount(): number {
+    return this.#served;
+  }
+
+  /**
    * Waits for a free slot, for the server's Retry-After, and for the interval since the previous start.
    *
    * @param signal Cancels the wait.
-   * @param retry A retry waits at the head of the queue: under a server that refuses every
-   *   n-th request, a retry queued behind fresh requests could be refused every time.
+   * @param retry A retry goes before every fresh request, for the slot and after a pause: a
+   *   retry queued behind fresh requests meets a server that refuses every n-th request at the
+   *   same place in its count every time.
    */
   async acquire(signal?: AbortSignal, retry = false): Promise<PacerSlot> {
-    if (this.#active >= this.#window || this.#waiters.length > 0) {
-      await new Promise<void>((resolve, reject) => {
-        const wake = () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          const index = this.#waiters.indexOf(wake);
-          if (index >= 0) this.#waiters.splice(index, 1);
-          reject(signal?.reason);
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        if (retry) this.#waiters.unshift(wake);
-        else this.#waiters.push(wake);
-      });
+    if (this.#active >= this.#window || this.#forSlot.length > 0) {
+      await this.#forSlot.wait(retry, signal); // the slot is passed on by release()
     } else {
       this.#active++;
     }
     const slot = { generation: this.#generation };
     try {
-      // A server that asked for a pause gets it from every request, not only the one it answered.
+      // A server that asked for a pause gets it from every request, not only the one it
+      // answered; when it ends, the requests start in their order, retries first.
       while (this.#resumeAt > performance.now()) {
-        await sleep(Math.ceil(this.#resumeAt - performance.now()), signal);
+        this.#armPause();
+        await this.#forPause.wait(retry, signal, () => {
+          if (this.#forPause.length === 0) this.#disarmPause();
+        });
       }
       if (this.#options.minIntervalMs === 0) return slot;
       // The gap is measured from the previous request's actual start, after its
@@ -140,6 +149,14 @@ export class HostPacer {
     this.#calm = 0;
   }
 
+  /**
+   * Whether a request refused now would wait for a pause the host asked for:
+   * its retry then queues at once, and the pause holds it.
+   */
+  get pausing(): boolean {
+    return this.#resumeAt > performance.now();
+  }
+
   /** The host answered without an overload: the window grows by one per window-full of such answers. */
   answered(): void {
     if (this.#window >= this.#options.concurrency) return;
@@ -150,6 +167,11 @@ export class HostPacer {
     if (this.#active < this.#window) this.#wakeOne();
   }
 
+  /** The host served a request: it is accepting work, whatever it refuses besides. */
+  served(): void {
+    this.#served++;
+  }
+
   /** Frees the slot taken by {@linkcode acquire}. */
   release(): void {
     this.#active--;
@@ -157,9 +179,62 @@ export class HostPacer {
   }
 
   #wakeOne(): void {
-    const next = this.#waiters.shift();
-    if (!next) return;
+    if (this.#forSlot.length === 0) return;
     this.#active++; // the slot passes to the waiter
-    next();
+    this.#forSlot.wakeFirst();
+  }
+
+  /** One timer for every request waiting out the pause; it wakes them in their order. */
+  #armPause(): void {
+    if (this.#pauseTimer !== undefined) return;
+    this.#pauseTimer = setTimeout(() => {
+      this.#pauseTimer = undefined;
+      // A later refusal may have moved the end: those still waiting loop and re-arm.
+      this.#forPause.wakeAll();
+    }, Math.max(0, Math.ceil(this.#resumeAt - performance.now())));
+  }
+
+  #disarmPause(): void {
+    clearTimeout(this.#pauseTimer);
+    this.#pauseTimer = undefined;
+  }
+}
+
+/** Waiters in order, retries before fresh requests, each group first come, first served. */
+class Queue {
+  readonly #retries: (() => void)[] = [];
+  readonly #fresh: (() => void)[] = [];
+
+  get length(): number {
+    return this.#retries.length + this.#fresh.length;
+  }
+
+  /** Waits to be woken; an abort leaves the queue (then `onLeave` runs) and rejects. */
+  wait(retry: boolean, signal?: AbortSignal, onLeave?: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const list = retry ? this.#retries : this.#fresh;
+      const wake = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const index = list.indexOf(wake);
+        if (index >= 0) list.splice(index, 1);
+        onLeave?.();
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      list.push(wake);
+    });
+  }
+
+  wakeFirst(): void {
+    (this.#retries.shift() ?? this.#fresh.shift())?.();
+  }
+
+  wakeAll(): void {
+    const all = [...this.#retries.splice(0), ...this.#fresh.splice(0)];
+    for (const wake of all) wake();
   }
 }

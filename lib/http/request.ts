@@ -64,6 +64,12 @@ export interface HttpRequest {
   /** Cancels this request. */
   signal?: AbortSignal;
   /**
+   * `manual` hands a redirect back (with `acceptStatus`) instead of
+   * following it, for a caller that follows links only within an authority;
+   * default `follow`. Streams only.
+   */
+  redirect?: "follow" | "manual";
+  /**
    * Body size cap for this request; defaults to the client's
    * `maxResponseBytes`, and for a stream with no declared length to
    * `DEFAULT_MAX_DOWNLOAD_BYTES` (4 GiB).

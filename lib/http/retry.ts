@@ -6,13 +6,20 @@
 
 /** Retry settings of a client. */
 export interface RetryOptions {
-  /** Retries after the first attempt. Default 4. */
+  /**
+   * Retries after the first attempt. Default 4. A 429 or 503 while the host
+   * serves other requests of the client uses none (a busy server refusing a
+   * share is retried within `maxElapsedMs`); 0 never retries.
+   */
   retries?: number;
   /** First backoff ceiling in milliseconds; doubles each retry. Default 250. */
   baseDelayMs?: number;
   /** Largest single wait in milliseconds. Default 30,000. */
   maxDelayMs?: number;
-  /** Largest total time spent on one request, waits included. Default 120,000. */
+  /**
+   * Largest total time spent on one request from its first attempt, waits
+   * included. Default 120,000.
+   */
   maxElapsedMs?: number;
 }
 

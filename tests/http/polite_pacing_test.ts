@@ -57,7 +57,9 @@ Deno.test("a 503 storm: the reads complete, the cap holds and Retry-After is kep
     assert.ok(gate.inFlight.max <= 6);
     // No request left while a pause the server asked for was running (requests already on
     // their way when it was sent arrive within the grace).
-    assert.equal(gate.early(100), 0);
+    // A request already on its way when the 503 left may arrive late on a loaded machine:
+    // 250 ms of grace each side still leaves half of each 1 s pause that must stay empty.
+    assert.equal(gate.early(250), 0);
     // The window shrank below the cap and has not grown back in these few answers.
     assert.ok(http.inFlight.window < 6, `window ${http.inFlight.window}`);
   } finally {

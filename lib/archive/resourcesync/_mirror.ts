@@ -1,18 +1,24 @@
 /**
  * mirror(): a baseline from the resource list, increments from the change
  * list, and a periodic full re-list, which is the only way to find
- * deletions since the source does not report them.
+ * deletions since the source does not report them. Given a folder, it also
+ * keeps the resources' contents there (see `_mirror_fetch.ts`).
  *
  * @module
  */
 
 import { TidepoolError } from "../../errors/errors.ts";
 import { buildTable } from "../../table/build_table.ts";
+import type { HttpClient } from "../../http/client.ts";
 import { parseUtc } from "../oai/_dates.ts";
 import { entrySchema } from "./_schema.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorOptions, MirrorResult } from "./types.ts";
 import { appendOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
+import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_journal.ts";
+import { fileSha256 } from "./_mirror_download.ts";
+import { fetchAll } from "./_mirror_fetch.ts";
+import { MirrorError } from "./mirror_error.ts";
 
 interface MirrorState {
   version: 1;
@@ -20,11 +26,24 @@ interface MirrorState {
   since: string;
   /** When the last full list was read. */
   lastFullList: string;
+  /** The folder the files are kept in (its real path), once the mirror keeps files. */
+  dir?: string;
 }
 
 interface MirrorSource {
   resourceEntries(): Promise<{ entries: SitemapEntry[]; at: string | null }>;
   changeEntries(url?: string, from?: string | Date): Promise<SitemapEntry[]>;
+  mirrorContext(): Promise<{ http: HttpClient; host: string; allowOtherHosts: boolean }>;
+}
+
+/** What one step listed, before anything is written. */
+interface Listing {
+  kind: MirrorResult["kind"];
+  entries: SitemapEntry[];
+  removed: string[];
+  state: MirrorState;
+  /** The list of locations to write beside the state: whole, or what to append. */
+  locs: { whole: string[] } | { added: string[] };
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -35,32 +54,94 @@ export async function runMirror(
   options: MirrorOptions,
 ): Promise<MirrorResult> {
   const relistMs = (options.relistAfterDays ?? 30) * DAY_MS;
-  const locsPath = `${options.state}.locs.txt`;
+  const paths = sidecars(options.state);
   const state = await readState(options.state);
+  if (!state) {
+    for (const path of [paths.locs, paths.journal, paths.pending]) await refuseForeign(path);
+  }
+  if (state?.dir !== undefined && options.dir === undefined) {
+    throw new TidepoolError(`This mirror keeps its files in ${state.dir}: pass dir`, {
+      hint: "A run without them would move the mirror on and leave its folder behind",
+    });
+  }
+  const root = options.dir === undefined
+    ? undefined
+    : await openFolder(options.dir, state, [options.state, ...Object.values(paths)]);
+  const listing = await list(source, state, relistMs, root, paths.locs);
+  const kind = listing.kind;
+  const result: MirrorResult = {
+    kind,
+    table: buildTable(entrySchema, listing.entries),
+    removed: listing.removed,
+    deletionsReported: false,
+    note: kind === "baseline"
+      ? "Baseline of every resource. Later runs give only created and updated resources: the source does not report deletions, so a full re-list runs every relistAfterDays to find them"
+      : kind === "relist"
+      ? `Full re-list: ${listing.removed.length} resources are gone since the previous full list`
+      : "Created and updated resources since the last run. Deletions are not reported by the source; the periodic full re-list finds them",
+    nextRelistDue: new Date(Date.parse(listing.state.lastFullList) + relistMs),
+    written: [],
+    unchanged: 0,
+    deleted: [],
+    kept: [],
+  };
+  if (root === undefined) {
+    await saveListing(options.state, paths.locs, listing);
+    return result;
+  }
+  const journal = await MirrorJournal.open(paths.journal);
+  try {
+    // What is still to fetch is saved before the state moves on: nothing listed is lost.
+    const toFetch = await plan(listing, await readPending(paths.pending), journal, root, result);
+    await writePending(paths.pending, toFetch);
+    await saveListing(options.state, paths.locs, {
+      ...listing,
+      state: { ...listing.state, dir: root },
+    });
+    await removeGone(listing.removed, journal, root, result);
+    const context = await source.mirrorContext();
+    const outcome = await fetchAll(toFetch, {
+      ...context,
+      root,
+      journal,
+      maxBytes: options.maxBytes,
+      signal: options.signal,
+    });
+    result.written = outcome.written;
+    await writePending(paths.pending, outcome.failed.map((f) => f.entry));
+    await journal.compact();
+    if (outcome.failed.length > 0) {
+      throw new MirrorError(outcome.failed.map((f) => f.error), result);
+    }
+    return result;
+  } finally {
+    await journal.close();
+  }
+}
+
+/** Lists a baseline or re-list (every resource) or the changes since the last run. */
+async function list(
+  source: MirrorSource,
+  state: MirrorState | undefined,
+  relistMs: number,
+  root: string | undefined,
+  locsPath: string,
+): Promise<Listing> {
   const now = new Date();
-  if (!state || now.getTime() - Date.parse(state.lastFullList) >= relistMs) {
+  // A mirror that kept no files until now lists everything once, to fetch everything.
+  const startsFiles = root !== undefined && state?.dir === undefined;
+  if (!state || startsFiles || now.getTime() - Date.parse(state.lastFullList) >= relistMs) {
     const started = now.toISOString();
     const { entries, at } = await source.resourceEntries();
-    if (!state) await refuseForeign(locsPath);
-    const previous = state ? await readLocs(locsPath) : undefined;
-    const current = new Set(entries.map((e) => e.loc));
-    const removed = previous ? [...previous].filter((loc) => !current.has(loc)) : [];
-    await writeOwnFile(locsPath, [...current].join("\n"));
-    const since = at ?? latest(entries) ?? started;
-    await writeOwnFile(
-      options.state,
-      JSON.stringify({ version: 1, since, lastFullList: started } satisfies MirrorState),
-    );
-    const kind = state ? "relist" : "baseline";
+    const current = [...new Set(entries.map((e) => e.loc))];
+    const listed = new Set(current);
+    const previous = state ? await readLocs(locsPath) : new Set<string>();
     return {
-      kind,
-      table: buildTable(entrySchema, entries),
-      removed,
-      deletionsReported: false,
-      note: kind === "baseline"
-        ? "Baseline of every resource. Later runs give only created and updated resources: the source does not report deletions, so a full re-list runs every relistAfterDays to find them"
-        : `Full re-list: ${removed.length} resources are gone since the previous full list`,
-      nextRelistDue: new Date(Date.parse(started) + relistMs),
+      kind: state ? "relist" : "baseline",
+      entries,
+      removed: [...previous].filter((loc) => !listed.has(loc)),
+      state: { version: 1, since: at ?? latest(entries) ?? started, lastFullList: started },
+      locs: { whole: current },
     };
   }
   const entries = await source.changeEntries(undefined, state.since);
@@ -68,21 +149,120 @@ export async function runMirror(
   const since = newest && Date.parse(newest) >= Date.parse(state.since)
     ? new Date(Date.parse(newest) + 1).toISOString()
     : state.since;
-  const known = await readLocs(locsPath);
-  const added = entries.map((e) => e.loc).filter((loc) => !known.has(loc));
-  if (added.length) {
-    await appendOwnFile(locsPath, `\n${[...new Set(added)].join("\n")}`);
-  }
-  await writeOwnFile(options.state, JSON.stringify({ ...state, since } satisfies MirrorState));
   return {
     kind: "changes",
-    table: buildTable(entrySchema, entries),
+    entries,
     removed: [],
-    deletionsReported: false,
-    note:
-      "Created and updated resources since the last run. Deletions are not reported by the source; the periodic full re-list finds them",
-    nextRelistDue: new Date(Date.parse(state.lastFullList) + relistMs),
+    state: { ...state, since },
+    locs: { added: [...new Set(entries.map((e) => e.loc))] },
   };
+}
+
+/** The state file's companions: the list of locations, the journal of files, what is still to fetch. */
+function sidecars(state: string) {
+  return {
+    locs: `${state}.locs.txt`,
+    journal: `${state}.files.jsonl`,
+    pending: `${state}.pending.json`,
+  };
+}
+
+/** Writes the list of locations and the state, in that order. */
+async function saveListing(statePath: string, locsPath: string, listing: Listing): Promise<void> {
+  if ("whole" in listing.locs) {
+    await writeOwnFile(locsPath, listing.locs.whole.join("\n"));
+  } else {
+    const known = await readLocs(locsPath);
+    const added = listing.locs.added.filter((loc) => !known.has(loc));
+    if (added.length) {
+      await appendOwnFile(locsPath, `\n${added.join("\n")}`);
+    }
+  }
+  await writeOwnFile(statePath, JSON.stringify(listing.state satisfies MirrorState));
+}
+
+/**
+ * The resources to fetch: those listed now and those an earlier run left,
+ * less the ones the folder holds as listed (same version, file in place).
+ */
+async function plan(
+  listing: Listing,
+  pending: SitemapEntry[],
+  journal: MirrorJournal,
+  root: string,
+  result: MirrorResult,
+): Promise<SitemapEntry[]> {
+  const wanted = new Map<string, SitemapEntry>();
+  for (const entry of [...pending, ...listing.entries]) wanted.set(entry.loc, entry);
+  for (const loc of listing.removed) wanted.delete(loc);
+  const toFetch: SitemapEntry[] = [];
+  for (const entry of wanted.values()) {
+    const record = journal.get(entry.loc);
+    const held = record && record.version === versionOf(entry) &&
+      await Deno.lstat(`${root}/${record.path}`).then(
+        (info) => info.isFile && info.size === record.bytes,
+        () => false,
+      );
+    if (held) result.unchanged++;
+    else toFetch.push(entry);
+  }
+  return toFetch;
+}
+
+/** Removes the files of resources gone from the source, where they are as tidepool wrote them. */
+async function removeGone(
+  removed: readonly string[],
+  journal: MirrorJournal,
+  root: string,
+  result: MirrorResult,
+): Promise<void> {
+  for (const loc of removed) {
+    const record = journal.get(loc);
+    if (!record) continue;
+    const target = `${root}/${record.path}`;
+    const info = await Deno.lstat(target).catch(() => undefined);
+    if (info?.isFile && await fileSha256(target) === record.sha256) {
+      await Deno.remove(target);
+      result.deleted.push(record.path);
+    } else if (info) {
+      // Changed since tidepool wrote it: the user's now, kept and no longer the mirror's.
+      result.kept.push(record.path);
+    }
+    await journal.removed(loc);
+  }
+}
+
+/**
+ * The mirror's folder, made if missing: on the first run that keeps files it
+ * must be empty but for the mirror's own state files (a state kept inside the
+ * folder), and later runs must name the folder the state names.
+ */
+async function openFolder(
+  dir: string,
+  state: MirrorState | undefined,
+  own: readonly string[],
+): Promise<string> {
+  await Deno.mkdir(dir, { recursive: true });
+  const root = await Deno.realPath(dir);
+  if (state?.dir !== undefined) {
+    if (state.dir !== root) {
+      throw new TidepoolError(`This mirror keeps its files in ${state.dir}, not in ${root}`, {
+        hint: "Pass the folder the mirror started in, or a new state path for a new mirror",
+      });
+    }
+    return root;
+  }
+  const ownPaths = new Set(
+    await Promise.all(own.map((path) => Deno.realPath(path).catch(() => path))),
+  );
+  for await (const entry of Deno.readDir(root)) {
+    if (entry.isFile && ownPaths.has(`${root}/${entry.name}`)) continue;
+    throw new TidepoolError(
+      `Cannot start a mirror's files in ${root}: the folder is not empty (${entry.name})`,
+      { hint: "Give an empty or new folder: a mirror writes only into a folder that is its own" },
+    );
+  }
+  return root;
 }
 
 function latest(entries: readonly SitemapEntry[]): string | undefined {
@@ -113,7 +293,7 @@ async function readState(path: string): Promise<MirrorState | undefined> {
   return state;
 }
 
-/** A list of locations with no mirror state beside it is not tidepool's: it is never replaced. */
+/** A companion file with no mirror state beside it is not tidepool's: it is never replaced. */
 async function refuseForeign(path: string): Promise<void> {
   try {
     await Deno.lstat(path);

@@ -6,3 +6,4 @@
 
 export * from "./resource_sync.ts";
 export * from "./types.ts";
+export * from "./mirror_error.ts";

@@ -174,12 +174,39 @@ export class ResourceSync {
    * increments from the change list, and a full re-list every
    * `relistAfterDays` to find deletions, which change lists do not report.
    *
-   * @param options The state file and the re-list period.
-   * @returns The entries of this run and what they can tell.
+   * With `dir`, the resources' contents are kept there too, each under the
+   * path of its URL made safe, up to the client's `concurrency` downloads at
+   * once, only from the source's own host (unless `allowOtherHosts`), each
+   * checked against the `length` and `md5`/`sha-256` its entry lists before
+   * it gets its name. A run that stops resumes without fetching finished
+   * files again; a re-list deletes the files of resources gone, only where a
+   * file is as tidepool wrote it; a file tidepool did not write is never
+   * replaced. Resources that could not be kept end the run in a
+   * `MirrorError` naming each, once every other file is written.
+   *
+   * @param options The state file, the re-list period, the folder, the cap and the signal.
+   * @returns The entries of this run, what they can tell, and the files written and deleted.
+   *
+   * @example A mirror that keeps the files
+   * ```ts ignore
+   * const rs = new ResourceSync("https://archive.example", { site: "acme/letters", concurrency: 4 });
+   * const run = await rs.mirror({ state: "letters.mirror.json", dir: "letters" });
+   * console.log(run.kind, run.written.length, run.unchanged, run.deleted);
+   * ```
    */
   async mirror(options: MirrorOptions): Promise<MirrorResult> {
     checkCall("mirror", options);
     return await (await import("./_mirror.ts")).runMirror(this, options);
+  }
+
+  /** @internal What a mirror's downloads need: the client, the host that named the lists, the opt-in. */
+  async mirrorContext(): Promise<{ http: HttpClient; host: string; allowOtherHosts: boolean }> {
+    const discovery = await this.resourceSync();
+    return {
+      http: this.#http,
+      host: new URL(discovery.capabilityList).host,
+      allowOtherHosts: this.#options.allowOtherHosts === true,
+    };
   }
 
   /** @internal The entries of the resource list with the time of the list. */

@@ -37,6 +37,34 @@ export interface MirrorOptions {
   state: string;
   /** Re-list everything (to find deletions) when the last full list is older; default 30 days. */
   relistAfterDays?: number;
+  /**
+   * Keep the resources' contents in this folder, each under the path of its
+   * URL (`acme/letters/data/r-1`), up to the client's `concurrency` downloads
+   * at once. The first run needs the folder missing or empty; later runs
+   * write and delete only the files the mirror wrote. Without it, the mirror
+   * lists what changed and keeps no file.
+   */
+  dir?: string;
+  /**
+   * Most bytes of a resource whose list and server give no length; default
+   * 4 GiB (`DEFAULT_MAX_DOWNLOAD_BYTES`). A listed or declared length is the
+   * cap of its own file.
+   */
+  maxBytes?: number;
+  /** Stops the run: the downloads in flight end, and every finished file is kept and recorded. */
+  signal?: AbortSignal;
+}
+
+/** A file a mirror wrote. */
+export interface MirroredFile {
+  /** The resource's location. */
+  loc: string;
+  /** Its path below the mirror's folder, `/`-separated. */
+  path: string;
+  /** Bytes written. */
+  bytes: number;
+  /** SHA-256 of the file, lowercase hex. */
+  sha256: string;
 }
 
 /** The result of one mirror() run. */
@@ -53,6 +81,14 @@ export interface MirrorResult {
   note: string;
   /** When the next full re-list is due. */
   nextRelistDue: Date;
+  /** The files this run wrote (with `dir`). */
+  written: MirroredFile[];
+  /** Resources listed that the folder already held as listed, not fetched again (with `dir`). */
+  unchanged: number;
+  /** Paths of files removed because their resource is gone (a re-list, with `dir`). */
+  deleted: string[];
+  /** Paths of files whose resource is gone but that were kept: changed since tidepool wrote them. */
+  kept: string[];
 }
 
 /** Options of a list read: the most pages, and the per-call signal and caps. */

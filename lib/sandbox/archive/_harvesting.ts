@@ -10,7 +10,8 @@
 import { createOaiProvider, type OaiProvider } from "./oai/oai_provider.ts";
 import type { OaiFaults, OaiSandboxRecord } from "./oai/types.ts";
 import { createResourceSyncSource } from "./resourcesync/resourcesync_source.ts";
-import { dataUri } from "./_mapping.ts";
+import { dataUri, triplesFor } from "./_mapping.ts";
+import { toJsonLd } from "./_linked_data.ts";
 import type { ArchiveState, DatabaseIndex, Harvesting } from "./_state.ts";
 import type { SeedResource, SeedValue } from "./seed.ts";
 import { DC_ELEMENTS } from "../../archive/oai/dublin_core.ts";
@@ -98,6 +99,16 @@ export function oaiRecordsOf(state: ArchiveState, index: DatabaseIndex): OaiSand
     .sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : 0));
 }
 
+/** The JSON-LD a program gets at a resource's data URI without a key (resources_handler.ts). */
+export function jsonLdOf(
+  state: ArchiveState,
+  index: DatabaseIndex,
+  resource: SeedResource,
+): Record<string, unknown> {
+  const triples = triplesFor(state, index, resource, "schema", null);
+  return toJsonLd(triples, dataUri(state, index, resource.slug));
+}
+
 /** Options of the harvesting handlers. */
 export interface HarvestingOptions {
   /** Records per OAI-PMH list page; default 100. */
@@ -142,6 +153,17 @@ export function createHarvesting(
     },
     pageSize: options.resourceListPageSize,
     sitemapIndex: options.sitemapIndex,
+    metadata: state.shapes.resourceSyncMetadata,
+    // The bytes the data URI sends a program (JSON-LD), so the listed digests are its digests.
+    content: (uri, record) => {
+      const [account, db] = new URL(uri).pathname.split("/").slice(1, 3);
+      const index = state.databases.get(`${account}/${db}`)!;
+      const resource = index.bySlug.get(record.slug)!;
+      return {
+        body: new TextEncoder().encode(JSON.stringify(jsonLdOf(state, index, resource))),
+        type: "application/ld+json",
+      };
+    },
   });
   return { providers, resourceSync };
 }

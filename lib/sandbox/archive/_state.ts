@@ -7,7 +7,11 @@
  */
 
 import type { OaiProvider } from "./oai/oai_provider.ts";
-import type { ResourceSyncSource } from "./resourcesync/resourcesync_source.ts";
+import {
+  type ResourceMetadata,
+  resourceSyncMetadata,
+  type ResourceSyncSource,
+} from "./resourcesync/resourcesync_source.ts";
 import { extraFields, type SandboxMode, variantOf } from "../_strictness.ts";
 import type { OaiFaults } from "./oai/types.ts";
 import type {
@@ -76,6 +80,8 @@ export interface ArchiveShapes {
   rdfIndexAnswer: "status" | "empty" | "none";
   /** DELETE /api/me/domains answers 204, or 200 with the removed domain. */
   domainDeleteAnswer: "none" | "domain";
+  /** The content metadata (`length`, digests) ResourceSync entries carry; the spec shows none. */
+  resourceSyncMetadata: readonly ResourceMetadata[];
 }
 
 /** The shapes of shapes seed 0: the ones the sandbox was first written with. */
@@ -100,6 +106,7 @@ export function archiveShapes(seed: number): ArchiveShapes {
     untiledStatus: variantOf(seed, ["stored", "ready", "uploaded"]),
     rdfIndexAnswer: variantOf(seed, ["status", "empty", "none"] as const),
     domainDeleteAnswer: variantOf(seed, ["none", "domain"] as const),
+    resourceSyncMetadata: resourceSyncMetadata(seed),
   };
 }
 

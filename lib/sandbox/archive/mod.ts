@@ -30,4 +30,5 @@ export type { ResourcePatch } from "./_mutations.ts";
 export type { SeedAccount, SeedAsset, SeedDatabase, SeedDomain, SeedResource } from "./seed.ts";
 export type { LocalServer } from "../_serve.ts";
 export type { OaiFaults } from "./oai/types.ts";
+export type { ResourceMetadata } from "./resourcesync/resourcesync_source.ts";
 export type { SeedEntity, SeedValue } from "./seed.ts";

@@ -7,8 +7,73 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { esc } from "../oai/_oai_xml.ts";
 import type { OaiSandboxRecord } from "../oai/types.ts";
+import { variantOf } from "../../_strictness.ts";
+
+/** A resource's content as its data URI serves it to a program. */
+export interface ResourceContent {
+  /** The bytes. */
+  body: Uint8Array;
+  /** The media type. */
+  type: string;
+}
+
+/** What a list entry says of its content beside its location: `length` and digests. */
+export type ResourceMetadata = "length" | "md5" | "sha-256";
+
+/**
+ * The content metadata a source lists, by shapes seed: the spec shows none
+ * (seed 0, as the sandbox was first written); others list the length and an
+ * MD5 (as CORE does), a SHA-256, or both, in hex.
+ *
+ * @param seed The shapes seed.
+ * @returns The attributes each entry carries.
+ *
+ * @example
+ * ```ts
+ * console.log(resourceSyncMetadata(0), resourceSyncMetadata(1)); // [] ["length", "md5"]
+ * ```
+ */
+export function resourceSyncMetadata(seed: number): readonly ResourceMetadata[] {
+  return variantOf(
+    seed,
+    [[], ["length", "md5"], ["length", "sha-256"], [
+      "length",
+      "md5",
+      "sha-256",
+    ]] as const,
+  );
+}
+
+/**
+ * The JSON-LD a standalone source serves for a record: its data URI, name
+ * and Dublin Core elements, the same bytes on every request.
+ *
+ * @param uri The record's data URI.
+ * @param record The record.
+ * @returns The content.
+ *
+ * @example
+ * ```ts
+ * import { seedOaiRecords } from "../oai/seed_oai_records.ts";
+ * const [record] = seedOaiRecords({ count: 1 });
+ * console.log(recordContent("http://x/a/b/data/1", record).type); // application/ld+json
+ * ```
+ */
+export function recordContent(uri: string, record: OaiSandboxRecord): ResourceContent {
+  const doc = {
+    "@context": "https://schema.org/",
+    "@id": uri,
+    name: record.dc.title?.[0] ?? record.slug,
+    dateModified: record.datestamp,
+    ...Object.fromEntries(
+      Object.entries(record.dc).map(([key, values]) => [`dcterms:${key}`, values]),
+    ),
+  };
+  return { body: new TextEncoder().encode(JSON.stringify(doc)), type: "application/ld+json" };
+}
 
 /** Options of {@linkcode createResourceSyncSource}. */
 export interface ResourceSyncSourceOptions {
@@ -18,6 +83,15 @@ export interface ResourceSyncSourceOptions {
   pageSize?: number;
   /** Serve the resource list as a sitemap index of its pages. */
   sitemapIndex?: boolean;
+  /**
+   * Each record's content, for the `length` and digests the lists carry;
+   * default the JSON-LD of {@linkcode recordContent}.
+   */
+  content?: (uri: string, record: OaiSandboxRecord) => ResourceContent;
+  /** The content metadata each entry lists; default none. */
+  metadata?: readonly ResourceMetadata[];
+  /** Also serve each record's content at its data URI (a standalone source). */
+  serveContent?: boolean;
 }
 
 /** A ResourceSync source handler; it answers undefined for paths it does not serve. */
@@ -45,10 +119,42 @@ const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
  */
 export function createResourceSyncSource(options: ResourceSyncSourceOptions): ResourceSyncSource {
   const pageSize = options.pageSize ?? 10_000;
+  const contentOf = options.content ?? recordContent;
+  const metadata = options.metadata ?? [];
+  /** The `length` and `hash` attributes of an entry, as the metadata switch says. */
+  const describe = (uri: string, record: OaiSandboxRecord): string => {
+    if (metadata.length === 0) return "";
+    const { body } = contentOf(uri, record);
+    const hashes = metadata.filter((m) => m !== "length")
+      .map((m) => `${m}:${createHash(m === "md5" ? "md5" : "sha256").update(body).digest("hex")}`);
+    return (metadata.includes("length") ? `length="${body.byteLength}" ` : "") +
+      (hashes.length ? `hash="${hashes.join(" ")}" ` : "");
+  };
+  /** A record's content at its data URI, for a standalone source. */
+  const serveData = (
+    request: Request,
+    url: URL,
+    sites: Record<string, readonly OaiSandboxRecord[]>,
+    [, account, db, id]: RegExpExecArray,
+  ): Response => {
+    const slug = decodeURIComponent(id);
+    const record = sites[`${account}/${db}`]?.find((r) => r.slug === slug && !r.deleted);
+    if (!record) return Response.json({ error: `Resource not found: ${slug}` }, { status: 404 });
+    const { body, type } = contentOf(`${url.origin}${url.pathname}`, record);
+    return new Response(request.method === "HEAD" ? null : body as BodyInit, {
+      headers: { "content-type": type, "content-length": String(body.byteLength) },
+    });
+  };
   const xml = (body: string) =>
     new Response(XML_HEAD + body, { headers: { "content-type": "application/xml" } });
   return (request) => {
     const url = new URL(request.url);
+    // Behind a proxy that says so, links name the host the client asked.
+    const forwarded = request.headers.get("x-forwarded-host");
+    if (forwarded) {
+      url.host = forwarded;
+      url.protocol = request.headers.get("x-forwarded-proto") ?? url.protocol;
+    }
     const sites = options.sites();
     if (url.pathname === "/.well-known/resourcesync") {
       const entries = Object.keys(sites).map((site) =>
@@ -56,6 +162,8 @@ export function createResourceSyncSource(options: ResourceSyncSourceOptions): Re
       ).join("");
       return xml(`<urlset ${NS}><rs:md capability="description"/>${entries}</urlset>`);
     }
+    const data = /^\/([^/]+)\/([^/]+)\/data\/([^/]+)$/.exec(url.pathname);
+    if (data && options.serveContent) return serveData(request, url, sites, data);
     const match = /^\/([^/]+)\/([^/]+)\/api\/resourcesync\/([a-z]+\.xml)$/.exec(url.pathname);
     if (!match) return undefined;
     const site = `${match[1]}/${match[2]}`;
@@ -63,10 +171,12 @@ export function createResourceSyncSource(options: ResourceSyncSourceOptions): Re
     if (!records) return Response.json({ error: "Not found" }, { status: 404 });
     const base = `${url.origin}/${site}/api/resourcesync`;
     const live = records.filter((r) => !r.deleted);
+    const uriOf = (r: OaiSandboxRecord) =>
+      `${url.origin}/${site}/data/${encodeURIComponent(r.slug)}`;
     const entry = (r: OaiSandboxRecord, change?: string) =>
-      `<url><loc>${url.origin}/${site}/data/${esc(r.slug)}</loc><lastmod>${r.datestamp}</lastmod>` +
-      `<rs:md ${
-        change ? `change="${change}" datetime="${r.datestamp}" ` : ""
+      `<url><loc>${esc(uriOf(r))}</loc><lastmod>${r.datestamp}</lastmod>` +
+      `<rs:md ${change ? `change="${change}" datetime="${r.datestamp}" ` : ""}${
+        describe(uriOf(r), r)
       }type="application/ld+json"/>` +
       `<rs:ln rel="alternate" href="${url.origin}/${site}/resource/${
         esc(r.slug)

@@ -7,7 +7,12 @@
 import { type LocalServer, serveLocal } from "../../_serve.ts";
 import { seedOaiRecords } from "../oai/seed_oai_records.ts";
 import type { OaiSandboxRecord } from "../oai/types.ts";
-import { createResourceSyncSource } from "./resourcesync_source.ts";
+import { shapesSeed } from "../../_strictness.ts";
+import {
+  createResourceSyncSource,
+  type ResourceMetadata,
+  resourceSyncMetadata,
+} from "./resourcesync_source.ts";
 
 /** Options of {@linkcode startResourceSyncSandbox}. */
 export interface StartResourceSyncSandboxOptions {
@@ -17,6 +22,14 @@ export interface StartResourceSyncSandboxOptions {
   pageSize?: number;
   /** Serve resource lists as sitemap indexes of their pages. */
   sitemapIndex?: boolean;
+  /**
+   * The shapes seed: which content metadata (`length`, `md5`, `sha-256`) the
+   * lists carry, which the spec does not show; default the
+   * `TIDEPOOL_SANDBOX_SEED` variable, else 0 (none).
+   */
+  shapesSeed?: number;
+  /** The content metadata the lists carry, whatever the seed. */
+  metadata?: readonly ResourceMetadata[];
 }
 
 /** A running ResourceSync sandbox. */
@@ -27,7 +40,8 @@ export interface ResourceSyncSandbox extends LocalServer {
 
 /**
  * Starts the sandbox. Every site not listed (such as `acme/search`, a site
- * without modification timestamps) answers 404.
+ * without modification timestamps) answers 404. Each resource's content (a
+ * small JSON-LD document) is served at its data URI, the `loc` of its entry.
  *
  * @param options Sites, page size and the sitemap-index switch.
  * @returns The running sandbox; close it when done.
@@ -51,6 +65,8 @@ export function startResourceSyncSandbox(
     sites: () => sites,
     pageSize: options.pageSize,
     sitemapIndex: options.sitemapIndex,
+    metadata: options.metadata ?? resourceSyncMetadata(shapesSeed(options.shapesSeed)),
+    serveContent: true,
   });
   const server = serveLocal((request) =>
     source(request) ?? Response.json({ error: "Not found" }, { status: 404 })

@@ -1,0 +1,174 @@
+/**
+ * What a mirror wrote into its folder, kept beside its state file: one line
+ * per file written or removed (`<state>.files.jsonl`), appended as each
+ * download completes, so a run stopped at any point loses no finished file
+ * and the next one knows which files are tidepool's; and the resources still
+ * to fetch (`<state>.pending.json`), saved before the state moves on.
+ *
+ * @module
+ */
+
+import { TidepoolError } from "../../errors/errors.ts";
+import { openOwnFile, readOwnFile, removeOwnFile, writeOwnFile } from "../../fs/own_file.ts";
+import type { SitemapEntry } from "./_sitemap.ts";
+
+/** A file the mirror wrote. */
+export interface JournalRecord {
+  /** The resource's location. */
+  loc: string;
+  /** Its path below the folder. */
+  path: string;
+  /** SHA-256 of the bytes written, lowercase hex. */
+  sha256: string;
+  /** Bytes written. */
+  bytes: number;
+  /** What the list said of the resource when it was written ({@linkcode versionOf}). */
+  version: string;
+}
+
+/** What tells one listed version of a resource from another. */
+export function versionOf(entry: SitemapEntry): string {
+  return JSON.stringify([entry.lastmod, entry.hash, entry.length]);
+}
+
+/** The journal of one mirror: read whole at the start, appended as files are written. */
+export class MirrorJournal {
+  readonly #path: string;
+  readonly #byLoc = new Map<string, JournalRecord>();
+  readonly #byPath = new Map<string, JournalRecord>();
+  #writes: Promise<void> = Promise.resolve();
+  /** Lines waiting for the next write, and that write. */
+  readonly #batch: string[] = [];
+  #flush?: Promise<void>;
+  #file?: Deno.FsFile;
+
+  private constructor(path: string) {
+    this.#path = path;
+  }
+
+  /** Reads the journal at `path` (none yet: empty). */
+  static async open(path: string): Promise<MirrorJournal> {
+    const journal = new MirrorJournal(path);
+    // A link at the journal's name is refused, never read through.
+    const text = await readOwnFile(path) ?? "";
+    const lines = text.split("\n").filter((line) => line !== "");
+    lines.forEach((line, i) => {
+      let record: (JournalRecord & { removed?: boolean }) | undefined;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        // A run stopped while appending leaves its last line cut: that file is fetched again.
+        if (i === lines.length - 1 && !text.endsWith("\n")) return;
+      }
+      if (!record || typeof record.loc !== "string" || typeof record.path !== "string") {
+        throw new TidepoolError(`Cannot read the mirror's list of files ${path}: line ${i + 1}`, {
+          hint:
+            "It was changed by hand; restore it, or start a new mirror with a new state path and an empty folder",
+        });
+      }
+      if (record.removed) journal.#forget(record.loc);
+      else journal.#remember(record);
+    });
+    return journal;
+  }
+
+  /** The file written for a location, if any. */
+  get(loc: string): JournalRecord | undefined {
+    return this.#byLoc.get(loc);
+  }
+
+  /** The file written at a path, if any. */
+  at(path: string): JournalRecord | undefined {
+    return this.#byPath.get(path);
+  }
+
+  /** How many files the mirror holds. */
+  get size(): number {
+    return this.#byLoc.size;
+  }
+
+  /** Records a file written; the line is on disk when the promise resolves. */
+  written(record: JournalRecord): Promise<void> {
+    this.#remember(record);
+    return this.#append(record);
+  }
+
+  /** Records a file removed. */
+  removed(loc: string): Promise<void> {
+    const record = this.#byLoc.get(loc);
+    if (!record) return Promise.resolve();
+    this.#forget(loc);
+    return this.#append({ loc, path: record.path, removed: true });
+  }
+
+  /** Rewrites the journal with only the files held now, and closes it. */
+  async compact(): Promise<void> {
+    await this.close();
+    const lines = [...this.#byLoc.values()].map((record) => JSON.stringify(record) + "\n");
+    await writeOwnFile(this.#path, lines.join(""));
+  }
+
+  /** Closes the file after the last append. */
+  async close(): Promise<void> {
+    await this.#writes;
+    this.#file?.close();
+    this.#file = undefined;
+  }
+
+  #remember(record: JournalRecord): void {
+    this.#forget(record.loc);
+    const { loc, path, sha256, bytes, version } = record;
+    const kept = { loc, path, sha256, bytes, version };
+    this.#byLoc.set(loc, kept);
+    this.#byPath.set(path, kept);
+  }
+
+  #forget(loc: string): void {
+    const old = this.#byLoc.get(loc);
+    if (!old) return;
+    this.#byLoc.delete(loc);
+    if (this.#byPath.get(old.path) === old) this.#byPath.delete(old.path);
+  }
+
+  /**
+   * Appends a line; the lines of downloads that end while a write is under
+   * way go together in the next one (one write for many files).
+   */
+  #append(line: unknown): Promise<void> {
+    this.#batch.push(JSON.stringify(line) + "\n");
+    this.#flush ??= this.#writes.then(async () => {
+      this.#flush = undefined;
+      const bytes = new TextEncoder().encode(this.#batch.splice(0).join(""));
+      this.#file ??= await openOwnFile(this.#path, { append: true });
+      for (let offset = 0; offset < bytes.byteLength;) {
+        offset += await this.#file.write(bytes.subarray(offset));
+      }
+    });
+    const write = this.#flush;
+    this.#writes = write.catch(() => {});
+    return write;
+  }
+}
+
+/** The resources a run still has to fetch (an interrupted or failed run's). */
+export async function readPending(path: string): Promise<SitemapEntry[]> {
+  const text = await readOwnFile(path);
+  if (text === undefined) return [];
+  try {
+    const pending = JSON.parse(text);
+    if (!Array.isArray(pending)) throw new Error("not a list");
+    return pending as SitemapEntry[];
+  } catch (error) {
+    throw new TidepoolError(`Cannot read the mirror's list of resources to fetch ${path}`, {
+      details: error instanceof Error ? error.message : String(error),
+      detailsLabel: "Reading it said",
+      hint: "Delete it: the next full re-list (relistAfterDays: 0) finds what is missing",
+    });
+  }
+}
+
+/** Saves the resources still to fetch; none: the file goes. */
+export async function writePending(path: string, entries: readonly SitemapEntry[]): Promise<void> {
+  if (entries.length > 0) await writeOwnFile(path, JSON.stringify(entries));
+  else await removeOwnFile(path);
+}

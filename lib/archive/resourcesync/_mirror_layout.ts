@@ -1,0 +1,130 @@
+/**
+ * Where a mirrored resource goes in the mirror's folder: the path of its
+ * URL, each segment made safe by the one sanitiser, so nothing a source
+ * lists can name a file outside the folder, and the folders on the way are
+ * made only as real folders (never through a link).
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { safeFileName } from "../../fs/safe_file_name.ts";
+import { MirrorFileError } from "./mirror_error.ts";
+
+/** Bytes a tag (`~` and 8 hex digits) adds to a name the sanitiser changed. */
+const TAG_BYTES = 9;
+/** The most bytes of a tagged name: the sanitiser's limit, so the temporary name still fits. */
+const MAX_TAGGED_BYTES = 240;
+
+/**
+ * The path below the mirror's folder of a resource, `/`-separated: the
+ * URL's path for the source's own host, under a folder named for the host
+ * otherwise (only reached when the caller allowed other hosts). A segment
+ * the sanitiser had to change (a `%2F`, a control character, 300 bytes, a
+ * query) gets `~` and 8 hex digits of the original's SHA-256, so two
+ * resources never share a name by being cut or escaped alike.
+ *
+ * @param loc The resource's `loc`.
+ * @param sourceHost The host (and port) of the source.
+ * @returns The relative path.
+ */
+export function mirrorPath(loc: string, sourceHost: string): string {
+  let url: URL;
+  try {
+    url = new URL(loc);
+  } catch {
+    throw new MirrorFileError(loc, "its location is not a URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new MirrorFileError(loc, `its location is not http or https (${url.protocol})`);
+  }
+  // The URL parser has resolved dot segments (`..`, `%2e%2e`, `.%2E`) within the host's
+  // root; an escaped slash (`..%2F`) is one segment, made safe below.
+  const segments = url.pathname.split("/").slice(1);
+  if (url.search) segments[segments.length - 1] += url.search;
+  const named = url.host === sourceHost ? segments : [url.host, ...segments];
+  return named.map((segment, i) => safeSegment(segment, i === named.length - 1)).join("/");
+}
+
+/** One segment made safe; a changed one is tagged with a digest of the original. */
+function safeSegment(raw: string, last: boolean): string {
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // Malformed percent-encoding is kept as written, then sanitised.
+  }
+  const safe = safeFileName(decoded, last ? "index" : "_");
+  if (safe === decoded) return safe;
+  const tag = `~${createHash("sha256").update(raw).digest("hex").slice(0, 8)}`;
+  const dot = safe.lastIndexOf(".");
+  const extension = dot > 0 && safe.length - dot <= 16 ? safe.slice(dot) : "";
+  const stem = cutToBytes(
+    extension ? safe.slice(0, dot) : safe,
+    MAX_TAGGED_BYTES - TAG_BYTES - byteLength(extension),
+  );
+  return `${stem}${tag}${extension}`;
+}
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).byteLength;
+}
+
+/** The first `max` UTF-8 bytes of a text, cut between characters. */
+function cutToBytes(text: string, max: number): string {
+  if (byteLength(text) <= max) return text;
+  let out = "";
+  let bytes = 0;
+  for (const char of text) {
+    const size = byteLength(char);
+    if (bytes + size > max) break;
+    out += char;
+    bytes += size;
+  }
+  return out;
+}
+
+/**
+ * Makes the folders of a relative path below `root`, one at a time: a
+ * segment that exists must be a real folder, not a link (a link could lead
+ * out of the folder) nor a file.
+ *
+ * @param root The mirror's folder (absolute).
+ * @param relative The file's path below it.
+ * @param made Folders already checked in this run.
+ * @param loc The resource, for the error.
+ */
+export async function ensureFolders(
+  root: string,
+  relative: string,
+  made: Set<string>,
+  loc: string,
+): Promise<void> {
+  const folders = relative.split("/").slice(0, -1);
+  let path = root;
+  for (const folder of folders) {
+    path = `${path}/${folder}`;
+    if (made.has(path)) continue;
+    try {
+      const info = await Deno.lstat(path);
+      if (info.isSymlink || !info.isDirectory) {
+        throw new MirrorFileError(
+          loc,
+          `${path} is ${info.isSymlink ? "a link" : "a file"}, not a folder tidepool made`,
+          relative,
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      await Deno.mkdir(path).catch((made) => {
+        if (!(made instanceof Deno.errors.AlreadyExists)) throw made;
+      });
+      // Made by another download at the same moment: checked again as any other.
+      const info = await Deno.lstat(path);
+      if (info.isSymlink || !info.isDirectory) {
+        throw new MirrorFileError(loc, `${path} is not a folder`, relative);
+      }
+    }
+    made.add(path);
+  }
+}
