@@ -31,7 +31,10 @@ const xml = (body: string) =>
  */
 export function hostileResourceSync(
   listed: (origin: string) => ListedResource[],
-  answer: (path: string, request: Request) => Response | Promise<Response> | undefined,
+  answer: (
+    path: string,
+    request: Request,
+  ) => Response | undefined | Promise<Response | undefined>,
   maxRequests = 2_000,
 ) {
   const asked: string[] = [];
@@ -59,7 +62,9 @@ export function hostileResourceSync(
       );
     }
     asked.push(url.pathname + url.search);
-    return answer(url.pathname, request) ?? new Response("not here", { status: 404 });
+    return Promise.resolve(answer(url.pathname, request)).then((response) =>
+      response ?? new Response("not here", { status: 404 })
+    );
   }, { maxRequests });
   return { server, asked };
 }
