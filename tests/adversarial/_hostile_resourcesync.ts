@@ -11,7 +11,7 @@ import { serveLocal } from "../../lib/sandbox/_serve.ts";
 export interface ListedResource {
   /** The loc: absolute, or below the source (`/x`). */
   loc: string;
-  length?: number;
+  length?: number | string;
   hash?: string;
   lastmod?: string;
 }
