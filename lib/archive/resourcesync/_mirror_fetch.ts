@@ -104,6 +104,15 @@ async function fetchOne(
   if (new URL(entry.loc).host !== context.host && !context.allowOtherHosts) {
     throw otherHost(entry.loc, entry.loc, context.host);
   }
+  // The listed length caps the body: one that is not a count of bytes (NaN, Infinity, 1.5, -1)
+  // would cap nothing, and the caller's maxBytes would no longer hold.
+  if (entry.length !== null && !(Number.isSafeInteger(entry.length) && entry.length >= 0)) {
+    throw new MirrorFileError(
+      entry.loc,
+      `its listed length (${entry.length}) is not a number of bytes`,
+      path,
+    );
+  }
   await ensureFolders(root, path, made, entry.loc);
   let saved;
   try {
