@@ -18,6 +18,7 @@ import { appendOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_journal.ts";
 import { fileSha256 } from "./_mirror_download.ts";
 import { fetchAll } from "./_mirror_fetch.ts";
+import { realFoldersTo } from "./_mirror_layout.ts";
 import { MirrorError } from "./mirror_error.ts";
 
 interface MirrorState {
@@ -220,6 +221,12 @@ async function removeGone(
     const record = journal.get(loc);
     if (!record) continue;
     const target = `${root}/${record.path}`;
+    // Through a link on the way, the file is outside the folder: never removed, nor read.
+    if (!(await realFoldersTo(root, record.path))) {
+      result.kept.push(record.path);
+      await journal.removed(loc);
+      continue;
+    }
     const info = await Deno.lstat(target).catch(() => undefined);
     if (info?.isFile && await fileSha256(target) === record.sha256) {
       await Deno.remove(target);

@@ -128,3 +128,23 @@ export async function ensureFolders(
     made.add(path);
   }
 }
+
+/**
+ * Whether every folder on the way to a relative path below `root` is a real
+ * folder (no link, no file): a file reached through a link is outside the
+ * mirror's folder, whatever it holds.
+ *
+ * @param root The mirror's folder (absolute).
+ * @param relative The file's path below it.
+ * @returns False when a folder on the way is a link or a file (a missing one leads nowhere).
+ */
+export async function realFoldersTo(root: string, relative: string): Promise<boolean> {
+  let path = root;
+  for (const folder of relative.split("/").slice(0, -1)) {
+    path = `${path}/${folder}`;
+    const info = await Deno.lstat(path).catch(() => undefined);
+    if (!info) return true; // nothing there, and nothing through a link
+    if (info.isSymlink || !info.isDirectory) return false;
+  }
+  return true;
+}
