@@ -89,11 +89,11 @@ function filesMatching(pattern: RegExp): string[] {
     .map((file) => relative(ROOT, file)).sort();
 }
 
-Deno.test("one atomic file write: renames happen in the helper and the two streaming writers only", () => {
+Deno.test("one atomic file write: renames happen in lib/fs's helpers only (and the sandbox's uploads)", () => {
   assert.deepEqual(filesMatching(/Deno\.rename\(/), [
+    "lib/fs/name_new_file.ts", // links first, so an existing name is never replaced
     "lib/fs/own_file.ts", // moveOwnFile: a pending copy of tidepool's own file committed
     "lib/fs/write_file_atomic.ts",
-    "lib/ocean/download/_save_stream.ts", // links first, so an existing name is never replaced
     "lib/sandbox/archive/uploads_handler.ts", // streams a PUT body to the temporary name
   ]);
 });

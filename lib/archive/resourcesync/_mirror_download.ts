@@ -11,6 +11,8 @@ import { createHash, type Hash } from "node:crypto";
 import type { Buffer } from "node:buffer";
 import { TidepoolError } from "../../errors/errors.ts";
 import { temporaryPath } from "../../fs/write_file_atomic.ts";
+import { nameNewFile } from "../../fs/name_new_file.ts";
+import { moveOwnFile } from "../../fs/own_file.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorJournal } from "./_mirror_journal.ts";
 import { MirrorFileError } from "./mirror_error.ts";
@@ -194,20 +196,7 @@ function linkedSync(temporary: string, target: string): boolean {
  * tidepool did not write, or one changed since, is never replaced.
  */
 async function place(temporary: string, target: string, save: SaveResource): Promise<void> {
-  try {
-    await Deno.link(temporary, target);
-    await Deno.remove(temporary);
-    return;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) {
-      // A file system without hard links: check, then rename.
-      const free = await Deno.lstat(target).then(() => false, (missing) => {
-        if (missing instanceof Deno.errors.NotFound) return true;
-        throw missing;
-      });
-      if (free) return await Deno.rename(temporary, target);
-    }
-  }
+  if (await nameNewFile(temporary, target)) return;
   const { path, entry, journal } = save;
   const existing = await Deno.lstat(target);
   const ours = journal.at(path);
@@ -217,7 +206,8 @@ async function place(temporary: string, target: string, save: SaveResource): Pro
   if ((await fileSha256(target)) !== ours.sha256) {
     throw notOurs(entry, path, "was changed since tidepool wrote it");
   }
-  await Deno.rename(temporary, target);
+  // moveOwnFile refuses a link or a folder put at the name since it was looked at.
+  await moveOwnFile(temporary, target);
 }
 
 function notOurs(entry: SitemapEntry, path: string, what: string): MirrorFileError {

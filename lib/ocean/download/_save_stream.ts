@@ -12,6 +12,7 @@ import { basename, join, resolve } from "node:path";
 import { TidepoolError } from "../../errors/errors.ts";
 import { temporaryPath } from "../../fs/write_file_atomic.ts";
 import { safeFileName } from "../../fs/safe_file_name.ts";
+import { nameNewFile } from "../../fs/name_new_file.ts";
 
 /** A saved file. */
 export interface SavedFile {
@@ -39,23 +40,7 @@ async function place(temp: string, dir: string, name: string): Promise<string> {
   for (const candidate of candidates(name)) {
     const target = join(dir, candidate);
     if (resolve(target) !== resolve(dir, basename(candidate))) continue;
-    try {
-      // A hard link fails atomically when the name exists (a file, a folder or a symlink).
-      await Deno.link(temp, target);
-      await Deno.remove(temp);
-      return candidate;
-    } catch (error) {
-      if (error instanceof Deno.errors.AlreadyExists) continue;
-      // File systems without hard links: check, then rename.
-      try {
-        await Deno.lstat(target);
-        continue;
-      } catch (missing) {
-        if (!(missing instanceof Deno.errors.NotFound)) throw missing;
-      }
-      await Deno.rename(temp, target);
-      return candidate;
-    }
+    if (await nameNewFile(temp, target)) return candidate;
   }
   throw new TidepoolError(`Cannot find a free file name for ${name} in ${dir}`, {
     hint: "Empty the folder or choose another one",
