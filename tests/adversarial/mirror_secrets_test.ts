@@ -9,7 +9,13 @@
  */
 
 import assert from "node:assert/strict";
-import { ResourceSync } from "../../lib/archive/resourcesync/mod.ts";
+import {
+  MirrorError,
+  type MirrorResult,
+  ResourceSync,
+} from "../../lib/archive/resourcesync/mod.ts";
+import { withCredentialsOf, withoutCredentials } from "../../lib/http/credentials_in_url.ts";
+import { registerSecret } from "../../lib/errors/redact.ts";
 import { hostileResourceSync, quiet, treeOf } from "./_hostile_resourcesync.ts";
 
 /** The 8-character pieces of a secret found in a text. */
@@ -20,6 +26,11 @@ function pieces(secret: string, text: string): string[] {
     if (text.includes(piece)) found.push(piece);
   }
   return found;
+}
+
+/** The locations of a mirror's table. */
+function locsOf(table: MirrorResult["table"]): string[] {
+  return Array.from(table.array("loc") as ArrayLike<unknown>, String);
 }
 
 /** Every name below a folder and every file's text, joined. */
@@ -82,4 +93,85 @@ Deno.test("a password in the source's URL, echoed in the locations, never reache
     await server.close();
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("a resource left to fetch is asked for with the source's key and kept without it", async () => {
+  const key = "Hq3VnT8sLwZpRx2Kd";
+  let refuseB = true;
+  const seen: string[] = [];
+  const { server } = hostileResourceSync(
+    () => [{ loc: `/data/a.txt?v=1&api-key=${key}` }, { loc: `/data/b.txt?api-key=${key}` }],
+    (path, request) => {
+      const url = new URL(request.url);
+      seen.push(`${path} ${url.searchParams.get("api-key") === key}`);
+      if (url.searchParams.get("api-key") !== key) return new Response("key?", { status: 401 });
+      if (path === "/data/b.txt" && refuseB) return new Response("gone", { status: 404 });
+      return path.startsWith("/data/") ? new Response(`bytes of ${path}`) : undefined;
+    },
+  );
+  const root = await Deno.makeTempDir();
+  try {
+    const rs = new ResourceSync(server.url, {
+      ...quiet,
+      capabilityList: `/cap.xml?api-key=${key}`,
+    });
+    const options = { state: `${root}/m.json`, dir: `${root}/files` };
+    await assert.rejects(rs.mirror(options), MirrorError);
+    // The pending file, read from the disk, names b without its key.
+    const pending = await Deno.readTextFile(`${root}/m.json.pending.json`);
+    assert.match(pending, /\/data\/b\.txt/);
+    assert.deepEqual(pieces(key, pending), []);
+    refuseB = false;
+    seen.length = 0;
+    // A changes run: b is not listed again, only left to fetch, and is asked for with the key.
+    const second = await rs.mirror(options);
+    assert.equal(second.kind, "changes");
+    assert.deepEqual(seen, ["/data/b.txt true"]);
+    assert.equal(await Deno.readTextFile(`${root}/files/data/b.txt`), "bytes of /data/b.txt");
+    // The location's identity is stable: a re-list holds both files and removes nothing.
+    const relist = await rs.mirror({ ...options, relistAfterDays: 0 });
+    assert.equal(relist.unchanged, 2);
+    assert.deepEqual(relist.removed, []);
+    assert.deepEqual(locsOf(relist.table).map((loc) => new URL(loc).search), ["?v=1", ""]);
+    const { names, texts } = await everything(root);
+    assert.deepEqual(pieces(key, names + texts), []);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a mirror that lists only (the command line's) keeps no key in its state", async () => {
+  const key = "Mv4QpW9zXcRt7YbLn";
+  const { server } = hostileResourceSync(
+    () => [{ loc: `/data/a.txt?token=${key}` }],
+    () => undefined,
+  );
+  const root = await Deno.makeTempDir();
+  try {
+    const rs = new ResourceSync(server.url, { ...quiet, capabilityList: `/cap.xml?token=${key}` });
+    const run = await rs.mirror({ state: `${root}/m.json` });
+    assert.deepEqual(pieces(key, locsOf(run.table).join("\n")), [], "the key in the table");
+    const { names, texts } = await everything(root);
+    assert.ok(names.includes("m.json.locs.txt"));
+    assert.deepEqual(pieces(key, names + texts), []);
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("a location on another host never gets the source's credentials", () => {
+  const source = "http://reader:pw@127.0.0.1:9/cap.xml?api-key=k";
+  assert.equal(withCredentialsOf("http://127.0.0.1:8/a", source), "http://127.0.0.1:8/a");
+  assert.equal(withCredentialsOf("http://other.example/a", source), "http://other.example/a");
+  assert.equal(
+    withCredentialsOf("http://127.0.0.1:9/a?api-key=own", source),
+    "http://reader:pw@127.0.0.1:9/a?api-key=own",
+  );
+  registerSecret("registered-wskey-0042");
+  assert.equal(
+    withoutCredentials("http://127.0.0.1:9/a?wskey=registered-wskey-0042&set=x#top"),
+    "http://127.0.0.1:9/a?set=x",
+  );
 });

@@ -19,6 +19,7 @@ import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_j
 import { fileSha256 } from "./_mirror_download.ts";
 import { fetchAll } from "./_mirror_fetch.ts";
 import { realFoldersTo } from "./_mirror_layout.ts";
+import { askedLoc, keepEntries, keptLoc } from "./_mirror_locs.ts";
 import { MirrorError } from "./mirror_error.ts";
 
 interface MirrorState {
@@ -34,7 +35,9 @@ interface MirrorState {
 interface MirrorSource {
   resourceEntries(): Promise<{ entries: SitemapEntry[]; at: string | null }>;
   changeEntries(url?: string, from?: string | Date): Promise<SitemapEntry[]>;
-  mirrorContext(): Promise<{ http: HttpClient; host: string; allowOtherHosts: boolean }>;
+  mirrorContext(): Promise<
+    { http: HttpClient; host: string; source: string; allowOtherHosts: boolean }
+  >;
 }
 
 /** What one step listed, before anything is written. */
@@ -45,6 +48,8 @@ interface Listing {
   state: MirrorState;
   /** The list of locations to write beside the state: whole, or what to append. */
   locs: { whole: string[] } | { added: string[] };
+  /** The location each entry was listed as (entries keep theirs without credentials). */
+  listed: Map<string, string>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -93,7 +98,8 @@ export async function runMirror(
   const journal = await MirrorJournal.open(paths.journal);
   try {
     // What is still to fetch is saved before the state moves on: nothing listed is lost.
-    const toFetch = await plan(listing, await readPending(paths.pending), journal, root, result);
+    const pending = keepEntries(await readPending(paths.pending)).entries;
+    const toFetch = await plan(listing, pending, journal, root, result);
     await writePending(paths.pending, toFetch);
     await saveListing(options.state, paths.locs, {
       ...listing,
@@ -103,6 +109,7 @@ export async function runMirror(
     const context = await source.mirrorContext();
     const outcome = await fetchAll(toFetch, {
       ...context,
+      askFor: (loc) => askedLoc(loc, listing.listed, context.source),
       root,
       journal,
       maxBytes: options.maxBytes,
@@ -133,19 +140,22 @@ async function list(
   const startsFiles = root !== undefined && state?.dir === undefined;
   if (!state || startsFiles || now.getTime() - Date.parse(state.lastFullList) >= relistMs) {
     const started = now.toISOString();
-    const { entries, at } = await source.resourceEntries();
+    const read = await source.resourceEntries();
+    const { entries, listed } = keepEntries(read.entries);
+    const at = read.at;
     const current = [...new Set(entries.map((e) => e.loc))];
-    const listed = new Set(current);
+    const listedNow = new Set(current);
     const previous = state ? await readLocs(locsPath) : new Set<string>();
     return {
       kind: state ? "relist" : "baseline",
       entries,
-      removed: [...previous].filter((loc) => !listed.has(loc)),
+      removed: [...previous].filter((loc) => !listedNow.has(loc)),
       state: { version: 1, since: at ?? latest(entries) ?? started, lastFullList: started },
       locs: { whole: current },
+      listed,
     };
   }
-  const entries = await source.changeEntries(undefined, state.since);
+  const { entries, listed } = keepEntries(await source.changeEntries(undefined, state.since));
   const newest = latest(entries);
   const since = newest && Date.parse(newest) >= Date.parse(state.since)
     ? new Date(Date.parse(newest) + 1).toISOString()
@@ -156,6 +166,7 @@ async function list(
     removed: [],
     state: { ...state, since },
     locs: { added: [...new Set(entries.map((e) => e.loc))] },
+    listed,
   };
 }
 
@@ -315,5 +326,6 @@ async function refuseForeign(path: string): Promise<void> {
 
 async function readLocs(path: string): Promise<Set<string>> {
   const text = await readOwnFile(path) ?? "";
-  return new Set(text.split("\n").filter((l) => l !== ""));
+  // A list an earlier version wrote may hold a location with its key: kept without it now.
+  return new Set(text.split("\n").filter((l) => l !== "").map(keptLoc));
 }

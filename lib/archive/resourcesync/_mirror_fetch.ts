@@ -28,6 +28,8 @@ export interface MirrorFetch {
   host: string;
   /** Whether the caller allowed other hosts. */
   allowOtherHosts: boolean;
+  /** The URL to ask for a kept location by (its credentials given back). */
+  askFor: (loc: string) => string;
   /** The mirror's folder (absolute). */
   root: string;
   /** The files tidepool wrote. */
@@ -136,7 +138,7 @@ async function fetchOne(
 
 /** The resource's content, following redirects only within the source's authority. */
 async function openResource(entry: SitemapEntry, context: MirrorFetch): Promise<HttpStream> {
-  let url = entry.loc;
+  let url = context.askFor(entry.loc);
   for (let hops = 0;; hops++) {
     const answer = await context.http.stream({
       path: url,

@@ -11,6 +11,7 @@
 import { TidepoolError } from "../../errors/errors.ts";
 import { openOwnFile, readOwnFile, removeOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
+import { keptLoc } from "./_mirror_locs.ts";
 
 /** A file the mirror wrote. */
 export interface JournalRecord {
@@ -66,6 +67,8 @@ export class MirrorJournal {
             "It was changed by hand; restore it, or start a new mirror with a new state path and an empty folder",
         });
       }
+      // A line an earlier version wrote may hold a location with its key: kept without it now.
+      record.loc = keptLoc(record.loc);
       if (record.removed) journal.#forget(record.loc);
       else journal.#remember(record);
     });
