@@ -58,3 +58,43 @@ Deno.test("two resources downloaded at once never share one file, each reported 
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a path the journal gives to another location is refused, naming both, the file kept", async () => {
+  const served = new Map([["/data/aA", "the first resource"], [
+    "/data/a%41",
+    "the second resource",
+  ]]);
+  let listed = ["/data/a%41"];
+  const { server } = hostileResourceSync(
+    () => listed.map((loc) => ({ loc })),
+    (path) => {
+      const body = served.get(path);
+      return body === undefined ? undefined : new Response(body);
+    },
+  );
+  const root = await Deno.makeTempDir();
+  try {
+    const rs = new ResourceSync(server.url, { ...quiet, capabilityList: "/cap.xml" });
+    const options = { state: `${root}/m.json`, dir: `${root}/files` };
+    const first = await rs.mirror(options);
+    const [{ path }] = first.written;
+    // As an earlier version named it: /data/a%41 decoded to data/aA, untagged.
+    await Deno.rename(`${root}/files/${path}`, `${root}/files/data/aA`);
+    const journal = await Deno.readTextFile(`${root}/m.json.files.jsonl`);
+    await Deno.writeTextFile(`${root}/m.json.files.jsonl`, journal.replace(path, "data/aA"));
+    listed = ["/data/a%41", "/data/aA"];
+    const error = await rs.mirror({ ...options, relistAfterDays: 0 }).catch((e: unknown) => e);
+    assert.ok(error instanceof MirrorError, `not refused: ${error}`);
+    assert.equal(error.result.unchanged, 1);
+    assert.equal(error.failed.length, 1);
+    assert.match(
+      error.failed[0].message,
+      /\/data\/aA: its file name data\/aA is that of .*\/data\/a%41/,
+    );
+    assert.deepEqual(error.result.written, []);
+    assert.equal(await Deno.readTextFile(`${root}/files/data/aA`), "the second resource");
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -62,6 +62,8 @@ export async function fetchAll(
   const outcome: FetchOutcome = { written: [], failed: [] };
   const task = http.progress("ResourceSync mirror", { unit: "files", total: entries.length });
   const made = new Set<string>();
+  /** The location each path was given to in this run: a path is one location's only. */
+  const claimed = new Map<string, string>();
   let next = 0;
   let done = 0;
   let stop: unknown;
@@ -69,7 +71,7 @@ export async function fetchAll(
     while (stop === undefined && next < entries.length) {
       const entry = entries[next++];
       try {
-        outcome.written.push(await fetchOne(entry, context, made));
+        outcome.written.push(await fetchOne(entry, context, made, claimed));
       } catch (error) {
         if (context.signal?.aborted || !concernsOneResource(error)) {
           stop ??= context.signal?.aborted ? context.signal.reason : error;
@@ -96,13 +98,22 @@ async function fetchOne(
   entry: SitemapEntry,
   context: MirrorFetch,
   made: Set<string>,
+  claimed: Map<string, string>,
 ): Promise<MirroredFile> {
   const { root, journal } = context;
-  const path = mirrorPath(entry.loc, context.host);
-  const owner = journal.at(path);
-  if (owner && owner.loc !== entry.loc) {
-    throw new MirrorFileError(entry.loc, `its file name ${path} is that of ${owner.loc}`, path);
+  // A location keeps the path it was first written at: its identity, whatever the naming is now.
+  const path = journal.get(entry.loc)?.path ?? mirrorPath(entry.loc, context.host);
+  // Checked and claimed before anything is awaited: a download at the same time sees the claim.
+  const owner = journal.at(path)?.loc ?? claimed.get(path);
+  if (owner !== undefined && owner !== entry.loc) {
+    throw new MirrorFileError(
+      entry.loc,
+      `its file name ${path} is that of ${owner}; the file is kept for ${owner}`,
+      path,
+      "Nothing was written for it; the source lists two locations that name one file: report it to the source",
+    );
   }
+  claimed.set(path, entry.loc);
   if (new URL(entry.loc).host !== context.host && !context.allowOtherHosts) {
     throw otherHost(entry.loc, entry.loc, context.host);
   }
