@@ -7,14 +7,16 @@
  * @module
  */
 
-import { TidepoolError } from "../../errors/errors.ts";
+import { dirname, resolve } from "node:path";
+import { BusyError, TidepoolError } from "../../errors/errors.ts";
+import { type HeldLock, tryHoldLock } from "../../fs/file_lock.ts";
 import { buildTable } from "../../table/build_table.ts";
 import type { HttpClient } from "../../http/client.ts";
 import { parseUtc } from "../oai/_dates.ts";
 import { entrySchema } from "./_schema.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorOptions, MirrorResult } from "./types.ts";
-import { appendOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
+import { appendOwnFile, openOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_journal.ts";
 import { fileSha256 } from "./_mirror_download.ts";
 import { fetchAll } from "./_mirror_fetch.ts";
@@ -61,6 +63,8 @@ export async function runMirror(
 ): Promise<MirrorResult> {
   const relistMs = (options.relistAfterDays ?? 30) * DAY_MS;
   const paths = sidecars(options.state);
+  // One run at a time: before anything is read, so a second run changes nothing.
+  using _lock = await lockMirror(options.state, paths.lock);
   const state = await readState(options.state);
   if (!state) {
     for (const path of [paths.locs, paths.journal, paths.pending]) await refuseForeign(path);
@@ -176,7 +180,26 @@ function sidecars(state: string) {
     locs: `${state}.locs.txt`,
     journal: `${state}.files.jsonl`,
     pending: `${state}.pending.json`,
+    lock: `${state}.lock`,
   };
+}
+
+/**
+ * Holds the mirror's operating-system lock (`<state>.lock`) for the run: a
+ * second run on the same state, in this process or another, is refused at
+ * once. The command line holds its own lock on its state and calls this on
+ * a pending copy, whose lock is another file: the two never wait on each other.
+ */
+async function lockMirror(state: string, path: string): Promise<HeldLock> {
+  await Deno.mkdir(dirname(resolve(path)), { recursive: true });
+  const lock = await tryHoldLock(await openOwnFile(path));
+  if (lock === undefined) {
+    throw new BusyError(
+      `Another mirror is running with the state ${state}; this run changed nothing`,
+      { hint: "Wait for it to end, then run again: one run at a time keeps a mirror" },
+    );
+  }
+  return lock;
 }
 
 /** Writes the list of locations and the state, in that order. */
