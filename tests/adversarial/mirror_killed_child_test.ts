@@ -68,3 +68,47 @@ Deno.test("a mirror killed mid-download, run again, leaves no half file in the f
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("the next run removes only the mirror's own half files: never a user's, a link, or through a link", async () => {
+  let serveAll = false;
+  const { server } = hostileResourceSync(
+    () => [{ loc: "/data/a.txt" }, { loc: "/data/b.txt" }, { loc: "/sub/c.txt" }],
+    (path) =>
+      path === "/data/a.txt" || serveAll ? new Response(`bytes of ${path}`) : new Response("no", {
+        status: 404,
+      }),
+  );
+  const root = await Deno.makeTempDir();
+  const outside = await Deno.makeTempDir();
+  try {
+    const rs = new ResourceSync(server.url, { ...quiet, capabilityList: "/cap.xml" });
+    const options = { state: `${root}/m.json`, dir: `${root}/files` };
+    await assert.rejects(rs.mirror(options)); // b and c are left to fetch
+    // What a killed run leaves, and what is not the mirror's to remove.
+    const half = "half a file";
+    await Deno.writeTextFile(`${root}/files/data/.b.txt.0123abcd.part`, half);
+    await Deno.writeTextFile(`${root}/.m.json.0123abcd.part`, half);
+    await Deno.writeTextFile(`${root}/files/data/.notes.0123abcd.part`, "the user's");
+    await Deno.writeTextFile(`${root}/.other.json.0123abcd.part`, "the user's");
+    await Deno.writeTextFile(`${outside}/victim`, "precious");
+    await Deno.symlink(`${outside}/victim`, `${root}/files/data/.b.txt.89abcdef.part`);
+    await Deno.writeTextFile(`${outside}/.c.txt.0123abcd.part`, "outside the folder");
+    await Deno.remove(`${root}/files/sub`, { recursive: true }).catch(() => {});
+    await Deno.symlink(outside, `${root}/files/sub`);
+    serveAll = true;
+    await rs.mirror(options).catch(() => {}); // c is refused: its folder is a link
+    const tree = await treeOf(root);
+    assert.ok(!tree.includes("files/data/.b.txt.0123abcd.part"), "the half file is left");
+    assert.ok(!tree.includes(".m.json.0123abcd.part"), "the state's half copy is left");
+    assert.ok(tree.includes("files/data/.notes.0123abcd.part"), "a user's file was removed");
+    assert.ok(tree.includes(".other.json.0123abcd.part"), "a user's file was removed");
+    assert.ok((await Deno.lstat(`${root}/files/data/.b.txt.89abcdef.part`)).isSymlink);
+    assert.equal(await Deno.readTextFile(`${outside}/victim`), "precious");
+    assert.equal(await Deno.readTextFile(`${outside}/.c.txt.0123abcd.part`), "outside the folder");
+    assert.equal(await Deno.readTextFile(`${root}/files/data/b.txt`), "bytes of /data/b.txt");
+  } finally {
+    await server.close();
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});

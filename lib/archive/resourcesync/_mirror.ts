@@ -21,6 +21,7 @@ import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_j
 import { fileSha256 } from "./_mirror_download.ts";
 import { fetchAll } from "./_mirror_fetch.ts";
 import { realFoldersTo } from "./_mirror_layout.ts";
+import { removeLeftovers } from "./_mirror_leftovers.ts";
 import { askedLoc, keepEntries, keptLoc } from "./_mirror_locs.ts";
 import { MirrorError } from "./mirror_error.ts";
 
@@ -65,6 +66,8 @@ export async function runMirror(
   const paths = sidecars(options.state);
   // One run at a time: before anything is read, so a second run changes nothing.
   using _lock = await lockMirror(options.state, paths.lock);
+  const ownFiles = [options.state, paths.locs, paths.journal, paths.pending];
+  await removeLeftovers(undefined, [], undefined, "", ownFiles);
   const state = await readState(options.state);
   if (!state) {
     for (const path of [paths.locs, paths.journal, paths.pending]) await refuseForeign(path);
@@ -103,6 +106,9 @@ export async function runMirror(
   try {
     // What is still to fetch is saved before the state moves on: nothing listed is lost.
     const pending = keepEntries(await readPending(paths.pending)).entries;
+    const context = await source.mirrorContext();
+    // A stopped run's half files, beside the files it was fetching (those it left to fetch).
+    await removeLeftovers(root, pending, journal, context.host, []);
     const toFetch = await plan(listing, pending, journal, root, result);
     await writePending(paths.pending, toFetch);
     await saveListing(options.state, paths.locs, {
@@ -110,7 +116,6 @@ export async function runMirror(
       state: { ...listing.state, dir: root },
     });
     await removeGone(listing.removed, journal, root, result);
-    const context = await source.mirrorContext();
     const outcome = await fetchAll(toFetch, {
       ...context,
       askFor: (loc) => askedLoc(loc, listing.listed, context.source),

@@ -18,6 +18,8 @@ const MAX_TAGGED_BYTES = 240;
 
 /** A tag as {@linkcode safeSegment} writes it: a name that has one is never left untagged. */
 const TAG_LIKE = /~[0-9a-f]{8}/i;
+/** A temporary name (`.<name>.<8 hex digits>.part`): a stopped run's, removed by the next. */
+const TEMPORARY_LIKE = /^\..+\.[0-9a-f]{8}\.part$/i;
 
 /**
  * The path below the mirror's folder of a resource, `/`-separated: the
@@ -26,7 +28,8 @@ const TAG_LIKE = /~[0-9a-f]{8}/i;
  * mapping is one to one: a segment whose name is not exactly its text in
  * the URL (decoded from `%41`, changed by the sanitiser: a `%2F`, a control
  * character, 300 bytes, a query), and a name that could be taken for such
- * (one with a `~` and 8 hex digits, or starting with `~`), gets `~` and 8
+ * (one with a `~` and 8 hex digits, or starting with `~`) or for a
+ * temporary file (`.a.txt.0123abcd.part`), gets `~` and 8
  * hex digits of the original text's SHA-256, so two locations never share a
  * name by being decoded, cut or escaped alike.
  *
@@ -65,7 +68,8 @@ function safeSegment(raw: string, last: boolean): string {
   }
   const safe = safeFileName(decoded, last ? "index" : "_");
   const exact = safe === decoded && asWritten(decoded) === raw;
-  if (exact && !safe.startsWith("~") && !TAG_LIKE.test(safe)) return safe;
+  const mistakable = safe.startsWith("~") || TAG_LIKE.test(safe) || TEMPORARY_LIKE.test(safe);
+  if (exact && !mistakable) return safe;
   return tagged(safe, raw);
 }
 

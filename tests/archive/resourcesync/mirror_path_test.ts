@@ -54,3 +54,9 @@ Deno.test("a name as the source writes it stays as it is, and one URL written tw
   assert.match(mirrorPath(at("/b~0123abcd"), HOST), /^b~0123abcd~[0-9a-f]{8}$/);
   assert.match(mirrorPath("http://other.example/x", HOST), /^~other\.example~[0-9a-f]{8}\/x$/);
 });
+
+Deno.test("a resource named like a temporary file is tagged: no mirrored file has a half file's name", () => {
+  const path = mirrorPath(at("/data/.big.bin.0123abcd.part"), HOST);
+  assert.match(path, /^data\/_big\.bin\.0123abcd~[0-9a-f]{8}\.part$/);
+  assert.doesNotMatch(path.split("/")[1], /^\..+\.[0-9a-f]{8}\.part$/);
+});
