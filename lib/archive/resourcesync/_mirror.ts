@@ -243,10 +243,31 @@ async function plan(
         (info) => info.isFile && info.size === record.bytes,
         () => false,
       );
-    if (held) result.unchanged++;
+    if (held || await heldAsClaimed(entry, journal, root)) result.unchanged++;
     else toFetch.push(entry);
   }
   return toFetch;
+}
+
+/**
+ * A file an earlier run claimed and named but never recorded (stopped, or
+ * its line failed): the mirror's, and recorded now, when it has the claimed
+ * size and SHA-256 and the resource is listed as it was then.
+ */
+async function heldAsClaimed(
+  entry: SitemapEntry,
+  journal: MirrorJournal,
+  root: string,
+): Promise<boolean> {
+  const claim = journal.claimOf(entry.loc);
+  if (!claim || claim.version !== versionOf(entry)) return false;
+  const target = `${root}/${claim.path}`;
+  if (!(await realFoldersTo(root, claim.path))) return false;
+  const info = await Deno.lstat(target).catch(() => undefined);
+  if (!info?.isFile || info.size !== claim.bytes) return false;
+  if (await fileSha256(target) !== claim.sha256) return false;
+  await journal.written(claim);
+  return true;
 }
 
 /** Removes the files of resources gone from the source, where they are as tidepool wrote them. */
@@ -257,7 +278,7 @@ async function removeGone(
   result: MirrorResult,
 ): Promise<void> {
   for (const loc of removed) {
-    const record = journal.get(loc);
+    const record = journal.get(loc) ?? journal.claimOf(loc);
     if (!record) continue;
     const target = `${root}/${record.path}`;
     // Through a link on the way, the file is outside the folder: never removed, nor read.

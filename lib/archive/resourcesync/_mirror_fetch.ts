@@ -102,9 +102,10 @@ async function fetchOne(
 ): Promise<MirroredFile> {
   const { root, journal } = context;
   // A location keeps the path it was first written at: its identity, whatever the naming is now.
-  const path = journal.get(entry.loc)?.path ?? mirrorPath(entry.loc, context.host);
+  const path = (journal.get(entry.loc) ?? journal.claimOf(entry.loc))?.path ??
+    mirrorPath(entry.loc, context.host);
   // Checked and claimed before anything is awaited: a download at the same time sees the claim.
-  const owner = journal.at(path)?.loc ?? claimed.get(path);
+  const owner = journal.ownerOf(path) ?? claimed.get(path);
   if (owner !== undefined && owner !== entry.loc) {
     throw new MirrorFileError(
       entry.loc,
@@ -130,7 +131,14 @@ async function fetchOne(
   let saved;
   try {
     const stream = await openResource(entry, context);
-    saved = await saveResource(stream.body, { root, path, entry, journal, signal: context.signal });
+    saved = await saveResource(stream.body, {
+      root,
+      path,
+      entry,
+      journal,
+      version: versionOf(entry),
+      signal: context.signal,
+    });
   } catch (error) {
     // The listed length is the body's cap: past it, declared or sent, the list is broken.
     if (error instanceof ResponseTooLargeError && entry.length !== null) {
