@@ -10,6 +10,7 @@
 
 import { basename, dirname, resolve } from "node:path";
 import { openOwnFile } from "../fs/own_file.ts";
+import { type HeldLock, tryHoldLock } from "../fs/file_lock.ts";
 import { BusyError, UsageError } from "./exit_codes.ts";
 
 /** What is at a path, without following a link; undefined when nothing is. */
@@ -152,16 +153,11 @@ export async function lockFolder(dir: string, command: string): Promise<StateLoc
 }
 
 /** A held lock. */
-export type StateLock = { release(): void } & Disposable;
+export type StateLock = HeldLock;
 
 async function holdLock(file: Deno.FsFile, state: string, command: string): Promise<StateLock> {
-  let held = false;
-  try {
-    held = await file.tryLock(true);
-  } finally {
-    if (!held) file.close();
-  }
-  if (!held) {
+  const lock = await tryHoldLock(file);
+  if (lock === undefined) {
     throw new BusyError(
       `Another tidepool ${command} is running with the state ${state}; this run changed nothing`,
       {
@@ -170,12 +166,5 @@ async function holdLock(file: Deno.FsFile, state: string, command: string): Prom
       },
     );
   }
-  const release = () => {
-    try {
-      file.close(); // closing the file releases its lock
-    } catch {
-      // already closed
-    }
-  };
-  return { release, [Symbol.dispose]: release };
+  return lock;
 }

@@ -7,6 +7,7 @@
  */
 
 import {
+  BusyError,
   CacheMissError,
   HttpError,
   NetworkError,
@@ -54,11 +55,8 @@ export class UsageError extends TidepoolError {
   override name = "UsageError";
 }
 
-/** Another run of tidepool holds the state a command needs (two cron jobs that overlap). */
-export class BusyError extends TidepoolError {
-  /** The error kind. */
-  override name = "BusyError";
-}
+// Thrown below the command line too (a library mirror's lock): it lives with the other errors.
+export { BusyError };
 
 /**
  * The exit code for an error a command ended with.

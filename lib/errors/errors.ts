@@ -391,6 +391,22 @@ export class CacheMissError extends TidepoolError {
 }
 
 /**
+ * Another run holds the state a call needs: two cron jobs that overlap, two
+ * notebooks mirroring into one folder. The second run changed nothing; it
+ * can run again once the first has ended.
+ *
+ * @example Telling a busy state from a failure
+ * ```ts
+ * const error = new BusyError("Another mirror is running with the state m.json; this run changed nothing");
+ * console.log(error.name); // BusyError
+ * ```
+ */
+export class BusyError extends TidepoolError {
+  /** The error kind. */
+  override name = "BusyError";
+}
+
+/**
  * A cause safe to keep: tidepool errors are redacted already; any other
  * error (a fetch failure names its whole URL, signature included) becomes a
  * plain Error with the same name and a redacted message and stack, its own

@@ -36,6 +36,7 @@ import { currentOperation } from "../table/call_trace.ts";
 import { CacheMissError } from "../errors/errors.ts";
 import { redact, redactSecrets } from "../errors/redact.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
+import { isCredentialParam } from "./credentials_in_url.ts";
 
 /** The cache modes; see the module documentation. */
 export type CacheMode = "off" | "record" | "replay" | "refresh";
@@ -99,10 +100,6 @@ const KEPT_HEADERS = [
   "location",
   "cf-mitigated",
 ];
-
-/** Query parameters that never enter a key. */
-const CREDENTIAL_PARAMS =
-  /^(signature|sig|nonce|token|access_token|access-token|apikey|api_key|api-key|x-api-key|key|auth|secret|password)$/i;
 
 /** A cache on disk for one client. */
 export class ResponseCache {
@@ -284,9 +281,7 @@ function keyUrl(url: string): string {
   const parsed = new URL(url);
   parsed.pathname = redact(parsed.pathname);
   // A parameter of another name that holds a registered secret (a repository's `wskey`) is one too.
-  const kept = [...parsed.searchParams].filter(([name, value]) =>
-    !CREDENTIAL_PARAMS.test(name) && redact(value) === value
-  );
+  const kept = [...parsed.searchParams].filter(([name, value]) => !isCredentialParam(name, value));
   kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   parsed.search = new URLSearchParams(kept).toString();
   parsed.username = "";

@@ -7,17 +7,22 @@
  * @module
  */
 
-import { TidepoolError } from "../../errors/errors.ts";
+import { dirname, resolve } from "node:path";
+import { BusyError, TidepoolError } from "../../errors/errors.ts";
+import { type HeldLock, tryHoldLock } from "../../fs/file_lock.ts";
 import { buildTable } from "../../table/build_table.ts";
 import type { HttpClient } from "../../http/client.ts";
 import { parseUtc } from "../oai/_dates.ts";
 import { entrySchema } from "./_schema.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorOptions, MirrorResult } from "./types.ts";
-import { appendOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
+import { appendOwnFile, openOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_journal.ts";
 import { fileSha256 } from "./_mirror_download.ts";
 import { fetchAll } from "./_mirror_fetch.ts";
+import { realFoldersTo } from "./_mirror_layout.ts";
+import { removeLeftovers } from "./_mirror_leftovers.ts";
+import { askedLoc, keepEntries, keptLoc } from "./_mirror_locs.ts";
 import { MirrorError } from "./mirror_error.ts";
 
 interface MirrorState {
@@ -33,7 +38,9 @@ interface MirrorState {
 interface MirrorSource {
   resourceEntries(): Promise<{ entries: SitemapEntry[]; at: string | null }>;
   changeEntries(url?: string, from?: string | Date): Promise<SitemapEntry[]>;
-  mirrorContext(): Promise<{ http: HttpClient; host: string; allowOtherHosts: boolean }>;
+  mirrorContext(): Promise<
+    { http: HttpClient; host: string; source: string; allowOtherHosts: boolean }
+  >;
 }
 
 /** What one step listed, before anything is written. */
@@ -44,6 +51,8 @@ interface Listing {
   state: MirrorState;
   /** The list of locations to write beside the state: whole, or what to append. */
   locs: { whole: string[] } | { added: string[] };
+  /** The location each entry was listed as (entries keep theirs without credentials). */
+  listed: Map<string, string>;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -55,6 +64,10 @@ export async function runMirror(
 ): Promise<MirrorResult> {
   const relistMs = (options.relistAfterDays ?? 30) * DAY_MS;
   const paths = sidecars(options.state);
+  // One run at a time: before anything is read, so a second run changes nothing.
+  using _lock = await lockMirror(options.state, paths.lock);
+  const ownFiles = [options.state, paths.locs, paths.journal, paths.pending];
+  await removeLeftovers(undefined, [], undefined, "", ownFiles);
   const state = await readState(options.state);
   if (!state) {
     for (const path of [paths.locs, paths.journal, paths.pending]) await refuseForeign(path);
@@ -92,16 +105,20 @@ export async function runMirror(
   const journal = await MirrorJournal.open(paths.journal);
   try {
     // What is still to fetch is saved before the state moves on: nothing listed is lost.
-    const toFetch = await plan(listing, await readPending(paths.pending), journal, root, result);
+    const pending = keepEntries(await readPending(paths.pending)).entries;
+    const context = await source.mirrorContext();
+    // A stopped run's half files, beside the files it was fetching (those it left to fetch).
+    await removeLeftovers(root, pending, journal, context.host, []);
+    const toFetch = await plan(listing, pending, journal, root, result);
     await writePending(paths.pending, toFetch);
     await saveListing(options.state, paths.locs, {
       ...listing,
       state: { ...listing.state, dir: root },
     });
     await removeGone(listing.removed, journal, root, result);
-    const context = await source.mirrorContext();
     const outcome = await fetchAll(toFetch, {
       ...context,
+      askFor: (loc) => askedLoc(loc, listing.listed, context.source),
       root,
       journal,
       maxBytes: options.maxBytes,
@@ -132,19 +149,22 @@ async function list(
   const startsFiles = root !== undefined && state?.dir === undefined;
   if (!state || startsFiles || now.getTime() - Date.parse(state.lastFullList) >= relistMs) {
     const started = now.toISOString();
-    const { entries, at } = await source.resourceEntries();
+    const read = await source.resourceEntries();
+    const { entries, listed } = keepEntries(read.entries);
+    const at = read.at;
     const current = [...new Set(entries.map((e) => e.loc))];
-    const listed = new Set(current);
+    const listedNow = new Set(current);
     const previous = state ? await readLocs(locsPath) : new Set<string>();
     return {
       kind: state ? "relist" : "baseline",
       entries,
-      removed: [...previous].filter((loc) => !listed.has(loc)),
+      removed: [...previous].filter((loc) => !listedNow.has(loc)),
       state: { version: 1, since: at ?? latest(entries) ?? started, lastFullList: started },
       locs: { whole: current },
+      listed,
     };
   }
-  const entries = await source.changeEntries(undefined, state.since);
+  const { entries, listed } = keepEntries(await source.changeEntries(undefined, state.since));
   const newest = latest(entries);
   const since = newest && Date.parse(newest) >= Date.parse(state.since)
     ? new Date(Date.parse(newest) + 1).toISOString()
@@ -155,6 +175,7 @@ async function list(
     removed: [],
     state: { ...state, since },
     locs: { added: [...new Set(entries.map((e) => e.loc))] },
+    listed,
   };
 }
 
@@ -164,7 +185,26 @@ function sidecars(state: string) {
     locs: `${state}.locs.txt`,
     journal: `${state}.files.jsonl`,
     pending: `${state}.pending.json`,
+    lock: `${state}.lock`,
   };
+}
+
+/**
+ * Holds the mirror's operating-system lock (`<state>.lock`) for the run: a
+ * second run on the same state, in this process or another, is refused at
+ * once. The command line holds its own lock on its state and calls this on
+ * a pending copy, whose lock is another file: the two never wait on each other.
+ */
+async function lockMirror(state: string, path: string): Promise<HeldLock> {
+  await Deno.mkdir(dirname(resolve(path)), { recursive: true });
+  const lock = await tryHoldLock(await openOwnFile(path));
+  if (lock === undefined) {
+    throw new BusyError(
+      `Another mirror is running with the state ${state}; this run changed nothing`,
+      { hint: "Wait for it to end, then run again: one run at a time keeps a mirror" },
+    );
+  }
+  return lock;
 }
 
 /** Writes the list of locations and the state, in that order. */
@@ -203,10 +243,31 @@ async function plan(
         (info) => info.isFile && info.size === record.bytes,
         () => false,
       );
-    if (held) result.unchanged++;
+    if (held || await heldAsClaimed(entry, journal, root)) result.unchanged++;
     else toFetch.push(entry);
   }
   return toFetch;
+}
+
+/**
+ * A file an earlier run claimed and named but never recorded (stopped, or
+ * its line failed): the mirror's, and recorded now, when it has the claimed
+ * size and SHA-256 and the resource is listed as it was then.
+ */
+async function heldAsClaimed(
+  entry: SitemapEntry,
+  journal: MirrorJournal,
+  root: string,
+): Promise<boolean> {
+  const claim = journal.claimOf(entry.loc);
+  if (!claim || claim.version !== versionOf(entry)) return false;
+  const target = `${root}/${claim.path}`;
+  if (!(await realFoldersTo(root, claim.path))) return false;
+  const info = await Deno.lstat(target).catch(() => undefined);
+  if (!info?.isFile || info.size !== claim.bytes) return false;
+  if (await fileSha256(target) !== claim.sha256) return false;
+  await journal.written(claim);
+  return true;
 }
 
 /** Removes the files of resources gone from the source, where they are as tidepool wrote them. */
@@ -217,9 +278,15 @@ async function removeGone(
   result: MirrorResult,
 ): Promise<void> {
   for (const loc of removed) {
-    const record = journal.get(loc);
+    const record = journal.get(loc) ?? journal.claimOf(loc);
     if (!record) continue;
     const target = `${root}/${record.path}`;
+    // Through a link on the way, the file is outside the folder: never removed, nor read.
+    if (!(await realFoldersTo(root, record.path))) {
+      result.kept.push(record.path);
+      await journal.removed(loc);
+      continue;
+    }
     const info = await Deno.lstat(target).catch(() => undefined);
     if (info?.isFile && await fileSha256(target) === record.sha256) {
       await Deno.remove(target);
@@ -308,5 +375,6 @@ async function refuseForeign(path: string): Promise<void> {
 
 async function readLocs(path: string): Promise<Set<string>> {
   const text = await readOwnFile(path) ?? "";
-  return new Set(text.split("\n").filter((l) => l !== ""));
+  // A list an earlier version wrote may hold a location with its key: kept without it now.
+  return new Set(text.split("\n").filter((l) => l !== "").map(keptLoc));
 }

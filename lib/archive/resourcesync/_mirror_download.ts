@@ -58,6 +58,8 @@ export interface SaveResource {
   entry: SitemapEntry;
   /** The files tidepool wrote. */
   journal: MirrorJournal;
+  /** What the list says of the resource (`versionOf`), for its claim. */
+  version: string;
   /** Ends the save, nothing kept. */
   signal?: AbortSignal;
 }
@@ -140,16 +142,17 @@ export async function saveResource(
         );
       }
     }
+    const sha256 = digests.get("sha-256")!.toString("hex");
+    // Claimed on disk before it is named: a stop or a failed line after leaves a file that is ours.
+    await save.journal.claim({ loc: entry.loc, path, sha256, bytes, version: save.version });
     if (!streamed) {
       // A small file: written and named by synchronous calls, a fraction of a millisecond
       // each, where every asynchronous one waits its turn in the runtime's thread pool.
       Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
-      if (linkedSync(temporary, target)) {
-        return { bytes, sha256: digests.get("sha-256")!.toString("hex") };
-      }
+      if (linkedSync(temporary, target)) return { bytes, sha256 };
     }
     await place(temporary, target, save);
-    return { bytes, sha256: digests.get("sha-256")!.toString("hex") };
+    return { bytes, sha256 };
   } catch (error) {
     try {
       file?.close();
@@ -199,11 +202,12 @@ async function place(temporary: string, target: string, save: SaveResource): Pro
   if (await nameNewFile(temporary, target)) return;
   const { path, entry, journal } = save;
   const existing = await Deno.lstat(target);
-  const ours = journal.at(path);
-  if (!ours || !existing.isFile) {
+  // Written by tidepool, or claimed by a run stopped before it recorded it.
+  const ours = journal.digestsAt(path);
+  if (ours.size === 0 || !existing.isFile) {
     throw notOurs(entry, path, "is there, and tidepool did not write it");
   }
-  if ((await fileSha256(target)) !== ours.sha256) {
+  if (!ours.has(await fileSha256(target))) {
     throw notOurs(entry, path, "was changed since tidepool wrote it");
   }
   // moveOwnFile refuses a link or a folder put at the name since it was looked at.

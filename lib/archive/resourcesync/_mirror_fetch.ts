@@ -28,6 +28,8 @@ export interface MirrorFetch {
   host: string;
   /** Whether the caller allowed other hosts. */
   allowOtherHosts: boolean;
+  /** The URL to ask for a kept location by (its credentials given back). */
+  askFor: (loc: string) => string;
   /** The mirror's folder (absolute). */
   root: string;
   /** The files tidepool wrote. */
@@ -60,6 +62,8 @@ export async function fetchAll(
   const outcome: FetchOutcome = { written: [], failed: [] };
   const task = http.progress("ResourceSync mirror", { unit: "files", total: entries.length });
   const made = new Set<string>();
+  /** The location each path was given to in this run: a path is one location's only. */
+  const claimed = new Map<string, string>();
   let next = 0;
   let done = 0;
   let stop: unknown;
@@ -67,7 +71,7 @@ export async function fetchAll(
     while (stop === undefined && next < entries.length) {
       const entry = entries[next++];
       try {
-        outcome.written.push(await fetchOne(entry, context, made));
+        outcome.written.push(await fetchOne(entry, context, made, claimed));
       } catch (error) {
         if (context.signal?.aborted || !concernsOneResource(error)) {
           stop ??= context.signal?.aborted ? context.signal.reason : error;
@@ -94,21 +98,47 @@ async function fetchOne(
   entry: SitemapEntry,
   context: MirrorFetch,
   made: Set<string>,
+  claimed: Map<string, string>,
 ): Promise<MirroredFile> {
   const { root, journal } = context;
-  const path = mirrorPath(entry.loc, context.host);
-  const owner = journal.at(path);
-  if (owner && owner.loc !== entry.loc) {
-    throw new MirrorFileError(entry.loc, `its file name ${path} is that of ${owner.loc}`, path);
+  // A location keeps the path it was first written at: its identity, whatever the naming is now.
+  const path = (journal.get(entry.loc) ?? journal.claimOf(entry.loc))?.path ??
+    mirrorPath(entry.loc, context.host);
+  // Checked and claimed before anything is awaited: a download at the same time sees the claim.
+  const owner = journal.ownerOf(path) ?? claimed.get(path);
+  if (owner !== undefined && owner !== entry.loc) {
+    throw new MirrorFileError(
+      entry.loc,
+      `its file name ${path} is that of ${owner}; the file is kept for ${owner}`,
+      path,
+      "Nothing was written for it; the source lists two locations that name one file: report it to the source",
+    );
   }
+  claimed.set(path, entry.loc);
   if (new URL(entry.loc).host !== context.host && !context.allowOtherHosts) {
     throw otherHost(entry.loc, entry.loc, context.host);
+  }
+  // The listed length caps the body: one that is not a count of bytes (NaN, Infinity, 1.5, -1)
+  // would cap nothing, and the caller's maxBytes would no longer hold.
+  if (entry.length !== null && !(Number.isSafeInteger(entry.length) && entry.length >= 0)) {
+    throw new MirrorFileError(
+      entry.loc,
+      `its listed length (${entry.length}) is not a number of bytes`,
+      path,
+    );
   }
   await ensureFolders(root, path, made, entry.loc);
   let saved;
   try {
     const stream = await openResource(entry, context);
-    saved = await saveResource(stream.body, { root, path, entry, journal, signal: context.signal });
+    saved = await saveResource(stream.body, {
+      root,
+      path,
+      entry,
+      journal,
+      version: versionOf(entry),
+      signal: context.signal,
+    });
   } catch (error) {
     // The listed length is the body's cap: past it, declared or sent, the list is broken.
     if (error instanceof ResponseTooLargeError && entry.length !== null) {
@@ -127,7 +157,7 @@ async function fetchOne(
 
 /** The resource's content, following redirects only within the source's authority. */
 async function openResource(entry: SitemapEntry, context: MirrorFetch): Promise<HttpStream> {
-  let url = entry.loc;
+  let url = context.askFor(entry.loc);
   for (let hops = 0;; hops++) {
     const answer = await context.http.stream({
       path: url,

@@ -3,7 +3,10 @@
  * per file written or removed (`<state>.files.jsonl`), appended as each
  * download completes, so a run stopped at any point loses no finished file
  * and the next one knows which files are tidepool's; and the resources still
- * to fetch (`<state>.pending.json`), saved before the state moves on.
+ * to fetch (`<state>.pending.json`), saved before the state moves on. A
+ * file's claim (its location, path, size and SHA-256) is on disk before the
+ * file gets its name: a run stopped between the two, or whose line after
+ * failed, leaves a file the next run recognises as its own by that digest.
  *
  * @module
  */
@@ -11,6 +14,7 @@
 import { TidepoolError } from "../../errors/errors.ts";
 import { openOwnFile, readOwnFile, removeOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
+import { keptLoc } from "./_mirror_locs.ts";
 
 /** A file the mirror wrote. */
 export interface JournalRecord {
@@ -36,6 +40,8 @@ export class MirrorJournal {
   readonly #path: string;
   readonly #byLoc = new Map<string, JournalRecord>();
   readonly #byPath = new Map<string, JournalRecord>();
+  /** Files claimed by an earlier run and never recorded as written, by location. */
+  readonly #claims = new Map<string, JournalRecord>();
   #writes: Promise<void> = Promise.resolve();
   /** Lines waiting for the next write, and that write. */
   readonly #batch: string[] = [];
@@ -53,7 +59,7 @@ export class MirrorJournal {
     const text = await readOwnFile(path) ?? "";
     const lines = text.split("\n").filter((line) => line !== "");
     lines.forEach((line, i) => {
-      let record: (JournalRecord & { removed?: boolean }) | undefined;
+      let record: (JournalRecord & { removed?: boolean; claimed?: boolean }) | undefined;
       try {
         record = JSON.parse(line);
       } catch {
@@ -66,8 +72,14 @@ export class MirrorJournal {
             "It was changed by hand; restore it, or start a new mirror with a new state path and an empty folder",
         });
       }
-      if (record.removed) journal.#forget(record.loc);
-      else journal.#remember(record);
+      // A line an earlier version wrote may hold a location with its key: kept without it now.
+      record.loc = keptLoc(record.loc);
+      if (record.claimed) journal.#claims.set(record.loc, kept(record));
+      else {
+        journal.#claims.delete(record.loc);
+        if (record.removed) journal.#forget(record.loc);
+        else journal.#remember(record);
+      }
     });
     return journal;
   }
@@ -82,6 +94,36 @@ export class MirrorJournal {
     return this.#byPath.get(path);
   }
 
+  /** The file an earlier run claimed for a location and never recorded as written, if any. */
+  claimOf(loc: string): JournalRecord | undefined {
+    return this.#claims.get(loc);
+  }
+
+  /** The location that holds or claimed a path, if any. */
+  ownerOf(path: string): string | undefined {
+    if (this.#byPath.has(path)) return this.#byPath.get(path)!.loc;
+    for (const claim of this.#claims.values()) if (claim.path === path) return claim.loc;
+    return undefined;
+  }
+
+  /** The SHA-256 digests a file at a path may have and be tidepool's: written, or claimed. */
+  digestsAt(path: string): Set<string> {
+    const digests = new Set<string>();
+    const record = this.#byPath.get(path);
+    if (record) digests.add(record.sha256);
+    for (const claim of this.#claims.values()) if (claim.path === path) digests.add(claim.sha256);
+    return digests;
+  }
+
+  /**
+   * Claims a file before it gets its name: the line is on disk when the
+   * promise resolves. Until {@linkcode written} follows, the next run takes
+   * the file at that path as tidepool's only if it has this digest.
+   */
+  claim(record: JournalRecord): Promise<void> {
+    return this.#append({ ...kept(record), claimed: true });
+  }
+
   /** How many files the mirror holds. */
   get size(): number {
     return this.#byLoc.size;
@@ -89,14 +131,16 @@ export class MirrorJournal {
 
   /** Records a file written; the line is on disk when the promise resolves. */
   written(record: JournalRecord): Promise<void> {
+    this.#claims.delete(record.loc);
     this.#remember(record);
     return this.#append(record);
   }
 
   /** Records a file removed. */
   removed(loc: string): Promise<void> {
-    const record = this.#byLoc.get(loc);
+    const record = this.#byLoc.get(loc) ?? this.#claims.get(loc);
     if (!record) return Promise.resolve();
+    this.#claims.delete(loc);
     this.#forget(loc);
     return this.#append({ loc, path: record.path, removed: true });
   }
@@ -104,7 +148,13 @@ export class MirrorJournal {
   /** Rewrites the journal with only the files held now, and closes it. */
   async compact(): Promise<void> {
     await this.close();
-    const lines = [...this.#byLoc.values()].map((record) => JSON.stringify(record) + "\n");
+    // A claim never resolved stays: its file may be under its name.
+    const lines = [
+      ...[...this.#byLoc.values()].map((record) => JSON.stringify(record) + "\n"),
+      ...[...this.#claims.values()].map((claim) =>
+        JSON.stringify({ ...claim, claimed: true }) + "\n"
+      ),
+    ];
     await writeOwnFile(this.#path, lines.join(""));
   }
 
@@ -117,10 +167,9 @@ export class MirrorJournal {
 
   #remember(record: JournalRecord): void {
     this.#forget(record.loc);
-    const { loc, path, sha256, bytes, version } = record;
-    const kept = { loc, path, sha256, bytes, version };
-    this.#byLoc.set(loc, kept);
-    this.#byPath.set(path, kept);
+    const held = kept(record);
+    this.#byLoc.set(held.loc, held);
+    this.#byPath.set(held.path, held);
   }
 
   #forget(loc: string): void {
@@ -148,6 +197,11 @@ export class MirrorJournal {
     this.#writes = write.catch(() => {});
     return write;
   }
+}
+
+/** A record's own fields, nothing else a line held. */
+function kept({ loc, path, sha256, bytes, version }: JournalRecord): JournalRecord {
+  return { loc, path, sha256, bytes, version };
 }
 
 /** The resources a run still has to fetch (an interrupted or failed run's). */

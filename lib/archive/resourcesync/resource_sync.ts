@@ -199,12 +199,19 @@ export class ResourceSync {
     return await (await import("./_mirror.ts")).runMirror(this, options);
   }
 
-  /** @internal What a mirror's downloads need: the client, the host that named the lists, the opt-in. */
-  async mirrorContext(): Promise<{ http: HttpClient; host: string; allowOtherHosts: boolean }> {
+  /**
+   * @internal What a mirror's downloads need: the client, the host that named
+   * the lists and the URL they were read by (whose credentials a location kept
+   * without them is asked with), the opt-in.
+   */
+  async mirrorContext(): Promise<
+    { http: HttpClient; host: string; source: string; allowOtherHosts: boolean }
+  > {
     const discovery = await this.resourceSync();
     return {
       http: this.#http,
       host: new URL(discovery.capabilityList).host,
+      source: discovery.capabilityList,
       allowOtherHosts: this.#options.allowOtherHosts === true,
     };
   }

@@ -143,7 +143,13 @@ Deno.test("paths that climb stay in the folder: .., %2e%2e, .%2E and escaped sla
     // Outside the folder: only the mirror's own state files, nothing named outside-*.
     const beside: string[] = [];
     for await (const entry of Deno.readDir(root)) beside.push(entry.name);
-    assert.deepEqual(beside.sort(), ["files", "m.json", "m.json.files.jsonl", "m.json.locs.txt"]);
+    assert.deepEqual(beside.sort(), [
+      "files",
+      "m.json",
+      "m.json.files.jsonl",
+      "m.json.lock",
+      "m.json.locs.txt",
+    ]);
     const files = [...(await filesIn(`${root}/files`)).keys()].sort();
     assert.equal(files.length, 5);
     assert.ok(files.includes("outside-1.json") && files.includes("outside-2.json"), files.join());
