@@ -15,6 +15,7 @@ import { type MirrorJournal, versionOf } from "./_mirror_journal.ts";
 import { ensureFolders, mirrorPath } from "./_mirror_layout.ts";
 import { concernsOneResource, saveResource } from "./_mirror_download.ts";
 import { MirrorFileError } from "./mirror_error.ts";
+import { holdsSecret, secretIn } from "./_mirror_locs.ts";
 import type { MirroredFile } from "./types.ts";
 
 const REDIRECTS: readonly number[] = [301, 302, 303, 307, 308];
@@ -104,6 +105,8 @@ async function fetchOne(
   // A location keeps the path it was first written at: its identity, whatever the naming is now.
   const path = (journal.get(entry.loc) ?? journal.claimOf(entry.loc))?.path ??
     mirrorPath(entry.loc, context.host);
+  // A file name is stored (the journal) and shown: one holding a secret is refused first.
+  if (holdsSecret(path)) throw secretIn(entry.loc, "its file name");
   // Checked and claimed before anything is awaited: a download at the same time sees the claim.
   const owner = journal.ownerOf(path) ?? claimed.get(path);
   if (owner !== undefined && owner !== entry.loc) {
