@@ -48,16 +48,42 @@ export function keepEntries(entries: readonly SitemapEntry[]): KeptEntries {
   const listed = new Map<string, string>();
   const kept: SitemapEntry[] = [];
   const refused: MirrorFileError[] = [];
-  for (const entry of entries) {
-    const loc = keptLoc(entry.loc);
+  const locs = entries.map((entry) => keptLoc(entry.loc));
+  // The listed forms of each kept location: two (told apart by credentials only) are one identity.
+  const forms = new Map<string, Set<string>>();
+  entries.forEach((entry, i) =>
+    forms.set(locs[i], (forms.get(locs[i]) ?? new Set()).add(entry.loc))
+  );
+  const refusedForms = new Set<string>();
+  entries.forEach((entry, i) => {
+    const loc = locs[i];
     if (holdsSecret(loc)) {
       refused.push(secretIn(loc, "its location"));
-      continue;
+    } else if (forms.get(loc)!.size > 1) {
+      // One error for each listed form: a location listed twice as it is is one resource.
+      if (!refusedForms.has(entry.loc)) refused.push(collapsed(loc, forms.get(loc)!.size));
+      refusedForms.add(entry.loc);
+    } else {
+      listed.set(loc, entry.loc);
+      kept.push(loc === entry.loc ? entry : { ...entry, loc });
     }
-    listed.set(loc, entry.loc);
-    kept.push(loc === entry.loc ? entry : { ...entry, loc });
+  });
+  for (const set of forms.values()) {
+    if (set.size > 1) {
+      for (const form of set) listed.delete(form);
+    }
   }
   return { entries: kept, listed, refused };
+}
+
+/** The error refusing each of the listed locations one kept location stands for. */
+function collapsed(loc: string, count: number): MirrorFileError {
+  return new MirrorFileError(
+    loc,
+    `the source lists ${count} locations that differ only in credentials (user information, or a parameter such as ?key=), and without them they are one location; none of them is kept`,
+    undefined,
+    "Nothing was stored or asked for them: the mirror keeps a location without its credentials and cannot tell these apart. Report it to the source",
+  );
 }
 
 /**
