@@ -29,6 +29,8 @@ export interface MirrorFetch {
   host: string;
   /** Whether the caller allowed other hosts. */
   allowOtherHosts: boolean;
+  /** The URL the lists were read by: its origin alone gets the client's headers. */
+  source: string;
   /** The URL to ask for a kept location by (its credentials given back). */
   askFor: (loc: string) => string;
   /** The mirror's folder (absolute). */
@@ -161,9 +163,13 @@ async function fetchOne(
 /** The resource's content, following redirects only within the source's authority. */
 async function openResource(entry: SitemapEntry, context: MirrorFetch): Promise<HttpStream> {
   let url = context.askFor(entry.loc);
+  const sourceOrigin = new URL(context.source).origin;
   for (let hops = 0;; hops++) {
+    // Another origin gets none of the source's keys: not its headers, nor user information.
+    const own = new URL(url).origin === sourceOrigin;
     const answer = await context.http.stream({
-      path: url,
+      path: own ? url : withoutUserInfo(url),
+      clientHeaders: own,
       headers: { accept: entry.type ?? "*/*" },
       idempotent: true,
       signal: context.signal,
@@ -189,6 +195,13 @@ async function openResource(entry: SitemapEntry, context: MirrorFetch): Promise<
     }
     url = target.href;
   }
+}
+
+function withoutUserInfo(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href;
 }
 
 function otherHost(loc: string, target: string, host: string): MirrorFileError {
