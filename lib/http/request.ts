@@ -27,6 +27,13 @@ export interface HttpRequest {
   query?: Record<string, QueryValue>;
   /** Request headers. */
   headers?: Record<string, string>;
+  /**
+   * Whether the client's configured headers (its keys: `x-api-key`,
+   * `authorization`) go with the request; default true. False for a request
+   * to an origin other than the service's (a file its list names on another
+   * host): only the user agent and the request's own headers go.
+   */
+  clientHeaders?: boolean;
   /** A JSON body; sets `content-type: application/json`. */
   json?: unknown;
   /** A raw body; a stream body is never retried or cached. */
@@ -114,7 +121,12 @@ export function prepareRequest(
   const method = request.method ?? "GET";
   const url = requestUrl(baseUrl, request.path, request.query);
   const idempotent = request.idempotent ?? (method === "GET" || method === "HEAD");
-  const headers: Record<string, string> = { ...clientHeaders, ...request.headers };
+  const configured = request.clientHeaders === false
+    ? Object.fromEntries(
+      Object.entries(clientHeaders).filter(([name]) => name.toLowerCase() === "user-agent"),
+    )
+    : clientHeaders;
+  const headers: Record<string, string> = { ...configured, ...request.headers };
   let body: string | Uint8Array | ReadableStream<Uint8Array> | undefined = request.body;
   if (request.json !== undefined) {
     body = JSON.stringify(request.json);

@@ -23,7 +23,7 @@ import { fetchAll } from "./_mirror_fetch.ts";
 import { realFoldersTo } from "./_mirror_layout.ts";
 import { removeLeftovers } from "./_mirror_leftovers.ts";
 import { askedLoc, keepEntries, keptLoc } from "./_mirror_locs.ts";
-import { MirrorError } from "./mirror_error.ts";
+import { MirrorError, type MirrorFileError } from "./mirror_error.ts";
 
 interface MirrorState {
   version: 1;
@@ -53,6 +53,8 @@ interface Listing {
   locs: { whole: string[] } | { added: string[] };
   /** The location each entry was listed as (entries keep theirs without credentials). */
   listed: Map<string, string>;
+  /** Listed resources refused before anything was stored (a secret in a kept location). */
+  refused: MirrorFileError[];
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -100,12 +102,14 @@ export async function runMirror(
   };
   if (root === undefined) {
     await saveListing(options.state, paths.locs, listing);
+    if (listing.refused.length > 0) throw new MirrorError(listing.refused, result);
     return result;
   }
   const journal = await MirrorJournal.open(paths.journal);
   try {
     // What is still to fetch is saved before the state moves on: nothing listed is lost.
-    const pending = keepEntries(await readPending(paths.pending)).entries;
+    const kept = keepEntries(await readPending(paths.pending));
+    const pending = kept.entries;
     const context = await source.mirrorContext();
     // A stopped run's half files, beside the files it was fetching (those it left to fetch).
     await removeLeftovers(root, pending, journal, context.host, []);
@@ -127,9 +131,8 @@ export async function runMirror(
     result.written = outcome.written;
     await writePending(paths.pending, outcome.failed.map((f) => f.entry));
     await journal.compact();
-    if (outcome.failed.length > 0) {
-      throw new MirrorError(outcome.failed.map((f) => f.error), result);
-    }
+    const failed = [...listing.refused, ...kept.refused, ...outcome.failed.map((f) => f.error)];
+    if (failed.length > 0) throw new MirrorError(failed, result);
     return result;
   } finally {
     await journal.close();
@@ -150,7 +153,7 @@ async function list(
   if (!state || startsFiles || now.getTime() - Date.parse(state.lastFullList) >= relistMs) {
     const started = now.toISOString();
     const read = await source.resourceEntries();
-    const { entries, listed } = keepEntries(read.entries);
+    const { entries, listed, refused } = keepEntries(read.entries);
     const at = read.at;
     const current = [...new Set(entries.map((e) => e.loc))];
     const listedNow = new Set(current);
@@ -162,9 +165,12 @@ async function list(
       state: { version: 1, since: at ?? latest(entries) ?? started, lastFullList: started },
       locs: { whole: current },
       listed,
+      refused,
     };
   }
-  const { entries, listed } = keepEntries(await source.changeEntries(undefined, state.since));
+  const { entries, listed, refused } = keepEntries(
+    await source.changeEntries(undefined, state.since),
+  );
   const newest = latest(entries);
   const since = newest && Date.parse(newest) >= Date.parse(state.since)
     ? new Date(Date.parse(newest) + 1).toISOString()
@@ -176,6 +182,7 @@ async function list(
     state: { ...state, since },
     locs: { added: [...new Set(entries.map((e) => e.loc))] },
     listed,
+    refused,
   };
 }
 

@@ -143,15 +143,23 @@ export async function saveResource(
       }
     }
     const sha256 = digests.get("sha-256")!.toString("hex");
+    const claim = { loc: entry.loc, path, sha256, bytes, version: save.version };
     // Claimed on disk before it is named: a stop or a failed line after leaves a file that is ours.
-    await save.journal.claim({ loc: entry.loc, path, sha256, bytes, version: save.version });
-    if (!streamed) {
-      // A small file: written and named by synchronous calls, a fraction of a millisecond
-      // each, where every asynchronous one waits its turn in the runtime's thread pool.
-      Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
-      if (linkedSync(temporary, target)) return { bytes, sha256 };
+    await save.journal.claim(claim);
+    try {
+      if (!streamed) {
+        // A small file: written and named by synchronous calls, a fraction of a millisecond
+        // each, where every asynchronous one waits its turn in the runtime's thread pool.
+        Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
+        if (linkedSync(temporary, target)) return { bytes, sha256 };
+      }
+      await place(temporary, target, save);
+    } catch (error) {
+      // Never named: the claim is taken back, or a file there (a user's) would pass for ours.
+      // A withdrawal that cannot be written stops the run (the journal is failing).
+      await save.journal.withdraw(claim);
+      throw error;
     }
-    await place(temporary, target, save);
     return { bytes, sha256 };
   } catch (error) {
     try {

@@ -15,6 +15,7 @@ import { type MirrorJournal, versionOf } from "./_mirror_journal.ts";
 import { ensureFolders, mirrorPath } from "./_mirror_layout.ts";
 import { concernsOneResource, saveResource } from "./_mirror_download.ts";
 import { MirrorFileError } from "./mirror_error.ts";
+import { holdsSecret, secretIn } from "./_mirror_locs.ts";
 import type { MirroredFile } from "./types.ts";
 
 const REDIRECTS: readonly number[] = [301, 302, 303, 307, 308];
@@ -28,6 +29,8 @@ export interface MirrorFetch {
   host: string;
   /** Whether the caller allowed other hosts. */
   allowOtherHosts: boolean;
+  /** The URL the lists were read by: its origin alone gets the client's headers. */
+  source: string;
   /** The URL to ask for a kept location by (its credentials given back). */
   askFor: (loc: string) => string;
   /** The mirror's folder (absolute). */
@@ -104,6 +107,8 @@ async function fetchOne(
   // A location keeps the path it was first written at: its identity, whatever the naming is now.
   const path = (journal.get(entry.loc) ?? journal.claimOf(entry.loc))?.path ??
     mirrorPath(entry.loc, context.host);
+  // A file name is stored (the journal) and shown: one holding a secret is refused first.
+  if (holdsSecret(path)) throw secretIn(entry.loc, "its file name");
   // Checked and claimed before anything is awaited: a download at the same time sees the claim.
   const owner = journal.ownerOf(path) ?? claimed.get(path);
   if (owner !== undefined && owner !== entry.loc) {
@@ -158,9 +163,13 @@ async function fetchOne(
 /** The resource's content, following redirects only within the source's authority. */
 async function openResource(entry: SitemapEntry, context: MirrorFetch): Promise<HttpStream> {
   let url = context.askFor(entry.loc);
+  const sourceOrigin = new URL(context.source).origin;
   for (let hops = 0;; hops++) {
+    // Another origin gets none of the source's keys: not its headers, nor user information.
+    const own = new URL(url).origin === sourceOrigin;
     const answer = await context.http.stream({
-      path: url,
+      path: own ? url : withoutUserInfo(url),
+      clientHeaders: own,
       headers: { accept: entry.type ?? "*/*" },
       idempotent: true,
       signal: context.signal,
@@ -186,6 +195,13 @@ async function openResource(entry: SitemapEntry, context: MirrorFetch): Promise<
     }
     url = target.href;
   }
+}
+
+function withoutUserInfo(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href;
 }
 
 function otherHost(loc: string, target: string, host: string): MirrorFileError {

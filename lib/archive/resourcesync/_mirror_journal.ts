@@ -59,7 +59,9 @@ export class MirrorJournal {
     const text = await readOwnFile(path) ?? "";
     const lines = text.split("\n").filter((line) => line !== "");
     lines.forEach((line, i) => {
-      let record: (JournalRecord & { removed?: boolean; claimed?: boolean }) | undefined;
+      let record:
+        | (JournalRecord & { removed?: boolean; claimed?: boolean; withdrawn?: boolean })
+        | undefined;
       try {
         record = JSON.parse(line);
       } catch {
@@ -75,6 +77,7 @@ export class MirrorJournal {
       // A line an earlier version wrote may hold a location with its key: kept without it now.
       record.loc = keptLoc(record.loc);
       if (record.claimed) journal.#claims.set(record.loc, kept(record));
+      else if (record.withdrawn) journal.#withdrawn(record);
       else {
         journal.#claims.delete(record.loc);
         if (record.removed) journal.#forget(record.loc);
@@ -124,6 +127,18 @@ export class MirrorJournal {
     return this.#append({ ...kept(record), claimed: true });
   }
 
+  /**
+   * Takes back a claim whose file never got its name (the name was refused,
+   * or naming failed): the file at that path is not tidepool's by this
+   * claim, whatever digest it has. The line is on disk when the promise
+   * resolves.
+   */
+  withdraw(record: JournalRecord): Promise<void> {
+    const { loc, path, sha256 } = record;
+    this.#withdrawn({ loc, path, sha256 });
+    return this.#append({ loc, path, sha256, withdrawn: true });
+  }
+
   /** How many files the mirror holds. */
   get size(): number {
     return this.#byLoc.size;
@@ -163,6 +178,12 @@ export class MirrorJournal {
     await this.#writes;
     this.#file?.close();
     this.#file = undefined;
+  }
+
+  /** Drops the claim a withdrawal names, and only that one (same path and digest). */
+  #withdrawn({ loc, path, sha256 }: Pick<JournalRecord, "loc" | "path" | "sha256">): void {
+    const claim = this.#claims.get(loc);
+    if (claim && claim.path === path && claim.sha256 === sha256) this.#claims.delete(loc);
   }
 
   #remember(record: JournalRecord): void {

@@ -11,6 +11,7 @@
 import { redact } from "../../errors/redact.ts";
 import { withCredentialsOf, withoutCredentials } from "../../http/credentials_in_url.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
+import { MirrorFileError } from "./mirror_error.ts";
 
 /** Listed entries in their kept form, and the listed location of each kept one. */
 export interface KeptEntries {
@@ -18,6 +19,8 @@ export interface KeptEntries {
   entries: SitemapEntry[];
   /** The location each kept one was listed as, to ask for it by. */
   listed: Map<string, string>;
+  /** The entries refused before anything is stored or asked (a secret in a kept location). */
+  refused: MirrorFileError[];
 }
 
 /**
@@ -43,12 +46,99 @@ export function keptLoc(loc: string): string {
  */
 export function keepEntries(entries: readonly SitemapEntry[]): KeptEntries {
   const listed = new Map<string, string>();
-  const kept = entries.map((entry) => {
-    const loc = keptLoc(entry.loc);
-    listed.set(loc, entry.loc);
-    return loc === entry.loc ? entry : { ...entry, loc };
+  const kept: SitemapEntry[] = [];
+  const refused: MirrorFileError[] = [];
+  const locs = entries.map((entry) => keptLoc(entry.loc));
+  // The listed forms of each kept location: two (told apart by credentials only) are one identity.
+  const forms = new Map<string, Set<string>>();
+  entries.forEach((entry, i) =>
+    forms.set(locs[i], (forms.get(locs[i]) ?? new Set()).add(entry.loc))
+  );
+  const refusedForms = new Set<string>();
+  entries.forEach((entry, i) => {
+    const loc = locs[i];
+    if (holdsSecret(loc)) {
+      refused.push(secretIn(loc, "its location"));
+    } else if (forms.get(loc)!.size > 1) {
+      // One error for each listed form: a location listed twice as it is is one resource.
+      if (!refusedForms.has(entry.loc)) refused.push(collapsed(loc, forms.get(loc)!.size));
+      refusedForms.add(entry.loc);
+    } else {
+      listed.set(loc, entry.loc);
+      kept.push(loc === entry.loc ? entry : { ...entry, loc });
+    }
   });
-  return { entries: kept, listed };
+  for (const set of forms.values()) {
+    if (set.size > 1) {
+      for (const form of set) listed.delete(form);
+    }
+  }
+  return { entries: kept, listed, refused };
+}
+
+/** The error refusing each of the listed locations one kept location stands for. */
+function collapsed(loc: string, count: number): MirrorFileError {
+  return new MirrorFileError(
+    loc,
+    `the source lists ${count} locations that differ only in credentials (user information, or a parameter such as ?key=), and without them they are one location; none of them is kept`,
+    undefined,
+    "Nothing was stored or asked for them: the mirror keeps a location without its credentials and cannot tell these apart. Report it to the source",
+  );
+}
+
+/**
+ * Whether a location or a file name holds what {@linkcode redact} removes
+ * (a registered secret, a credential's shape), as written or once its
+ * percent-encoding is undone: a secret is told by its text, wherever in a
+ * URL it sits (a host, a parameter's name, a path partly escaped).
+ *
+ * @param text A kept location or a path below the mirror's folder.
+ * @returns True when it must be neither stored nor used as a name.
+ */
+export function holdsSecret(text: string): boolean {
+  for (const form of decodedForms(text)) if (redact(form) !== form) return true;
+  return false;
+}
+
+/**
+ * The error refusing a resource whose kept location or file name holds a
+ * secret, showing it redacted in every form.
+ *
+ * @param loc The kept location.
+ * @param what What holds the secret ("its location", "its file name").
+ * @returns The error, naming nothing of the secret.
+ */
+export function secretIn(loc: string, what: string): MirrorFileError {
+  const forms = decodedForms(loc);
+  const shown = redact(forms.find((form) => redact(form) !== form) ?? forms.at(-1)!);
+  return new MirrorFileError(
+    shown,
+    `${what} holds a credential or a secret the client was given (shown redacted)`,
+    undefined,
+    "Nothing was stored or asked for it: a mirror keeps no secret in a file or a file name. Report to the source that it echoes a credential in its locations",
+  );
+}
+
+/** A text, then its percent-decoded forms (escapes of escapes too), up to 3 rounds. */
+function decodedForms(text: string): string[] {
+  const forms = [text];
+  for (let round = 0; round < 3; round++) {
+    const next = percentDecoded(forms.at(-1)!);
+    if (next === forms.at(-1)) break;
+    forms.push(next);
+  }
+  return forms;
+}
+
+/** Percent-decoded; an escape that is not UTF-8 is read as one byte's character. */
+function percentDecoded(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
 }
 
 /**
