@@ -17,55 +17,18 @@ import {
 } from "../../../lib/archive/resourcesync/mod.ts";
 import { serveLocal } from "../../../lib/sandbox/_serve.ts";
 import { filesIn, sha256 } from "./_mirror_helpers.ts";
-
-const quiet = { progress: false as const, warn: () => {} };
-
-interface Listed {
-  /** The loc, absolute or below the source (`/x`). */
-  loc: string;
-  length?: number;
-  hash?: string;
-}
+import {
+  hostileResourceSync,
+  type ListedResource,
+  quiet,
+} from "../../adversarial/_hostile_resourcesync.ts";
 
 /** A source whose resource list the test writes, and whose data the test answers. */
 function hostileSource(
-  listed: (origin: string) => Listed[],
+  listed: (origin: string) => ListedResource[],
   answer: (path: string) => Response | undefined,
 ) {
-  const esc = (text: string) =>
-    text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
-  const xml = (body: string) =>
-    new Response(
-      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:rs="http://www.openarchives.org/rs/terms/">${body}</urlset>`,
-      { headers: { "content-type": "application/xml" } },
-    );
-  const asked: string[] = [];
-  const server = serveLocal((request) => {
-    const url = new URL(request.url);
-    if (url.pathname === "/cap.xml") {
-      return xml(
-        `<rs:md capability="capabilitylist"/><url><loc>${url.origin}/list.xml</loc><rs:md capability="resourcelist"/></url>` +
-          `<url><loc>${url.origin}/changes.xml</loc><rs:md capability="changelist"/></url>`,
-      );
-    }
-    if (url.pathname === "/changes.xml") return xml(`<rs:md capability="changelist"/>`);
-    if (url.pathname === "/list.xml") {
-      return xml(
-        `<rs:md capability="resourcelist" at="2026-01-01T00:00:00Z"/>` +
-          listed(url.origin).map((e) => {
-            const loc = e.loc.startsWith("/") ? url.origin + e.loc : e.loc;
-            const md = [
-              e.length === undefined ? "" : `length="${e.length}"`,
-              e.hash === undefined ? "" : `hash="${esc(e.hash)}"`,
-            ].join(" ");
-            return `<url><loc>${esc(loc)}</loc><rs:md ${md}/></url>`;
-          }).join(""),
-      );
-    }
-    asked.push(url.pathname);
-    return answer(url.pathname) ?? new Response("not here", { status: 404 });
-  }, { maxRequests: 500 });
-  return { server, asked };
+  return hostileResourceSync(listed, (path) => answer(path), 500);
 }
 
 /** A listener that must never be reached: it counts what reaches it. */
