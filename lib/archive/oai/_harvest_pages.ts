@@ -60,24 +60,7 @@ export interface HarvestRun {
  */
 export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage> {
   const { ctx, verb, metadataPrefix } = run;
-  const s: HarvestState = run.saved?.inProgress ? { ...run.saved } : {
-    version: 1,
-    endpoint: run.endpoint,
-    verb,
-    metadataPrefix,
-    set: run.set,
-    inProgress: true,
-    from: run.from,
-    until: run.until,
-    token: null,
-    received: 0,
-    delivered: 0,
-    restarted: false,
-    maxDatestamp: null,
-    ordered: true,
-    highWater: run.saved?.highWater ?? null,
-    completedAt: run.saved?.completedAt ?? null,
-  };
+  const s: HarvestState = run.saved?.inProgress ? { ...run.saved } : freshState(run);
   const save = () => run.statePath ? saveState(run.statePath, s) : Promise.resolve();
   const label = `OAI-PMH ${verb} ${metadataPrefix}${run.set ? ` set ${run.set}` : ""}`;
   // Every identifier handed on in this harvest, with its datestamp: exact
@@ -225,4 +208,29 @@ function restartWindow(s: HarvestState) {
   }
   s.token = null;
   s.restarted = true;
+}
+
+/**
+ * The state of a harvest about to start: nothing received yet, the
+ * previous run's high-water mark and completion kept.
+ */
+export function freshState(run: HarvestRun): HarvestState {
+  return {
+    version: 1,
+    endpoint: run.endpoint,
+    verb: run.verb,
+    metadataPrefix: run.metadataPrefix,
+    set: run.set,
+    inProgress: true,
+    from: run.from,
+    until: run.until,
+    token: null,
+    received: 0,
+    delivered: 0,
+    restarted: false,
+    maxDatestamp: null,
+    ordered: true,
+    highWater: run.saved?.highWater ?? null,
+    completedAt: run.saved?.completedAt ?? null,
+  };
 }

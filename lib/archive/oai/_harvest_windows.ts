@@ -20,7 +20,7 @@ import { PagingCapError } from "../../paging/errors.ts";
 import type { WalkReporter } from "../../paging/walk_pages.ts";
 import { writeOwnFile } from "../../fs/own_file.ts";
 import { DAY, formatDatestamp, parseUtc } from "./_dates.ts";
-import { harvestPages, type HarvestRun } from "./_harvest_pages.ts";
+import { freshState, harvestPages, type HarvestRun } from "./_harvest_pages.ts";
 import { type HarvestState, readSpool, saveState, type WindowState } from "./_state.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
@@ -61,7 +61,7 @@ export async function harvestWindows(
   const task = ctx.http.progress(label, { unit: "records" });
   const maxPages = run.paging?.maxPages ?? DEFAULT_MAX_PAGES;
   const maxRows = run.paging?.maxRows ?? DEFAULT_MAX_ROWS;
-  const state: HarvestState | undefined = run.statePath ? windowedState(run) : undefined;
+  const state: HarvestState | undefined = run.statePath ? freshState(run) : undefined;
   let pages = 0;
   let records = 0;
   const quiet: WalkReporter = {
@@ -234,29 +234,6 @@ export async function harvestWindows(
     stop.abort();
     await Promise.all(windows.map((w) => w.pages?.return(undefined as never).catch(() => {})));
   }
-}
-
-/** The state of a windowed harvest: the run's identity, its windows, and no token of its own. */
-function windowedState(run: HarvestRun): HarvestState {
-  const saved = run.saved;
-  return {
-    version: 1,
-    endpoint: run.endpoint,
-    verb: run.verb,
-    metadataPrefix: run.metadataPrefix,
-    set: run.set,
-    inProgress: true,
-    from: run.from,
-    until: run.until,
-    token: null,
-    received: 0,
-    delivered: 0,
-    restarted: false,
-    maxDatestamp: null,
-    ordered: true,
-    highWater: saved?.highWater ?? null,
-    completedAt: saved?.completedAt ?? null,
-  };
 }
 
 /** The end of a windowed harvest: its high-water mark kept, the window spools removed. */
