@@ -359,15 +359,14 @@ export class HttpClient {
     const received = watchIdle(
       response.answer.body ?? new Response("").body!,
       timeoutMs,
-      () =>
-        idle.abort(
-          new TimeoutError(
-            `Download stalled: no data for ${timeoutMs} ms from ${method} ${
-              redact(url.toString())
-            }`,
-            { hint: "The service stopped sending; try again, or raise timeoutMs for slow links" },
-          ),
-        ),
+      () => {
+        const stalled = new TimeoutError(
+          `Download stalled: no data for ${timeoutMs} ms from ${method} ${redact(url.toString())}`,
+          { hint: "The service stopped sending; try again, or raise timeoutMs for slow links" },
+        );
+        idle.abort(stalled);
+        return stalled;
+      },
     );
     const length = Number(response.headers.get("content-length") ?? NaN);
     const declared = Number.isSafeInteger(length) && length >= 0 &&

@@ -79,24 +79,33 @@ export function bufferedResponse(
 
 /**
  * Passes a body through, calling `onIdle` when the server sends nothing for
- * `ms` while a chunk is awaited. The clock runs only while the reader waits
+ * `ms` while a chunk is awaited, and failing with the error it returns. The clock runs only while the reader waits
  * for data (pull-based, no read-ahead), so a slow reader is never mistaken
  * for a stalled server.
  */
 export function watchIdle(
   body: ReadableStream<Uint8Array>,
   ms: number,
-  onIdle: () => void,
+  onIdle: () => Error,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const timer = setTimeout(onIdle, ms);
+      let stalled: Error | undefined;
+      const timer = setTimeout(() => {
+        stalled = onIdle();
+        // The caller's abort should end the read; cancelling it here ends it even where
+        // the abort does not reach a body already being read.
+        reader.cancel(stalled).catch(() => {});
+      }, ms);
       Deno.unrefTimer(timer);
       try {
         const { done, value } = await reader.read();
-        if (done) controller.close();
+        if (stalled) controller.error(stalled);
+        else if (done) controller.close();
         else controller.enqueue(value);
+      } catch (error) {
+        controller.error(stalled ?? error);
       } finally {
         clearTimeout(timer);
       }
