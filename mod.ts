@@ -22,6 +22,7 @@ export {
   ResponseTooLargeError,
   TidepoolError,
   TimeoutError,
+  UnknownValueError,
 } from "./lib/errors/errors.ts";
 export type { CacheMode, CacheOptions } from "./lib/http/cache.ts";
 export type { ClientOptions } from "./lib/http/options.ts";

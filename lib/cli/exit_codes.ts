@@ -15,6 +15,7 @@ import {
   ResponseTooLargeError,
   TidepoolError,
   TimeoutError,
+  UnknownValueError,
 } from "../errors/errors.ts";
 import { NotOwnFileError } from "../fs/own_file.ts";
 import { StaleSubgraphError } from "../subgraph/stale_subgraph_error.ts";
@@ -33,7 +34,7 @@ export const EXIT = {
   ok: 0,
   /** `verify` or `reproduce` ran and found a difference; or another failure (a file not written). */
   failed: 1,
-  /** The command line was refused before anything was sent: a flag, an argument, a value. */
+  /** The command line was refused: a flag, an argument, a value (before anything was sent, or a value not in the service's own list). */
   usage: 2,
   /** No answer: the connection was refused or cut, a name did not resolve, a timeout. */
   network: 3,
@@ -67,7 +68,7 @@ export { BusyError };
  * @returns One of {@linkcode EXIT}.
  */
 export function exitCodeOf(error: unknown, sentRequests: number): number {
-  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof UsageError || error instanceof UnknownValueError) return EXIT.usage;
   if (error instanceof BusyError) return EXIT.busy;
   if (error instanceof NetworkError || error instanceof TimeoutError) return EXIT.network;
   if (error instanceof HttpError) return EXIT.http;

@@ -407,6 +407,23 @@ export class BusyError extends TidepoolError {
 }
 
 /**
+ * A value the caller gave that is not one of the service's own, found out
+ * after asking the service for its list (an emotion category the
+ * expression service does not know). It is the caller's to fix, like an
+ * option refused at the door, so the command line exits with its usage code.
+ *
+ * @example Telling a mistyped value from a failed search
+ * ```ts
+ * const error = new UnknownValueError('Cannot search expressions: emotion "joy" is not one of the service\'s emotion categories');
+ * console.log(error.name); // UnknownValueError
+ * ```
+ */
+export class UnknownValueError extends TidepoolError {
+  /** The error kind. */
+  override name = "UnknownValueError";
+}
+
+/**
  * A cause safe to keep: tidepool errors are redacted already; any other
  * error (a fetch failure names its whole URL, signature included) becomes a
  * plain Error with the same name and a redacted message and stack, its own

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { TidepoolError } from "../errors/errors.ts";
+import { UnknownValueError } from "../errors/errors.ts";
 
 /**
  * The ten emotion categories of ML-Ask (Ptaszynski et al., after Nakamura's
@@ -130,7 +130,7 @@ export function checkVocabulary(
     if (unknown === undefined) continue;
     const meant = name === "emotion" ? meantEmotion(unknown, known) : undefined;
     const listed = name === "emotion" ? known.map(glossed) : known;
-    throw new TidepoolError(
+    throw new UnknownValueError(
       `Cannot search expressions: ${name} "${unknown}" is not one of the service's ${what}${
         meant ? `; did you mean ${glossed(meant)}?` : `: ${known.join(", ")}`
       }`,

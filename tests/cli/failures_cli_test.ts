@@ -61,6 +61,17 @@ Deno.test("tidepool: exit codes differ for usage, network, HTTP and protocol err
           /--block/,
         );
         assertFailure(await run(["harvst", oai]), EXIT.usage, /did you mean harvest\?/);
+        // Values the service's own vocabulary refuses, after the request that read it.
+        assertFailure(
+          await run(["expressions", sandbox.urls.expressions, "--emotion", "歓"]),
+          EXIT.usage,
+          /emotion "歓" is not one of the service's emotion categories/,
+        );
+        assertFailure(
+          await run(["expressions", sandbox.urls.expressions, "--body-part", "尻尾"]),
+          EXIT.usage,
+          /bodyPart "尻尾" is not one of the service's body parts/,
+        );
         assertFailure(
           await run(["assets", sandbox.urls.ocean, "--record", "a", "--replay", "b"]),
           EXIT.usage,
