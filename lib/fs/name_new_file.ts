@@ -44,3 +44,30 @@ export async function nameNewFile(temporary: string, target: string): Promise<bo
   await Deno.remove(temporary);
   return true;
 }
+
+/**
+ * Throws away a temporary file a failed download was writing: closes it
+ * (it may be closed already) and removes it, so a fault leaves no half file.
+ *
+ * @param file The open file, if it is still open.
+ * @param temporary Its path.
+ *
+ * @example Discard a half-written file
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * const file = await Deno.open(`${dir}/.part`, { write: true, createNew: true });
+ * await discardTemporary(file, `${dir}/.part`);
+ * await Deno.remove(dir);
+ * ```
+ */
+export async function discardTemporary(
+  file: Deno.FsFile | undefined,
+  temporary: string,
+): Promise<void> {
+  try {
+    file?.close();
+  } catch {
+    // already closed
+  }
+  await Deno.remove(temporary).catch(() => {});
+}

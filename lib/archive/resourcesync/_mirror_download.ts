@@ -11,7 +11,7 @@ import { createHash, type Hash } from "node:crypto";
 import type { Buffer } from "node:buffer";
 import { TidepoolError } from "../../errors/errors.ts";
 import { temporaryPath } from "../../fs/write_file_atomic.ts";
-import { nameNewFile } from "../../fs/name_new_file.ts";
+import { discardTemporary, nameNewFile } from "../../fs/name_new_file.ts";
 import { moveOwnFile } from "../../fs/own_file.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorJournal } from "./_mirror_journal.ts";
@@ -162,12 +162,7 @@ export async function saveResource(
     }
     return { bytes, sha256 };
   } catch (error) {
-    try {
-      file?.close();
-    } catch {
-      // already closed
-    }
-    await Deno.remove(temporary).catch(() => {});
+    await discardTemporary(file, temporary);
     throw error;
   }
 }

@@ -12,7 +12,7 @@ import { basename, join, resolve } from "node:path";
 import { TidepoolError } from "../../errors/errors.ts";
 import { temporaryPath } from "../../fs/write_file_atomic.ts";
 import { safeFileName } from "../../fs/safe_file_name.ts";
-import { nameNewFile } from "../../fs/name_new_file.ts";
+import { discardTemporary, nameNewFile } from "../../fs/name_new_file.ts";
 
 /** A saved file. */
 export interface SavedFile {
@@ -140,12 +140,7 @@ async function writeInPlace(
     const name = await place(temp, dir, safeFileName(options.filename, options.fallback));
     return { path: join(dir, name), name, bytes, sha256 };
   } catch (error) {
-    try {
-      file?.close();
-    } catch {
-      // already closed
-    }
-    await Deno.remove(temp).catch(() => {});
+    await discardTemporary(file, temp);
     throw error;
   }
 }
