@@ -320,6 +320,17 @@ Deno.test("a streamed body that stops flowing is cut after the timeout", () =>
     );
   }));
 
+Deno.test("a body that stops flowing after the headers is cut by the request's timeout", () =>
+  withServer(async (server, http) => {
+    // Headers and half a body, then silence until the bound, when the body ends: a read the
+    // timeout does not reach would answer "first half;" after the bound instead of failing.
+    await assert.rejects(
+      http.request({ path: "/stall-body", timeoutMs: 200 }),
+      (error: unknown) => error instanceof TimeoutError && /200 ms/.test(error.message),
+    );
+    assert.equal(server.hits.get("/stall-body"), 2, "timed out, retried once, timed out again");
+  }, { retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } }));
+
 Deno.test("a network error's cause and inspected form carry no signature", async () => {
   // A port nothing listens on: the fetch error message names the whole URL.
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
