@@ -13,7 +13,7 @@ const EXIT_LINES: readonly (readonly [number, string])[] = [
   [EXIT.failed, "verify or reproduce found a difference; or another failure (a file not written)"],
   [
     EXIT.usage,
-    "the command line was refused (a flag, an argument, a value) before anything was sent",
+    "the command line was refused: a flag, an argument, a value, or a value the service does not know",
   ],
   [EXIT.network, "no answer: connection refused or cut, a name not resolved, a timeout"],
   [EXIT.http, "the service answered an HTTP error (4xx, 5xx, a key refused, a bot challenge)"],
