@@ -407,10 +407,12 @@ export class BusyError extends TidepoolError {
 }
 
 /**
- * A value the caller gave that is not one of the service's own, found out
- * after asking the service for its list (an emotion category the
- * expression service does not know). It is the caller's to fix, like an
- * option refused at the door, so the command line exits with its usage code.
+ * A value the caller gave that is not one of the service's own, or a choice
+ * the caller must make among them, found out after asking the service for
+ * its list (an emotion category the expression service does not know, a
+ * ResourceSync site the source does not describe). It is the caller's to
+ * fix, like an option refused at the door, so the command line exits with
+ * its usage code.
  *
  * @example Telling a mistyped value from a failed search
  * ```ts

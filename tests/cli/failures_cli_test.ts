@@ -73,6 +73,11 @@ Deno.test("tidepool: exit codes differ for usage, network, HTTP and protocol err
           /bodyPart "尻尾" is not one of the service's body parts/,
         );
         assertFailure(
+          await run(["resourcesync", sandbox.urls.archive, "--site", "shinano/lettres"]),
+          EXIT.usage,
+          /ResourceSync is not offered for shinano\/lettres/,
+        );
+        assertFailure(
           await run(["assets", sandbox.urls.ocean, "--record", "a", "--replay", "b"]),
           EXIT.usage,
           /--record or --replay, not both/,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { TidepoolError } from "../../lib/errors/errors.ts";
+import { TidepoolError, UnknownValueError } from "../../lib/errors/errors.ts";
 import type { SearchParameters } from "../../lib/expressions/mod.ts";
 import { withSandbox } from "./_helpers.ts";
 
@@ -20,7 +20,7 @@ Deno.test("unknown emotions and body parts are refused before the search is sent
   await withSandbox(async ({ client, urls }) => {
     for (const parameters of [englishEmotion, wrongKanji, englishBodyPart]) {
       await assert.rejects(client.search(parameters), (error: Error) => {
-        assert.ok(error instanceof TidepoolError);
+        assert.ok(error instanceof UnknownValueError && error instanceof TidepoolError);
         assert.match(
           error.message,
           /^Cannot search expressions: (emotion|bodyPart) "(joy|嬉|eye)"/,
@@ -81,7 +81,7 @@ Deno.test("an emotion named in English or as a Japanese word points to its categ
     for (const [given, category] of meant) {
       // deno-lint-ignore no-explicit-any
       const error = await client.search({ emotion: given as any }).catch((e) => e);
-      assert.ok(error instanceof TidepoolError, given);
+      assert.ok(error instanceof UnknownValueError, given);
       assert.ok(error.message.includes(`did you mean ${category}?`), `${given}: ${error.message}`);
       // Every category with its gloss, in the order the service lists them.
       for (const gloss of ["喜 (joy)", "驚 (surprise)", "厭 (dislike)"]) {

@@ -11,7 +11,12 @@ import { noteAsOf } from "../../table/call_trace.ts";
 import { withProvenance } from "../../table/with_provenance.ts";
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../../http/client.ts";
-import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
+import {
+  NotFoundError,
+  ProtocolError,
+  TidepoolError,
+  UnknownValueError,
+} from "../../errors/errors.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
 import { checkOptions } from "../../options/check_options.ts";
 import { checkCall, RESOURCE_SYNC_RULES } from "../_option_rules.ts";
@@ -115,7 +120,9 @@ export class ResourceSync {
         ? capabilityLists.filter((loc) => new URL(loc).pathname.startsWith(`/${site}/`))
         : capabilityLists;
       if (matching.length !== 1) {
-        throw new TidepoolError(
+        // A site the source does not list, or several lists to choose from, is the caller's to fix.
+        const callers = (site !== undefined && matching.length === 0) || matching.length > 1;
+        throw new (callers ? UnknownValueError : TidepoolError)(
           matching.length === 0
             ? `ResourceSync is not offered for ${
               site ?? "this source"
