@@ -1,6 +1,7 @@
 /**
- * Naming a complete file where no file is: the one step that turns a
- * temporary file into a result, shared by the downloads that stream to disk.
+ * The two ends of a temporary file that downloads stream to disk: naming
+ * it, complete, where no file is, which turns it into a result; or
+ * discarding it when the download failed.
  *
  * @module
  */

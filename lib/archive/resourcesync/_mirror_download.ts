@@ -90,6 +90,8 @@ export async function saveResource(
   let bytes = 0;
   let file: Deno.FsFile | undefined;
   let streamed = false;
+  // Only a temporary file this call made is removed on failure: a name someone else took is not ours.
+  let created = false;
   try {
     const reader = body.getReader();
     try {
@@ -110,7 +112,10 @@ export async function saveResource(
           continue;
         }
         // Past what is held: to the temporary file from here on.
-        file ??= await Deno.open(temporary, { createNew: true, write: true });
+        if (!file) {
+          file = await Deno.open(temporary, { createNew: true, write: true });
+          created = true;
+        }
         streamed = true;
         for (const chunk of [...held, value]) await writeAll(file, chunk);
         held = [];
@@ -151,6 +156,7 @@ export async function saveResource(
         // A small file: written and named by synchronous calls, a fraction of a millisecond
         // each, where every asynchronous one waits its turn in the runtime's thread pool.
         Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
+        created = true;
         if (linkedSync(temporary, target)) return { bytes, sha256 };
       }
       await place(temporary, target, save);
@@ -162,7 +168,7 @@ export async function saveResource(
     }
     return { bytes, sha256 };
   } catch (error) {
-    await discardTemporary(file, temporary);
+    if (created) await discardTemporary(file, temporary);
     throw error;
   }
 }

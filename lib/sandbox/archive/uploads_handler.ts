@@ -129,6 +129,7 @@ export async function storageHandler(
   const out = await Deno.open(temporary, { write: true, createNew: true });
   let size = 0;
   let tooLarge = false;
+  let received = false;
   try {
     for await (const chunk of request.body ?? ReadableStream.from([])) {
       size += chunk.length;
@@ -139,8 +140,11 @@ export async function storageHandler(
       let written = 0;
       while (written < chunk.length) written += await out.write(chunk.subarray(written));
     }
+    received = true;
   } finally {
     out.close();
+    // An upload cut off mid-body leaves no half file in the storage.
+    if (!received) await Deno.remove(temporary).catch(() => {});
   }
   if (tooLarge) {
     await Deno.remove(temporary);
