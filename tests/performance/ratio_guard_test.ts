@@ -35,7 +35,8 @@ import { type GuardPlan, measureAgainst, roundsText } from "./_paired_cpu.ts";
  * quiet and beside two CPU-bound processes: bench/RESULTS.md, "Issue 43"),
  * and an Intel Xeon of the same kind where the guard once failed (issue 43:
  * SPARQL JSON 2.05x to 2.23x, SPARQL XML 1.46x to 1.49x, in wall time, the
- * only figures from there). The ratio moves with the machine and its load
+ * only figures from there, taken as a bound: here the CPU-time ratios ran
+ * below the wall-clock ones). The ratio moves with the machine and its load
  * (the SPARQL JSON read measured 0.62x quiet here, 0.78x beside two busy
  * processes, 0.95x on another day), since the floor is native code
  * (`JSON.parse`) and the read is JavaScript. A read's limit is 2.5 times
@@ -100,10 +101,10 @@ const SLOWED = 14;
 
 /**
  * The guard can fail: the SPARQL JSON read made fourteen times as slow (the
- * same read done fourteen times, every row kept; about 8x to 9x its floor
- * here, where one read is 0.58x to 0.65x of it) is over the limit of 5.58x
- * in every attempt, here and on a machine where the read fares up to 1.4x
- * better against its floor than here. Without this, a guard whose measure
+ * same read done fourteen times, every row kept) is over the limit of 5.58x
+ * in every attempt: about 8x to 9x its floor here by one read's ratio (0.58x
+ * to 0.65x), 11x to 36x measured beside a CI run and two busy processes; so
+ * also on a machine where the read fares up to 1.4x better than here. Without this, a guard whose measure
  * had drifted loose would pass forever. That `deno task guard` fails a
  * build whose read is twice as slow is shown in bench/RESULTS.md.
  */
