@@ -155,7 +155,13 @@ export async function saveResource(
       if (!streamed) {
         // A small file: written and named by synchronous calls, a fraction of a millisecond
         // each, where every asynchronous one waits its turn in the runtime's thread pool.
-        Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
+        try {
+          Deno.writeFileSync(temporary, concat(held, bytes), { createNew: true });
+        } catch (error) {
+          // A write that failed part-way (a full disk) made the file; a name already taken did not.
+          created = !(error instanceof Deno.errors.AlreadyExists);
+          throw error;
+        }
         created = true;
         if (linkedSync(temporary, target)) return { bytes, sha256 };
       }

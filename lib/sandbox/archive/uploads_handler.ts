@@ -150,7 +150,11 @@ export async function storageHandler(
     await Deno.remove(temporary);
     return errorResponse(413, `Upload too large: more than ${state.maxUploadBytes} bytes`);
   }
-  await Deno.rename(temporary, file);
+  // A PUT replaces the object at its key, as S3's does; a rename that fails leaves no half file.
+  await Deno.rename(temporary, file).catch(async (error) => {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  });
   asset.file = asset.id;
   asset.size = size;
   // Without a derivative there is no conversion: the file is the asset, and
