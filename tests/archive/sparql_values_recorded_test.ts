@@ -13,6 +13,7 @@ import { Archive, readSparqlResults } from "../../lib/archive/mod.ts";
 import { ProtocolError } from "../../lib/errors/mod.ts";
 import { columnTypes } from "../../lib/table/mod.ts";
 import { rowDecimal, rowText, XSD } from "./_virtuoso_values_data.ts";
+import { archiveOn, withSandbox } from "./_sandbox.ts";
 
 const DIR = new URL("../fixtures/virtuoso/", import.meta.url);
 const fixture = (name: string) => Deno.readTextFileSync(new URL(name, DIR));
@@ -111,17 +112,18 @@ Deno.test("Virtuoso's CSV keeps every row whole: quoted tabs, line breaks and qu
 });
 
 /** Serves the recorded graph in the one type an Accept header asks for, as Virtuoso would. */
-function graphServer(): {
+function graphServer(
+  bodies: [string, string][] = [
+    ["application/n-triples", fixture("graph.nt")],
+    ["application/rdf+xml", fixture("graph.rdf")],
+  ],
+): {
   server: Deno.HttpServer<Deno.NetAddr>;
   accepts: string[];
   only: { type: string };
 } {
   const accepts: string[] = [];
   const only = { type: "" };
-  const bodies: [string, string][] = [
-    ["application/n-triples", fixture("graph.nt")],
-    ["application/rdf+xml", fixture("graph.rdf")],
-  ];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
     const accept = request.headers.get("accept") ?? "";
     accepts.push(accept);
@@ -207,4 +209,46 @@ Deno.test("a value that would not convert exactly keeps its column as the text s
     assert.deepEqual(table.array(name), expected, name);
     assert.equal(types[name], typeof expected[0] === "number" ? "number" : "string", name);
   }
+});
+
+Deno.test("the sandbox serves CONSTRUCT and DESCRIBE as RDF/XML when asked, as Virtuoso does", async () => {
+  await withSandbox(async (sandbox) => {
+    const { archive } = archiveOn(sandbox);
+    const endpoint = `${sandbox.url}/api/shinano/dl/letters/sparql`;
+    const query = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 30";
+    // SPARQLWrapper's Accept for graphs names RDF/XML first.
+    const response = await fetch(`${endpoint}?${new URLSearchParams({ query })}`, {
+      headers: { accept: "application/rdf+xml" },
+    });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /^application\/rdf\+xml/);
+    const body = await response.text();
+    assert.match(body, /<rdf:RDF/);
+    const describe = await fetch(
+      `${endpoint}?${new URLSearchParams({ query: "DESCRIBE ?s WHERE { ?s ?p ?o } LIMIT 1" })}`,
+      { headers: { accept: "application/rdf+xml" } },
+    );
+    assert.equal(describe.status, 200);
+    assert.match(await describe.text(), /<rdf:RDF/);
+    // The Archive reads the same graph from N-Triples and from that RDF/XML alike.
+    const triples = await archive.sparql(query, { service: "dl" }) as ColumnTable;
+    assert.equal(triples.numRows(), 30);
+    const { server, only } = graphServer([["application/rdf+xml", body]]);
+    try {
+      only.type = "application/rdf+xml";
+      const fromXml = await new Archive(`http://127.0.0.1:${server.addr.port}`, {
+        account: "demo",
+        db: "books",
+        progress: false,
+        retry: false,
+      }).sparql(query, { service: "dl" }) as ColumnTable;
+      const rows = (table: ColumnTable) =>
+        (table.objects() as Record<string, string>[]).map((row) =>
+          [row.subject, row.predicate, row.object, row.datatype, row.lang].join(" ")
+        ).sort();
+      assert.deepEqual(rows(fromXml), rows(triples));
+    } finally {
+      await server.shutdown();
+    }
+  });
 });
