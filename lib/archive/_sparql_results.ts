@@ -190,6 +190,7 @@ const TSV_IRI = /^<[^\u0000-\u0020<>"{}|^`]*>$/;
 const TSV_BLANK = /^_:[\p{L}\p{N}_][\p{L}\p{N}_.\-\u00B7]*$/u;
 /** A quoted literal: escapes, then a language tag or a datatype IRI. */
 const TSV_LITERAL =
+  // deno-lint-ignore no-control-regex -- control characters are what an IRI may not hold
   /^"((?:[^"\\\n\r]|\\.)*)"(?:@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<([^\u0000-\u0020<>"{}|^`]*)>)?$/;
 
 /** Reads one cell's term into the column; false when it is not a term. */
