@@ -44,11 +44,16 @@ export async function parseTurtle(
 ): Promise<Triple[]> {
   // n3 is loaded on first use: importing tidepool should not pay for it.
   const { Parser } = await import("n3");
+  return parsedRows("Turtle", () => new Parser({ baseIRI, format }).parse(text) as RdfJsQuad[]);
+}
+
+/** The rows of what `parse` gives, or the error of a malformed `syntax` answer. */
+function parsedRows(syntax: string, parse: () => RdfJsQuad[]): Triple[] {
   let quads: RdfJsQuad[];
   try {
-    quads = new Parser({ baseIRI, format }).parse(text) as RdfJsQuad[];
+    quads = parse();
   } catch (error) {
-    throw new ProtocolError("Cannot read the Turtle answer", {
+    throw new ProtocolError(`Cannot read the ${syntax} answer`, {
       details: error instanceof Error ? error.message : String(error),
       hint: "The service sent malformed RDF; report it to the operator",
       cause: error,
@@ -105,23 +110,14 @@ function quadRows(quads: readonly RdfJsQuad[]): Triple[] {
  * Parses RDF/XML (what SPARQLWrapper asks CONSTRUCT and DESCRIBE for, and
  * some endpoints send first) with oxigraph, which n3 cannot do.
  */
-export async function parseRdfXml(text: string, baseIRI?: string): Promise<Triple[]> {
+async function parseRdfXml(text: string, baseIRI?: string): Promise<Triple[]> {
   // oxigraph is loaded on first use, like n3.
   const { default: oxigraph } = await import("oxigraph");
-  let quads: RdfJsQuad[];
-  try {
-    quads = oxigraph.parse(text, {
+  return parsedRows("RDF/XML", () =>
+    oxigraph.parse(text, {
       format: "application/rdf+xml",
       base_iri: baseIRI,
-    }) as unknown as RdfJsQuad[];
-  } catch (error) {
-    throw new ProtocolError("Cannot read the RDF/XML answer", {
-      details: error instanceof Error ? error.message : String(error),
-      hint: "The service sent malformed RDF/XML; ask for Turtle or report it to the operator",
-      cause: error,
-    });
-  }
-  return quadRows(quads);
+    }) as unknown as RdfJsQuad[]);
 }
 
 /**

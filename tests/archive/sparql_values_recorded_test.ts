@@ -252,3 +252,21 @@ Deno.test("the sandbox serves CONSTRUCT and DESCRIBE as RDF/XML when asked, as V
     }
   });
 });
+
+Deno.test("a malformed RDF/XML answer is a ProtocolError, not an empty table", async () => {
+  const cut = fixture("graph.rdf").slice(0, 600);
+  const { server, only } = graphServer([["application/rdf+xml", cut]]);
+  try {
+    only.type = "application/rdf+xml";
+    const error = await new Archive(`http://127.0.0.1:${server.addr.port}`, {
+      account: "demo",
+      db: "books",
+      progress: false,
+      retry: false,
+    }).sparql(fixture("graph.rq"), { service: "dl" }).catch((e) => e);
+    assert.ok(error instanceof ProtocolError, String(error));
+    assert.match(error.message, /Cannot read the RDF\/XML answer/);
+  } finally {
+    await server.shutdown();
+  }
+});
