@@ -111,6 +111,16 @@ Deno.test("Virtuoso's CSV keeps every row whole: quoted tabs, line breaks and qu
   assert.deepEqual(bound(values, "text"), [rowText(-1)]);
 });
 
+/** An Archive whose SPARQL path is the test server's. */
+function archiveAt(server: Deno.HttpServer<Deno.NetAddr>): Archive {
+  return new Archive(`http://127.0.0.1:${server.addr.port}`, {
+    account: "demo",
+    db: "books",
+    progress: false,
+    retry: false,
+  });
+}
+
 /** Serves the recorded graph in the one type an Accept header asks for, as Virtuoso would. */
 function graphServer(
   bodies: [string, string][] = [
@@ -137,14 +147,8 @@ function graphServer(
 Deno.test("CONSTRUCT answered in RDF/XML reads like the same graph in N-Triples", async () => {
   const { server, accepts, only } = graphServer();
   try {
-    const base = `http://127.0.0.1:${server.addr.port}`;
     const tables: ColumnTable[] = [];
-    const archive = new Archive(base, {
-      account: "demo",
-      db: "books",
-      progress: false,
-      retry: false,
-    });
+    const archive = archiveAt(server);
     for (const type of ["application/n-triples", "application/rdf+xml"]) {
       only.type = type;
       tables.push(
@@ -236,12 +240,7 @@ Deno.test("the sandbox serves CONSTRUCT and DESCRIBE as RDF/XML when asked, as V
     const { server, only } = graphServer([["application/rdf+xml", body]]);
     try {
       only.type = "application/rdf+xml";
-      const fromXml = await new Archive(`http://127.0.0.1:${server.addr.port}`, {
-        account: "demo",
-        db: "books",
-        progress: false,
-        retry: false,
-      }).sparql(query, { service: "dl" }) as ColumnTable;
+      const fromXml = await archiveAt(server).sparql(query, { service: "dl" }) as ColumnTable;
       const rows = (table: ColumnTable) =>
         (table.objects() as Record<string, string>[]).map((row) =>
           [row.subject, row.predicate, row.object, row.datatype, row.lang].join(" ")
@@ -258,12 +257,9 @@ Deno.test("a malformed RDF/XML answer is a ProtocolError, not an empty table", a
   const { server, only } = graphServer([["application/rdf+xml", cut]]);
   try {
     only.type = "application/rdf+xml";
-    const error = await new Archive(`http://127.0.0.1:${server.addr.port}`, {
-      account: "demo",
-      db: "books",
-      progress: false,
-      retry: false,
-    }).sparql(fixture("graph.rq"), { service: "dl" }).catch((e) => e);
+    const error = await archiveAt(server).sparql(fixture("graph.rq"), { service: "dl" }).catch((
+      e,
+    ) => e);
     assert.ok(error instanceof ProtocolError, String(error));
     assert.match(error.message, /Cannot read the RDF\/XML answer/);
   } finally {
