@@ -21,6 +21,12 @@ export function malformedResults(format: string, detail: string, cause?: unknown
   });
 }
 
+/**
+ * How Virtuoso writes a blank node in its results (`nodeID://b10001`, as a
+ * `bnode` or sometimes a `uri`): read as the blank node `_:b10001`.
+ */
+export const VIRTUOSO_BLANK = "nodeID://";
+
 /** A term kind code; 0 is unbound. */
 export const UNBOUND = 0;
 /** An IRI. */

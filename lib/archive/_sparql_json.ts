@@ -20,6 +20,7 @@ import {
   malformedResults,
   type ResultColumns,
   TRIPLE,
+  VIRTUOSO_BLANK,
 } from "./_result_columns.ts";
 
 function malformed(detail: string, cause?: unknown) {
@@ -222,6 +223,7 @@ class JsonResultsReader {
       if (term === undefined || term === null) continue;
       const column = rows.column(name);
       const type = term.type;
+      // `typed-literal` is SPARQL 1.0's JSON form, which Virtuoso still sends.
       if (type === "literal" || type === "typed-literal") {
         const lang = term["xml:lang"];
         rows.set(
@@ -232,10 +234,11 @@ class JsonResultsReader {
           lang ? undefined : term.datatype,
           lang || undefined,
         );
-      } else if (type === "uri") {
-        rows.set(column, row, IRI, term.value);
-      } else if (type === "bnode") {
-        rows.set(column, row, BNODE, term.value);
+      } else if (type === "uri" || type === "bnode") {
+        const value = term.value;
+        if (value.startsWith(VIRTUOSO_BLANK)) {
+          rows.set(column, row, BNODE, value.slice(VIRTUOSO_BLANK.length));
+        } else rows.set(column, row, type === "uri" ? IRI : BNODE, value);
       } else if (type === "triple") {
         rows.set(column, row, TRIPLE, JSON.stringify(term.value));
       } else {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { ProtocolError } from "../errors/errors.ts";
 import { XSD } from "./_triples.ts";
 import {
   BNODE,
@@ -16,6 +17,7 @@ import {
   malformedResults,
   type ResultColumns,
   type TermColumn,
+  VIRTUOSO_BLANK,
 } from "./_result_columns.ts";
 import { parseJsonResults } from "./_sparql_json.ts";
 import { parseXmlResults } from "./_sparql_xml.ts";
@@ -59,7 +61,9 @@ export async function parseResults(
 /**
  * Reads SPARQL 1.1 CSV results. The format keeps no term types: every
  * value is a plain literal string, and an empty cell is unbound (CSV cannot
- * tell an empty string from an unbound value).
+ * tell an empty string from an unbound value). A quoted value may hold line
+ * breaks; Virtuoso's blank nodes (`nodeID://b1`) read as `_:b1`, the form
+ * the format gives blank nodes.
  */
 export function parseCsvResults(text: string): ResultColumns {
   const records = csvRecords(text);
@@ -71,6 +75,11 @@ export function parseCsvResults(text: string): ResultColumns {
     for (let v = 0; v < vars.length; v++) {
       const cell = cells[v];
       if (cell === undefined || cell === "") continue;
+      if (cell.startsWith(VIRTUOSO_BLANK)) {
+        out.columns[v].kinds[r - 1] = BNODE;
+        out.columns[v].values[r - 1] = cell.slice(VIRTUOSO_BLANK.length);
+        continue;
+      }
       out.columns[v].kinds[r - 1] = LITERAL;
       out.columns[v].values[r - 1] = cell;
     }
@@ -121,64 +130,108 @@ function csvRecords(text: string): string[][] {
 
 // ---- TSV (text/tab-separated-values) ----------------------------------------
 
-/** Reads SPARQL 1.1 TSV results: terms in Turtle syntax, empty cells unbound. */
+/**
+ * Why a TSV answer is refused, and what to do. Virtuoso (and others) send a
+ * CSV-style TSV, with quoted column names and terms written as CSV cells, in
+ * which an IRI cannot be told from a string nor a line break inside a value
+ * from the end of a row: read as SPARQL TSV it gave rows that do not exist.
+ */
+const TSV_HINT =
+  'The endpoint\'s TSV is not SPARQL 1.1 TSV (Virtuoso writes CSV-style TSV); ask for JSON with { format: "json" }';
+
+function badTsv(line: number, detail: string, text: string): ProtocolError {
+  return new ProtocolError(`Cannot read the SPARQL TSV results: line ${line}: ${detail}`, {
+    details: text.length > 200 ? `${text.slice(0, 200)}...` : text,
+    hint: TSV_HINT,
+  });
+}
+
+/** A SPARQL variable as a TSV column name: `?name` or `$name`. */
+const TSV_VARIABLE = /^[?$][\p{L}\p{N}_\u00B7\u0300-\u036F\u203F-\u2040]+$/u;
+
+/**
+ * Reads SPARQL 1.1 TSV results: a header of variables (`?x`), then one line
+ * per row of terms in Turtle syntax, empty cells unbound. Anything else (a
+ * column name without `?`, a row with more or fewer cells than the header, a
+ * cell that is not a term) is refused with its line, never read as data.
+ */
 export function parseTsvResults(text: string): ResultColumns {
-  const lines = text.split(/\r?\n/);
+  const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   if (lines.length === 0) throw malformedResults("TSV", "no header line");
-  const vars = lines[0].split("\t").map((name) => name.replace(/^[?$]/, ""));
-  const out = emptyColumns(vars, lines.length - 1);
+  const header = lines[0].replace(/\r$/, "");
+  const vars = header === "" ? [] : header.split("\t");
+  for (const name of vars) {
+    if (!TSV_VARIABLE.test(name)) {
+      throw badTsv(1, `the column name ${JSON.stringify(name)} is not a variable (?name)`, header);
+    }
+  }
+  const out = emptyColumns(vars.map((name) => name.slice(1)), lines.length - 1);
   for (let r = 1; r < lines.length; r++) {
-    const cells = lines[r].split("\t");
+    const line = lines[r].endsWith("\r") ? lines[r].slice(0, -1) : lines[r];
+    const cells = vars.length === 0 && line === "" ? [] : line.split("\t");
+    if (cells.length !== vars.length) {
+      throw badTsv(r + 1, `${cells.length} cells for ${vars.length} variables`, line);
+    }
     for (let v = 0; v < vars.length; v++) {
       const cell = cells[v];
-      if (cell !== undefined && cell !== "") readTsvTerm(cell, out.columns[v], r - 1);
+      if (cell !== "" && !readTsvTerm(cell, out.columns[v], r - 1)) {
+        throw badTsv(r + 1, `the cell ${JSON.stringify(cell)} is not an RDF term`, line);
+      }
     }
   }
   return out;
 }
 
-function readTsvTerm(cell: string, column: TermColumn, row: number): void {
-  if (cell.startsWith("<") && cell.endsWith(">")) {
+/** An IRI as N-Triples writes it: no spaces, quotes or angle brackets inside. */
+// deno-lint-ignore no-control-regex -- control characters are what an IRI may not hold
+const TSV_IRI = /^<[^\u0000-\u0020<>"{}|^`]*>$/;
+/** A blank node label. */
+const TSV_BLANK = /^_:[\p{L}\p{N}_][\p{L}\p{N}_.\-\u00B7]*$/u;
+/** A quoted literal: escapes, then a language tag or a datatype IRI. */
+const TSV_LITERAL =
+  // deno-lint-ignore no-control-regex -- control characters are what an IRI may not hold
+  /^"((?:[^"\\\n\r]|\\.)*)"(?:@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)|\^\^<([^\u0000-\u0020<>"{}|^`]*)>)?$/;
+
+/** Reads one cell's term into the column; false when it is not a term. */
+function readTsvTerm(cell: string, column: TermColumn, row: number): boolean {
+  const first = cell.charCodeAt(0);
+  if (first === 60 /* < */) {
+    if (!TSV_IRI.test(cell)) return false;
     column.kinds[row] = IRI;
     column.values[row] = unescapeString(cell.slice(1, -1));
-    return;
+    return true;
   }
-  if (cell.startsWith("_:")) {
+  if (first === 95 /* _ */) {
+    if (!TSV_BLANK.test(cell)) return false;
     column.kinds[row] = BNODE;
     column.values[row] = cell.slice(2);
-    return;
+    return true;
   }
+  if (first === 34 /* " */) {
+    const match = TSV_LITERAL.exec(cell);
+    if (match === null) return false;
+    column.kinds[row] = LITERAL;
+    column.values[row] = unescapeString(match[1]);
+    if (match[2] !== undefined) column.langs[row] = match[2];
+    else if (match[3] !== undefined) column.datatypes[row] = unescapeString(match[3]);
+    return true;
+  }
+  const datatype = bareLiteralDatatype(cell);
+  if (datatype === undefined) return false;
   column.kinds[row] = LITERAL;
-  if (cell.startsWith('"')) {
-    const end = closingQuote(cell);
-    column.values[row] = unescapeString(cell.slice(1, end));
-    const rest = cell.slice(end + 1);
-    if (rest.startsWith("@")) column.langs[row] = rest.slice(1);
-    else if (rest.startsWith("^^<") && rest.endsWith(">")) {
-      column.datatypes[row] = rest.slice(3, -1);
-    }
-    return;
-  }
   column.values[row] = cell;
-  column.datatypes[row] = bareLiteralDatatype(cell);
+  column.datatypes[row] = datatype;
+  return true;
 }
 
-/** The datatype Turtle gives a bare number or boolean. */
+/** The datatype Turtle gives a bare number or boolean; undefined for anything else. */
 function bareLiteralDatatype(cell: string): string | undefined {
   if (/^[+-]?\d+$/.test(cell)) return `${XSD}integer`;
   if (/^[+-]?\d*\.\d+$/.test(cell)) return `${XSD}decimal`;
   if (/^[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+$/.test(cell)) return `${XSD}double`;
   if (cell === "true" || cell === "false") return `${XSD}boolean`;
   return undefined;
-}
-
-function closingQuote(cell: string): number {
-  for (let i = 1; i < cell.length; i++) {
-    if (cell[i] === "\\") i++;
-    else if (cell[i] === '"') return i;
-  }
-  throw malformedResults("TSV", `an unterminated literal: ${cell.slice(0, 40)}`);
 }
 
 const ESCAPES: Record<string, string> = {

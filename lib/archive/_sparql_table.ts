@@ -6,11 +6,17 @@
  * |---|---|---|
  * | xsd:integer and its derived types | number, or bigint when a value is beyond 2^53 | the integer |
  * | xsd:decimal, double, float (mixed with integers too) | number | the number (`INF`, `NaN` as IEEE values) |
- * | xsd:boolean | boolean | the boolean |
+ * | xsd:boolean | boolean | the boolean (`true`, `false`, `1`, `0`) |
  * | xsd:date, dateTime, dateTimeStamp | date | a `Date` (no time zone read as UTC) |
  * | anything else, or a mix | string | the IRI, `_:label` or lexical form |
  *
- * Unbound values are null. Companion columns `<var>_lang` and
+ * A column is typed only when every bound value converts exactly: an
+ * xsd:decimal (or an integer among decimals and doubles) that a double
+ * cannot hold (`9007199254741993`, `0.12345678901234567`), a time with
+ * digits past the millisecond, a date `Date` cannot hold, or a value that is
+ * not a valid lexical form of its datatype (`"0x10"^^xsd:integer`,
+ * `"yes"^^xsd:boolean`) keeps the column a string column of the values as
+ * sent. Unbound values are null. Companion columns `<var>_lang` and
  * `<var>_datatype` can be asked for, so a string column loses nothing.
  *
  * @module
@@ -50,6 +56,7 @@ const INTEGER_TYPES = new Set(
   ].map((name) => XSD + name),
 );
 const NUMBER_TYPES = new Set(["decimal", "double", "float"].map((name) => XSD + name));
+const DOUBLE_TYPES = new Set(["double", "float"].map((name) => XSD + name));
 const DATE_TYPES = new Set(["date", "dateTime", "dateTimeStamp"].map((name) => XSD + name));
 const BOOLEAN_TYPE = `${XSD}boolean`;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -85,8 +92,8 @@ function columnFamily(column: TermColumn, length: number): Family | "bigint" {
       }
       next = lastFamily;
     }
-    if (next === "integer" && !big && values[r]!.length >= 16) {
-      const value = BigInt(values[r]!.trim());
+    if (next === "integer" && !big && values[r]!.length >= 16 && isInteger(values[r]!)) {
+      const value = BigInt(values[r]!.trim().replace(/^\+/, ""));
       big = value > MAX_SAFE || value < -MAX_SAFE;
     }
     if (found === undefined || found === next) found = next;
@@ -108,9 +115,17 @@ const COLUMN_TYPES: Record<Family | "bigint", ColumnType> = {
   date: "date",
 };
 
-/** Converts a column's lexical values to its family, null where unbound. */
-function convertColumn(column: TermColumn, length: number, family: Family | "bigint"): unknown[] {
-  const { kinds, values } = column;
+/**
+ * Converts a column's lexical values to its family, null where unbound; or
+ * undefined when a bound value does not convert exactly, so that the column
+ * is kept as the strings sent.
+ */
+function convertColumn(
+  column: TermColumn,
+  length: number,
+  family: Family | "bigint",
+): unknown[] | undefined {
+  const { kinds, values, datatypes } = column;
   const out: unknown[] = new Array(length);
   switch (family) {
     case "string":
@@ -120,36 +135,144 @@ function convertColumn(column: TermColumn, length: number, family: Family | "big
       }
       break;
     case "integer":
-      for (let r = 0; r < length; r++) out[r] = kinds[r] === 0 ? null : Number(values[r]);
+      for (let r = 0; r < length; r++) {
+        if (kinds[r] === 0) out[r] = null;
+        else if (isInteger(values[r]!)) out[r] = Number(values[r]);
+        else return undefined;
+      }
       break;
     case "number":
-      for (let r = 0; r < length; r++) out[r] = kinds[r] === 0 ? null : readNumber(values[r]!);
+      for (let r = 0; r < length; r++) {
+        if (kinds[r] === 0) {
+          out[r] = null;
+          continue;
+        }
+        const value = readNumber(values[r]!, DOUBLE_TYPES.has(datatypes[r]!));
+        if (value === undefined) return undefined;
+        out[r] = value;
+      }
       break;
     case "bigint":
       for (let r = 0; r < length; r++) {
-        out[r] = kinds[r] === 0 ? null : BigInt(values[r]!.trim().replace(/^\+/, ""));
+        if (kinds[r] === 0) out[r] = null;
+        else if (isInteger(values[r]!)) {
+          out[r] = BigInt(values[r]!.trim().replace(/^\+/, ""));
+        } else return undefined;
       }
       break;
     case "boolean":
       for (let r = 0; r < length; r++) {
-        const text = values[r]?.trim();
-        out[r] = kinds[r] === 0 ? null : text === "true" || text === "1";
+        if (kinds[r] === 0) {
+          out[r] = null;
+          continue;
+        }
+        const text = values[r]!.trim();
+        if (text === "true" || text === "1") out[r] = true;
+        else if (text === "false" || text === "0") out[r] = false;
+        else return undefined;
       }
       break;
     case "date":
-      for (let r = 0; r < length; r++) out[r] = kinds[r] === 0 ? null : readDate(values[r]!);
+      for (let r = 0; r < length; r++) {
+        if (kinds[r] === 0) {
+          out[r] = null;
+          continue;
+        }
+        const date = readDate(values[r]!);
+        if (date === null || finerThanMilliseconds(values[r]!)) return undefined;
+        out[r] = date;
+      }
       break;
   }
   return out;
 }
 
-function readNumber(lexical: string): number {
+/**
+ * Whether `text` is a plain number: an optional sign, digits and (with
+ * `point`) at most one `.`. The common forms are told this way, several
+ * times faster than a regular expression; the rest (spaces, exponents,
+ * `INF`) take the expressions below.
+ */
+function plainNumber(text: string, point: boolean): boolean {
+  const length = text.length;
+  let i = 0;
+  let c = text.charCodeAt(0);
+  if (c === PLUS || c === MINUS) i++;
+  let digits = 0;
+  for (; i < length; i++) {
+    c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits++;
+    else if (c === DOT && point) point = false;
+    else return false;
+  }
+  return digits > 0;
+}
+
+const DOT = 46; // "."
+
+function isInteger(text: string): boolean {
+  return plainNumber(text, false) || INTEGER_LEXICAL.test(text);
+}
+
+/** xsd:integer and its derived types (whitespace is collapsed, so allowed around). */
+const INTEGER_LEXICAL = /^\s*[+-]?\d+\s*$/;
+/** xsd:decimal. */
+const DECIMAL_LEXICAL = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+/** xsd:double and xsd:float. */
+const DOUBLE_LEXICAL = /^\s*([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?INF|NaN)\s*$/;
+/** Any decimal of at most 15 significant digits is held exactly by a double. */
+const SAFE_DIGITS = 15;
+
+/**
+ * The number of an xsd:integer, decimal, double or float; undefined for a
+ * value that is not a valid lexical form, or an integer or decimal that a
+ * double cannot hold exactly (a double's own values always fit).
+ */
+function readNumber(lexical: string, double: boolean): number | undefined {
+  const plain = plainNumber(lexical, true);
+  if (double) {
+    if (!plain && !DOUBLE_LEXICAL.test(lexical)) return undefined;
+    const value = Number(lexical);
+    if (!Number.isNaN(value)) return value;
+    const text = lexical.trim();
+    if (text === "INF" || text === "+INF") return Infinity;
+    if (text === "-INF") return -Infinity;
+    return NaN;
+  }
+  if (!plain && !DECIMAL_LEXICAL.test(lexical)) return undefined;
   const value = Number(lexical);
-  if (!Number.isNaN(value)) return value;
-  const text = lexical.trim();
-  if (text === "INF" || text === "+INF") return Infinity;
-  if (text === "-INF") return -Infinity;
-  return NaN;
+  if (lexical.length <= SAFE_DIGITS) return value;
+  return decimalKey(lexical) === decimalKey(String(value)) ? value : undefined;
+}
+
+/**
+ * A decimal's value as `digits e exponent`, without leading or trailing
+ * zeros, so two texts of the same number compare equal (`1.50`, `+01.5`,
+ * `1.5e0`).
+ */
+function decimalKey(text: string): string {
+  const match = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  if (match === null) return text;
+  const [, sign, whole, fraction = "", exponent = "0"] = match;
+  let digits = (whole + fraction).replace(/^0+/, "");
+  let power = Number(exponent) - fraction.length;
+  const trimmed = digits.replace(/0+$/, "");
+  power += digits.length - trimmed.length;
+  digits = trimmed;
+  if (digits === "") return "0";
+  return `${sign === "-" ? "-" : ""}${digits}e${power}`;
+}
+
+/** Whether a time has non-zero digits past the millisecond, which a `Date` cannot hold. */
+function finerThanMilliseconds(lexical: string): boolean {
+  const dot = lexical.indexOf(".", 17);
+  if (dot < 0) return false;
+  for (let i = dot + 4; i < lexical.length; i++) {
+    const c = lexical.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+    if (c !== 48) return true;
+  }
+  return false;
 }
 
 const Z = 90; // "Z"
@@ -198,12 +321,14 @@ function readDateGeneral(lexical: string): Date | null {
 export function bindingsTable(result: ResultColumns, options: CompanionOptions = {}): ColumnTable {
   const { vars, length } = result;
   const columns: TypedColumn[] = vars.map((name, v) => {
-    const family = columnFamily(result.columns[v], length);
-    return {
-      name,
-      type: COLUMN_TYPES[family],
-      values: convertColumn(result.columns[v], length, family),
-    };
+    const column = result.columns[v];
+    const family = columnFamily(column, length);
+    const values = convertColumn(column, length, family);
+    // A value that would not convert exactly keeps the whole column as sent.
+    if (values === undefined) {
+      return { name, type: "string", values: convertColumn(column, length, "string")! };
+    }
+    return { name, type: COLUMN_TYPES[family], values };
   });
   const names = new Set(vars);
   vars.forEach((name, v) => {

@@ -21,6 +21,7 @@ import {
   type ResultColumns,
   type TermColumn,
   TRIPLE,
+  VIRTUOSO_BLANK,
 } from "./_result_columns.ts";
 
 /** The term being read inside a `<binding>` or a quoted triple. */
@@ -172,7 +173,10 @@ class ResultsReader {
     if (term.kind === "literal") {
       this.#rows!.set(column, this.#row, LITERAL, term.text, term.datatype, term.lang);
     } else {
-      this.#rows!.set(column, this.#row, term.kind === "uri" ? IRI : BNODE, term.text.trim());
+      const value = term.text.trim();
+      if (value.startsWith(VIRTUOSO_BLANK)) {
+        this.#rows!.set(column, this.#row, BNODE, value.slice(VIRTUOSO_BLANK.length));
+      } else this.#rows!.set(column, this.#row, term.kind === "uri" ? IRI : BNODE, value);
     }
   }
 

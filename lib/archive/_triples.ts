@@ -1,7 +1,7 @@
 /**
  * The triples table (linked data, CONSTRUCT and DESCRIBE answers) and the
  * readers that fill it: Turtle, N-Triples and N-Quads with the `n3` parser,
- * JSON-LD with jsonld.js (`_jsonld.ts`).
+ * RDF/XML with oxigraph, JSON-LD with jsonld.js (`_jsonld.ts`).
  *
  * @module
  */
@@ -13,6 +13,7 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { type JsonLdOptions, jsonLdToTriples } from "./_jsonld.ts";
 import type { TripleRow } from "./rows.ts";
 import { type Triple, XSD } from "./_rdf_vocabulary.ts";
+import { VIRTUOSO_BLANK } from "./_result_columns.ts";
 
 export { RDF, type Triple, XSD } from "./_rdf_vocabulary.ts";
 
@@ -43,31 +44,22 @@ export async function parseTurtle(
 ): Promise<Triple[]> {
   // n3 is loaded on first use: importing tidepool should not pay for it.
   const { Parser } = await import("n3");
+  return parsedRows("Turtle", () => new Parser({ baseIRI, format }).parse(text) as RdfJsQuad[]);
+}
+
+/** The rows of what `parse` gives, or the error of a malformed `syntax` answer. */
+function parsedRows(syntax: string, parse: () => RdfJsQuad[]): Triple[] {
   let quads: RdfJsQuad[];
   try {
-    quads = new Parser({ baseIRI, format }).parse(text) as RdfJsQuad[];
+    quads = parse();
   } catch (error) {
-    throw new ProtocolError("Cannot read the Turtle answer", {
+    throw new ProtocolError(`Cannot read the ${syntax} answer`, {
       details: error instanceof Error ? error.message : String(error),
       hint: "The service sent malformed RDF; report it to the operator",
       cause: error,
     });
   }
-  return quads.map((quad) => {
-    const object = quad.object;
-    return {
-      subject: termText(quad.subject),
-      predicate: quad.predicate.value,
-      object: object.termType === "BlankNode" ? `_:${object.value}` : object.value,
-      objectType: object.termType === "Literal"
-        ? "literal"
-        : object.termType === "BlankNode"
-        ? "blank"
-        : "iri",
-      datatype: object.termType === "Literal" ? object.datatype?.value ?? `${XSD}string` : null,
-      lang: object.termType === "Literal" && object.language ? object.language : null,
-    };
-  });
+  return quadRows(quads);
 }
 
 /** The RDF/JS term shape n3 produces (n3 ships no types). */
@@ -85,7 +77,47 @@ interface RdfJsQuad {
 }
 
 function termText(term: RdfJsTerm): string {
-  return term.termType === "BlankNode" ? `_:${term.value}` : term.value;
+  if (term.termType === "BlankNode") return `_:${term.value}`;
+  // Virtuoso's blank nodes as IRIs, `nodeID://b10001`, are blank nodes.
+  if (blankIri(term)) return `_:${term.value.slice(VIRTUOSO_BLANK.length)}`;
+  return term.value;
+}
+
+function blankIri(term: RdfJsTerm): boolean {
+  return term.termType === "NamedNode" && term.value.startsWith(VIRTUOSO_BLANK);
+}
+
+/** The rows of parsed quads (from n3 or oxigraph, both RDF/JS terms). */
+function quadRows(quads: readonly RdfJsQuad[]): Triple[] {
+  return quads.map((quad) => {
+    const object = quad.object;
+    return {
+      subject: termText(quad.subject),
+      predicate: quad.predicate.value,
+      object: termText(object),
+      objectType: object.termType === "Literal"
+        ? "literal"
+        : object.termType === "BlankNode" || blankIri(object)
+        ? "blank"
+        : "iri",
+      datatype: object.termType === "Literal" ? object.datatype?.value ?? `${XSD}string` : null,
+      lang: object.termType === "Literal" && object.language ? object.language : null,
+    };
+  });
+}
+
+/**
+ * Parses RDF/XML (what SPARQLWrapper asks CONSTRUCT and DESCRIBE for, and
+ * some endpoints send first) with oxigraph, which n3 cannot do.
+ */
+async function parseRdfXml(text: string, baseIRI?: string): Promise<Triple[]> {
+  // oxigraph is loaded on first use, like n3.
+  const { default: oxigraph } = await import("oxigraph");
+  return parsedRows("RDF/XML", () =>
+    oxigraph.parse(text, {
+      format: "application/rdf+xml",
+      base_iri: baseIRI,
+    }) as unknown as RdfJsQuad[]);
 }
 
 /**
@@ -111,6 +143,7 @@ export async function parseRdf(
     }
     return await jsonLdToTriples(doc, { ...options, base: baseIRI });
   }
+  if (type === "application/rdf+xml") return await parseRdfXml(text, baseIRI);
   const format = type === "application/n-triples"
     ? "N-Triples"
     : type === "application/n-quads"

@@ -19,9 +19,13 @@ export interface ReadSparqlResultsOptions extends CompanionOptions {
 
 /**
  * Reads a result document. SELECT answers become a table whose columns follow
- * the variables, typed from their datatypes (see the column rules in the
- * README: integers to number or bigint, decimals and doubles to number,
- * booleans, dates to `Date`, the rest as strings), unbound values null.
+ * the variables, typed from their datatypes (see the column rules in
+ * docs/archive.md: integers to number or bigint, decimals and doubles to
+ * number, booleans, dates to `Date`, the rest as strings), unbound values
+ * null. A column is typed only when every value converts exactly: a decimal
+ * a double cannot hold or a time past the millisecond keeps the column as
+ * the text sent. TSV that is not SPARQL 1.1 TSV (Virtuoso's CSV-style TSV)
+ * is a `ProtocolError` naming the line.
  *
  * @param text The document.
  * @param options The format and the companion columns (`lang`, `datatype`).

@@ -60,8 +60,10 @@ const SELECT_ACCEPT: Record<ResultFormat | "any", string> = {
   csv: "text/csv",
   tsv: "text/tab-separated-values",
 };
+// N-Triples first: Virtuoso's Turtle writes an xsd:double such as 1000.0 bare,
+// which Turtle reads as a decimal. RDF/XML last, for endpoints that offer little else.
 const GRAPH_ACCEPT =
-  "text/turtle, application/n-triples;q=0.9, application/n-quads;q=0.8, application/ld+json;q=0.7";
+  "application/n-triples, text/turtle;q=0.9, application/n-quads;q=0.8, application/ld+json;q=0.7, application/rdf+xml;q=0.5";
 const MAX_GET_URL = 2000;
 
 /** The body of {@linkcode Archive.sparql}, on the archive's shared state; documented there. */

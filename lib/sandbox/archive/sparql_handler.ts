@@ -2,8 +2,8 @@
  * GET or POST /api/{account}/{service}/{db}/sparql: a read-only SPARQL
  * endpoint over the oxigraph store, for public sites with `rdf`. The
  * default graph is the site's graph; `GRAPH ?g` reaches the other public
- * sites. Results by `Accept`: JSON, XML, CSV, TSV; graphs as Turtle or
- * N-Triples. An old service path after a switch answers 307.
+ * sites. Results by `Accept`: JSON, XML, CSV, TSV; graphs as Turtle,
+ * N-Triples or RDF/XML. An old service path after a switch answers 307.
  *
  * @module
  */
@@ -17,7 +17,8 @@ const SELECT_TYPES = [
   "text/csv",
   "text/tab-separated-values",
 ];
-const GRAPH_TYPES = ["text/turtle", "application/n-triples"];
+// RDF/XML too, as Virtuoso and others serve it: SPARQLWrapper asks for it first.
+const GRAPH_TYPES = ["text/turtle", "application/n-triples", "application/rdf+xml"];
 
 /** Picks the first type of `offered` that the Accept header allows, by q value. */
 function negotiate(accept: string, offered: string[]): string | undefined {
