@@ -34,11 +34,14 @@ export async function refuseUnpayableFees(
   orders: readonly QuotedOrder[],
   nowSeconds: number = Math.floor(Date.now() / 1000),
 ): Promise<void> {
-  let sentBefore = 0;
+  let earlier = 0;
   let provider: { address: ChainHex; asset: string } | undefined;
   for (const order of orders) {
     if (order.source === "reused") continue;
-    sentBefore += order.transactions.findIndex((tx) => tx.action === "startOrder") + 1;
+    // Every transaction of the orders before, then this order's up to its startOrder.
+    const sentBefore = earlier +
+      order.transactions.findIndex((tx) => tx.action === "startOrder") + 1;
+    earlier += order.transactions.length;
     const fee = order.providerFee;
     const asset = order.did ?? order.datatoken;
     const refuse = (what: string, details: string) =>
