@@ -12,25 +12,19 @@
  */
 
 import assert from "node:assert/strict";
-import {
-  createWalletClient,
-  defineChain,
-  erc20Abi,
-  http,
-  parseAbi,
-  parseEther,
-  parseTransaction,
-} from "viem";
+import { erc20Abi, parseEther, parseTransaction } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, orderAsset, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
-import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
-import { moneyWorld, privateStateDir, rpcProxy } from "./_money_world.ts";
+import { OceanNode, orderAsset, TidepoolError } from "../../mod.ts";
+import {
+  fundedBuyer,
+  moneyWorld,
+  privateStateDir,
+  rpcProxy,
+  setMarketFee,
+  walletOf,
+} from "./_money_world.ts";
 
 type Hex = `0x${string}`;
-const SET_FEE = parseAbi([
-  "function setPublishingMarketFee(address _publishMarketFeeAddress, address _publishMarketFeeToken, uint256 _publishMarketFeeAmount)",
-  "function getPublishingMarketFee() view returns (address, address, uint256)",
-]);
 
 Deno.test("an order stopped or failed after an approval leaves every allowance as it was", async (t) => {
   await privateStateDir();
@@ -51,20 +45,9 @@ Deno.test("an order stopped or failed after an approval leaves every allowance a
     });
   const buyer = async (allowExchange = "0") => {
     const key = generatePrivateKey();
-    const signer = signerFromPrivateKey(key);
-    await chain.fund(signer.address, "10");
+    const signer = await fundedBuyer(world, "10", key);
     if (allowExchange !== "0") {
-      const wallet = createWalletClient({
-        account: privateKeyToAccount(key),
-        chain: defineChain({
-          id: chain.chainId,
-          name: "anvil",
-          nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-          rpcUrls: { default: { http: [chain.rpcUrl] } },
-        }),
-        transport: http(chain.rpcUrl),
-      });
-      const hash = await wallet.writeContract({
+      const hash = await walletOf(world, key).writeContract({
         address: oceanToken,
         abi: erc20Abi,
         functionName: "approve",
@@ -140,29 +123,8 @@ Deno.test("an order stopped or failed after an approval leaves every allowance a
     });
 
     await t.step("a startOrder the chain refuses after the datatoken's approval", async () => {
-      const [current] = await reader.readContract({
-        address: datatoken,
-        abi: SET_FEE,
-        functionName: "getPublishingMarketFee",
-      });
-      const { walletClient } = chainClients(chain);
-      await reader.request({
-        method: "anvil_impersonateAccount" as never,
-        params: [current] as never,
-      });
-      await reader.request({
-        method: "anvil_setBalance" as never,
-        params: [current, "0x56BC75E2D63100000"] as never,
-      });
-      const hash = await walletClient.writeContract({
-        address: datatoken,
-        abi: SET_FEE,
-        functionName: "setPublishingMarketFee",
-        args: [privateKeyToAccount(generatePrivateKey()).address, oceanToken, parseEther("0.1")],
-        account: current,
-        chain: walletClient.chain,
-      });
-      await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+      const market = privateKeyToAccount(generatePrivateKey()).address;
+      await setMarketFee(world, datatoken, market, "0.1");
       const signer = await buyer();
       await order(signer, { refuse: datatoken, maxPrice: "2" });
       assert.equal(await allowance(signer.address, datatoken), 0n, "the datatoken allowed nothing");

@@ -12,31 +12,27 @@
  */
 
 import assert from "node:assert/strict";
-import { parseAbi, parseEther } from "viem";
+import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import {
-  downloadAsset,
-  OceanNode,
-  orderAsset,
-  quoteOrder,
-  signerFromPrivateKey,
-  TidepoolError,
-} from "../../mod.ts";
+import { downloadAsset, OceanNode, orderAsset, quoteOrder } from "../../mod.ts";
 import { signProviderFee } from "../../lib/sandbox/chain/provider_fee.ts";
-import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
-import { hostileNode, moneyWorld, privateStateDir } from "./_money_world.ts";
+import {
+  fundedBuyer,
+  hostileNode,
+  moneyWorld,
+  privateStateDir,
+  refusedUntouched,
+  secondComputeDataset,
+  setMarketFee,
+} from "./_money_world.ts";
 
 type Json = Record<string, unknown>;
 type Hex = `0x${string}`;
-const SET_FEE = parseAbi([
-  "function setPublishingMarketFee(address _publishMarketFeeAddress, address _publishMarketFeeToken, uint256 _publishMarketFeeAmount)",
-  "function getPublishingMarketFee() view returns (address, address, uint256)",
-]);
 
 Deno.test("without maxPrice only the listed price is paid, and one cap covers a whole job", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 2 });
-  const { ocean, chain, example, reader } = world;
+  const { ocean, chain, example } = world;
   const { documentId: did, serviceId } = example.dataset;
   const hostile = privateKeyToAccount(generatePrivateKey());
   const fee = (amount: string) =>
@@ -46,21 +42,9 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
       validUntil: Math.floor(Date.now() / 1000) + 600,
       data: { id: serviceId },
     });
-  const buyer = async () => {
-    const signer = signerFromPrivateKey(generatePrivateKey());
-    await chain.fund(signer.address, "20");
-    return signer;
-  };
-  const untouched = async (address: string, run: () => Promise<unknown>, pattern: RegExp) => {
-    const [sent, held] = [await world.sent(address), await world.oceanOf(address)];
-    const error = await run().then(() => undefined, (e) => e);
-    assert.ok(error instanceof TidepoolError, `refused as a TidepoolError: ${error}`);
-    assert.match(error.message, pattern);
-    assert.equal(await world.sent(address), sent, "no transaction was sent");
-    assert.equal(await world.oceanOf(address), held, "no Ocean left the wallet");
-    assert.deepEqual(await world.ordersPaidBy(address), []);
-    return error as TidepoolError;
-  };
+  const buyer = () => fundedBuyer(world);
+  const untouched = (address: string, run: () => Promise<unknown>, pattern: RegExp) =>
+    refusedUntouched(world, address, run, pattern);
   const proxies: { close(): Promise<void> }[] = [];
   const through = (rewrite: Parameters<typeof hostileNode>[1]) => {
     const proxy = hostileNode(ocean.url, rewrite);
@@ -68,19 +52,7 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
     return new OceanNode(proxy.url, { progress: false, retry: false });
   };
   const node = new OceanNode(ocean.url, { progress: false, retry: false });
-  const others = [...chain.pricing.keys()].filter((d) =>
-    d !== did && d !== example.algorithm.documentId
-  );
-  // A second dataset the job's algorithm may run on: its first service made a
-  // compute service with the example dataset's terms (who it trusts).
-  const secondDdo = ocean.ddos.find((d) => d.id === others[0])!;
-  const exampleService = ocean.ddos.find((d) => d.id === did)!.services
-    .find((s) => s.id === serviceId)!;
-  Object.assign(secondDdo.services[0], {
-    type: "compute",
-    compute: structuredClone(exampleService.compute),
-  });
-  const second = { documentId: secondDdo.id, serviceId: secondDdo.services[0].id };
+  const second = secondComputeDataset(world);
   try {
     await t.step("downloadAsset with no cap refuses a node's own 15-Ocean fee", async () => {
       const signer = await buyer();
@@ -206,31 +178,7 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
         const datatoken = ocean.ddos.find((d) => d.id === did)!.services
           .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
         const market = privateKeyToAccount(generatePrivateKey()).address;
-        const [current] = await reader.readContract({
-          address: datatoken,
-          abi: SET_FEE,
-          functionName: "getPublishingMarketFee",
-        });
-        const { walletClient } = chainClients(chain);
-        await reader.request({
-          method: "anvil_impersonateAccount" as never,
-          params: [current] as never,
-        });
-        await reader.request({
-          method: "anvil_setBalance" as never,
-          params: [current, "0x56BC75E2D63100000"] as never,
-        });
-        const setFee = async (amount: string) => {
-          const hash = await walletClient.writeContract({
-            address: datatoken,
-            abi: SET_FEE,
-            functionName: "setPublishingMarketFee",
-            args: [market, chain.contracts.oceanToken, parseEther(amount)],
-            account: current,
-            chain: walletClient.chain,
-          });
-          await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-        };
+        const setFee = (amount: string) => setMarketFee(world, datatoken, market, amount);
         const listed = await buyer();
         const before = await world.oceanOf(listed.address);
         await orderAsset(node, did, serviceId, listed, { rpcUrl: chain.rpcUrl });

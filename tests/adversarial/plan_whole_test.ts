@@ -15,9 +15,16 @@
 import assert from "node:assert/strict";
 import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, orderAsset, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
+import { OceanNode, orderAsset } from "../../mod.ts";
 import { signProviderFee } from "../../lib/sandbox/chain/provider_fee.ts";
-import { hostileNode, moneyWorld, privateStateDir } from "./_money_world.ts";
+import {
+  fundedBuyer,
+  hostileNode,
+  moneyWorld,
+  privateStateDir,
+  refusedUntouched,
+  secondComputeDataset,
+} from "./_money_world.ts";
 
 type Json = Record<string, unknown>;
 type Fee = Awaited<ReturnType<typeof signProviderFee>>;
@@ -44,21 +51,9 @@ Deno.test("a plan with a fee startOrder would refuse sends nothing", async (t) =
     ...await sign(stranger),
     providerFeeAddress: provider.address,
   });
-  const buyer = async () => {
-    const signer = signerFromPrivateKey(generatePrivateKey());
-    await chain.fund(signer.address, "20");
-    return signer;
-  };
-  const untouched = async (address: string, run: () => Promise<unknown>, pattern: RegExp) => {
-    const [sent, held] = [await world.sent(address), await world.oceanOf(address)];
-    const error = await run().then(() => undefined, (e) => e);
-    assert.ok(error instanceof TidepoolError, `refused as a TidepoolError: ${error}`);
-    assert.match(error.message, pattern);
-    assert.equal(await world.sent(address), sent, "no transaction was sent");
-    assert.equal(await world.oceanOf(address), held, "no Ocean left the wallet");
-    assert.deepEqual(await world.ordersPaidBy(address), []);
-    return error as TidepoolError;
-  };
+  const buyer = () => fundedBuyer(world);
+  const untouched = (address: string, run: () => Promise<unknown>, pattern: RegExp) =>
+    refusedUntouched(world, address, run, pattern);
   const proxies: { close(): Promise<void> }[] = [];
   /** A node whose compute terms get `fees[i]` for the i-th asset (algorithm first). */
   const computeNode = (fees: (() => Promise<Fee>)[]) => {
@@ -83,26 +78,13 @@ Deno.test("a plan with a fee startOrder would refuse sends nothing", async (t) =
     proxies.push(proxy);
     return new OceanNode(proxy.url, { progress: false, retry: false });
   };
-  // A second dataset the algorithm may run on (the example dataset's compute terms).
-  const secondDdo = ocean.ddos.find((d) =>
-    [...chain.pricing.keys()].includes(d.id) && d.id !== did &&
-    d.id !== example.algorithm.documentId
-  )!;
-  Object.assign(secondDdo.services[0], {
-    type: "compute",
-    compute: structuredClone(
-      ocean.ddos.find((d) => d.id === did)!.services.find((s) => s.id === serviceId)!.compute,
-    ),
-  });
+  const second = secondComputeDataset(world);
   const job = (node: OceanNode, signer: Awaited<ReturnType<typeof buyer>>) => () =>
     node.startCompute({
       signer,
       environment: example.environment,
       algorithm: example.algorithm,
-      datasets: [example.dataset, {
-        documentId: secondDdo.id,
-        serviceId: secondDdo.services[0].id,
-      }],
+      datasets: [example.dataset, second],
       rpcUrl: chain.rpcUrl,
       maxJobDuration: 60,
     });
