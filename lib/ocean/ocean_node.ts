@@ -518,7 +518,10 @@ export class OceanNode {
    * ```ts ignore
    * const quote = await node.quoteCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl });
    * quote.totals.print();
-   * const { jobs } = await node.startCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl, quote });
+   * // One cap for the whole job: its orders together, fees included.
+   * const { jobs } = await node.startCompute({
+   *   signer, environment: env.id, algorithm, datasets, rpcUrl, quote, maxPrice: "3",
+   * });
    * ```
    */
   async quoteCompute(parameters: QuoteComputeParameters): Promise<ComputeQuote> {

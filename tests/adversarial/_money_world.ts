@@ -6,7 +6,19 @@
  * `OrderStarted` events of a payer.
  */
 
-import { erc20Abi, parseAbiItem, type PublicClient } from "viem";
+import assert from "node:assert/strict";
+import {
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http,
+  parseAbi,
+  parseAbiItem,
+  parseEther,
+  type PublicClient,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { signerFromPrivateKey, TidepoolError } from "../../mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import type { OceanSandbox } from "../../lib/sandbox/ocean/start_ocean_sandbox.ts";
 import { type SandboxChain, startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
@@ -175,4 +187,106 @@ export async function privateStateDir(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "tidepool-state-" });
   Deno.env.set("TIDEPOOL_STATE_DIR", dir);
   return dir;
+}
+
+/** The signer of `key` (a new one by default), funded with gas and `ocean` Ocean on the world's chain. */
+export async function fundedBuyer(
+  world: MoneyWorld,
+  ocean = "20",
+  key: `0x${string}` = generatePrivateKey(),
+) {
+  const signer = signerFromPrivateKey(key);
+  await world.chain.fund(signer.address, ocean);
+  return signer;
+}
+
+/** A viem wallet client of `key` on the world's chain, for what a test sends itself. */
+export function walletOf(world: MoneyWorld, key: `0x${string}`) {
+  return createWalletClient({
+    account: privateKeyToAccount(key),
+    chain: defineChain({
+      id: world.chain.chainId,
+      name: "anvil",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [world.chain.rpcUrl] } },
+    }),
+    transport: http(world.chain.rpcUrl),
+  });
+}
+
+/**
+ * Runs `run`, which must fail with a TidepoolError matching `pattern`
+ * having sent nothing: the wallet's nonce, Ocean and orders on chain are
+ * what they were.
+ */
+export async function refusedUntouched(
+  world: MoneyWorld,
+  address: string,
+  run: () => Promise<unknown>,
+  pattern: RegExp,
+): Promise<TidepoolError> {
+  const [sent, held] = [await world.sent(address), await world.oceanOf(address)];
+  const error = await run().then(() => undefined, (e) => e);
+  assert.ok(error instanceof TidepoolError, `refused as a TidepoolError: ${error}`);
+  assert.match(error.message, pattern);
+  assert.equal(await world.sent(address), sent, "no transaction was sent");
+  assert.equal(await world.oceanOf(address), held, "no Ocean left the wallet");
+  assert.deepEqual(await world.ordersPaidBy(address), []);
+  return error;
+}
+
+const MARKET_FEE_ABI = parseAbi([
+  "function setPublishingMarketFee(address _publishMarketFeeAddress, address _publishMarketFeeToken, uint256 _publishMarketFeeAmount)",
+  "function getPublishingMarketFee() view returns (address, address, uint256)",
+]);
+
+/**
+ * Sets a datatoken's publishing market fee as whoever may set it now (its
+ * current fee address, impersonated on anvil): `amount` Ocean to `market`.
+ */
+export async function setMarketFee(
+  world: MoneyWorld,
+  datatoken: `0x${string}`,
+  market: `0x${string}`,
+  amount: string,
+): Promise<void> {
+  const { reader, chain } = world;
+  const [current] = await reader.readContract({
+    address: datatoken,
+    abi: MARKET_FEE_ABI,
+    functionName: "getPublishingMarketFee",
+  });
+  const { walletClient } = chainClients(chain);
+  await reader.request({ method: "anvil_impersonateAccount" as never, params: [current] as never });
+  await reader.request({
+    method: "anvil_setBalance" as never,
+    params: [current, "0x56BC75E2D63100000"] as never,
+  });
+  const hash = await walletClient.writeContract({
+    address: datatoken,
+    abi: MARKET_FEE_ABI,
+    functionName: "setPublishingMarketFee",
+    args: [market, chain.contracts.oceanToken, parseEther(amount)],
+    account: current,
+    chain: walletClient.chain,
+  });
+  const receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  assert.equal(receipt.status, "success", "the market fee was set");
+}
+
+/**
+ * A second dataset the compute example's algorithm may run on: another
+ * asset on chain whose first service is made a compute service with the
+ * example dataset's terms (whom it trusts).
+ */
+export function secondComputeDataset(world: MoneyWorld): { documentId: string; serviceId: string } {
+  const { ocean, chain, example } = world;
+  const ddo = ocean.ddos.find((d) =>
+    chain.pricing.has(d.id) && d.id !== example.dataset.documentId &&
+    d.id !== example.algorithm.documentId
+  )!;
+  const terms = ocean.ddos.find((d) => d.id === example.dataset.documentId)!.services
+    .find((s) => s.id === example.dataset.serviceId)!.compute;
+  Object.assign(ddo.services[0], { type: "compute", compute: structuredClone(terms) });
+  return { documentId: ddo.id, serviceId: ddo.services[0].id };
 }

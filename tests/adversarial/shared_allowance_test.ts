@@ -6,11 +6,12 @@
  * exchange one order's price (what a start stopped right after its first
  * approval leaves) plans no approval for either; the first purchase spends
  * the allowance and the second reverts, after the first order was paid.
- * Checked on anvil: the orders and the Ocean spent.
+ * (A stop now also sets the allowance back, so the second start finds none.)
+ * Checked on anvil: the orders, the allowance and the Ocean spent.
  */
 
 import assert from "node:assert/strict";
-import { parseEther } from "viem";
+import { erc20Abi, parseEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { OceanNode, signerFromPrivateKey } from "../../mod.ts";
 import { moneyWorld, privateStateDir, rpcProxy } from "./_money_world.ts";
@@ -41,7 +42,18 @@ Deno.test("a start stopped after its first approval starts when asked again", as
       node.startCompute({ ...parameters, rpcUrl: proxy.url, signal: stop.signal }),
       /stopped by the signal/,
     );
-    assert.equal(await world.sent(signer.address), 1, "the first approval only");
+    // The first approval, and the one that sets the exchange's allowance back (issue 53).
+    assert.equal(await world.sent(signer.address), 2, "the first approval and its undoing");
+    assert.equal(
+      await world.reader.readContract({
+        address: chain.contracts.oceanToken,
+        abi: erc20Abi,
+        functionName: "allowance",
+        args: [signer.address as `0x${string}`, chain.contracts.fixedRateExchange],
+      }),
+      0n,
+      "the exchange is allowed nothing after the stop",
+    );
     assert.equal(await world.oceanOf(signer.address), before, "nothing paid");
 
     const started = await node.startCompute({ ...parameters, rpcUrl: chain.rpcUrl })

@@ -2,20 +2,25 @@
  * Stop means stop: a signal fired after each transaction of a two-order
  * paid compute start (the algorithm's order and the dataset's, three
  * transactions each) sends nothing further, except the `startOrder` of an
- * order whose datatoken was just bought, and starts no job. A JSON-RPC proxy
+ * order whose datatoken was just bought (and the approval that sets an
+ * allowance back after a stop right after its approval), and starts no job. A JSON-RPC proxy
  * before anvil plays the stop button: it fires the signal as it forwards the
  * k-th transaction. Checked on anvil: transactions sent, Ocean spent, and
  * no datatoken bought without its `OrderStarted`.
  */
 
 import assert from "node:assert/strict";
-import { parseEther } from "viem";
+import { erc20Abi, parseEther } from "viem";
 import { generatePrivateKey } from "viem/accounts";
 import { OceanNode, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
 import { moneyWorld, rpcProxy } from "./_money_world.ts";
 
-/** Transactions sent in all when the signal fires after the k-th (approve, buyDT, startOrder twice). */
-const SENT_AFTER_STOP = [0, 1, 3, 3, 4, 6, 6];
+/**
+ * Transactions sent in all when the signal fires after the k-th (approve,
+ * buyDT, startOrder twice); a stop right after an approval sends one more,
+ * which sets the exchange's allowance back (issue 53).
+ */
+const SENT_AFTER_STOP = [0, 2, 3, 3, 5, 6, 6];
 
 Deno.test("a stop after any transaction of a two-order compute start sends nothing further", async (t) => {
   const world = await moneyWorld();
@@ -69,6 +74,13 @@ Deno.test("a stop after any transaction of a two-order compute start sends nothi
           for (const order of orders) {
             assert.ok(error.message.includes(order.tx), "the error names each order");
           }
+          const allowed = await world.reader.readContract({
+            address: chain.contracts.oceanToken,
+            abi: erc20Abi,
+            functionName: "allowance",
+            args: [signer.address as `0x${string}`, chain.contracts.fixedRateExchange],
+          });
+          assert.equal(allowed, 0n, "the exchange is allowed nothing after the stop");
           const jobs = await node.jobs(signer.address);
           assert.equal(jobs.numRows(), 0, "no job was started");
         } finally {

@@ -77,7 +77,8 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
       assert.ok(terms.algorithm?.providerFee?.r, "a signed provider fee for the algorithm");
       keep(terms);
 
-      const started = await node.startCompute({ ...request, signer: buyer, maxPrice: "1.5" });
+      // One cap for the whole job: two orders of 1.001 Ocean.
+      const started = await node.startCompute({ ...request, signer: buyer, maxPrice: "2.5" });
       keep(started);
       orders = started.orders;
       assert.deepEqual(
@@ -167,7 +168,7 @@ Deno.test("a paid job runs on orders made on chain, and only on the payer's own 
         const short = signerFromPrivateKey(generatePrivateKey());
         await chain.fund(short.address, "1.5");
         await assert.rejects(
-          node.startCompute({ ...request, signer: short, maxPrice: "1.5" }),
+          node.startCompute({ ...request, signer: short, maxPrice: "2.5" }),
           refused(/insufficient balance: 1\.5 OCEAN held, 2\.002 OCEAN needed/),
         );
         assert.equal(await publicClient.getTransactionCount({ address: short.address }), 0);

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { erc20Abi, parseEther } from "viem";
+import { erc20Abi, parseEther, parseTransaction } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import {
   deployOceanContracts,
@@ -18,6 +18,7 @@ import {
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 import { orderDatatoken } from "../../mod.ts";
 import { TidepoolError } from "../../lib/errors/errors.ts";
+import { rpcProxy } from "../adversarial/_money_world.ts";
 
 Deno.test("one wallet's orders in line: parallel orders, a failure after paying, funds for all", async (t) => {
   const chain = await startAnvil();
@@ -97,8 +98,19 @@ Deno.test("one wallet's orders in line: parallel orders, a failure after paying,
       async () => {
         const buyer = await newBuyer("5");
         const good = await fee(paid.datatokenAddress);
-        // A provider fee whose signature is not the provider's: startOrder reverts after buyDT.
-        const forged = { ...good, s: `0x${"11".repeat(32)}` };
+        // The chain refuses the startOrder after buyDT (a fee whose signature is not the
+        // provider's is now refused before anything is sent: tests/adversarial/plan_whole_test.ts).
+        const refusing = rpcProxy(chain.rpcUrl, {
+          before: (call) => {
+            if (call.method !== "eth_sendRawTransaction") return Promise.resolve(undefined);
+            const tx = parseTransaction(call.params[0] as `0x${string}`);
+            const startOrder = tx.to?.toLowerCase() === paid.datatokenAddress.toLowerCase() &&
+              !tx.data?.startsWith("0x095ea7b3");
+            return Promise.resolve(
+              startOrder ? { error: { code: -32000, message: "Invalid provider fee" } } : undefined,
+            );
+          },
+        });
         const before = await publicClient.readContract({
           address: contracts.oceanToken,
           abi: erc20Abi,
@@ -106,16 +118,15 @@ Deno.test("one wallet's orders in line: parallel orders, a failure after paying,
           args: [buyer.address],
         });
         const error = await orderDatatoken({
-          rpcUrl: chain.rpcUrl,
+          rpcUrl: refusing.url,
           account: buyer,
           serviceIndex: 0,
           datatoken: paid.datatokenAddress,
-          providerFee: forged,
-        }).then(() => undefined, (error) => error);
+          providerFee: good,
+        }).then(() => undefined, (error) => error).finally(() => refusing.close());
         assert.ok(error instanceof TidepoolError, String(error));
         assert.match(error.message, /the payment went through but the order failed/);
-        // The payment's transactions by hash; the order, which the chain refused at its gas
-        // estimate (the fee's signature is checked there), by name.
+        // The payment's transactions by hash; the order, which the chain refused, by name.
         const details = String(error.details);
         assert.match(
           details,

@@ -36,14 +36,16 @@ export interface StartComputeParameters {
   /** The token the environment is paid in; default the first it lists for the chain. */
   paymentToken?: string;
   /**
-   * The most each order (the algorithm's, each dataset's) may take from
-   * the wallet, every part counted: the
+   * The most the whole job may take from the wallet, its orders together
+   * (the algorithm's and every dataset's), every part counted: the
    * datatoken's price with the exchange's swap fees, the provider fee and
    * the market fees. An amount (`"5"`) is in the token the chain's exchange
    * prices the datatoken in; a payment in any other token (a provider fee in
    * a token the node picked, any fee of a free datatoken) is refused unless
    * capped by the token's address: `{ "0xOcean…": "5", "0xUSDC…": "0.5" }`.
    * A quote above it is refused before anything is sent, naming each part.
+   * Not given: only the datatokens' prices as the chain's exchange lists
+   * them are paid, and any fee above zero is refused until a cap allows it.
    */
   maxPrice?: MaxPrice;
   /**

@@ -46,6 +46,9 @@ export interface QuoteOrderOptions {
    * a token the node picked, any fee of a free datatoken) is refused unless
    * capped by the token's address: `{ "0xOcean…": "5", "0xUSDC…": "0.5" }`.
    * A quote above it is refused before anything is sent, naming each part.
+   * Not given: only the datatoken's price as the chain's exchange lists it
+   * is paid, and any fee above zero (provider, market) is refused until a
+   * cap allows it, also when executing a `quote`.
    */
   maxPrice?: MaxPrice;
   /** Pay again even when a still-valid order exists; default false. */

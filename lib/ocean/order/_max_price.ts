@@ -20,7 +20,13 @@ import { TidepoolError } from "../../errors/errors.ts";
  *   is refused, naming the token and the amount;
  * - amounts per token address (`{ "0x…Ocean": "2", "0x…USDC": "0.5" }`):
  *   each token's total within its own cap, and a payment in a token not
- *   listed refused.
+ *   listed refused. One address in two spellings (checksummed and lower
+ *   case) is refused as ambiguous.
+ *
+ * The cap holds for everything one call pays: every order of a paid compute
+ * job together, not each order on its own. Without a cap, only the
+ * datatoken's price as the chain's exchange lists it is paid; any fee
+ * above zero is refused until a cap allows it (docs/SAFETY.md).
  */
 export type MaxPrice = string | number | Readonly<Record<string, string | number>>;
 
@@ -66,6 +72,7 @@ export function priceCap(value: unknown): PriceCap | undefined {
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) return maxPriceText(value);
   const caps: Record<string, string> = {};
+  const spelled = new Map<string, string>();
   for (const [token, amount] of Object.entries(value)) {
     if (!/^0x[0-9a-fA-F]{40}$/.test(token)) {
       throw new TidepoolError(
@@ -76,7 +83,24 @@ export function priceCap(value: unknown): PriceCap | undefined {
         },
       );
     }
-    caps[token.toLowerCase()] = maxPriceText(amount, `maxPrice["${token}"]`)!;
+    const key = token.toLowerCase();
+    const said = maxPriceText(amount, `maxPrice["${token}"]`)!;
+    const earlier = spelled.get(key);
+    if (earlier !== undefined) {
+      // Two spellings of one address (checksummed and lower case) are one token:
+      // keeping either cap silently could keep the looser one.
+      throw new TidepoolError(
+        `Invalid option maxPrice: token ${key} is capped twice (${JSON.stringify(earlier)}: "${
+          caps[key]
+        }" and ${JSON.stringify(token)}: "${said}")`,
+        {
+          hint:
+            "Nothing was read or sent. An address names one token whatever its letter case: give each token one cap",
+        },
+      );
+    }
+    spelled.set(key, token);
+    caps[key] = said;
   }
   if (Object.keys(caps).length === 0) {
     throw new TidepoolError("Invalid option maxPrice: no token is capped", {

@@ -20,6 +20,7 @@ import {
   DATATOKEN_ABI,
   DISPENSER_ABI,
   EXCHANGE_ABI,
+  GAS,
   type PlanAllowances,
   planOrder,
 } from "./_order_plan.ts";
@@ -33,6 +34,7 @@ import {
   stoppedError,
 } from "./_order_failures.ts";
 import { refuseChanged, refuseUnfunded } from "./_plan_checks.ts";
+import { refuseUnpayableFees } from "./_fee_checks.ts";
 import { inTransactionLane } from "./_transaction_lane.ts";
 
 /** The signal fired before an order's payment: what of it was sent (approvals at most). */
@@ -75,6 +77,8 @@ export function executeQuote(
       if (fresh.source !== "reused") refuseChanged(quoted, fresh, quote.tokens);
       now.push(fresh);
     }
+    // The plan whole, before its first transaction: every fee startOrder would take, then the funds.
+    await refuseUnpayableFees(now);
     await refuseUnfunded(context, now.filter((o) => o.source !== "reused"), quote.tokens);
     const placed: Placed[] = [];
     for (const order of now) {
@@ -100,9 +104,10 @@ export function executeQuote(
 
 /**
  * Sends one order's transactions, each mined before the next. Approvals
- * that give an allowance back (`restores`) follow `startOrder`, and are sent
- * also when the order stops or fails after its approval lowered that
- * allowance: the wallet's allowances end as they were.
+ * that give an allowance back (`restores`) follow `startOrder`; when the
+ * order stops or fails after an approval, every allowance it changed (the
+ * exchange's as the datatoken's) is set back: the wallet's allowances end
+ * as they were.
  */
 async function sendOrder(
   context: ChainContext,
@@ -110,11 +115,14 @@ async function sendOrder(
   quote: Pick<OrderQuote, "tokens">,
   signal?: AbortSignal,
 ): Promise<DatatokenOrder> {
-  const sent: SentTransaction[] = [];
+  const sent: (SentTransaction & { planned: number })[] = [];
   let paidAt = -1;
   const receipts = [];
   const send = async (tx: PlannedTransaction) => {
-    const noted: SentTransaction = { action: tx.action };
+    const noted: SentTransaction & { planned: number } = {
+      action: tx.action,
+      planned: order.transactions.indexOf(tx),
+    };
     sent.push(noted);
     const hash = await context.wallet.writeContract({
       ...call(tx, order, context.buyer),
@@ -133,14 +141,36 @@ async function sendOrder(
     return receipt;
   };
   const restores = order.transactions.filter((tx) => tx.allowance?.restores);
-  /** Gives back what an approval of this order lowered; a restore that fails is noted unmined. */
+  /**
+   * After a stop or a failure: every allowance an approval of this order
+   * changed, whatever its spender (the exchange, the datatoken), is set back
+   * to what the wallet had before the order, as the chain says it now; a
+   * restore that fails is noted unmined.
+   */
   const restore = async () => {
-    const lowered = sent.some((s, i) =>
-      s.hash && s.action === "approve" &&
-      order.transactions[i]?.allowance?.spender === order.datatoken
-    );
-    if (!lowered) return;
-    for (const tx of restores) await send(tx).catch(() => undefined);
+    const changed = new Map<string, { token: ChainHex; spender: ChainHex; had: bigint }>();
+    order.transactions.forEach((tx, i) => {
+      const approved = sent.findIndex((s) => s.hash && s.action === "approve" && s.planned === i);
+      if (approved < 0 || !tx.allowance || tx.allowance.had === undefined) return;
+      const { token, spender, had } = tx.allowance;
+      changed.set(`${token} ${spender}`.toLowerCase(), { token, spender, had });
+    });
+    for (const { token, spender, had } of changed.values()) {
+      const now = await context.reader.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "allowance",
+        args: [context.buyer, spender],
+      }).catch(() => undefined);
+      if (now === had) continue;
+      await send({
+        action: "approve",
+        contract: token,
+        gas: GAS.approve,
+        allowance: { token, spender, amount: had, restores: true },
+        payments: [],
+      }).catch(() => undefined);
+    }
   };
   let ordered: Awaited<ReturnType<typeof send>> | undefined;
   for (const tx of order.transactions.filter((t) => !t.allowance?.restores)) {

@@ -275,7 +275,8 @@ const MAX_UINT256 = 2n ** 256n - 1n;
  *   right after `startOrder` (`after`).
  *
  * The allowance read is remembered for the plan's later orders (every order
- * leaves it as it found it).
+ * leaves it as it found it), and each approval carries it (`had`): a stop
+ * or a failure after the approval sets it back, whatever the spender.
  */
 async function approvals(
   context: ChainContext,
@@ -290,11 +291,11 @@ async function approvals(
   }
   const before: PlannedTransaction[] = [];
   const after: PlannedTransaction[] = [];
-  const approve = (token: ChainHex, amount: bigint, restores?: boolean) => ({
+  const approve = (token: ChainHex, amount: bigint, had: bigint, restores?: boolean) => ({
     action: "approve" as const,
     contract: token,
     gas: GAS.approve,
-    allowance: { token, spender, amount, ...(restores ? { restores } : {}) },
+    allowance: { token, spender, amount, had, ...(restores ? { restores } : {}) },
     payments: [],
   });
   for (const [token, amount] of byToken) {
@@ -308,11 +309,11 @@ async function approvals(
     allowances.set(key, had);
     if (rule === "add") {
       // An allowance too large to add to already covers the purchase.
-      if (had + amount <= MAX_UINT256) before.push(approve(token, had + amount));
+      if (had + amount <= MAX_UINT256) before.push(approve(token, had + amount, had));
       continue;
     }
-    if (had !== amount) before.push(approve(token, amount));
-    if (had > 0n) after.push(approve(token, had, true));
+    if (had !== amount) before.push(approve(token, amount, had));
+    if (had > 0n) after.push(approve(token, had, had, true));
   }
   return { before, after };
 }

@@ -55,38 +55,76 @@ export function amountText(
 }
 
 /**
- * Refuses an order whose total in any token is above its cap, or that pays
- * in a token nothing caps, naming each part, before anything is sent. An
- * amount alone caps the token the chain's exchange prices the datatoken in
- * (the order's `price` part); amounts per token address cap those tokens.
+ * Refuses a plan whose total in any token is above its cap, or that pays in
+ * a token nothing caps, naming each part, before anything is sent. The cap
+ * holds for the whole plan (every order of a compute job together). An
+ * amount alone caps the token the chain's exchange prices the datatokens in
+ * (the orders' `price` parts, one token); amounts per token address cap
+ * those tokens. Without a cap, only the `price` parts are paid (the
+ * datatoken's price as the chain's exchange lists it): any other payment
+ * above zero (a provider fee, a market fee) is refused until a cap allows
+ * it.
  *
- * @param order The planned order.
- * @param cap The cap (from `priceCap`), or undefined for none.
+ * @param orders The planned orders of one call.
+ * @param cap The cap (from `priceCap`), or undefined for none given.
  * @param tokens Symbols and decimals.
  */
 export function refuseAboveCap(
-  order: QuotedOrder,
+  orders: readonly QuotedOrder[],
   cap: PriceCap | undefined,
   tokens: ReadonlyMap<string, QuotedToken>,
 ): void {
-  if (cap === undefined) return;
-  const payments = order.transactions.flatMap((tx) => tx.payments).filter(MONEY);
-  const priceToken = payments.find((p) => p.part === "price")?.token.toLowerCase();
+  const payments = orders.flatMap((order) =>
+    order.transactions.flatMap((tx) => tx.payments).filter(MONEY).map((payment) => ({
+      ...payment,
+      asset: order.did ?? order.datatoken,
+    }))
+  );
+  const named = (list: typeof payments, token: string) =>
+    list.filter((p) => p.token.toLowerCase() === token)
+      .map((p) =>
+        `${orders.length > 1 ? `${p.asset} ` : ""}${p.part} ${
+          amountText(p.amount, token, tokens)
+        } to ${p.payee}`
+      ).join("; ");
+  const single = orders.length === 1 && orders[0].did ? ` ${orders[0].did}` : "";
+  const what = orders.length > 1 ? ` (${orders.length} orders together)` : "";
+  if (cap === undefined) {
+    const unlisted = payments.filter((p) => p.part !== "price" && p.amount > 0n);
+    if (unlisted.length === 0) return;
+    const fees = [...new Set(unlisted.map((p) => p.token.toLowerCase()))];
+    throw new TidepoolError(
+      `Cannot order${single}: it would pay ${
+        unlisted.map((p) => `${p.part} ${amountText(p.amount, p.token, tokens)}`).join(", ")
+      } beyond the datatoken's listed price, and no maxPrice was given`,
+      {
+        details: fees.map((token) => named(payments, token)).join("; "),
+        detailsLabel: "Parts",
+        hint:
+          `Nothing was sent. Without maxPrice only the datatoken's price is paid; quote first to see every part, then give the most you accept per token: maxPrice: { ${
+            [...new Set([...payments.map((p) => p.token.toLowerCase())])]
+              .map((t) => `"${t}": "…"`).join(", ")
+          } }`,
+      },
+    );
+  }
+  const priceTokens = [
+    ...new Set(payments.filter((p) => p.part === "price").map((p) => p.token.toLowerCase())),
+  ];
+  const priceToken = priceTokens.length === 1 ? priceTokens[0] : undefined;
   const caps = new Map<string, string>(
     typeof cap === "string" ? (priceToken ? [[priceToken, cap]] : []) : Object.entries(cap),
   );
-  const asset = order.did ? ` ${order.did}` : "";
-  for (const [token, total] of totalsByToken([order])) {
-    const parts = payments.filter((p) => p.token.toLowerCase() === token)
-      .map((p) => `${p.part} ${amountText(p.amount, token, tokens)} to ${p.payee}`);
+  for (const [token, total] of totalsByToken(orders)) {
+    const parts = named(payments, token);
     const limit = caps.get(token);
     if (limit === undefined) {
       throw new TidepoolError(
-        `Cannot order${asset}: it would pay ${
+        `Cannot order${single}: it would pay ${
           amountText(total, token, tokens)
-        } (token ${token}), a token maxPrice does not cap`,
+        }${what} (token ${token}), a token maxPrice does not cap`,
         {
-          details: parts.join("; "),
+          details: parts,
           detailsLabel: "Parts",
           hint: `Nothing was sent. ${
             typeof cap !== "string"
@@ -95,10 +133,13 @@ export function refuseAboveCap(
               ? `maxPrice "${cap}" caps only the token the datatoken is priced in (${
                 tokens.get(priceToken)?.symbol ?? priceToken
               })`
+              : priceTokens.length > 1
+              ? `maxPrice "${cap}" cannot say which of the ${priceTokens.length} tokens the datatokens are priced in it caps`
               : `maxPrice "${cap}" caps only the token a datatoken is priced in, and this order buys none`
           }; if you accept these parts, cap each token by its address: maxPrice: { ${
-            [...new Set([...caps.keys(), token])].map((t) => `"${t}": "${caps.get(t) ?? "…"}"`)
-              .join(", ")
+            [...new Set([...caps.keys(), ...priceTokens, token])].map((t) =>
+              `"${t}": "${caps.get(t) ?? "…"}"`
+            ).join(", ")
           } }`,
         },
       );
@@ -106,14 +147,14 @@ export function refuseAboveCap(
     const decimals = tokens.get(token)?.decimals ?? 18;
     if (total <= capUnits(limit, decimals)) continue;
     throw new TidepoolError(
-      `Cannot order${asset}: it would take ${
+      `Cannot order${single}: it would take ${
         amountText(total, token, tokens)
-      } from the wallet, above maxPrice ${limit}`,
+      } from the wallet${what}, above maxPrice ${limit}`,
       {
-        details: parts.join("; "),
+        details: parts,
         detailsLabel: "Parts",
         hint:
-          "Nothing was sent. maxPrice caps everything an order takes in each token, fees included: raise it if you accept these parts",
+          "Nothing was sent. maxPrice caps everything one call takes in each token, fees and every order of a compute job included: raise it if you accept these parts",
       },
     );
   }

@@ -7,6 +7,7 @@
  */
 
 import { erc20Abi } from "viem";
+import { TidepoolError } from "../../errors/errors.ts";
 import type { ChainContext } from "./_chain_context.ts";
 import type { PriceCap } from "./_max_price.ts";
 import type { DatatokenOrder } from "./_order_types.ts";
@@ -24,7 +25,7 @@ export type QuoteItem = OrderTarget & { given?: DatatokenOrder };
  * @param context The buyer's clients.
  * @param chainId The chain.
  * @param items The orders, in the order they are sent.
- * @param maxPrice The cap per order (`priceCap`), or undefined.
+ * @param maxPrice The cap of all the orders together (`priceCap`), or undefined.
  * @returns The quote.
  */
 export async function readQuote(
@@ -59,7 +60,8 @@ export async function readQuote(
       }
     }
   }
-  for (const order of orders) refuseAboveCap(order, maxPrice, tokens);
+  // Without a cap the quote shows every part; ordering refuses what no cap allows.
+  if (maxPrice !== undefined) refuseAboveCap(orders, maxPrice, tokens);
   const gasPrice = await context.reader.getGasPrice();
   const expiries = orders.filter((o) => o.source !== "reused" && o.providerFee.validUntil > 0)
     .map((o) => o.providerFee.validUntil);
@@ -75,13 +77,33 @@ export async function readQuote(
   };
 }
 
-/** A token's symbol and decimals, as it says; a token that does not say is shown by address. */
+/**
+ * A token's symbol and decimals, as it says. A token that does not say its
+ * symbol is shown by address; one that does not say its decimals (the call
+ * reverts, or answers past 255) is refused: an amount of it cannot be shown
+ * or capped in whole tokens, and taking it as 18 could make a cap mean a
+ * million times more.
+ */
 async function tokenInfo(context: ChainContext, address: `0x${string}`): Promise<QuotedToken> {
   const read = (functionName: "symbol" | "decimals") =>
     context.reader.readContract({ address, abi: erc20Abi, functionName });
   const [symbol, decimals] = await Promise.all([
     read("symbol").catch(() => address),
-    read("decimals").catch(() => 18),
+    read("decimals").catch((error: unknown) => {
+      // A chain that does not answer is not a token that does not say.
+      if ((error as Error)?.name !== "ContractFunctionExecutionError") throw error;
+      return error;
+    }),
   ]);
-  return { symbol: String(symbol), decimals: Number(decimals) };
+  if (typeof decimals !== "number" || !Number.isInteger(decimals) || decimals > 255) {
+    throw new TidepoolError(`Cannot order: token ${address} does not say its decimals`, {
+      details: decimals instanceof Error
+        ? (decimals as { shortMessage?: string }).shortMessage ?? decimals.message
+        : String(decimals),
+      detailsLabel: "Chain said",
+      hint:
+        "Nothing was sent. An order would pay in this token, and without its decimals no amount of it can be shown or capped; ask the publisher or the node's operator",
+    });
+  }
+  return { symbol: String(symbol), decimals };
 }

@@ -22,7 +22,7 @@ import type { OrderQuote, PreparedOrder } from "./_quote_types.ts";
  * @param chainId The chain id.
  * @param account The buyer's account.
  * @param items The orders.
- * @param maxPrice The cap per order, or undefined.
+ * @param maxPrice The cap of all the orders together, or undefined.
  * @returns The quote.
  */
 export async function quoteOnChain(
@@ -66,7 +66,7 @@ export async function executeOnChain(
   const { chainContext } = await import("./_chain_context.ts");
   const { executeQuote } = await import("./_order_execution.ts");
   const { refuseAboveCap } = await import("./_plan_checks.ts");
-  for (const order of quote.orders) refuseAboveCap(order, options.maxPrice, quote.tokens);
+  refuseAboveCap(quote.orders, options.maxPrice, quote.tokens);
   return await onChain(
     rpcUrl,
     "send the order",

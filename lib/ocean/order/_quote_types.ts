@@ -32,9 +32,16 @@ export interface PlannedTransaction {
   /**
    * For an approval: the token and how much the spender may take (moves
    * nothing); `restores`: it gives back the allowance the wallet had before
-   * the order set it to exactly what its `startOrder` takes.
+   * the order set it to exactly what its `startOrder` takes; `had`: what
+   * the wallet allowed before the order, set back after a stop or a failure.
    */
-  allowance?: { token: ChainHex; spender: ChainHex; amount: bigint; restores?: boolean };
+  allowance?: {
+    token: ChainHex;
+    spender: ChainHex;
+    amount: bigint;
+    restores?: boolean;
+    had?: bigint;
+  };
   /** For a purchase: the exchange's id of the datatoken's offer. */
   exchangeId?: ChainHex;
   /** What the transaction takes from the wallet. */

@@ -8,7 +8,9 @@
  *
  * The folder is `TIDEPOOL_STATE_DIR` when set, else `$XDG_STATE_HOME/tidepool`,
  * else `~/.local/state/tidepool` (docs/SAFETY.md). Every process that orders
- * with one key must see the same folder.
+ * with one key must see the same folder: a process that may not read one of
+ * these variables (when the ones before it are unset) refuses to order
+ * rather than lock another file.
  *
  * @module
  */
@@ -16,8 +18,15 @@
 import { TidepoolError } from "../../errors/errors.ts";
 import { NotOwnFileError, openOwnFile } from "../../fs/own_file.ts";
 
+/** The variables that decide the state folder, in the order they are read. */
+const STATE_VARIABLES = ["TIDEPOOL_STATE_DIR", "XDG_STATE_HOME", "HOME"] as const;
+
 /**
- * tidepool's state folder: where the wallet locks live.
+ * tidepool's state folder: where the wallet locks live. Decided the same
+ * way in every process, whatever its permissions: a variable that decides
+ * it and that the process may not read is never skipped (another process
+ * that may read it would lock another file), and a process that cannot
+ * decide the folder fails closed, naming what to give.
  *
  * @returns The folder's path (not created).
  */
@@ -26,11 +35,14 @@ export function stateDir(): string {
   if (own) return own;
   const xdg = readVariable("XDG_STATE_HOME");
   if (xdg) return `${xdg}/tidepool`;
-  const home = readVariable("HOME") ?? readVariable("USERPROFILE");
+  const home = readVariable("HOME") ??
+    (Deno.build.os === "windows" ? readVariable("USERPROFILE") : undefined);
   if (home) return `${home}/.local/state/tidepool`;
   throw new TidepoolError("Cannot order: tidepool's state folder is unknown", {
+    details: `${STATE_VARIABLES.join(", ")} are not set`,
+    detailsLabel: "Environment",
     hint:
-      "Set TIDEPOOL_STATE_DIR to a folder every process ordering with this wallet can write (it holds the wallet's lock), and allow reading it (--allow-env)",
+      "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder every process ordering with this wallet can write (it holds the wallet's lock), and allow reading it (--allow-env=TIDEPOOL_STATE_DIR)",
   });
 }
 
@@ -184,9 +196,26 @@ async function ownUid(folder: string): Promise<number | null> {
   }
 }
 
-/** A variable's value when the script may read it; never a permission prompt. */
+/**
+ * A variable that decides where the wallet's lock is: its value, or
+ * undefined when unset. A process that may not read it fails closed (never
+ * a permission prompt): skipping it would lock another file than a
+ * process that may, and both would pay.
+ */
 function readVariable(name: string): string | undefined {
   const permission = Deno.permissions.querySync?.({ name: "env", variable: name });
-  if (permission && permission.state !== "granted") return undefined;
+  if (permission && permission.state !== "granted") {
+    const needed = STATE_VARIABLES.slice(0, STATE_VARIABLES.indexOf(name as never) + 1);
+    throw new TidepoolError(
+      `Cannot order: tidepool may not read ${name}, which decides where the wallet's lock is`,
+      {
+        details: `permission to read ${name}: ${permission.state}`,
+        detailsLabel: "Deno said",
+        hint: `Nothing was sent. Allow reading it: --allow-env=${
+          (needed.length > 0 ? needed : [name]).join(",")
+        } (or --allow-env); every process ordering with one wallet must find the same lock`,
+      },
+    );
+  }
   return Deno.env.get(name) || undefined;
 }

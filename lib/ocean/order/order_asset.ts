@@ -48,9 +48,16 @@ export {
  * @param signer The buyer: a signer from `signerFromPrivateKey` or `signerFromEnv`.
  * @param options Chain RPC URL and id, `maxPrice`, a `quote` to execute, a `signal`.
  * @returns The order: transaction hash, block, and what was paid per part (from the receipts).
+ * Without `maxPrice`, only the datatoken's price as the chain's exchange
+ * lists it is paid: a provider or market fee above zero is refused, nothing
+ * sent, until a cap allows it.
+ *
  * @example Order the first service of an asset on the sandbox chain
  * ```ts ignore
- * const order = await orderAsset(node, did, ddo.services[0].id, signer, { rpcUrl: chain.rpcUrl });
+ * const order = await orderAsset(node, did, ddo.services[0].id, signer, {
+ *   rpcUrl: chain.rpcUrl,
+ *   maxPrice: "2", // everything it takes, fees included, in the token the datatoken is priced in
+ * });
  * const file = await node.download({ did, serviceId, txId: order.txHash, signer, dir: "data" });
  * ```
  */

@@ -48,7 +48,10 @@ export { type MaxPrice, maxPriceText, priceCap } from "./_max_price.ts";
  * ```ts ignore
  * import { privateKeyToAccount } from "viem/accounts";
  * const account = privateKeyToAccount(key);
- * const order = await orderDatatoken({ rpcUrl, account, datatoken, serviceIndex: 0, providerFee });
+ * // Without maxPrice, a provider fee above zero is refused: only the listed price is paid.
+ * const order = await orderDatatoken({
+ *   rpcUrl, account, datatoken, serviceIndex: 0, providerFee, maxPrice: "2",
+ * });
  * console.log(order.txHash);
  * ```
  */

@@ -39,7 +39,10 @@ import { priceCap } from "./_max_price.ts";
  * ```ts ignore
  * const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
  * quote.totals.print();
- * const order = await orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl, quote });
+ * // A fee in the quote is paid only under a cap that allows it.
+ * const order = await orderAsset(node, did, serviceId, signer, {
+ *   rpcUrl: chain.rpcUrl, quote, maxPrice: "2",
+ * });
  * ```
  */
 export async function quoteOrder(
