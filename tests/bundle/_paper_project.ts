@@ -81,7 +81,7 @@ export async function taskCommand(
 let cached: string | undefined;
 
 /** Deno's cache folder here, so a child with another HOME still finds its packages. */
-async function denoDirectory(): Promise<string> {
+export async function denoDirectory(): Promise<string> {
   if (cached) return cached;
   const { stdout } = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json"],

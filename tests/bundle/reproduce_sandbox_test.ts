@@ -13,7 +13,13 @@ import { childEnvironment } from "../_child_runs.ts";
 import { projectFolder, reproduceCommand, TIDEPOOL_MOD } from "./_paper_project.ts";
 import { confinedRunHint } from "../../lib/bundle/_confined_run.ts";
 import { OceanNode } from "../../mod.ts";
-import { computePlan, openServices, startOceanSandbox } from "../../lib/sandbox/mod.ts";
+import {
+  COMPUTE_VARIABLES,
+  computePlan,
+  openServices,
+  SERVICE_VARIABLES,
+  startOceanSandbox,
+} from "../../lib/sandbox/mod.ts";
 
 const SANDBOX_MOD = new URL("../../lib/sandbox/mod.ts", import.meta.url).href;
 
@@ -118,23 +124,19 @@ Deno.test("a re-run refused a loopback listen is told to use openServices(); oth
   }
 });
 
-const COMPUTE_VARIABLES = [
-  "TIDEPOOL_OCEAN_NODE",
-  "TIDEPOOL_SUBGRAPH",
-  "TIDEPOOL_EXPRESSIONS",
-  "TIDEPOOL_ARCHIVE",
-  "TIDEPOOL_COMPUTE_DATASET",
-  "TIDEPOOL_COMPUTE_ALGORITHM",
+/** Every variable openServices and computePlan read: unset for the test, restored after. */
+const VARIABLES = [
+  ...Object.values(SERVICE_VARIABLES),
+  ...Object.values(COMPUTE_VARIABLES),
   "TIDEPOOL_CACHE_DIR",
   "TIDEPOOL_CACHE_MODE",
-  "OCEAN_PRIVATE_KEY",
 ];
 
 Deno.test("computePlan on a sandbox node started outside openServices() names the sandbox", async () => {
-  const saved = new Map(COMPUTE_VARIABLES.map((name) => [name, Deno.env.get(name)]));
+  const saved = new Map(VARIABLES.map((name) => [name, Deno.env.get(name)]));
   const cache = await Deno.makeTempDir();
   await using node = startOceanSandbox({ count: 60 });
-  for (const name of COMPUTE_VARIABLES) Deno.env.delete(name);
+  for (const name of VARIABLES) Deno.env.delete(name);
   // As after pasting `tidepool sandbox`'s export lines.
   Deno.env.set("TIDEPOOL_OCEAN_NODE", node.url);
   Deno.env.set("TIDEPOOL_CACHE_DIR", cache);

@@ -9,6 +9,7 @@
  */
 
 import assert from "node:assert/strict";
+import { denoDirectory } from "../bundle/_paper_project.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MARKER = "<!-- run by tests/packaging/install_from_clone_test.ts -->";
@@ -20,18 +21,6 @@ function installBlock(markdown: string, source: string): string {
   const block = /```sh[^\n]*\n([\s\S]*?)```/.exec(markdown.slice(at));
   assert.ok(block, `a sh block follows the install marker in ${source}`);
   return block[1];
-}
-
-/** Where this machine's Deno keeps its cache. */
-async function denoDir(): Promise<string> {
-  const fromEnvironment = Deno.env.get("DENO_DIR");
-  if (fromEnvironment) return fromEnvironment;
-  const { stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
 }
 
 Deno.test("README and docs/cli.md give the same install, from a clone, first", async () => {
@@ -73,7 +62,7 @@ Deno.test({
           HOME: home,
           // A new user's PATH: Deno, the system, and where `deno install` puts commands.
           PATH: `${home}/.deno/bin:${denoBin}:/usr/local/bin:/usr/bin:/bin`,
-          DENO_DIR: await denoDir(),
+          DENO_DIR: await denoDirectory(),
           DENO_NO_UPDATE_CHECK: "1",
           NO_COLOR: "1",
         },
