@@ -5,8 +5,8 @@
  * Exits 0 only when all of it holds.
  *
  * ```sh
- * deno run -A jsr:@tidepool/tidepool/verify paper/data
- * deno task verify paper/data   # from a clone of tidepool
+ * deno task verify paper/data   # from a clone of tidepool, in its folder
+ * deno run -A jsr:@tidepool/tidepool/verify paper/data   # once tidepool is published on JSR
  * deno task verify paper/data --max-table-cells 50000000   # read back larger tables
  * ```
  *

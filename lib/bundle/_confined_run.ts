@@ -151,17 +151,37 @@ export async function runConfined(
   ]).finally(() => clearTimeout(timer));
   if (code !== 0) {
     const log = new TextDecoder().decode(stderr).trim() || new TextDecoder().decode(stdout).trim();
-    const refused = /NotCapable|Requires \w+ access/.test(log);
     // Deno's own report of the failure, when it made one, else the end of the log.
     const at = log.lastIndexOf("error: ");
     throw new TidepoolError(`The re-run of ${basename(module)} failed (exit code ${code})`, {
       details: at >= 0 ? log.slice(at) : log.slice(-400),
       detailsLabel: "It said",
-      hint: refused
-        ? "The re-run is confined: it may read and write only its scratch copy of the project, with no network, subprocess, FFI or environment. Code that needs more cannot be reproduced here"
-        : "A CacheMissError means the recording lacks a request the code now sends: run it again with TIDEPOOL_CACHE_MODE=record, or use the code as it was when recorded",
+      hint: confinedRunHint(log),
     });
   }
+}
+
+/** A listen on the loopback, as Deno refuses it: the run started a local server. */
+const LOCAL_LISTEN =
+  /Requires net access to "(127\.\d+\.\d+\.\d+|localhost|0\.0\.0\.0|\[::1?\]):\d+"/;
+
+/**
+ * What to do after a confined run failed, from what it printed: a local
+ * server (the sandbox started with `startSandbox()`) has its own way out,
+ * `openServices()`, which replays the sandbox's answers without a socket.
+ *
+ * @param log The end of the run's output.
+ * @returns The hint.
+ */
+export function confinedRunHint(log: string): string {
+  if (LOCAL_LISTEN.test(log)) {
+    return "The code starts a local server (startSandbox(), a sandbox's start function or Deno.serve), and the re-run may open no socket. " +
+      "Start the sandbox with openServices() from @tidepool/tidepool/sandbox instead: in replay it answers from the recording without a server. Then record again and save the bundle again";
+  }
+  if (/NotCapable|Requires \w+ access/.test(log)) {
+    return "The re-run is confined: it may read and write only its scratch copy of the project, with no network, subprocess, FFI or environment. Code that needs more cannot be reproduced here";
+  }
+  return "A CacheMissError means the recording lacks a request the code now sends: run it again with TIDEPOOL_CACHE_MODE=record, or use the code as it was when recorded";
 }
 
 /** The most bytes of a run's output kept: its end, which says why it failed. */

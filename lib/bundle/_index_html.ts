@@ -225,15 +225,20 @@ ${keywords}
 <h2>Check and reproduce</h2>
 <p>Three ways to check that every file is the one saved. On any machine, without tidepool, from this folder (<a href="SHA256SUMS">SHA256SUMS</a> holds the SHA-256 of every other file):</p>
 <pre>sha256sum -c SHA256SUMS</pre>
-<p>With tidepool, which also reads every table back to its digest and checks <code>datapackage.json</code> against the files; it only reads this folder:</p>
-<pre>deno run --allow-read jsr:@tidepool/tidepool@${escape(entries.tidepoolVersion)}/verify .</pre>
-<p>From a checkout of tidepool (version ${escape(entries.tidepoolVersion)}), naming this folder:</p>
+<p>With tidepool, which also reads every table back to its digest and checks <code>datapackage.json</code> against the files; it only reads this folder. From a checkout of tidepool (version ${
+    escape(entries.tidepoolVersion)
+  }: <code>git clone</code> it, then, in its folder), naming this folder:</p>
 <pre>deno task verify &lt;this folder&gt;</pre>
-<p>Re-run the notebook or script that made these tables from its recording, confined (it reads and writes only a scratch copy of its project, with no network, no subprocess and no environment), and compare every table's Parquet digest with this bundle's:</p>
+<p>Once tidepool ${
+    escape(entries.tidepoolVersion)
+  } is published on JSR (it needs the published package), without a checkout, from this folder:</p>
+<pre>deno run --allow-read jsr:@tidepool/tidepool@${escape(entries.tidepoolVersion)}/verify .</pre>
+<p>Re-run the notebook or script that made these tables from its recording, confined (it reads and writes only a scratch copy of its project, with no network, no subprocess and no environment), and compare every table's Parquet digest with this bundle's. From a checkout of tidepool, in its folder:</p>
+<pre>deno task reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;</pre>
+<p>Once tidepool ${escape(entries.tidepoolVersion)} is published on JSR, without a checkout:</p>
 <pre>deno run -A jsr:@tidepool/tidepool@${
     escape(entries.tidepoolVersion)
-  }/reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;
-deno task reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;   # from a checkout of tidepool</pre>
+  }/reproduce &lt;this folder&gt; &lt;notebook.ipynb or script.ts&gt; --recording &lt;recording folder&gt;</pre>
 <p>How to cite: <a href="CITATION.cff">CITATION.cff</a>. Machine-readable descriptions: <a href="ro-crate-metadata.json">ro-crate-metadata.json</a> (RO-Crate 1.2), <a href="datapackage.json">datapackage.json</a> (Data Package 2.0).</p>
 </section>
 <section id="tables">

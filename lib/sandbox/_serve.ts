@@ -7,6 +7,7 @@
  */
 
 import { markLocalService } from "../http/local_services.ts";
+import { warnWhenRecording } from "./_recording_warning.ts";
 
 /** A running local server. */
 export interface LocalServer {
@@ -49,6 +50,7 @@ export function serveLocal(
   handler: (request: Request) => Response | Promise<Response>,
   options: ServeLocalOptions = {},
 ): LocalServer {
+  warnWhenRecording();
   const maxRequests = options.maxRequests ?? 1_000_000;
   let count = 0;
   const handle = async (request: Request) => {

@@ -13,7 +13,8 @@
 
 import type { OceanNode } from "../ocean/ocean_node.ts";
 import { type Signer, signerFromEnv, signerFromPrivateKey } from "../ocean/signer.ts";
-import type { Services } from "./open_services.ts";
+import { SERVICE_VARIABLES, type Services } from "./open_services.ts";
+import { SANDBOX_NODE_ID } from "./ocean/_asset_handlers.ts";
 import { SANDBOX_WALLET_KEY } from "./ocean/compute/create_compute_handlers.ts";
 
 /** The environment variables a compute job on a real node needs. */
@@ -108,6 +109,14 @@ export async function computePlan(
     env(COMPUTE_VARIABLES.privateKey) ? undefined : COMPUTE_VARIABLES.privateKey,
   ].filter((name) => name !== undefined);
   if (missing.length > 0 || !dataset || !algorithm) {
+    if (await isSandboxNode(node)) {
+      return {
+        skipped: `compute: skipped: the node at ${services.urls.ocean} is tidepool's sandbox, ` +
+          `started outside openServices() (${SERVICE_VARIABLES.ocean} names it); unset ` +
+          `${SERVICE_VARIABLES.ocean} so that openServices() starts the sandbox node and its ` +
+          `example job runs with the sandbox wallet`,
+      };
+    }
     return {
       skipped: `compute: skipped: set ${missing.join(", ")} to run a free job on the real node`,
     };
@@ -132,4 +141,13 @@ export async function computePlan(
     datasets: [await asset(dataset)],
     pollMs: 10_000,
   };
+}
+
+/** Whether the node says it is the sandbox's (its nodeId); false when it cannot be asked. */
+async function isSandboxNode(node: OceanNode): Promise<boolean> {
+  try {
+    return (await node.info()).nodeId === SANDBOX_NODE_ID;
+  } catch {
+    return false;
+  }
 }

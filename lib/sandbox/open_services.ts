@@ -8,6 +8,7 @@ import { type ArchiveSandbox, startArchiveSandbox } from "./archive/mod.ts";
 import { registerGatewayKey } from "../subgraph/gateway_key.ts";
 import { readRecordedServices, writeRecordedServices } from "./_recorded_services.ts";
 import { TidepoolError } from "../errors/errors.ts";
+import { replayableStart } from "./_recording_warning.ts";
 import { SERVICE_VARIABLES, type ServiceName } from "./_service_names.ts";
 
 export { SERVICE_VARIABLES, type ServiceName } from "./_service_names.ts";
@@ -123,26 +124,29 @@ export async function openServices(options: SandboxOptions = {}): Promise<Servic
     await Promise.all(Object.values(started).map((service) => service.close()));
   };
   try {
-    if (!given.ocean) {
-      started.ocean = startOceanSandbox({ mode, port: port("ocean"), ...options.ocean });
-    }
-    if (!given.subgraph) {
-      started.subgraph = serveSubgraph({ port: port("subgraph"), ...options.subgraph });
-    }
-    if (!given.expressions) {
-      started.expressions = startExpressionSandbox({
-        mode,
-        port: port("expressions"),
-        ...options.expressions,
-      });
-    }
-    if (!given.archive) {
-      started.archive = await startArchiveSandbox({
-        mode,
-        port: port("archive"),
-        ...options.archive,
-      });
-    }
+    // Replaced by the recording in replay: no warning that the recording starts servers.
+    await replayableStart(async () => {
+      if (!given.ocean) {
+        started.ocean = startOceanSandbox({ mode, port: port("ocean"), ...options.ocean });
+      }
+      if (!given.subgraph) {
+        started.subgraph = serveSubgraph({ port: port("subgraph"), ...options.subgraph });
+      }
+      if (!given.expressions) {
+        started.expressions = startExpressionSandbox({
+          mode,
+          port: port("expressions"),
+          ...options.expressions,
+        });
+      }
+      if (!given.archive) {
+        started.archive = await startArchiveSandbox({
+          mode,
+          port: port("archive"),
+          ...options.archive,
+        });
+      }
+    });
   } catch (error) {
     await close();
     throw error;

@@ -49,13 +49,25 @@ export interface CommandRun {
  * Runs `deno task reproduce <args>` from tidepool's root with exactly
  * `environment` (the reviewer's), plus the Deno cache folder it needs.
  */
-export async function reproduceCommand(
+export function reproduceCommand(
+  args: string[],
+  environment: Record<string, string> = childEnvironment(),
+): Promise<CommandRun> {
+  return taskCommand("reproduce", args, environment);
+}
+
+/**
+ * Runs `deno task <task> <args>` from tidepool's root, as a reviewer with a
+ * checkout types it, with exactly `environment` plus the Deno cache folder.
+ */
+export async function taskCommand(
+  task: string,
   args: string[],
   environment: Record<string, string> = childEnvironment(),
 ): Promise<CommandRun> {
   const denoDir = await denoDirectory();
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "reproduce", ...args],
+    args: ["task", "--quiet", task, ...args],
     cwd: root.pathname,
     env: { DENO_DIR: denoDir, ...environment },
     clearEnv: true,
@@ -69,7 +81,7 @@ export async function reproduceCommand(
 let cached: string | undefined;
 
 /** Deno's cache folder here, so a child with another HOME still finds its packages. */
-async function denoDirectory(): Promise<string> {
+export async function denoDirectory(): Promise<string> {
   if (cached) return cached;
   const { stdout } = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json"],

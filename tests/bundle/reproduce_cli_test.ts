@@ -4,13 +4,20 @@
  * `--recording`, and a usage error names the argument that was wrong; its
  * report says what it compared (the tables' Parquet digests) and sends the
  * reader to `verify` for the files, so an edited CSV is not taken for
- * checked; the page's `sha256sum -c` line runs as written, and its package
- * commands name the version that wrote the bundle.
+ * checked; the page's `sha256sum -c` line and its `deno task` lines (for a
+ * reviewer with a checkout) run as written, and its package commands name the
+ * version that wrote the bundle and say they need it published.
  */
 
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import { projectFolder, reproduceCommand, runAuthor, TIDEPOOL_MOD } from "./_paper_project.ts";
+import {
+  projectFolder,
+  reproduceCommand,
+  runAuthor,
+  taskCommand,
+  TIDEPOOL_MOD,
+} from "./_paper_project.ts";
 import { TIDEPOOL_VERSION } from "../../lib/version.ts";
 
 const PAPER = `import * as aq from "arquero";
@@ -81,18 +88,31 @@ Deno.test("reproduce says it compared Parquet digests, and points to verify for 
   }
 });
 
-Deno.test("the page's commands: sha256sum -c runs as written, the package commands name the version", async () => {
+Deno.test("the page's commands: sha256sum -c and a checkout's tasks run as written, jsr: only once published", async () => {
   const scene = await Deno.makeTempDir({ prefix: "tidepool-cli-" });
   try {
     const project = await paper(scene);
     const bundle = `${project}/out/bundle`;
     // Deno's types have no DOM: the part of linkedom's the test reads.
+    interface Node {
+      tagName: string;
+      textContent: string | null;
+      children: Iterable<Node>;
+    }
     const { document } = parseHTML(await Deno.readTextFile(`${bundle}/index.html`)) as unknown as {
-      document: { querySelectorAll(selector: string): Iterable<{ textContent: string | null }> };
+      document: { querySelector(selector: string): Node };
     };
-    const commands = [...document.querySelectorAll("#check pre")]
-      .flatMap((pre) => (pre.textContent ?? "").split("\n"));
-    const sums = commands.find((line) => line.startsWith("sha256sum"));
+    // Each command with the paragraph that introduces it.
+    const commands: { line: string; said: string }[] = [];
+    let said = "";
+    for (const child of document.querySelector("#check").children) {
+      if (child.tagName === "P") said = child.textContent ?? "";
+      if (child.tagName !== "PRE") continue;
+      for (const line of (child.textContent ?? "").split("\n")) commands.push({ line, said });
+    }
+    const lines = commands.map((command) => command.line);
+    // A reviewer with nothing but sha256sum, in the bundle's folder.
+    const sums = lines.find((line) => line.startsWith("sha256sum"));
     assert.equal(sums, "sha256sum -c SHA256SUMS");
     const checked = await new Deno.Command("bash", {
       args: ["-c", sums],
@@ -100,14 +120,29 @@ Deno.test("the page's commands: sha256sum -c runs as written, the package comman
       stdout: "piped",
     }).output();
     assert.equal(checked.code, 0, new TextDecoder().decode(checked.stdout));
-    const packaged = commands.filter((line) => line.includes("jsr:@tidepool/tidepool"));
-    assert.equal(packaged.length, 2, commands.join("\n"));
-    for (const line of packaged) {
-      assert.ok(line.includes(`jsr:@tidepool/tidepool@${TIDEPOOL_VERSION}/`), line);
+    // A reviewer with a checkout of tidepool, in its folder: every task runs as the page writes it.
+    const tasks = lines.filter((line) => line.startsWith("deno task "));
+    assert.deepEqual(tasks.map((line) => line.split(" ")[2]), ["verify", "reproduce"]);
+    for (const line of tasks) {
+      const [task, ...args] = line.replace("deno task ", "")
+        .replaceAll("<this folder>", bundle)
+        .replaceAll("<notebook.ipynb or script.ts>", `${project}/paper.ts`)
+        .replaceAll("<recording folder>", `${project}/.cache/tidepool`)
+        .split(" ");
+      assert.doesNotMatch(args.join(" "), /[<>]/, `a placeholder the test does not fill: ${line}`);
+      const run = await taskCommand(task, args);
+      assert.equal(run.code, 0, `${line}\n${run.stdout}${run.stderr}`);
     }
-    assert.match(packaged[0], /^deno run --allow-read jsr:\S+\/verify \.$/);
-    assert.match(packaged[1], /\/reproduce <this folder> .* --recording <recording folder>$/);
-    assert.ok(commands.some((line) => line.startsWith("deno task verify ")));
+    // The package commands: after the checkout's, each introduced as needing the published package.
+    const packaged = commands.filter(({ line }) => line.includes("jsr:@tidepool/tidepool"));
+    assert.equal(packaged.length, 2, lines.join("\n"));
+    for (const { line, said } of packaged) {
+      assert.ok(line.includes(`jsr:@tidepool/tidepool@${TIDEPOOL_VERSION}/`), line);
+      assert.match(said, /once tidepool [\d.]+ is published on JSR/i, line);
+      assert.ok(lines.indexOf(line) > lines.findIndex((l) => l.startsWith("deno task ")), line);
+    }
+    assert.match(packaged[0].line, /^deno run --allow-read jsr:\S+\/verify \.$/);
+    assert.match(packaged[1].line, /\/reproduce <this folder> .* --recording <recording folder>$/);
   } finally {
     await Deno.remove(scene, { recursive: true });
   }

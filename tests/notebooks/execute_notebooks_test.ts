@@ -194,11 +194,14 @@ function offlineCopy(notebook: Notebook): Notebook {
 
 /**
  * Cells where one run showed tables and the other showed none: the Deno
- * kernel (2.9.6) can publish a cell's idle status before a display or the
+ * kernel (2.9.6) could publish a cell's idle status before a display or the
  * result the cell sent (seen with one display in a cell, more often under
  * load), and nbclient ends the cell at its idle, so what came after is
- * dropped or lands in the next cell. No wait on the runner's side can tell
- * a late output from none, so such a pair runs again. nbclient's own cut
+ * dropped or lands in the next cell. tidepool now runs the kernel's event
+ * loop after a cell's result (`lib/notebook/_cell_result_flush.ts`, tested
+ * by `bare_values_test.ts`); a kernel that sends results another way could
+ * bring it back, and no wait on the runner's side can tell a late output
+ * from none, so such a pair still runs again. nbclient's own cut
  * (outputs still arriving 4 s after the reply) is closed at its source:
  * {@linkcode executeNotebook} waits as long as a cell may run and fails
  * when that runs out. A table that differs is never taken for this.

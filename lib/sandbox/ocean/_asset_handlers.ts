@@ -11,13 +11,16 @@ import { json, type OceanState, text } from "./_state.ts";
 const DID = /^did:[a-z0-9]+:[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
+/** The sandbox node's `nodeId`: how a client tells the sandbox from a real node. */
+export const SANDBOX_NODE_ID = "16Uiu2HAmSandboxTidepoolNodeQm1xVvXbKpLzR8pTe3N4";
+
 /** `GET /`. */
 export function handleInfo(state: OceanState): Response {
   // A compressed secp256k1 public key as the node sends it: index to byte.
   const key: Record<string, number> = { 0: 2 };
   for (let i = 1; i < 33; i++) key[i] = (i * 37 + 11) % 256;
   return json({
-    nodeId: "16Uiu2HAmSandboxTidepoolNodeQm1xVvXbKpLzR8pTe3N4",
+    nodeId: SANDBOX_NODE_ID,
     chainIds: ["11155111"],
     providerAddress: "0x4C84a36fCDb7Bc750294A7f3B5ad5CA8F74C4A52",
     nodePublicKey: key,
