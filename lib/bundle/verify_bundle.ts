@@ -65,6 +65,14 @@ const PACKAGE = "datapackage.json";
 /** The most bytes the crate or the data package may have: far above any bundle's, far below memory. */
 const METADATA_LIMIT = 64 * 1024 * 1024;
 
+/**
+ * The most entries a listing may hold (the crate's `hasPart`, the data
+ * package's `resources`, the lines of `SHA256SUMS`): far above any bundle's,
+ * far below what makes a check slow. Entries past it are one problem row,
+ * not checked.
+ */
+export const LISTING_LIMIT = 10_000;
+
 type Entity = Record<string, unknown> & { "@id"?: unknown };
 
 interface FileNow {
@@ -148,13 +156,19 @@ async function checkBundle(
   const now = new Map<string, FileNow>();
   // Regular files inside the bundle, hashed or not: each may be read back as a table.
   const regular = new Set<string>();
-  for (const id of parts) {
+  const twice = new Map<string, number>();
+  for (const id of withinLimit(parts, CRATE, "crate", "files in its root's hasPart", found)) {
     const name = bundleName(id);
     if ("refused" in name) {
       found(String(id), "file", `not checked: the RO-Crate lists it, but it ${name.refused}`);
       continue;
     }
     const path = name.name;
+    // A file listed again is checked once; the repetition is a problem of its own.
+    if (listed.has(path)) {
+      twice.set(path, (twice.get(path) ?? 1) + 1);
+      continue;
+    }
     const entity = byId.get(id) ?? {};
     listed.set(path, entity);
     const file = await checkedFile(dir, path, entity.contentSize, "the RO-Crate");
@@ -173,6 +187,13 @@ async function checkBundle(
         }`,
       );
     }
+  }
+  for (const [path, times] of twice) {
+    found(
+      path,
+      "crate",
+      `listed ${times} times in the RO-Crate's hasPart: a bundle lists each file once`,
+    );
   }
   const inFolder = await folderEntries(dir);
   for (const [path, kind] of inFolder) {
@@ -260,7 +281,8 @@ async function checkDataPackage(
     return;
   }
   const described = new Set<string>();
-  for (const [index, resource] of resources.entries()) {
+  const listedResources = withinLimit(resources, PACKAGE, "datapackage", "resources", found);
+  for (const [index, resource] of listedResources.entries()) {
     const given = (resource as Entity | null)?.path;
     const name = bundleName(given, false);
     if ("refused" in name) {
@@ -272,6 +294,10 @@ async function checkDataPackage(
       continue;
     }
     const path = name.name;
+    if (described.has(path)) {
+      found(path, "datapackage", "described more than once in datapackage.json");
+      continue;
+    }
     described.add(path);
     const file = now.get(path) ??
       await checkedFile(dir, path, (resource as Entity).bytes, "datapackage.json");
@@ -320,7 +346,8 @@ async function checkSums(
     return;
   }
   const named = new Set<string>();
-  for (const line of parseSha256sums(read.text)) {
+  const lines = withinLimit(parseSha256sums(read.text), SHA256SUMS, "sums", "lines", found);
+  for (const line of lines) {
     if ("problem" in line) {
       found(SHA256SUMS, "sums", `line ${line.line} ${line.problem}`);
       continue;
@@ -328,6 +355,10 @@ async function checkSums(
     const name = bundleName(line.name, false);
     if ("refused" in name) {
       found(line.name, "sums", `not checked: SHA256SUMS lists it, but it ${name.refused}`);
+      continue;
+    }
+    if (named.has(name.name)) {
+      found(name.name, "sums", "listed more than once in SHA256SUMS");
       continue;
     }
     named.add(name.name);
@@ -366,6 +397,23 @@ async function checkSums(
       found(path, "sums", "not in SHA256SUMS: sha256sum -c would not check it");
     }
   }
+}
+
+/** The first {@linkcode LISTING_LIMIT} entries of a listing; one problem row when it holds more. */
+function withinLimit<T>(
+  entries: T[],
+  path: string,
+  check: BundleProblem["check"],
+  what: string,
+  found: Found,
+): T[] {
+  if (entries.length <= LISTING_LIMIT) return entries;
+  found(
+    path,
+    check,
+    `lists ${entries.length} ${what}, more than the ${LISTING_LIMIT} verify checks: the rest is not checked`,
+  );
+  return entries.slice(0, LISTING_LIMIT);
 }
 
 function verdict(
