@@ -15,7 +15,8 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
-import { readBoundedTable, tableBounds } from "./_table_bounds.ts";
+import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
+import { csvDiffersFromParquet } from "./_csv_matches_parquet.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
@@ -203,14 +204,21 @@ async function checkBundle(
   }
   checked.files = listed.size;
 
-  for (const [path, entity] of listed) {
+  // A table's CSV and Parquet files are read one after the other, so that the pair is compared
+  // while both are held, and each is read once.
+  const tablePaths = [...listed.keys()].sort();
+  const pending = new Map<string, { table: ColumnTable; csvText?: string }>();
+  for (const path of tablePaths) {
+    const entity = listed.get(path)!;
     const digestId = (entity.identifier as Entity | undefined)?.["@id"];
     const recorded = byId.get(digestId);
     if (recorded?.name !== TABLE_DIGEST_NAME || !regular.has(path)) continue;
     checked.tables++;
     let digest;
     try {
-      digest = tableDigest(await readBoundedTable(dir, path, bounds));
+      const read = await readBoundedTableFile(dir, path, bounds);
+      digest = tableDigest(read.table);
+      await compareWithPair(path, read, pending, found);
     } catch (error) {
       found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
       continue;
@@ -258,6 +266,39 @@ async function checkedFile(
     return await hashKnownSize(`${dir}/${path}`, state.bytes);
   } catch (error) {
     return { problem: `cannot be read: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * Compares a table file with the other file of its table (`<stem>.csv` with
+ * `<stem>.parquet`) once both are read: a CSV that says something else than
+ * its Parquet is a problem row naming the table and the first differing cell.
+ */
+async function compareWithPair(
+  path: string,
+  read: { table: ColumnTable; csvText?: string },
+  pending: Map<string, { table: ColumnTable; csvText?: string }>,
+  found: Found,
+): Promise<void> {
+  const stem = path.replace(/\.(csv|parquet)$/i, "");
+  if (stem === path) return;
+  const other = pending.get(stem);
+  if (!other) {
+    pending.clear(); // sorted: a pair is adjacent, so an unpaired file is never needed again
+    pending.set(stem, read);
+    return;
+  }
+  pending.delete(stem);
+  const csv = read.csvText !== undefined ? read : other;
+  const parquet = read.csvText !== undefined ? other : read;
+  if (csv.csvText === undefined || parquet.csvText !== undefined) return;
+  const difference = await csvDiffersFromParquet(csv.csvText, parquet.table);
+  if (difference) {
+    found(
+      `${stem}.csv`,
+      "table",
+      `says something else than ${stem}.parquet, the same table: ${difference}`,
+    );
   }
 }
 
