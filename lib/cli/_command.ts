@@ -7,6 +7,7 @@
  * @module
  */
 
+import { terminalText } from "../errors/terminal_text.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
 import { type ProgressLine, progressLine, RequestMeter } from "./_progress_line.ts";
@@ -235,7 +236,7 @@ export class CommandContext {
   /** Writes a line to standard error whatever `--quiet` says (warnings). */
   note(line: string): void {
     this.#progress?.clear();
-    this.io.stderr(`${line}\n`);
+    this.io.stderr(`${terminalText(line)}\n`);
   }
 
   /** Writes the summary line to standard error, unless `--quiet`. */
