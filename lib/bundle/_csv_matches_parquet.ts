@@ -95,3 +95,41 @@ export async function csvDiffersFromParquet(
   if (differences.some((difference) => difference === undefined)) return undefined;
   return differences[0];
 }
+
+/**
+ * Compares a table file with the other file of its table (`<stem>.csv` with
+ * `<stem>.parquet`) once both are read: a CSV that says something else than
+ * its Parquet is a problem row naming the table and the first differing cell.
+ *
+ * @param path The table file just read (`.csv` or `.parquet`).
+ * @param read Its table, and a CSV file's text.
+ * @param pending The file of another table read before, kept until its pair comes (paths sorted).
+ * @param found Takes the problem row.
+ */
+export async function comparePair(
+  path: string,
+  read: { table: ColumnTable; csvText?: string },
+  pending: Map<string, { table: ColumnTable; csvText?: string }>,
+  found: (path: string, check: "table", problem: string) => void,
+): Promise<void> {
+  const stem = path.replace(/\.(csv|parquet)$/i, "");
+  if (stem === path) return;
+  const other = pending.get(stem);
+  if (!other) {
+    pending.clear(); // sorted: a pair is adjacent, so an unpaired file is never needed again
+    pending.set(stem, read);
+    return;
+  }
+  pending.delete(stem);
+  const csv = read.csvText !== undefined ? read : other;
+  const parquet = read.csvText !== undefined ? other : read;
+  if (csv.csvText === undefined || parquet.csvText !== undefined) return;
+  const difference = await csvDiffersFromParquet(csv.csvText, parquet.table);
+  if (difference) {
+    found(
+      `${stem}.csv`,
+      "table",
+      `says something else than ${stem}.parquet, the same table: ${difference}`,
+    );
+  }
+}

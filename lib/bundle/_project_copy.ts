@@ -12,6 +12,7 @@
 
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { TidepoolError } from "../errors/errors.ts";
+import { readTextWithin } from "../fs/read_bounded.ts";
 
 /** The most bytes a scratch copy may take unless the reviewer allows more. */
 export const DEFAULT_MAX_COPY_BYTES = 512 * 1024 * 1024;
@@ -21,10 +22,11 @@ export const DEFAULT_MAX_COPY_FILES = 100_000;
 
 const CONFIGS = ["deno.json", "deno.jsonc"];
 
+/** The most bytes of a `deno.json` read for its workspace members. */
+const CONFIG_LIMIT = 1024 * 1024;
+
 /** Names never copied, wherever they are in the project. */
 const NOT_COPIED = new Set(["node_modules", ".git", ".npmrc"]);
-
-const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
 
 /** Whether `inner` is `outer` or lies inside it. */
 export function isInside(inner: string, outer: string): boolean {
@@ -49,7 +51,9 @@ export async function workspaceMembers(folder: string): Promise<string[]> {
   for (const name of CONFIGS) {
     let text: string;
     try {
-      text = await Deno.readTextFile(join(folder, name));
+      // A config is a small regular file: a FIFO or a device of that name is not opened.
+      if (!(await Deno.lstat(join(folder, name))).isFile) continue;
+      text = await readTextWithin(join(folder, name), CONFIG_LIMIT);
     } catch {
       continue;
     }

@@ -16,7 +16,9 @@ import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
 import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
-import { csvDiffersFromParquet } from "./_csv_matches_parquet.ts";
+import { comparePair } from "./_csv_matches_parquet.ts";
+import { folderEntries, LISTING_LIMIT, withinLimit } from "./_bundle_folder.ts";
+import { inlineText } from "../errors/terminal_text.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
@@ -66,14 +68,6 @@ const PACKAGE = "datapackage.json";
 /** The most bytes the crate or the data package may have: far above any bundle's, far below memory. */
 const METADATA_LIMIT = 64 * 1024 * 1024;
 
-/**
- * The most entries a listing may hold (the crate's `hasPart`, the data
- * package's `resources`, the lines of `SHA256SUMS`): far above any bundle's,
- * far below what makes a check slow. Entries past it are one problem row,
- * not checked.
- */
-export const LISTING_LIMIT = 10_000;
-
 type Entity = Record<string, unknown> & { "@id"?: unknown };
 
 interface FileNow {
@@ -110,7 +104,7 @@ export async function verifyBundle(
   const bounds = tableBounds(options.maxTableCells);
   const problems: BundleProblem[] = [];
   const found: Found = (path, check, problem) =>
-    problems.push({ path: printable(path), check, problem: escapeControls(problem) });
+    problems.push({ path: printable(path), check, problem: inlineText(problem) });
   const checked = { files: 0, tables: 0 };
   try {
     await checkBundle(dir, found, checked, bounds);
@@ -158,7 +152,12 @@ async function checkBundle(
   // Regular files inside the bundle, hashed or not: each may be read back as a table.
   const regular = new Set<string>();
   const twice = new Map<string, number>();
-  for (const id of withinLimit(parts, CRATE, "crate", "files in its root's hasPart", found)) {
+  for (
+    const id of withinLimit(
+      parts,
+      (n) => found(CRATE, "crate", overLimit(n, "files in its root's hasPart")),
+    )
+  ) {
     const name = bundleName(id);
     if ("refused" in name) {
       found(String(id), "file", `not checked: the RO-Crate lists it, but it ${name.refused}`);
@@ -218,7 +217,7 @@ async function checkBundle(
     try {
       const read = await readBoundedTableFile(dir, path, bounds);
       digest = tableDigest(read.table);
-      await compareWithPair(path, read, pending, found);
+      await comparePair(path, read, pending, found);
     } catch (error) {
       found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
       continue;
@@ -269,39 +268,6 @@ async function checkedFile(
   }
 }
 
-/**
- * Compares a table file with the other file of its table (`<stem>.csv` with
- * `<stem>.parquet`) once both are read: a CSV that says something else than
- * its Parquet is a problem row naming the table and the first differing cell.
- */
-async function compareWithPair(
-  path: string,
-  read: { table: ColumnTable; csvText?: string },
-  pending: Map<string, { table: ColumnTable; csvText?: string }>,
-  found: Found,
-): Promise<void> {
-  const stem = path.replace(/\.(csv|parquet)$/i, "");
-  if (stem === path) return;
-  const other = pending.get(stem);
-  if (!other) {
-    pending.clear(); // sorted: a pair is adjacent, so an unpaired file is never needed again
-    pending.set(stem, read);
-    return;
-  }
-  pending.delete(stem);
-  const csv = read.csvText !== undefined ? read : other;
-  const parquet = read.csvText !== undefined ? other : read;
-  if (csv.csvText === undefined || parquet.csvText !== undefined) return;
-  const difference = await csvDiffersFromParquet(csv.csvText, parquet.table);
-  if (difference) {
-    found(
-      `${stem}.csv`,
-      "table",
-      `says something else than ${stem}.parquet, the same table: ${difference}`,
-    );
-  }
-}
-
 /** `datapackage.json` against the files: each resource there, the same bytes, every data file listed. */
 async function checkDataPackage(
   dir: string,
@@ -322,7 +288,10 @@ async function checkDataPackage(
     return;
   }
   const described = new Set<string>();
-  const listedResources = withinLimit(resources, PACKAGE, "datapackage", "resources", found);
+  const listedResources = withinLimit(
+    resources,
+    (n) => found(PACKAGE, "datapackage", overLimit(n, "resources")),
+  );
   for (const [index, resource] of listedResources.entries()) {
     const given = (resource as Entity | null)?.path;
     const name = bundleName(given, false);
@@ -387,7 +356,10 @@ async function checkSums(
     return;
   }
   const named = new Set<string>();
-  const lines = withinLimit(parseSha256sums(read.text), SHA256SUMS, "sums", "lines", found);
+  const lines = withinLimit(
+    parseSha256sums(read.text),
+    (n) => found(SHA256SUMS, "sums", overLimit(n, "lines")),
+  );
   for (const line of lines) {
     if ("problem" in line) {
       found(SHA256SUMS, "sums", `line ${line.line} ${line.problem}`);
@@ -440,21 +412,9 @@ async function checkSums(
   }
 }
 
-/** The first {@linkcode LISTING_LIMIT} entries of a listing; one problem row when it holds more. */
-function withinLimit<T>(
-  entries: T[],
-  path: string,
-  check: BundleProblem["check"],
-  what: string,
-  found: Found,
-): T[] {
-  if (entries.length <= LISTING_LIMIT) return entries;
-  found(
-    path,
-    check,
-    `lists ${entries.length} ${what}, more than the ${LISTING_LIMIT} verify checks: the rest is not checked`,
-  );
-  return entries.slice(0, LISTING_LIMIT);
+/** The problem of a listing past {@linkcode LISTING_LIMIT}. */
+function overLimit(count: number, what: string): string {
+  return `lists ${count} ${what}, more than the ${LISTING_LIMIT} verify checks: the rest is not checked`;
 }
 
 function verdict(
@@ -473,42 +433,10 @@ function verdict(
   return { ok, problems: buildTable(problemSchema, problems), checked, summary };
 }
 
-/**
- * The entries directly in the folder (a bundle has no subfolders), each with
- * what it is when not a regular file, as ` (a symbolic link)`.
- */
-async function folderEntries(dir: string): Promise<Map<string, string>> {
-  const entries: [string, string][] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      const kind = entry.isFile
-        ? ""
-        : entry.isSymlink
-        ? " (a symbolic link)"
-        : entry.isDirectory
-        ? " (a folder)"
-        : " (not a regular file)";
-      entries.push([entry.name, kind]);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
 /** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
 function printable(text: string): string {
-  const shown = escapeControls(text);
+  const shown = inlineText(text);
   return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
-}
-
-/** Control characters (a terminal's escapes) as `\u` escapes: a problem quotes the bundle's text. */
-function escapeControls(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 /** The first 12 digits of a hash, enough to tell two apart in a message. */

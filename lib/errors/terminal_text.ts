@@ -11,11 +11,11 @@
  * @module
  */
 
-// deno-lint-ignore no-control-regex
 const ACTIVE =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
-// deno-lint-ignore no-control-regex
 const ACTIVE_OR_LINE_END =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;

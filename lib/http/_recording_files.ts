@@ -13,7 +13,7 @@
  */
 
 import { tryHoldLock } from "../fs/file_lock.ts";
-import { temporaryPath } from "../fs/write_file_atomic.ts";
+import { writeFileAtomicLocked } from "../fs/write_file_atomic.ts";
 
 /** Whether a file in `folder` is named as a recording's temporary file there. */
 function isLeftoverName(folder: string, name: string): boolean {
@@ -38,31 +38,11 @@ const swept = new Set<string>();
 export async function writeRecordingFile(path: string, text: string): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
   try {
-    await writeLocked(path, text);
+    await writeFileAtomicLocked(path, text);
   } catch (error) {
     // Another run's sweep may take the new file in the instant before its lock: write again.
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    await writeLocked(path, text);
-  }
-}
-
-async function writeLocked(path: string, text: string): Promise<void> {
-  const temporary = temporaryPath(path);
-  const file = await Deno.open(temporary, { createNew: true, write: true });
-  // The lock is ours until the file is closed; a sweep leaves a locked file alone.
-  const lock = await tryHoldLock(file);
-  try {
-    if (!lock) throw new Error(`Could not lock the new file ${temporary}`);
-    const bytes = new TextEncoder().encode(text);
-    for (let written = 0; written < bytes.length;) {
-      written += await file.write(bytes.subarray(written));
-    }
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  } finally {
-    lock?.release();
+    await writeFileAtomicLocked(path, text);
   }
 }
 

@@ -193,6 +193,8 @@ Deno.test("the home folder is recognised by its real path: HOME behind a link, o
     await Deno.writeTextFile(`${real}/paper/paper.ts`, PAPER);
     await runAuthor(`${real}/paper`, "paper.ts");
     await Deno.symlink(real, link);
+    // A source in the home folder itself, with the bundle below it: the folder holding both is the home.
+    await Deno.writeTextFile(`${real}/paper.ts`, PAPER);
     const cases = [
       { home: link, project: real, named: "HOME a link, the project by its real path" },
       { home: real, project: link, named: "HOME real, the project through the link" },
@@ -202,7 +204,7 @@ Deno.test("the home folder is recognised by its real path: HOME behind a link, o
       const run = await reproduceCommand(
         [
           `${project}/paper/out/bundle`,
-          `${project}/paper/paper.ts`,
+          `${project}/paper.ts`,
           "--recording",
           `${project}/.cache/tidepool`,
         ],
