@@ -12,6 +12,11 @@
  *
  * @param dir The bundle folder.
  * @returns Each name and what it is (empty for a regular file), sorted by name.
+ *
+ * @example
+ * ```ts ignore
+ * await folderEntries("paper/bundle"); // Map { "counts.csv" => "", "link.csv" => " (a symbolic link)" }
+ * ```
  */
 export async function folderEntries(dir: string): Promise<Map<string, string>> {
   const entries: [string, string][] = [];
@@ -46,6 +51,11 @@ export const LISTING_LIMIT = 10_000;
  * @param entries The listing.
  * @param over Called with the listing's length when it holds more.
  * @returns The entries checked.
+ *
+ * @example
+ * ```ts
+ * console.log(withinLimit([1, 2, 3], () => {}).length); // 3
+ * ```
  */
 export function withinLimit<T>(entries: T[], over: (count: number) => void): T[] {
   if (entries.length <= LISTING_LIMIT) return entries;

@@ -105,6 +105,11 @@ export async function csvDiffersFromParquet(
  * @param read Its table, and a CSV file's text.
  * @param pending The file of another table read before, kept until its pair comes (paths sorted).
  * @param found Takes the problem row.
+ *
+ * @example
+ * ```ts ignore
+ * for (const path of tablePaths.sort()) await comparePair(path, await read(path), pending, found);
+ * ```
  */
 export async function comparePair(
   path: string,

@@ -34,6 +34,11 @@ const swept = new Set<string>();
  *
  * @param path The final path.
  * @param text The file's text.
+ *
+ * @example
+ * ```ts ignore
+ * await writeRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`, JSON.stringify(file));
+ * ```
  */
 export async function writeRecordingFile(path: string, text: string): Promise<void> {
   await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
@@ -54,6 +59,11 @@ export async function writeRecordingFile(path: string, text: string): Promise<vo
  *
  * @param dir The recording's folder.
  * @returns The paths removed.
+ *
+ * @example
+ * ```ts ignore
+ * await sweepLeftovers(".cache/tidepool"); // [".cache/tidepool/x.example/ab/.ab….json.1f2e3d4c.part"]
+ * ```
  */
 export async function sweepLeftovers(dir: string): Promise<string[]> {
   if (swept.has(dir)) return [];
