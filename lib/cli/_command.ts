@@ -7,7 +7,7 @@
  * @module
  */
 
-import { terminalText } from "../errors/terminal_text.ts";
+import { inlineText, terminalText } from "../errors/terminal_text.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
 import { type ProgressLine, progressLine, RequestMeter } from "./_progress_line.ts";
@@ -211,7 +211,8 @@ export class CommandContext {
     const options: ClientOptions = {
       fetch: this.meter.fetch,
       progress: this.#progress?.sink ?? false,
-      warn: (message) => this.note(`warning: ${message}`),
+      // A warning quotes a server: it keeps to its one line.
+      warn: (message) => this.note(`warning: ${inlineText(message)}`),
     };
     if (record !== undefined) options.cache = { dir: record, mode: "record" };
     if (replay !== undefined) options.cache = { dir: replay, mode: "replay" };

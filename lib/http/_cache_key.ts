@@ -37,7 +37,9 @@ const hashed = new Map<string, Promise<string>>();
 
 function recordingKey(): string {
   try {
-    return Deno.env.get(RECORDING_KEY_VARIABLE) || DEFAULT_RECORDING_KEY;
+    const key = Deno.env.get(RECORDING_KEY_VARIABLE);
+    if (key) registerSecret(key); // it guards the hashed values: never shown
+    return key || DEFAULT_RECORDING_KEY;
   } catch {
     // Without permission to read it, the variable is unset for this process.
     return DEFAULT_RECORDING_KEY;

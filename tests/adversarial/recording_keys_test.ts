@@ -113,3 +113,33 @@ Deno.test("a registered key stays out of the cache key: a co-author's key replay
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("with TIDEPOOL_RECORDING_KEY, a replay finds the recording only with the same key", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tidepool-recording-" });
+  let count = 0;
+  const server = serveLocal(() => (count++, Response.json({ ok: true })), { maxRequests: 5 });
+  const before = Deno.env.get("TIDEPOOL_RECORDING_KEY");
+  const ask = (mode: "record" | "replay") =>
+    new HttpClient(server.url, {
+      progress: false,
+      cache: { dir, mode },
+      ...(mode === "replay"
+        ? { fetch: () => Promise.reject(new Error("network used in replay")) }
+        : {}),
+    }).request({ path: "/q", query: { key: "maps-collection" } });
+  try {
+    Deno.env.set("TIDEPOOL_RECORDING_KEY", "a long random recording key 1");
+    await ask("record");
+    assert.equal((await ask("replay")).fromCache, true);
+    Deno.env.set("TIDEPOOL_RECORDING_KEY", "another recording key 2");
+    await assert.rejects(ask("replay"));
+    Deno.env.delete("TIDEPOOL_RECORDING_KEY");
+    await assert.rejects(ask("replay"));
+    assert.equal(count, 1);
+  } finally {
+    if (before === undefined) Deno.env.delete("TIDEPOOL_RECORDING_KEY");
+    else Deno.env.set("TIDEPOOL_RECORDING_KEY", before);
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
