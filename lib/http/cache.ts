@@ -169,7 +169,8 @@ export class ResponseCache {
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = response.headers[name];
-      if (value !== undefined) headers[name] = value;
+      // A location may name the key it was asked with: stored redacted, as the URL is.
+      if (value !== undefined) headers[name] = redact(value);
     }
     const file: CacheFile = {
       format: "tidepool-cache/1",

@@ -37,6 +37,10 @@ function echo(route: string, url: string): Response {
     base64_2: () => latin1(b64(latin1(`xy${echoed}`))),
     percent: () => latin1(`caf\xe9 ${encodeURIComponent(url)}`),
   };
+  if (route === "location") {
+    // A created resource named by the URL it was asked with, key included.
+    return new Response(latin1("created"), { status: 201, headers: { location: url } });
+  }
   return new Response(body[route](), {
     headers: { "content-type": "text/xml; charset=iso-8859-1" },
   });
@@ -82,7 +86,16 @@ async function recordedBodies(dir: string): Promise<Uint8Array[]> {
   return bodies;
 }
 
-const ROUTES = ["latin1", "utf16le", "utf16be", "base64_0", "base64_1", "base64_2", "percent"];
+const ROUTES = [
+  "latin1",
+  "utf16le",
+  "utf16be",
+  "base64_0",
+  "base64_1",
+  "base64_2",
+  "percent",
+  "location",
+];
 
 for (const route of ROUTES) {
   Deno.test(`a key echoed in ${route} is not in the recording`, async () => {
@@ -99,7 +112,12 @@ for (const route of ROUTES) {
       });
       // The echo did carry the key: the check below is not vacuous.
       assert.ok(
-        keyForms().some((form) => holds(response.bytes, form)),
+        keyForms().some((form) =>
+          holds(
+            route === "location" ? latin1(response.headers.get("location") ?? "") : response.bytes,
+            form,
+          )
+        ),
         "the server echoed the key",
       );
       const bodies = await recordedBodies(dir);
