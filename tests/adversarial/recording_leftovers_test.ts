@@ -5,7 +5,9 @@
  * answer goes, and in `settings/`); beside them lie files that are not a
  * leftover of tidepool (a user's file, a link of the right name pointing
  * outside, a file of the right name in the wrong folder) and one whose write
- * is in progress (its lock held): those are all still there afterwards.
+ * is in progress (its lock held): those are all still there afterwards. And
+ * a real stop: a child killed (SIGKILL) at the point it signals, its answer
+ * written to the temporary file but not renamed.
  */
 
 import assert from "node:assert/strict";
@@ -82,6 +84,70 @@ Deno.test("a recording written by a run has no temporary file left in it", async
     assert.equal(names.length, 20);
     assert.ok(names.every((name) => !name.endsWith(".part")));
   } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a run killed while writing a recorded answer: the next run removes what it left, and only that", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tidepool-recording-" });
+  const server = serveLocal((r) => Response.json({ path: new URL(r.url).pathname }), {
+    maxRequests: 10,
+  });
+  const http = new URL("../../lib/http/mod.ts", import.meta.url).href;
+  // The child stops for good where the temporary file is complete but not yet renamed, and says so.
+  const script = `
+    import { HttpClient } from ${JSON.stringify(http)};
+    Deno.rename = () => { console.log("writing"); return new Promise(() => {}); };
+    await new HttpClient(${JSON.stringify(server.url)}, {
+      progress: false, cache: { dir: ${JSON.stringify(dir)}, mode: "record" },
+    }).request({ path: "/first" });`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--frozen", script],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let said = "";
+    while (!said.includes("writing")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      said += value;
+    }
+    assert.match(said, /writing/, "the child reached the write");
+    child.kill("SIGKILL");
+    await child.status;
+    reader.releaseLock();
+    const walk = async (folder: string, out: string[] = []) => {
+      for await (const entry of Deno.readDir(folder)) {
+        const path = `${folder}/${entry.name}`;
+        if (entry.isDirectory) await walk(path, out);
+        else out.push(path);
+      }
+      return out;
+    };
+    const left = await walk(dir);
+    assert.equal(left.length, 1, left.join("\n"));
+    assert.match(
+      left[0],
+      /\/\.[0-9a-f]{64}\.json\.[0-9a-f]{8}\.part$/,
+      "the stop left a partial file",
+    );
+    // The next run records another answer: the partial file is gone, its own answer is there.
+    const { HttpClient } = await import("../../lib/http/mod.ts");
+    await new HttpClient(server.url, { progress: false, cache: { dir, mode: "record" } })
+      .request({ path: "/second" });
+    const after = await walk(dir);
+    assert.equal(after.length, 1, after.join("\n"));
+    assert.match(after[0], /\/[0-9a-f]{64}\.json$/);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already ended
+    }
+    await child.status;
     await server.close();
     await Deno.remove(dir, { recursive: true });
   }
