@@ -20,13 +20,14 @@ import { reproduceBundle } from "./lib/bundle/reproduce_bundle.ts";
 import { parseReproduceArgs, REPRODUCE_USAGE } from "./lib/bundle/_reproduce_args.ts";
 import { tableText } from "./lib/notebook/table_text.ts";
 import { TidepoolError } from "./lib/errors/errors.ts";
+import { terminalText } from "./lib/errors/terminal_text.ts";
 
 export { reproduceBundle };
 
 if (import.meta.main) {
   const args = parseReproduceArgs(Deno.args);
   if ("error" in args) {
-    console.error(`reproduce: ${args.error}\n${REPRODUCE_USAGE}`);
+    console.error(terminalText(`reproduce: ${args.error}\n${REPRODUCE_USAGE}`));
     Deno.exit(2);
   }
   try {
@@ -38,25 +39,14 @@ if (import.meta.main) {
       ...(args.maxCopyFiles ? { maxCopyFiles: args.maxCopyFiles } : {}),
       ...(args.maxTableCells ? { maxTableCells: args.maxTableCells } : {}),
     });
-    console.log(shown(tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 })));
-    console.log(shown(result.summary));
+    console.log(
+      terminalText(tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 })),
+    );
+    console.log(terminalText(result.summary));
     Deno.exit(result.ok ? 0 : 1);
   } catch (error) {
     if (!(error instanceof TidepoolError)) throw error;
-    console.error(shown(error.message));
+    console.error(terminalText(error.message));
     Deno.exit(1);
   }
-}
-
-/**
- * What the re-run chose (its log, the names of the files it wrote) printed
- * safely: control characters other than line ends as `\u` escapes, so it
- * cannot drive the reviewer's terminal.
- */
-function shown(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }

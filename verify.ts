@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { verifyBundle } from "./lib/bundle/verify_bundle.ts";
 import { positiveWhole } from "./lib/bundle/_reproduce_args.ts";
 import { tableText } from "./lib/notebook/table_text.ts";
+import { terminalText } from "./lib/errors/terminal_text.ts";
 
 export { verifyBundle };
 
@@ -47,7 +48,9 @@ if (import.meta.main) {
     Deno.exit(2);
   }
   const check = await verifyBundle(dir, maxTableCells ? { maxTableCells } : {});
-  if (!check.ok) console.log(tableText(check.problems, { rows: check.problems.numRows() }));
-  console.log(check.summary);
+  if (!check.ok) {
+    console.log(terminalText(tableText(check.problems, { rows: check.problems.numRows() })));
+  }
+  console.log(terminalText(check.summary));
   Deno.exit(check.ok ? 0 : 1);
 }

@@ -12,6 +12,7 @@
  * @module
  */
 
+import { quotedOutput } from "../errors/terminal_text.ts";
 import { basename, dirname } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { TidepoolError } from "../errors/errors.ts";
@@ -154,7 +155,8 @@ export async function runConfined(
     // Deno's own report of the failure, when it made one, else the end of the log.
     const at = log.lastIndexOf("error: ");
     throw new TidepoolError(`The re-run of ${basename(module)} failed (exit code ${code})`, {
-      details: at >= 0 ? log.slice(at) : log.slice(-400),
+      // The re-run's own words, each line marked as its and made inert.
+      details: quotedOutput(at >= 0 ? log.slice(at) : log.slice(-400), "re-run| "),
       detailsLabel: "It said",
       hint: confinedRunHint(log),
     });

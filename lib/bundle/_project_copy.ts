@@ -12,6 +12,7 @@
 
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { TidepoolError } from "../errors/errors.ts";
+import { readTextWithin } from "../fs/read_bounded.ts";
 
 /** The most bytes a scratch copy may take unless the reviewer allows more. */
 export const DEFAULT_MAX_COPY_BYTES = 512 * 1024 * 1024;
@@ -21,10 +22,11 @@ export const DEFAULT_MAX_COPY_FILES = 100_000;
 
 const CONFIGS = ["deno.json", "deno.jsonc"];
 
+/** The most bytes of a `deno.json` read for its workspace members. */
+const CONFIG_LIMIT = 1024 * 1024;
+
 /** Names never copied, wherever they are in the project. */
 const NOT_COPIED = new Set(["node_modules", ".git", ".npmrc"]);
-
-const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
 
 /** Whether `inner` is `outer` or lies inside it. */
 export function isInside(inner: string, outer: string): boolean {
@@ -49,7 +51,9 @@ export async function workspaceMembers(folder: string): Promise<string[]> {
   for (const name of CONFIGS) {
     let text: string;
     try {
-      text = await Deno.readTextFile(join(folder, name));
+      // A config is a small regular file: a FIFO or a device of that name is not opened.
+      if (!(await Deno.lstat(join(folder, name))).isFile) continue;
+      text = await readTextWithin(join(folder, name), CONFIG_LIMIT);
     } catch {
       continue;
     }
@@ -72,44 +76,28 @@ export async function workspaceMembers(folder: string): Promise<string[]> {
 }
 
 /**
- * The project's root: the nearest folder above both the source and the
- * bundle that carries a `deno.json` or `.git`, or the Deno workspace whose
- * member that folder is (so the workspace's import map and its other
- * members come along). Never a home folder, a folder holding one, or `/`,
- * compared by real paths (a home folder or a project behind a link).
+ * The project's root: the deepest folder that holds both the source and the
+ * bundle (the project's own folder, with its `deno.json` or `.git` when it
+ * has one), or the Deno workspace whose member that folder is, when its
+ * config names it (so the workspace's import map and its other members
+ * come along). Never an ancestor found by walking up to the nearest
+ * `deno.json`, never a home folder, a folder holding one, or `/`, compared
+ * by real paths (a home folder or a project behind a link).
  *
  * @param source The notebook or script, absolute.
  * @param bundle The bundle folder, absolute.
  * @param home The reviewer's home folder, when known.
  * @returns The root folder.
- * @throws {TidepoolError} When no such folder exists, or it is a home folder or `/`.
+ * @throws {TidepoolError} When it is a home folder, holds one, or is `/`.
  */
 export async function projectRoot(
   source: string,
   bundle: string,
   home: string | undefined,
 ): Promise<string> {
-  const common = commonFolder(dirname(source), bundle);
-  let root: string | undefined;
-  for (let folder = common;; folder = dirname(folder)) {
-    const marked = await Promise.all(
-      [...CONFIGS, ".git"].map((name) => exists(join(folder, name))),
-    );
-    if (marked.some(Boolean)) {
-      root = folder;
-      break;
-    }
-    if (dirname(folder) === folder) break;
-  }
-  if (root === undefined) {
-    throw new TidepoolError(
-      `Cannot reproduce: no folder above both ${source} and ${bundle} has a deno.json or .git`,
-      {
-        hint:
-          "Give the project a deno.json (or make it a git repository) in the folder that holds the notebook or script and its bundle: reproduce copies that folder",
-      },
-    );
-  }
+  // The project's own folder: the one that holds both. An ancestor with a deno.json or .git is
+  // never taken for it by walking up (it may be a folder of anything, beside .ssh/ and Documents/).
+  let root = commonFolder(dirname(source), bundle);
   // A member of a Deno workspace resolves its imports through the workspace root.
   for (let folder = dirname(root); folder !== dirname(folder); folder = dirname(folder)) {
     const members = await workspaceMembers(folder);

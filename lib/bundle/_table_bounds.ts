@@ -45,6 +45,24 @@ export async function readBoundedTable(
   name: string,
   bounds: ParquetBounds,
 ): Promise<ColumnTable> {
+  return (await readBoundedTableFile(dir, name, bounds)).table;
+}
+
+/**
+ * {@linkcode readBoundedTable}, with a CSV file's text as well: what a
+ * reader of the CSV sees, cell for cell.
+ *
+ * @param dir The folder.
+ * @param name The file's plain name, `.csv` or `.parquet`.
+ * @param bounds The bounds.
+ * @returns The table, and the text of a CSV file.
+ * @throws {Error} Saying why it is not read.
+ */
+export async function readBoundedTableFile(
+  dir: string,
+  name: string,
+  bounds: ParquetBounds,
+): Promise<{ table: ColumnTable; csvText?: string }> {
   const state = await fileState(dir, name);
   if (state.kind !== "file") throw new Error("not a regular file");
   if (state.bytes > bounds.maxBytes) {
@@ -61,11 +79,12 @@ export async function readBoundedTable(
       );
     }
     const { decodeCsv } = await import("../files/_csv.ts");
-    return decodeCsv(new TextDecoder().decode(bytes));
+    const csvText = new TextDecoder().decode(bytes);
+    return { table: decodeCsv(csvText), csvText };
   }
   if (name.toLowerCase().endsWith(".parquet")) {
     const { tableFromParquet } = await import("../dataset/parquet.ts");
-    return await tableFromParquet(bytes, { bounds });
+    return { table: await tableFromParquet(bytes, { bounds }) };
   }
   throw new Error("tables are read from .csv and .parquet files only");
 }

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { inlineText } from "../errors/terminal_text.ts";
 import type { ColumnTable } from "arquero";
 import { basename, join, relative, resolve } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
@@ -396,7 +397,8 @@ function compare(
       : recorded === reproduced
       ? "same"
       : "changed";
-    return { file, status, recorded, reproduced };
+    // A name the re-run chose is shown inert: no escape sequence, no line of its own.
+    return { file: inlineText(file), status, recorded, reproduced };
   });
   const skipped = rows.filter((row) => row.status === "not recorded");
   const differ = rows.filter((row) =>

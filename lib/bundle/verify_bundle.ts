@@ -15,7 +15,10 @@ import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
-import { readBoundedTable, tableBounds } from "./_table_bounds.ts";
+import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
+import { comparePair } from "./_csv_matches_parquet.ts";
+import { folderEntries, LISTING_LIMIT, withinLimit } from "./_bundle_folder.ts";
+import { inlineText } from "../errors/terminal_text.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
@@ -101,7 +104,7 @@ export async function verifyBundle(
   const bounds = tableBounds(options.maxTableCells);
   const problems: BundleProblem[] = [];
   const found: Found = (path, check, problem) =>
-    problems.push({ path: printable(path), check, problem: escapeControls(problem) });
+    problems.push({ path: printable(path), check, problem: inlineText(problem) });
   const checked = { files: 0, tables: 0 };
   try {
     await checkBundle(dir, found, checked, bounds);
@@ -148,13 +151,24 @@ async function checkBundle(
   const now = new Map<string, FileNow>();
   // Regular files inside the bundle, hashed or not: each may be read back as a table.
   const regular = new Set<string>();
-  for (const id of parts) {
+  const twice = new Map<string, number>();
+  for (
+    const id of withinLimit(
+      parts,
+      (n) => found(CRATE, "crate", overLimit(n, "files in its root's hasPart")),
+    )
+  ) {
     const name = bundleName(id);
     if ("refused" in name) {
       found(String(id), "file", `not checked: the RO-Crate lists it, but it ${name.refused}`);
       continue;
     }
     const path = name.name;
+    // A file listed again is checked once; the repetition is a problem of its own.
+    if (listed.has(path)) {
+      twice.set(path, (twice.get(path) ?? 1) + 1);
+      continue;
+    }
     const entity = byId.get(id) ?? {};
     listed.set(path, entity);
     const file = await checkedFile(dir, path, entity.contentSize, "the RO-Crate");
@@ -174,6 +188,13 @@ async function checkBundle(
       );
     }
   }
+  for (const [path, times] of twice) {
+    found(
+      path,
+      "crate",
+      `listed ${times} times in the RO-Crate's hasPart: a bundle lists each file once`,
+    );
+  }
   const inFolder = await folderEntries(dir);
   for (const [path, kind] of inFolder) {
     if (path !== CRATE && path !== SHA256SUMS && !listed.has(path)) {
@@ -182,14 +203,21 @@ async function checkBundle(
   }
   checked.files = listed.size;
 
-  for (const [path, entity] of listed) {
+  // A table's CSV and Parquet files are read one after the other, so that the pair is compared
+  // while both are held, and each is read once.
+  const tablePaths = [...listed.keys()].sort();
+  const pending = new Map<string, { table: ColumnTable; csvText?: string }>();
+  for (const path of tablePaths) {
+    const entity = listed.get(path)!;
     const digestId = (entity.identifier as Entity | undefined)?.["@id"];
     const recorded = byId.get(digestId);
     if (recorded?.name !== TABLE_DIGEST_NAME || !regular.has(path)) continue;
     checked.tables++;
     let digest;
     try {
-      digest = tableDigest(await readBoundedTable(dir, path, bounds));
+      const read = await readBoundedTableFile(dir, path, bounds);
+      digest = tableDigest(read.table);
+      await comparePair(path, read, pending, found);
     } catch (error) {
       found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
       continue;
@@ -260,7 +288,11 @@ async function checkDataPackage(
     return;
   }
   const described = new Set<string>();
-  for (const [index, resource] of resources.entries()) {
+  const listedResources = withinLimit(
+    resources,
+    (n) => found(PACKAGE, "datapackage", overLimit(n, "resources")),
+  );
+  for (const [index, resource] of listedResources.entries()) {
     const given = (resource as Entity | null)?.path;
     const name = bundleName(given, false);
     if ("refused" in name) {
@@ -272,6 +304,10 @@ async function checkDataPackage(
       continue;
     }
     const path = name.name;
+    if (described.has(path)) {
+      found(path, "datapackage", "described more than once in datapackage.json");
+      continue;
+    }
     described.add(path);
     const file = now.get(path) ??
       await checkedFile(dir, path, (resource as Entity).bytes, "datapackage.json");
@@ -320,7 +356,11 @@ async function checkSums(
     return;
   }
   const named = new Set<string>();
-  for (const line of parseSha256sums(read.text)) {
+  const lines = withinLimit(
+    parseSha256sums(read.text),
+    (n) => found(SHA256SUMS, "sums", overLimit(n, "lines")),
+  );
+  for (const line of lines) {
     if ("problem" in line) {
       found(SHA256SUMS, "sums", `line ${line.line} ${line.problem}`);
       continue;
@@ -328,6 +368,10 @@ async function checkSums(
     const name = bundleName(line.name, false);
     if ("refused" in name) {
       found(line.name, "sums", `not checked: SHA256SUMS lists it, but it ${name.refused}`);
+      continue;
+    }
+    if (named.has(name.name)) {
+      found(name.name, "sums", "listed more than once in SHA256SUMS");
       continue;
     }
     named.add(name.name);
@@ -368,6 +412,11 @@ async function checkSums(
   }
 }
 
+/** The problem of a listing past {@linkcode LISTING_LIMIT}. */
+function overLimit(count: number, what: string): string {
+  return `lists ${count} ${what}, more than the ${LISTING_LIMIT} verify checks: the rest is not checked`;
+}
+
 function verdict(
   dir: string,
   problems: BundleProblem[],
@@ -384,42 +433,10 @@ function verdict(
   return { ok, problems: buildTable(problemSchema, problems), checked, summary };
 }
 
-/**
- * The entries directly in the folder (a bundle has no subfolders), each with
- * what it is when not a regular file, as ` (a symbolic link)`.
- */
-async function folderEntries(dir: string): Promise<Map<string, string>> {
-  const entries: [string, string][] = [];
-  try {
-    for await (const entry of Deno.readDir(dir)) {
-      const kind = entry.isFile
-        ? ""
-        : entry.isSymlink
-        ? " (a symbolic link)"
-        : entry.isDirectory
-        ? " (a folder)"
-        : " (not a regular file)";
-      entries.push([entry.name, kind]);
-    }
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return new Map(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-}
-
 /** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
 function printable(text: string): string {
-  const shown = escapeControls(text);
+  const shown = inlineText(text);
   return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
-}
-
-/** Control characters (a terminal's escapes) as `\u` escapes: a problem quotes the bundle's text. */
-function escapeControls(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
 }
 
 /** The first 12 digits of a hash, enough to tell two apart in a message. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { inlineText, terminalText } from "../errors/terminal_text.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
 import { type ProgressLine, progressLine, RequestMeter } from "./_progress_line.ts";
@@ -210,7 +211,8 @@ export class CommandContext {
     const options: ClientOptions = {
       fetch: this.meter.fetch,
       progress: this.#progress?.sink ?? false,
-      warn: (message) => this.note(`warning: ${message}`),
+      // A warning quotes a server: it keeps to its one line.
+      warn: (message) => this.note(`warning: ${inlineText(message)}`),
     };
     if (record !== undefined) options.cache = { dir: record, mode: "record" };
     if (replay !== undefined) options.cache = { dir: replay, mode: "replay" };
@@ -235,7 +237,7 @@ export class CommandContext {
   /** Writes a line to standard error whatever `--quiet` says (warnings). */
   note(line: string): void {
     this.#progress?.clear();
-    this.io.stderr(`${line}\n`);
+    this.io.stderr(`${terminalText(line)}\n`);
   }
 
   /** Writes the summary line to standard error, unless `--quiet`. */

@@ -8,6 +8,7 @@
 import { TidepoolError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 import { NotOwnFileError } from "../fs/own_file.ts";
+import { inlineText } from "../errors/terminal_text.ts";
 
 /** Text on one line: line breaks and runs of spaces become one space. */
 function oneLine(text: string): string {
@@ -22,6 +23,11 @@ function oneLine(text: string): string {
  * @returns One line without its newline.
  */
 export function errorLine(command: string, error: unknown): string {
+  // What a server or a re-run said is in it: no escape sequence reaches the terminal.
+  return inlineText(lineOf(command, error));
+}
+
+function lineOf(command: string, error: unknown): string {
   const prefix = command ? `tidepool ${command}` : "tidepool";
   if (error instanceof TidepoolError) {
     // The first line of the message: a SPARQL error's excerpt lines would break the one line.

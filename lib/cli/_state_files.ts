@@ -8,11 +8,14 @@
  * @module
  */
 
+import { readTextWithin } from "../fs/read_bounded.ts";
 import { basename, dirname, resolve } from "node:path";
 import { openOwnFile } from "../fs/own_file.ts";
 import { type HeldLock, tryHoldLock } from "../fs/file_lock.ts";
 import { BusyError, UsageError } from "./exit_codes.ts";
 
+/** The most bytes of a state file read to tell whether tidepool wrote it. */
+const STATE_LIMIT = 64 * 1024 * 1024;
 /** What is at a path, without following a link; undefined when nothing is. */
 async function entryAt(path: string): Promise<Deno.FileInfo | undefined> {
   try {
@@ -105,7 +108,8 @@ export async function checkStateFile(
   if (!info.isFile) throw refuse("it is not a regular file");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await Deno.readTextFile(path));
+    // A state is small: a file past the bound is not one tidepool wrote, and is not read whole.
+    parsed = JSON.parse(await readTextWithin(path, STATE_LIMIT));
   } catch {
     parsed = undefined; // its text is not repeated: it may be anything
   }

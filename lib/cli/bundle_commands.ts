@@ -11,6 +11,7 @@ import { verifyBundle } from "../bundle/verify_bundle.ts";
 import { tableText } from "../notebook/table_text.ts";
 import type { CommandSpec } from "./_command.ts";
 import { EXIT } from "./exit_codes.ts";
+import { terminalText } from "../errors/terminal_text.ts";
 
 const encoder = new TextEncoder();
 
@@ -28,7 +29,7 @@ export const VERIFY_COMMAND: CommandSpec = {
     const problems = check.ok
       ? ""
       : `${tableText(check.problems, { rows: check.problems.numRows() })}\n`;
-    await context.io.stdout(encoder.encode(`${problems}${check.summary}\n`));
+    await context.io.stdout(encoder.encode(terminalText(`${problems}${check.summary}\n`)));
     return check.ok ? EXIT.ok : EXIT.failed;
   },
 };
@@ -58,7 +59,8 @@ export const REPRODUCE_COMMAND: CommandSpec = {
       args: rest,
     });
     const table = tableText(result.tables, { rows: result.tables.numRows(), maxChars: 20 });
-    await context.io.stdout(encoder.encode(`${table}\n${result.summary}\n`));
+    // The table names and the summary quote what the re-run wrote: shown inert.
+    await context.io.stdout(encoder.encode(terminalText(`${table}\n${result.summary}\n`)));
     return result.ok ? EXIT.ok : EXIT.failed;
   },
 };

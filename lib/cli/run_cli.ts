@@ -6,6 +6,7 @@
  * @module
  */
 
+import { terminalText } from "../errors/terminal_text.ts";
 import { parseArgs } from "node:util";
 import { closestNames } from "../options/did_you_mean.ts";
 import { TIDEPOOL_VERSION } from "../version.ts";
@@ -40,8 +41,14 @@ const encoder = new TextEncoder();
 
 /** Standard output and error and the environment of this process. */
 export function processIo(): CommandIo {
+  // A table printed on a terminal is shown inert; written to a pipe or a file, byte for byte.
+  const toTerminal = Deno.stdout.isTerminal();
+  const decoder = new TextDecoder();
   return {
-    stdout: async (bytes) => {
+    stdout: async (given) => {
+      const bytes = toTerminal
+        ? encoder.encode(terminalText(decoder.decode(given, { stream: true })))
+        : given;
       for (let at = 0; at < bytes.length;) at += await Deno.stdout.write(bytes.subarray(at));
     },
     stderr: (text) => {

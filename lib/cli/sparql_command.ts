@@ -11,6 +11,10 @@ import { tableFromColumns } from "../table/build_table.ts";
 import { UsageError } from "./exit_codes.ts";
 import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
+import { InputTooLargeError, readTextWithin } from "../fs/read_bounded.ts";
+
+/** The most bytes a query file (or standard input) may hold: far above any query, far below memory. */
+export const QUERY_FILE_LIMIT = 1024 * 1024;
 
 /** The parts of an archive database's SPARQL endpoint, `<base>/api/<account>/<service>/<db>/sparql`. */
 export function sparqlEndpoint(
@@ -44,7 +48,7 @@ async function queryType(query: string): Promise<string | undefined> {
   }
 }
 
-/** The query from the argument or the file. */
+/** The query from the argument or the file (`-`: standard input), within {@linkcode QUERY_FILE_LIMIT}. */
 async function readQuery(argument: string | undefined, file: string | undefined): Promise<string> {
   if ((argument === undefined) === (file === undefined)) {
     throw new UsageError("Give the query as the second argument or with --file, once", {
@@ -53,8 +57,13 @@ async function readQuery(argument: string | undefined, file: string | undefined)
   }
   if (argument !== undefined) return argument;
   try {
-    return await Deno.readTextFile(file!);
+    return await readTextWithin(file!, QUERY_FILE_LIMIT, `The query file ${file}`);
   } catch (error) {
+    if (error instanceof InputTooLargeError) {
+      throw new UsageError(error.message, {
+        hint: "Give the path of a query file (.rq) of at most 1 MiB, or - for standard input",
+      });
+    }
     throw new UsageError(`Cannot read the query file ${file}`, {
       details: error instanceof Error ? error.message : String(error),
       detailsLabel: "The system said",
@@ -77,7 +86,11 @@ export const SPARQL_COMMAND: CommandSpec = {
   ],
   arity: [1, 2],
   options: {
-    file: { type: "string", value: "FILE", description: "read the query from FILE" },
+    file: {
+      type: "string",
+      value: "FILE",
+      description: "read the query from FILE (- for standard input; at most 1 MiB)",
+    },
     ...OUTPUT_OPTIONS,
     ...CLIENT_FLAGS,
     ...KEY_FLAG,

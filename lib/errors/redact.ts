@@ -91,6 +91,22 @@ export function registerSecret(value: string): void {
 }
 
 /**
+ * The registered secrets, for code that must find them in bytes other than
+ * UTF-8 text (a recorded answer in latin-1 or UTF-16, a base64 body).
+ *
+ * @returns Every registered secret, longest first.
+ *
+ * @example
+ * ```ts
+ * registerSecret("s3cr3t-value-123");
+ * console.log(registeredSecrets().includes("s3cr3t-value-123")); // true
+ * ```
+ */
+export function registeredSecrets(): string[] {
+  return [...secrets].sort((a, b) => b.length - a.length);
+}
+
+/**
  * Removes every registered secret and every always-secret shape from text.
  *
  * @param text Any text that may be shown or stored.

@@ -56,3 +56,44 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
     throw error;
   }
 }
+
+/**
+ * {@linkcode writeFileAtomic}, with the temporary file held under an
+ * exclusive lock from its creation to its rename: a run stopped in between
+ * leaves a temporary file whose lock went with the process, so a later run
+ * can tell it from a write in progress (it takes the lock) and remove it.
+ *
+ * @param path The final path (its folder must exist).
+ * @param data The bytes, or text written as UTF-8.
+ *
+ * @example A recording file
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await writeFileAtomicLocked(`${dir}/a.json`, "{}");
+ * console.log(await Deno.readTextFile(`${dir}/a.json`)); // {}
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeFileAtomicLocked(
+  path: string,
+  data: Uint8Array | string,
+): Promise<void> {
+  const temporary = temporaryPath(path);
+  // Create-new: a link planted at the temporary name is never written through.
+  const file = await Deno.open(temporary, { createNew: true, write: true });
+  let locked = false;
+  try {
+    locked = await file.tryLock(true);
+    if (!locked) throw new Error(`Could not lock the new file ${temporary}`);
+    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    for (let written = 0; written < bytes.length;) {
+      written += await file.write(bytes.subarray(written));
+    }
+    await Deno.rename(temporary, path);
+  } catch (error) {
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  } finally {
+    file.close(); // closing releases the lock
+  }
+}

@@ -9,8 +9,11 @@
  *   {@linkcode CacheMissError} naming it. No network is used.
  * - `refresh`: always fetch and overwrite what is stored.
  *
- * Keys come from the method, the URL without credential parameters, the
- * `Accept` header and the body, never from credentials. What is stored at all
+ * Keys come from the method, the URL, the `Accept` header and the body:
+ * every part of the request, but never a credential in clear (see
+ * `_cache_key.ts`). Bodies are stored without registered secrets in any
+ * encoding (`_recorded_body.ts`), and a stopped run's temporary files are
+ * cleared by the next run (`_recording_files.ts`). What is stored at all
  * is each operation's cache policy (`cache_policy.ts`): successful, complete,
  * error-free answers are served to live clients; anything else a recording
  * saw (a 404, an error inside a 200) is kept marked replay-only, so a replay
@@ -34,9 +37,12 @@
 
 import { currentOperation } from "../table/call_trace.ts";
 import { CacheMissError } from "../errors/errors.ts";
-import { redact, redactSecrets } from "../errors/redact.ts";
-import { writeFileAtomic } from "../fs/write_file_atomic.ts";
-import { isCredentialParam } from "./credentials_in_url.ts";
+import { redact } from "../errors/redact.ts";
+import { cacheKey, keyUrl } from "./_cache_key.ts";
+import { recordableBody } from "./_recorded_body.ts";
+import { sweepLeftovers, writeRecordingFile } from "./_recording_files.ts";
+
+export { cacheKey } from "./_cache_key.ts";
 
 /** The cache modes; see the module documentation. */
 export type CacheMode = "off" | "record" | "replay" | "refresh";
@@ -75,22 +81,6 @@ interface CacheFile {
   bodyBase64: string;
   /** A failure or partial answer, kept only so replay retraces the recorded run. */
   replayOnly?: boolean;
-}
-
-/**
- * The body with every registered secret (and piece of a key) redacted, when
- * it is text: a server that echoes a key back cannot make a recording hold
- * it. A binary body is stored as it came.
- */
-function withoutSecrets(body: Uint8Array): Uint8Array {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
-  } catch {
-    return body;
-  }
-  const clean = redactSecrets(text);
-  return clean === text ? body : new TextEncoder().encode(clean);
 }
 
 /** Headers worth keeping: those that change how a body is read. */
@@ -179,19 +169,20 @@ export class ResponseCache {
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = response.headers[name];
-      if (value !== undefined) headers[name] = value;
+      // A location may name the key it was asked with: stored redacted, as the URL is.
+      if (value !== undefined) headers[name] = redact(value);
     }
     const file: CacheFile = {
       format: "tidepool-cache/1",
       method,
-      url: redact(keyUrl(url)),
+      url: redact(await keyUrl(url)),
       recordedAt: response.recordedAt ?? new Date().toISOString(),
       status: response.status,
       headers,
-      bodyBase64: encodeBase64(withoutSecrets(response.body)),
+      bodyBase64: encodeBase64(recordableBody(response.body)),
       ...(response.replayOnly ? { replayOnly: true } : {}),
     };
-    await writeStored(path, JSON.stringify(file));
+    await writeStored(this.dir, path, JSON.stringify(file));
   }
 
   /**
@@ -230,7 +221,7 @@ export class ResponseCache {
       value,
       recordedAt: new Date().toISOString(),
     };
-    await writeStored(this.#settingPath(url, name), JSON.stringify(file));
+    await writeStored(this.dir, this.#settingPath(url, name), JSON.stringify(file));
   }
 
   #path(url: string, key: string) {
@@ -246,48 +237,10 @@ export class ResponseCache {
   }
 }
 
-/** Writes a recording file in its folder, under its final name only when complete. */
-async function writeStored(path: string, text: string): Promise<void> {
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  await writeFileAtomic(path, text);
-}
-
-/**
- * The key of a request: SHA-256 of the method, the URL without credential
- * parameters (sorted) and the body.
- */
-export async function cacheKey(
-  method: string,
-  url: string,
-  body: string | undefined,
-): Promise<string> {
-  const text = `${method.toUpperCase()} ${keyUrl(url)}\n${body ?? ""}`;
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(text),
-  );
-  return [...new Uint8Array(digest)]
-    .map((byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
-}
-
-/**
- * The URL as it enters a key: credential parameters (by name, or holding a
- * registered secret) removed, the rest
- * sorted, and registered secrets in the path (a gateway's `/api/<key>/`)
- * redacted, so a co-author replaying with their own key finds the answers.
- */
-function keyUrl(url: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = redact(parsed.pathname);
-  // A parameter of another name that holds a registered secret (a repository's `wskey`) is one too.
-  const kept = [...parsed.searchParams].filter(([name, value]) => !isCredentialParam(name, value));
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  parsed.search = new URLSearchParams(kept).toString();
-  parsed.username = "";
-  parsed.password = "";
-  parsed.hash = "";
-  return parsed.toString();
+/** Writes a recording file, first clearing what stopped runs left in the recording. */
+async function writeStored(dir: string, path: string, text: string): Promise<void> {
+  await sweepLeftovers(dir);
+  await writeRecordingFile(path, text);
 }
 
 function encodeBase64(bytes: Uint8Array): string {

@@ -28,14 +28,33 @@ async function peakKb(pid: number): Promise<number> {
  */
 export async function watchedDeno(
   args: string[],
-  bounds: { maxRssKb: number; timeLimitMs: number; env?: Record<string, string> },
+  bounds: {
+    maxRssKb: number;
+    timeLimitMs: number;
+    env?: Record<string, string>;
+    /** Feed the child an endless standard input (zero bytes) until it ends. */
+    endlessStdin?: boolean;
+  },
 ): Promise<WatchedRun> {
   const child = new Deno.Command(Deno.execPath(), {
     args,
     ...(bounds.env ? { env: bounds.env, clearEnv: true } : {}),
+    stdin: bounds.endlessStdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  if (bounds.endlessStdin) {
+    const writer = child.stdin.getWriter();
+    const zeros = new Uint8Array(64 * 1024);
+    // Until the child stops reading (it ends, or closes its input): then the write fails.
+    (async () => {
+      try {
+        while (true) await writer.write(zeros);
+      } catch {
+        // the child is gone
+      }
+    })();
+  }
   let maxRssKb = 0;
   let ended = false;
   const output = child.output().finally(() => ended = true);

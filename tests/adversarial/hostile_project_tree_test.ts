@@ -116,17 +116,44 @@ Deno.test("the project root is never the home folder, a folder holding it, or /"
       ],
       environment,
     );
+    // The root is the paper's own folder, never the home folder above it (tests/adversarial/scratch_root_test.ts):
+    // without its own deno.json the re-run cannot resolve its imports, and nothing of the home is read.
     assert.equal(run.code, 1, run.stdout + run.stderr);
-    assert.match(run.stderr, /it is your home folder, and reproduce copies the whole project/);
-    assert.deepEqual([...Deno.readDirSync(tmp)], [], "nothing copied to the temporary folder");
-
-    // A .git above the home folder: the root would hold it.
-    await Deno.remove(`${home}/deno.json`);
-    await Deno.mkdir(`${scene}/.git`);
-    const above = await reproduceCommand(
+    assert.doesNotMatch(run.stderr, /home folder/);
+    assert.ok(!(run.stdout + run.stderr).includes(SECRET));
+    assert.deepEqual([...Deno.readDirSync(tmp)], [], "nothing left in the temporary folder");
+    await Deno.mkdir(`${home}/paper/.git`);
+    const inHome = await reproduceCommand(
       [
         `${home}/paper/out/bundle`,
         `${home}/paper/paper.ts`,
+        "--recording",
+        `${home}/.cache/tidepool`,
+      ],
+      environment,
+    );
+    assert.equal(inHome.code, 1);
+    assert.doesNotMatch(inHome.stderr, /home folder/);
+    await Deno.remove(`${home}/paper/.git`);
+
+    // The home folder itself as the project: refused.
+    await Deno.writeTextFile(`${home}/paper2.ts`, PAPER);
+    const home2 = await reproduceCommand(
+      [`${home}/paper/out/bundle`, `${home}/paper2.ts`, "--recording", `${home}/.cache/tidepool`],
+      environment,
+    );
+    assert.equal(home2.code, 1, home2.stdout + home2.stderr);
+    assert.match(home2.stderr, /it is your home folder, and reproduce copies the whole project/);
+    await Deno.remove(`${home}/paper2.ts`);
+
+    // A source above the home folder: the folder holding it and the bundle would hold the home.
+    await Deno.remove(`${home}/deno.json`);
+    await Deno.mkdir(`${scene}/.git`);
+    await Deno.writeTextFile(`${scene}/paper.ts`, PAPER);
+    const above = await reproduceCommand(
+      [
+        `${home}/paper/out/bundle`,
+        `${scene}/paper.ts`,
         "--recording",
         `${home}/.cache/tidepool`,
       ],
@@ -166,6 +193,8 @@ Deno.test("the home folder is recognised by its real path: HOME behind a link, o
     await Deno.writeTextFile(`${real}/paper/paper.ts`, PAPER);
     await runAuthor(`${real}/paper`, "paper.ts");
     await Deno.symlink(real, link);
+    // A source in the home folder itself, with the bundle below it: the folder holding both is the home.
+    await Deno.writeTextFile(`${real}/paper.ts`, PAPER);
     const cases = [
       { home: link, project: real, named: "HOME a link, the project by its real path" },
       { home: real, project: link, named: "HOME real, the project through the link" },
@@ -175,7 +204,7 @@ Deno.test("the home folder is recognised by its real path: HOME behind a link, o
       const run = await reproduceCommand(
         [
           `${project}/paper/out/bundle`,
-          `${project}/paper/paper.ts`,
+          `${project}/paper.ts`,
           "--recording",
           `${project}/.cache/tidepool`,
         ],

@@ -55,9 +55,11 @@ Deno.test("each tampering is named: the file, the check, and what differs", asyn
     await Deno.writeTextFile(`${dir}/counts.csv`, text.replace("3", "4"));
     const check = await verifyBundle(dir);
     assert.equal(check.ok, false);
+    // The digest the crate recorded, and the Parquet file of the same table, both disagree.
     assert.deepEqual(named(check.problems), [
       "counts.csv datapackage",
       "counts.csv file",
+      "counts.csv table",
       "counts.csv table",
     ]);
     assert.match(
@@ -75,10 +77,15 @@ Deno.test("each tampering is named: the file, the check, and what differs", asyn
     await Deno.copyFile(`${dir}/books.parquet`, `${dir}/counts.parquet`);
     const check = await verifyBundle(dir);
     assert.deepEqual(named(check.problems), [
+      "counts.csv table",
       "counts.parquet datapackage",
       "counts.parquet file",
       "counts.parquet table",
     ]);
+    assert.match(
+      problemOf(check.problems, "counts.csv", "table"),
+      /^says something else than counts\.parquet, the same table: its columns are "emotion", "n", the Parquet file's "pid", "title", "year"$/,
+    );
     assert.match(
       problemOf(check.problems, "counts.parquet", "file"),
       /^changed: its size is \d+ bytes, the RO-Crate recorded \d+ \(not hashed\)$/,

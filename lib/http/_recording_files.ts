@@ -1,0 +1,118 @@
+/**
+ * How a recording's files are written so that a stopped run leaves no junk
+ * that lasts: each answer goes to a temporary file beside its final name
+ * (`.<64 hex>.json.<8 hex>.part`), held under an exclusive lock from its
+ * creation to its rename. A run stopped in between (Ctrl-C, a kill) leaves
+ * that file behind, but its lock goes with the process; the next run that
+ * writes to the recording removes every file of exactly that name shape,
+ * in the recording's own folders, that it can lock: a leftover of a stopped
+ * run, never a write in progress in another process, never a file of
+ * another shape.
+ *
+ * @module
+ */
+
+import { tryHoldLock } from "../fs/file_lock.ts";
+import { writeFileAtomicLocked } from "../fs/write_file_atomic.ts";
+
+/** Whether a file in `folder` is named as a recording's temporary file there. */
+function isLeftoverName(folder: string, name: string): boolean {
+  const parts = /^\.([A-Za-z0-9._-]+)\.json\.[0-9a-f]{8}\.part$/.exec(name);
+  if (!parts) return false;
+  // A stored answer: `<2 hex>/.<64 hex starting with them>.json.…`; a setting: `settings/.<name>.json.…`.
+  if (folder === "settings") return true;
+  return /^[0-9a-f]{2}$/.test(folder) && /^[0-9a-f]{64}$/.test(parts[1]) &&
+    parts[1].startsWith(folder);
+}
+
+/** Recording folders already swept by this process. */
+const swept = new Set<string>();
+
+/**
+ * Writes a recording file under its final name only when complete, holding
+ * the temporary file's lock until the rename.
+ *
+ * @param path The final path.
+ * @param text The file's text.
+ *
+ * @example
+ * ```ts ignore
+ * await writeRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`, JSON.stringify(file));
+ * ```
+ */
+export async function writeRecordingFile(path: string, text: string): Promise<void> {
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  try {
+    await writeFileAtomicLocked(path, text);
+  } catch (error) {
+    // Another run's sweep may take the new file in the instant before its lock: write again.
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    await writeFileAtomicLocked(path, text);
+  }
+}
+
+/**
+ * Removes the leftovers of stopped runs from a recording, once per process:
+ * in each host folder and its subfolders (one level: `<host>/<2 hex>/`,
+ * `<host>/settings/`), every regular file named like a recording's
+ * temporary file whose lock can be taken.
+ *
+ * @param dir The recording's folder.
+ * @returns The paths removed.
+ *
+ * @example
+ * ```ts ignore
+ * await sweepLeftovers(".cache/tidepool"); // [".cache/tidepool/x.example/ab/.ab….json.1f2e3d4c.part"]
+ * ```
+ */
+export async function sweepLeftovers(dir: string): Promise<string[]> {
+  if (swept.has(dir)) return [];
+  swept.add(dir);
+  const removed: string[] = [];
+  for (const host of await folders(dir)) {
+    for (const folder of await folders(host)) {
+      const base = folder.slice(folder.lastIndexOf("/") + 1);
+      for (const name of await names(folder)) {
+        if (!isLeftoverName(base, name)) continue;
+        const path = `${folder}/${name}`;
+        if (await removeIfAbandoned(path)) removed.push(path);
+      }
+    }
+  }
+  return removed;
+}
+
+async function removeIfAbandoned(path: string): Promise<boolean> {
+  const info = await Deno.lstat(path).catch(() => undefined);
+  if (!info?.isFile) return false; // a link or a folder of that name is not ours
+  const file = await Deno.open(path, { read: true }).catch(() => undefined);
+  if (!file) return false;
+  const lock = await tryHoldLock(file);
+  if (!lock) return false; // a write in progress
+  try {
+    await Deno.remove(path);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    lock.release();
+  }
+}
+
+async function folders(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory) found.push(`${dir}/${entry.name}`);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found;
+}
+
+async function names(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) if (entry.isFile) found.push(entry.name);
+  return found;
+}
