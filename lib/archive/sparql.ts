@@ -19,17 +19,17 @@ import {
   send,
   sendStreamed,
 } from "./_context.ts";
-import { parseQuery } from "./_parse_query.ts";
+import { parseQuery } from "../sparql/_parse_query.ts";
 import {
   parseJsonResults,
   parseResults,
   parseXmlResults,
   type ResultFormat,
   resultFormat,
-} from "./_sparql_results.ts";
-import { bindingsTable, type CompanionOptions } from "./_sparql_table.ts";
+} from "../sparql/_sparql_results.ts";
+import { bindingsTable, type CompanionOptions } from "../sparql/_sparql_table.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
-import { parseRdf, triplesTable } from "./_triples.ts";
+import { parseRdf, triplesTable } from "../sparql/_triples.ts";
 import { databases } from "./databases.ts";
 import { unknownDatabase } from "./_database_typo.ts";
 

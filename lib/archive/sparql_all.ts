@@ -14,7 +14,7 @@ import { walkPages } from "../paging/walk_pages.ts";
 import { PagingCapError } from "../paging/errors.ts";
 import { concatTables } from "../table/concat_tables.ts";
 import type { ArchiveContext } from "./_context.ts";
-import { type ParsedQuery, parseQuery } from "./_parse_query.ts";
+import { type ParsedQuery, parseQuery } from "../sparql/_parse_query.ts";
 import { runSparql, type SparqlOptions } from "./sparql.ts";
 
 /** Options of {@linkcode sparqlPages} and {@linkcode sparqlAll}. */
