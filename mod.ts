@@ -199,6 +199,13 @@ export { ConflictError, PayloadTooLargeError, QuotaError } from "./lib/archive/e
 export { readSparqlResults } from "./lib/archive/read_sparql_results.ts";
 export { sparql } from "./lib/sparql/sparql_tag.ts";
 export { SparqlSyntaxError } from "./lib/sparql/sparql_syntax_error.ts";
+export { SparqlEndpoint, SparqlServerError } from "./lib/sparql/mod.ts";
+export type {
+  PagesOptions,
+  SparqlEndpointOptions,
+  SparqlFault,
+  SparqlQueryOptions,
+} from "./lib/sparql/mod.ts";
 export type {
   ArchiveEntity,
   ArchiveOptions,
