@@ -46,7 +46,10 @@ function faultOf(
 export function serverFault(body: string): ServerFault | undefined {
   const match = VIRTUOSO.exec(body);
   if (!match) return undefined;
-  const [, sqlState, code, text] = match;
+  const [, sqlState, code, line] = match;
+  // Virtuoso repeats the query it ran after "SPARQL query:" (the text sent, maybe a page or a
+  // COUNT built from the user's); a body read whole may have its lines joined.
+  const text = line.split(/\s*SPARQL query:/)[0];
   const fault = faultOf(sqlState, code, text);
   return fault && { fault, sqlState, code, text: text.trim() };
 }
@@ -90,10 +93,14 @@ export class SparqlServerError extends HttpError {
    */
   constructor(error: HttpError, found: ServerFault, query: string) {
     const named = [found.sqlState, found.code].filter(Boolean).join(" ");
+    // The URL without its query string: that holds the text sent (a page, a COUNT), not the user's.
+    const endpoint = error.url.split("?")[0];
     super(
-      `The SPARQL endpoint refused the query (${named}): ${found.text} [${error.method} ${error.url} answered ${error.status}]`,
+      `The SPARQL endpoint refused the query (${named}): ${found.text} [${error.method} ${endpoint} answered ${error.status}]`,
       {
         ...httpErrorFields(error),
+        url: endpoint,
+        body: found.text,
         details: `${found.text}\n\nThe query:\n${query}`,
         hint: HINTS[found.fault],
       },
