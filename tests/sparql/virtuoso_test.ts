@@ -161,3 +161,37 @@ Deno.test("a stock Virtuoso: reads past 10,000 rows, cut reads, errors sent once
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a query past Virtuoso's time limit (SR171) is sent once and says how to narrow it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const lines = Array.from(
+      { length: 25_000 },
+      (_, i) => `<${EX}s${i}> <${EX}n> "${i}"^^<http://www.w3.org/2001/XMLSchema#integer> .`,
+    );
+    const data = join(dir, "data.nt");
+    await Deno.writeTextFile(data, lines.join("\n") + "\n");
+    // MaxQueryExecutionTime of one second (Debian's is 60) so that a join of 25,000 x 25,000 times out.
+    await using server = await startVirtuoso(data, { maxExecSeconds: 1 });
+    const endpoint = new SparqlEndpoint(`${server.url}/sparql`, {
+      progress: false,
+      retry: { baseDelayMs: 5 },
+    });
+    const query =
+      `SELECT (COUNT(*) AS ?c) WHERE { ?a <${EX}n> ?x . ?b <${EX}n> ?y FILTER(?x + ?y = 7) }`;
+    const before = await server.requests();
+    const error = await endpoint.query(query).catch((e) => e);
+    assert.equal(await server.requests() - before, 1, "sent once, not five times");
+    assert.ok(error instanceof SparqlServerError, String(error));
+    assert.equal(error.code, "SR171");
+    assert.equal(error.sqlState, "S1T00");
+    assert.equal(error.fault, "timeout");
+    assert.match(
+      error.hint ?? "",
+      /narrow it \(a LIMIT, a FILTER on a range of values, fewer OPTIONALs\)/,
+    );
+    assert.ok(error.details?.includes(query));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
