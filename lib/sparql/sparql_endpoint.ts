@@ -11,7 +11,7 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import { checkOptions, type OptionRules } from "../options/check_options.ts";
-import { PAGED_READ_RULES } from "../paging/types.ts";
+import { SPARQL_PAGES_RULES, SPARQL_QUERY_RULES } from "./option_rules.ts";
 import { lazyPages } from "../paging/lazy_pages.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import type { SparqlQueryOptions, SparqlResult, SparqlTarget } from "./run_query.ts";
@@ -20,20 +20,7 @@ import type { PagesOptions } from "./query_pages.ts";
 /** Options of `new SparqlEndpoint`: the shared client options. */
 export type SparqlEndpointOptions = ClientOptions;
 
-const QUERY_RULES: OptionRules = {
-  lang: "boolean",
-  datatype: "boolean",
-  strict: "boolean",
-  format: ["json", "xml", "csv", "tsv"],
-  method: ["auto", "GET", "POST"],
-  signal: "signal",
-};
-const PAGES_RULES: OptionRules = {
-  ...QUERY_RULES,
-  ...PAGED_READ_RULES,
-  pageSize: "integer",
-  count: "boolean",
-};
+const PAGES_RULES: OptionRules = { ...SPARQL_QUERY_RULES, ...SPARQL_PAGES_RULES };
 
 // The senders load on first use, so that importing tidepool stays quick.
 const queryCode = () => import("./run_query.ts");
@@ -94,7 +81,7 @@ export class SparqlEndpoint {
     query: string,
     options: SparqlQueryOptions = {},
   ): Promise<T> {
-    checkOptions("SparqlEndpoint.query", options, QUERY_RULES);
+    checkOptions("SparqlEndpoint.query", options, SPARQL_QUERY_RULES);
     return await withProvenance(
       this.#provenance("query", { query, ...options }),
       async () =>
