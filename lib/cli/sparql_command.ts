@@ -74,7 +74,7 @@ export const SPARQL_COMMAND: CommandSpec = {
     {
       name: "endpoint",
       description:
-        "the SPARQL endpoint: any (https://query.example/sparql), or an archive database's (…/api/<account>/dl/<db>/sparql, with --key)",
+        "the SPARQL endpoint: any (https://query.example/sparql), or an archive database's (…/api/<account>/dl/<db>/sparql, with --api-key-env)",
     },
     { name: "query", description: "the query, unless --file gives it" },
   ],
@@ -92,6 +92,13 @@ export const SPARQL_COMMAND: CommandSpec = {
   ],
   async run(context, { positionals: [url, argument] }) {
     const archiveSite = sparqlEndpoint(url);
+    // The key goes to the archive only, never to another host's endpoint.
+    if (!archiveSite && context.string("api-key-env") !== undefined) {
+      throw new UsageError("--api-key-env is for an archive database's endpoint", {
+        hint:
+          "Give the archive's endpoint (…/api/<account>/<service>/<db>/sparql), or leave the key out for this endpoint",
+      });
+    }
     const query = await readQuery(argument, context.string("file"));
     const target = await context.output();
     const kind = await queryType(query);

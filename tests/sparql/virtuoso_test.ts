@@ -145,6 +145,13 @@ Deno.test("a stock Virtuoso: reads past 10,000 rows, cut reads, errors sent once
         assert.equal(run.code, 0, run.stderr);
         const lines = (await Deno.readTextFile(out)).trimEnd().split("\n");
         assert.equal(lines.length, ROWS + 1, "a header and every row");
+        // The archive's key never goes to another endpoint.
+        const keyed = await runTidepool(["sparql", endpointUrl, "ASK {}", "--api-key-env", "K"], {
+          cwd: dir,
+          env: { K: "pub.secret-value-123" },
+        });
+        assert.equal(keyed.code, 2, keyed.stderr);
+        assert.match(keyed.stderr, /--api-key-env is for an archive database's endpoint/);
         const bad = `SELECT ?s WHERE { ?s <${EX}n> ?o FILTER(<${EX}nofn>(?o)) }`;
         const refused = await runTidepool(["sparql", endpointUrl, bad], { cwd: dir });
         assert.notEqual(refused.code, 0);
