@@ -197,8 +197,15 @@ export type {
 export { Archive } from "./lib/archive/archive.ts";
 export { ConflictError, PayloadTooLargeError, QuotaError } from "./lib/archive/errors.ts";
 export { readSparqlResults } from "./lib/archive/read_sparql_results.ts";
-export { sparql } from "./lib/archive/sparql_tag.ts";
-export { SparqlSyntaxError } from "./lib/archive/sparql_syntax_error.ts";
+export { sparql } from "./lib/sparql/sparql_tag.ts";
+export { SparqlSyntaxError } from "./lib/sparql/sparql_syntax_error.ts";
+export { SparqlEndpoint, SparqlServerError } from "./lib/sparql/mod.ts";
+export type {
+  PagesOptions,
+  SparqlEndpointOptions,
+  SparqlFault,
+  SparqlQueryOptions,
+} from "./lib/sparql/mod.ts";
 export type {
   ArchiveEntity,
   ArchiveOptions,

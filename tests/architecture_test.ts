@@ -23,10 +23,11 @@ const ADAPTERS = ["lib/ocean", "lib/subgraph", "lib/archive", "lib/expressions"]
  */
 const FLOORS: readonly (readonly string[])[] = [
   ["lib/errors", "lib/fs", "lib/version.ts"],
-  ["lib/progress", "lib/table", "lib/options"],
+  ["lib/progress", "lib/table", "lib/options", "lib/xml"],
   ["lib/paging"],
   ["lib/http", "lib/dataset"],
   ["lib/files"],
+  ["lib/sparql"],
   [...ADAPTERS, "lib/notebook"],
   ["lib/plot"],
   ["lib/sandbox", "lib/bundle"],

@@ -15,6 +15,7 @@ import { callChecker, type CallRules, type OptionRules } from "../options/check_
 import { POLL_RULES } from "../http/options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { PAGED_READ_RULES } from "../paging/types.ts";
+import { SPARQL_PAGES_RULES, SPARQL_QUERY_RULES } from "../sparql/option_rules.ts";
 
 const SEARCH_TERMS: OptionRules = {
   q: "string",
@@ -26,16 +27,7 @@ const SEARCH_TERMS: OptionRules = {
   signal: "signal",
 };
 
-const SPARQL: OptionRules = {
-  lang: "boolean",
-  datatype: "boolean",
-  strict: "boolean",
-  format: ["json", "xml", "csv", "tsv"],
-  method: ["auto", "GET", "POST"],
-  db: "string",
-  service: "string",
-  signal: "signal",
-};
+const SPARQL: OptionRules = { ...SPARQL_QUERY_RULES, db: "string", service: "string" };
 
 const IIIF_IMAGE: OptionRules = {
   region: "string",
@@ -97,11 +89,11 @@ const ARCHIVE_CALL_RULES = {
   "Archive.linkedDataTable": STRICT,
   "Archive.sparql": { rules: SPARQL, required: [] },
   "Archive.sparqlAll": {
-    rules: { ...SPARQL, ...PAGED_READ_RULES, pageSize: "integer", count: "boolean" },
+    rules: { ...SPARQL, ...SPARQL_PAGES_RULES },
     required: [],
   },
   "Archive.sparqlPages": {
-    rules: { ...SPARQL, ...PAGED_READ_RULES, pageSize: "integer", count: "boolean" },
+    rules: { ...SPARQL, ...SPARQL_PAGES_RULES },
     required: [],
   },
   "Archive.iiifImage": {

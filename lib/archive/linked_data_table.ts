@@ -7,7 +7,7 @@
 import type { ColumnTable } from "arquero";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext } from "./_context.ts";
-import { parseRdf, triplesTable } from "./_triples.ts";
+import { parseRdf, triplesTable } from "../sparql/_triples.ts";
 import { fetchLinkedData, type LinkedDataFormat } from "./linked_data.ts";
 
 /** The body of {@linkcode Archive.linkedDataTable}, on the archive's shared state; documented there. */

@@ -15,7 +15,7 @@ export type { SearchAllParameters } from "./search_all.ts";
 export type { ResourcesParameters } from "./resources.ts";
 export type { PagedReadOptions } from "../paging/types.ts";
 export { RESOURCE_SCHEMA } from "./_resource_table.ts";
-export { type Triple, TRIPLE_SCHEMA } from "./_triples.ts";
+export { type Triple, TRIPLE_SCHEMA } from "../sparql/_triples.ts";
 export type {
   JsonLdFormat,
   LinkedDataAtOptions,
@@ -26,9 +26,9 @@ export type { RebuildGraphOptions } from "./rebuild_graph.ts";
 export type { CompanionOptions, ResultFormat, SparqlOptions, SparqlResult } from "./sparql.ts";
 export type { SparqlAllOptions } from "./sparql_all.ts";
 export { readSparqlResults, type ReadSparqlResultsOptions } from "./read_sparql_results.ts";
-export { SparqlSyntaxError } from "./sparql_syntax_error.ts";
-export { sparql, type SparqlTag } from "./sparql_tag.ts";
-export type { SparqlTerm, SparqlValue } from "./_rdf_term.ts";
+export { SparqlSyntaxError } from "../sparql/sparql_syntax_error.ts";
+export { sparql, type SparqlTag } from "../sparql/sparql_tag.ts";
+export type { SparqlTerm, SparqlValue } from "../sparql/_rdf_term.ts";
 export type { IiifImageOptions, IiifInfo } from "./iiif.ts";
 export type { IiifImage, IiifImageFetchOptions } from "./iiif_image.ts";
 export type {

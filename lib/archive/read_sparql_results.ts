@@ -8,8 +8,8 @@
 import { checkCall } from "./_option_rules.ts";
 import type { ColumnTable } from "arquero";
 import { ProtocolError } from "../errors/errors.ts";
-import type { ResultFormat } from "./_sparql_results.ts";
-import type { CompanionOptions } from "./_sparql_table.ts";
+import type { ResultFormat } from "../sparql/_sparql_results.ts";
+import type { CompanionOptions } from "../sparql/_sparql_table.ts";
 
 /** Options of {@linkcode readSparqlResults}. */
 export interface ReadSparqlResultsOptions extends CompanionOptions {
@@ -47,8 +47,8 @@ export async function readSparqlResults(
   checkCall("readSparqlResults", options);
   // The readers load on first use, so that importing tidepool stays quick.
   const [{ parseResults, resultFormat }, { bindingsTable }] = await Promise.all([
-    import("./_sparql_results.ts"),
-    import("./_sparql_table.ts"),
+    import("../sparql/_sparql_results.ts"),
+    import("../sparql/_sparql_table.ts"),
   ]);
   const format = (["json", "xml", "csv", "tsv"] as string[]).includes(options.format)
     ? options.format as ResultFormat

@@ -4,6 +4,8 @@
  * @module
  */
 
+export type { TripleRow } from "../sparql/rows.ts";
+
 /**
  * One row of a resources table (`Archive.resources`, `Archive.search`): one property per column, null where the value is missing.
  * Checked against the column schema by `deno check`, so it cannot drift.
@@ -42,25 +44,6 @@ export interface DatabaseRow {
   rdf: boolean | null;
   /** whether the database is public */
   isPublic: boolean | null;
-}
-
-/**
- * One row of a triples table (`linkedDataTable`): one property per column, null where the value is missing.
- * Checked against the column schema by `deno check`, so it cannot drift.
- */
-export interface TripleRow {
-  /** subject IRI or _:blank */
-  subject: string | null;
-  /** predicate IRI */
-  predicate: string | null;
-  /** object IRI, _:blank, or literal text */
-  object: string | null;
-  /** iri, literal or blank */
-  objectType: string | null;
-  /** literal datatype IRI, null for IRIs and blanks */
-  datatype: string | null;
-  /** literal language tag, or null */
-  lang: string | null;
 }
 
 /**

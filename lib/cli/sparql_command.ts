@@ -1,12 +1,14 @@
 /**
- * `tidepool sparql`: a SPARQL query against an archive database's endpoint,
- * a SELECT read page by page past the endpoint's cap, into a table file or
- * standard output.
+ * `tidepool sparql`: a SPARQL query against any endpoint (an archive
+ * database's with its key), a SELECT read page by page past the endpoint's
+ * cap, into a table file or standard output.
  *
  * @module
  */
 
+import type { ColumnTable } from "arquero";
 import { Archive } from "../archive/archive.ts";
+import { SparqlEndpoint } from "../sparql/sparql_endpoint.ts";
 import { tableFromColumns } from "../table/build_table.ts";
 import { UsageError } from "./exit_codes.ts";
 import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
@@ -16,23 +18,23 @@ import { InputTooLargeError, readTextWithin } from "../fs/read_bounded.ts";
 /** The most bytes a query file (or standard input) may hold: far above any query, far below memory. */
 export const QUERY_FILE_LIMIT = 1024 * 1024;
 
-/** The parts of an archive database's SPARQL endpoint, `<base>/api/<account>/<service>/<db>/sparql`. */
+/**
+ * The parts of an archive database's SPARQL endpoint,
+ * `<base>/api/<account>/<service>/<db>/sparql`, or undefined for any other endpoint.
+ */
 export function sparqlEndpoint(
   url: string,
-): { base: string; account: string; service: string; db: string } {
+): { base: string; account: string; service: string; db: string } | undefined {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
   } catch {
-    // refused below
-  }
-  const parts = parsed && /^(.*)\/api\/([^/]+)\/([^/]+)\/([^/]+)\/sparql\/?$/.exec(parsed.pathname);
-  if (!parsed || !parts) {
-    throw new UsageError(`Not the SPARQL endpoint of an archive database: ${url}`, {
-      hint:
-        "Give the endpoint's whole URL, such as https://archive.example/api/acme/dl/letters/sparql",
+    throw new UsageError(`Not a URL: ${url}`, {
+      hint: "Give the endpoint's whole URL, such as https://query.example/sparql",
     });
   }
+  const parts = /^(.*)\/api\/([^/]+)\/([^/]+)\/([^/]+)\/sparql\/?$/.exec(parsed.pathname);
+  if (!parts) return undefined;
   const [, prefix, account, service, db] = parts.map(decodeURIComponent);
   return { base: `${parsed.origin}${prefix}`, account, service, db };
 }
@@ -75,12 +77,13 @@ async function readQuery(argument: string | undefined, file: string | undefined)
 /** The `sparql` subcommand. */
 export const SPARQL_COMMAND: CommandSpec = {
   name: "sparql",
-  summary: "a SPARQL query against an archive database, every page of a SELECT, as a table",
+  summary: "a SPARQL query against any endpoint, every page of a SELECT, as a table",
   usage: "sparql <endpoint> (<query> | --file q.rq) [--to FILE]",
   arguments: [
     {
       name: "endpoint",
-      description: "the database's SPARQL endpoint (…/api/<account>/dl/<db>/sparql)",
+      description:
+        "the SPARQL endpoint: any (https://query.example/sparql), or an archive database's (…/api/<account>/dl/<db>/sparql, with --api-key-env)",
     },
     { name: "query", description: "the query, unless --file gives it" },
   ],
@@ -98,22 +101,39 @@ export const SPARQL_COMMAND: CommandSpec = {
   examples: [
     'tidepool sparql https://archive.example/api/acme/dl/letters/sparql "SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }" --to titles.csv',
     "tidepool sparql $ENDPOINT --file places.rq --to - --format ndjson",
+    'tidepool sparql http://127.0.0.1:8890/sparql "SELECT ?s ?label WHERE { ?s rdfs:label ?label }" --to labels.csv',
   ],
   async run(context, { positionals: [url, argument] }) {
-    const { base, account, service, db } = sparqlEndpoint(url);
+    const archiveSite = sparqlEndpoint(url);
+    // The key goes to the archive only, never to another host's endpoint.
+    if (!archiveSite && context.string("api-key-env") !== undefined) {
+      throw new UsageError("--api-key-env is for an archive database's endpoint", {
+        hint:
+          "Give the archive's endpoint (…/api/<account>/<service>/<db>/sparql), or leave the key out for this endpoint",
+      });
+    }
     const query = await readQuery(argument, context.string("file"));
     const target = await context.output();
-    const archive = new Archive(base, {
-      ...context.clientOptions(),
-      account,
-      db,
-      apiKey: context.apiKey(),
-    });
     const kind = await queryType(query);
-    // A SELECT is paged past the endpoint's cap; the others are one answer.
-    const answer = kind === "SELECT" || kind === undefined
-      ? await archive.sparqlAll(query, { service })
-      : await archive.sparql(query, { service });
+    // A SELECT is paged past the endpoint's cap; the others, and a query the local parser
+    // cannot read (an undeclared prefix the server may know), are one answer.
+    const paged = kind === "SELECT";
+    let answer: ColumnTable | boolean;
+    if (archiveSite) {
+      const { base, account, service, db } = archiveSite;
+      const archive = new Archive(base, {
+        ...context.clientOptions(),
+        account,
+        db,
+        apiKey: context.apiKey(),
+      });
+      answer = paged
+        ? await archive.sparqlAll(query, { service })
+        : await archive.sparql(query, { service });
+    } else {
+      const endpoint = new SparqlEndpoint(url, context.clientOptions());
+      answer = paged ? await endpoint.all(query) : await endpoint.query(query);
+    }
     const table = typeof answer === "boolean"
       ? tableFromColumns([{ name: "boolean", type: "boolean", values: [answer] }])
       : answer;

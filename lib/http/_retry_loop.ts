@@ -36,6 +36,8 @@ export interface RetryLoop {
   signal?: AbortSignal;
   /** Statuses handed back at once instead of retried. */
   acceptStatus?: readonly number[];
+  /** Answers a retry would not change (the request's `final`): handed back at once. */
+  final?: (response: HttpResponse) => boolean;
   /** Whether the body is read after the loop (the pacer slot is freed a tick later). */
   streaming?: boolean;
 }
@@ -113,6 +115,7 @@ export async function withRetries(
       // A challenge (some layers send it as 503) will not pass on a retry.
       if (isChallenge(result)) return result;
       if (acceptStatus?.includes(answer.status)) return result;
+      if (loop.final?.(result)) return result;
       failure = result;
     } catch (error) {
       if (outer?.aborted) throw outer.reason;

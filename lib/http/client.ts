@@ -437,6 +437,7 @@ export class HttpClient {
       pacer: this.#pacer(prepared.url),
       signal: this.#signals(request.signal),
       acceptStatus: request.acceptStatus,
+      final: request.final,
       streaming,
     });
   }

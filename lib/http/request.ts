@@ -7,6 +7,7 @@
  */
 
 import type { CachePolicy } from "./cache_policy.ts";
+import type { HttpResponse } from "./response.ts";
 
 /** A value that can stand in a query string; arrays repeat the parameter. */
 export type QueryValue =
@@ -66,6 +67,12 @@ export interface HttpRequest {
   cachePolicy?: CachePolicy;
   /** Statuses that are handed back instead of thrown, besides 2xx. */
   acceptStatus?: readonly number[];
+  /**
+   * Whether a failed answer is final: one a retry would answer the same
+   * (a SPARQL server's compile error or query timeout, named by its error
+   * code). A final answer is never retried, whatever its status.
+   */
+  final?: (response: HttpResponse) => boolean;
   /** Time limit of one attempt; defaults to the client's. */
   timeoutMs?: number;
   /** Cancels this request. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { jsonLdToTriples } from "../../lib/archive/_jsonld.ts";
+import { jsonLdToTriples } from "../../lib/sparql/_jsonld.ts";
 import { HttpClient } from "../../lib/http/client.ts";
 import { NotFoundError, ProtocolError } from "../../lib/errors/errors.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";

@@ -4,6 +4,7 @@ import type { ColumnTable } from "arquero";
 import { writeDataset } from "../../lib/dataset/dataset_writer.ts";
 import { query } from "../../lib/dataset/query.ts";
 import { columnTypes } from "../../lib/table/mod.ts";
+import { SparqlServerError } from "../../lib/sparql/mod.ts";
 import { archiveOn, withSandbox } from "./_sandbox.ts";
 
 /** Every triple of the first ten subjects (a hundred-odd rows, mixed types). */
@@ -25,7 +26,11 @@ Deno.test("sparqlAll reads every row past a silent row cap, checked against a CO
     assert.ok(reference.numRows() < 400, `few enough for a test: ${reference.numRows()}`);
     sandbox.faults.sparqlRowCap = 7;
     const capped = await archive.sparql(TRIPLES) as ColumnTable;
-    assert.equal(capped.numRows(), 7, "one query gets the capped answer, with no sign of it");
+    assert.equal(capped.numRows(), 7, "one query gets the capped answer");
+    assert.ok(
+      warnings.some((w) => /answered 7 rows, its cap \(X-SPARQL-MaxRows: 7\)/.test(w)),
+      `a cut answer says so: ${warnings.join("\n")}`,
+    );
 
     const all = await archive.sparqlAll(TRIPLES, { pageSize: 20 });
     assert.equal(all.numRows(), reference.numRows());
@@ -36,8 +41,27 @@ Deno.test("sparqlAll reads every row past a silent row cap, checked against a CO
     );
     assert.deepEqual(columnTypes(all), columnTypes(reference));
 
+    // Without the COUNT, X-SPARQL-MaxRows still tells the cap from the end.
     const blind = await archive.sparqlAll(TRIPLES, { pageSize: 20, count: false });
-    assert.equal(blind.numRows(), 7, "without the COUNT a short page ends the read");
+    assert.deepEqual(rowSet(blind), rowSet(reference));
+    assert.ok(warnings.some((w) => /it sent X-SPARQL-MaxRows: 7/.test(w)), warnings.join("\n"));
+  });
+});
+
+Deno.test("sparqlAll pages past a sorted-window bound the sandbox keeps as Virtuoso does", async () => {
+  await withSandbox(async (sandbox) => {
+    const { archive } = archiveOn(sandbox, { retry: { baseDelayMs: 1 } });
+    const reference = await archive.sparql(TRIPLES) as ColumnTable;
+    sandbox.faults.sparqlMaxSortedTopRows = 15;
+    const before = sandbox.requests.length;
+    const deep = await archive.sparql(`${TRIPLES} ORDER BY ?s ?p ?o OFFSET 10 LIMIT 10`)
+      .catch((e) => e);
+    assert.ok(deep instanceof SparqlServerError, String(deep));
+    assert.equal(deep.code, "SR353");
+    assert.equal(deep.status, 500);
+    assert.equal(sandbox.requests.length, before + 1, "a refused window is sent once");
+    const all = await archive.sparqlAll(TRIPLES, { pageSize: 10 });
+    assert.deepEqual(rowSet(all), rowSet(reference));
   });
 });
 

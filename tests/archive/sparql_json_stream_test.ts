@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { parseJsonResults } from "../../lib/archive/_sparql_json.ts";
+import { parseJsonResults } from "../../lib/sparql/_sparql_json.ts";
 import { ProtocolError } from "../../lib/errors/errors.ts";
 
 const DOCUMENTS = [

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { Archive, type ArchiveOptions, readSparqlResults } from "../../lib/archive/mod.ts";
-import { readXml } from "../../lib/archive/_xml.ts";
+import { readXml } from "../../lib/xml/xml.ts";
 import { tableDigest } from "../../lib/table/mod.ts";
 import { ResponseTooLargeError } from "../../lib/errors/errors.ts";
 

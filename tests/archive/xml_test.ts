@@ -1,5 +1,5 @@
 /**
- * The one XML entry point (lib/archive/_xml.ts) against XML 1.0 itself:
+ * The one XML entry point (lib/xml/xml.ts) against XML 1.0 itself:
  * well-formedness is enforced, references are decoded, entities other than
  * the predefined five are refused, and the depth cap holds.
  */
@@ -12,7 +12,7 @@ import {
   readXml,
   textOf,
   type XmlHandlers,
-} from "../../lib/archive/_xml.ts";
+} from "../../lib/xml/xml.ts";
 
 const IGNORE: XmlHandlers = { open() {}, close() {}, text() {} };
 import { ProtocolError } from "../../lib/errors/errors.ts";

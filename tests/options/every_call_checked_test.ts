@@ -175,6 +175,12 @@ const CALLS: Record<string, (o: never) => unknown> = {
   "Archive.uploadStatus": (o) => archive.uploadStatus("a1", o),
   "Archive.waitForUpload": (o) => archive.waitForUpload("a1", o),
   readSparqlResults: (o) => tidepool.readSparqlResults("{}", o),
+  "new SparqlEndpoint": (o) => new tidepool.SparqlEndpoint(`${url}/sparql`, o),
+  "SparqlEndpoint.query": (o) => new tidepool.SparqlEndpoint(`${url}/sparql`).query("ASK {}", o),
+  "SparqlEndpoint.all": (o) =>
+    new tidepool.SparqlEndpoint(`${url}/sparql`).all("SELECT * WHERE { ?s ?p ?o }", o),
+  "SparqlEndpoint.pages": (o) =>
+    new tidepool.SparqlEndpoint(`${url}/sparql`).pages("SELECT * WHERE { ?s ?p ?o }", o),
   "new OaiPmh": (o) => new tidepool.OaiPmh(`${url}/oai`, o),
   "OaiPmh.identify": (o) => oai.identify(o),
   "OaiPmh.listMetadataFormats": (o) => oai.listMetadataFormats(o),

@@ -66,7 +66,7 @@ Deno.test("importing mod.ts loads no read's code: each loads with its first call
   const lazy = [
     "lib/archive/sparql.ts",
     "lib/archive/sparql_all.ts",
-    "lib/archive/_sparql_results.ts",
+    "lib/sparql/_sparql_results.ts",
     "lib/archive/search_all.ts",
     "lib/archive/upload.ts",
     "lib/ocean/_search_assets.ts",
@@ -79,7 +79,7 @@ Deno.test("importing mod.ts loads no read's code: each loads with its first call
     "lib/expressions/_collect_pages.ts",
     "lib/files/_arrow.ts",
     "lib/dataset/_arrow_columns.ts",
-    "lib/archive/_xml.ts",
+    "lib/xml/xml.ts",
     "lib/paging/walk_pages.ts",
     "lib/files/_csv.ts",
     "lib/bundle/_index_html.ts",

@@ -13,7 +13,7 @@ import { namedCursor } from "../../paging/cursors.ts";
 import { SeenKeys } from "../../paging/_seen_keys.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages, type WalkReporter } from "../../paging/walk_pages.ts";
-import { attribute, child, textOf } from "../_xml.ts";
+import { attribute, child, textOf } from "../../xml/xml.ts";
 import { isDay } from "./_dates.ts";
 import { readHeader, readRecord } from "./_records.ts";
 import { type OaiAnswer, type OaiContext, type OaiItems, oaiRequest } from "./_response.ts";

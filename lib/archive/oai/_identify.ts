@@ -5,7 +5,7 @@
  * @module
  */
 
-import { child, children, textOf } from "../_xml.ts";
+import { child, children, textOf } from "../../xml/xml.ts";
 import { DAY, parseUtc } from "./_dates.ts";
 import type { OaiIdentify } from "./types.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { XmlNode } from "../_xml.ts";
+import type { XmlNode } from "../../xml/xml.ts";
 
 /** Namespace URI to the prefix its columns carry. */
 export const KNOWN_PREFIXES: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { attribute, child, children, localName, textOf, type XmlNode } from "../_xml.ts";
+import { attribute, child, children, localName, textOf, type XmlNode } from "../../xml/xml.ts";
 import { parseUtc } from "./_dates.ts";
 import { MARC_NAMESPACE, type NamespaceScope, resolveName, scopeOf } from "./_namespaces.ts";
 import type { OaiRecord } from "./types.ts";

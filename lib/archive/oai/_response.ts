@@ -11,7 +11,7 @@ import { answersOnly } from "../../http/cache_policy.ts";
 import type { HttpClient } from "../../http/client.ts";
 import { errorFromResponse } from "../../http/error_from_response.ts";
 import { NotFoundError, ProtocolError, TidepoolError } from "../../errors/errors.ts";
-import { attribute, child, children, parseXml, textOf, type XmlNode } from "../_xml.ts";
+import { attribute, child, children, parseXml, textOf, type XmlNode } from "../../xml/xml.ts";
 
 /** What every OAI-PMH call needs: the client, the endpoint path and the host rule. */
 export interface OaiContext {

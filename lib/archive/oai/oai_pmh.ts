@@ -21,7 +21,7 @@ import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
 import { checkCall, HARVEST_OPTION_RULES, OAI_PMH_RULES } from "../_option_rules.ts";
 import { reportUnknownShape, type StrictOption } from "../../http/unknown_shape.ts";
 import { buildTable, type DynamicColumns, TableBuilder } from "../../table/build_table.ts";
-import type { XmlNode } from "../_xml.ts";
+import type { XmlNode } from "../../xml/xml.ts";
 import { DAY, formatDatestamp, isDay, nextFrom, parseUtc } from "./_dates.ts";
 import { dateInput, isIsoDay, windowStart } from "../../table/date_input.ts";
 import type { HarvestRun } from "./_harvest_pages.ts";
@@ -41,7 +41,7 @@ import type {
 // file) loads on its first call, so that importing tidepool stays quick
 // (bench/import_bench.ts); a loaded module is not loaded again.
 const responseCode = () => import("./_response.ts");
-const xmlCode = () => import("../_xml.ts");
+const xmlCode = () => import("../../xml/xml.ts");
 const walkCode = () => import("../../paging/walk_pages.ts");
 const harvestCode = () => import("./_harvest_pages.ts");
 const windowsCode = () => import("./_harvest_windows.ts");

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { attribute, child, children, parseXml, textOf } from "../_xml.ts";
+import { attribute, child, children, parseXml, textOf } from "../../xml/xml.ts";
 
 /** One `url` or `sitemap` entry. */
 export interface SitemapEntry {

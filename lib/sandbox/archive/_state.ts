@@ -47,10 +47,17 @@ export interface ArchiveFaults {
   /** The OAI-PMH providers' switches, shared by every site (503 for a page, token expiry, ...). */
   oai: OaiFaults;
   /**
-   * SELECT answers hold at most this many rows, silently, as Virtuoso's
-   * ResultSetMaxRows does (10,000 on many public endpoints).
+   * SELECT answers hold at most this many rows, as Virtuoso's
+   * ResultSetMaxRows does (10,000 on many public endpoints); like Virtuoso,
+   * an answer cut to it carries `X-SPARQL-MaxRows`.
    */
   sparqlRowCap?: number;
+  /**
+   * The deepest sorted window a SELECT may ask for (ORDER BY with OFFSET +
+   * LIMIT past it answers 500 with Virtuoso's SR353), as Virtuoso's
+   * MaxSortedTopRows does; default 10,000, Virtuoso's own.
+   */
+  sparqlMaxSortedTopRows?: number;
 }
 
 /**

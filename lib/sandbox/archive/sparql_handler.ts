@@ -73,16 +73,30 @@ export async function sparqlHandler(
   if (!query) return errorResponse(400, "Missing query");
   let text = query;
   let queryType: string;
+  const headers: Record<string, string> = {};
   try {
     const parsed = new sparqljs.Parser().parse(query);
     if (parsed.type === "update") return errorResponse(400, "The endpoint is read-only");
     queryType = parsed.queryType;
+    const select = parsed.queryType === "SELECT" ? parsed : undefined;
+    // Virtuoso sorts for TOP (OFFSET + LIMIT) rows and refuses more than MaxSortedTopRows.
+    const sortBound = state.faults.sparqlMaxSortedTopRows ?? 10_000;
+    const top = (select?.offset ?? 0) + (select?.limit ?? 0);
+    if (select?.order?.length && select.limit !== undefined && top > sortBound) {
+      return virtuosoError(
+        500,
+        "22023",
+        `SR353: Sorted TOP clause specifies more then ${top} rows to sort. Only ${sortBound} are allowed. Either decrease the offset and/or row count or use a scrollable cursor`,
+      );
+    }
     const cap = state.faults.sparqlRowCap;
-    if (cap !== undefined && parsed.queryType === "SELECT") {
-      parsed.limit = Math.min(parsed.limit ?? Infinity, cap);
+    if (cap !== undefined && select && (select.limit ?? Infinity) >= cap) {
+      select.limit = cap;
       text = new sparqljs.Generator().stringify(parsed);
+      headers["x-sparql-maxrows"] = String(cap);
     }
   } catch (error) {
+    // A compile error: 400, as Virtuoso answers its SP030.
     return errorResponse(400, `Query parse error: ${(error as Error).message}`);
   }
   const graph = queryType === "CONSTRUCT" || queryType === "DESCRIBE";
@@ -91,8 +105,19 @@ export async function sparqlHandler(
   if (!format) return errorResponse(406, `Cannot answer ${queryType} as ${accept}`);
   try {
     const body = state.sparql!(text, format, index.db);
-    return new Response(String(body), { headers: { "content-type": `${format}; charset=utf-8` } });
+    return new Response(String(body), {
+      headers: { "content-type": `${format}; charset=utf-8`, ...headers },
+    });
   } catch (error) {
-    return errorResponse(400, `Query failed: ${(error as Error).message}`);
+    // A failure while the query runs: 500, as Virtuoso answers its runtime errors.
+    return errorResponse(500, `Query failed: ${(error as Error).message}`);
   }
+}
+
+/** An error as Virtuoso words it: `Virtuoso <SQLSTATE> Error <code>: <text>`, plain text. */
+function virtuosoError(status: number, sqlState: string, text: string): Response {
+  return new Response(`Virtuoso ${sqlState} Error ${text}\n`, {
+    status,
+    headers: { "content-type": "text/plain" },
+  });
 }

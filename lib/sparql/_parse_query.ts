@@ -23,6 +23,35 @@ export const WELL_KNOWN_PREFIXES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * Prefixes a server may declare for every query: Virtuoso 7 predeclares
+ * these (its DB.DBA.SYS_XML_PERSISTENT_NS_DECL at Debian's install, among
+ * others), so a query that uses them undeclared is declared from here
+ * rather than refused.
+ */
+const PREDECLARED: Readonly<Record<string, string>> = {
+  ...WELL_KNOWN_PREFIXES,
+  fn: "http://www.w3.org/2005/xpath-functions/#",
+  geo: "http://www.w3.org/2003/01/geo/wgs84_pos#",
+  ldp: "http://www.w3.org/ns/ldp#",
+  sd: "http://www.w3.org/ns/sparql-service-description#",
+  sioc: "http://rdfs.org/sioc/ns#",
+  vcard: "http://www.w3.org/2001/vcard-rdf/3.0#",
+  void: "http://rdfs.org/ns/void#",
+  xml: "http://www.w3.org/XML/1998/namespace",
+  dbpedia: "http://dbpedia.org/resource/",
+  dbpprop: "http://dbpedia.org/property/",
+};
+
+/** How an undeclared prefix is met: refused (paging needs the whole parse) or let through. */
+export interface ParseOptions {
+  /**
+   * Called for a prefix neither declared nor well known; the query is then
+   * sent unchecked (the server may know the prefix). Without it, refused.
+   */
+  warn?: (message: string) => void;
+}
+
+/**
  * The error of a prefix used without a PREFIX line, at its first use (the
  * parser itself gives no position), offering the line for a known vocabulary.
  */
@@ -67,11 +96,18 @@ interface JisonError {
 export interface ParsedQuery {
   type: string;
   queryType?: QueryType;
+  /** PREFIX lines declared here for well-known prefixes the query uses undeclared; sent before it. */
+  declared?: string;
+  /** Set when the query could not be checked (an unknown prefix): only its type is known. */
+  unchecked?: boolean;
   [key: string]: unknown;
 }
 
 /** Parses a query; throws {@linkcode SparqlSyntaxError} with its position. */
-export async function parseQuery(query: string): Promise<ParsedQuery> {
+export async function parseQuery(
+  query: string,
+  options: ParseOptions = {},
+): Promise<ParsedQuery> {
   if (typeof query !== "string") {
     throw new TidepoolError(`Invalid SPARQL query: expected text, got ${typeof query}`, {
       hint: 'Give the query as a string, such as "SELECT ?s WHERE { ?s ?p ?o } LIMIT 10"',
@@ -86,22 +122,41 @@ export async function parseQuery(query: string): Promise<ParsedQuery> {
   // sparqljs is loaded on first use: importing tidepool should not pay for it.
   const { default: sparqljs } = await import("sparqljs");
   let parsed: ParsedQuery;
-  try {
-    parsed = new sparqljs.Parser({ skipValidation: false }).parse(query) as ParsedQuery;
-  } catch (error) {
-    const jison = error as JisonError;
-    const message = String(jison.message ?? error);
-    const prefix = /^Unknown prefix: (\S*)/.exec(message);
-    if (prefix) throw unknownPrefix(query, prefix[1]);
-    const { line, column } = errorPosition(query, jison);
-    // The parser's own message repeats the line and appends every token it
-    // expected; the excerpt says the same in the place it happened.
-    const found = jison.hash?.token === "EOF"
-      ? "the query ends early"
-      : jison.hash?.text
-      ? `unexpected '${jison.hash.text}'`
-      : message.split("\n")[0];
-    throw new SparqlSyntaxError(found, { line, column, query });
+  const prefixes: Record<string, string> = {};
+  for (;;) {
+    try {
+      parsed = new sparqljs.Parser({ skipValidation: false, prefixes }).parse(query) as ParsedQuery;
+      break;
+    } catch (error) {
+      const jison = error as JisonError;
+      const message = String(jison.message ?? error);
+      const prefix = /^Unknown prefix: (\S*)/.exec(message)?.[1];
+      if (prefix !== undefined && PREDECLARED[prefix] && !(prefix in prefixes)) {
+        // A server predeclares it (Virtuoso: xsd, rdf, foaf...): declared here, never refused.
+        prefixes[prefix] = PREDECLARED[prefix];
+        continue;
+      }
+      if (prefix !== undefined && options.warn) {
+        options.warn(
+          `The query uses the prefix ${prefix}: without declaring it; it is sent unchecked, for the server may know it (else add PREFIX ${prefix}: <...>)`,
+        );
+        return { type: "query", queryType: queryTypeOf(query), unchecked: true };
+      }
+      if (prefix !== undefined) throw unknownPrefix(query, prefix);
+      const { line, column } = errorPosition(query, jison);
+      // The parser's own message repeats the line and appends every token it
+      // expected; the excerpt says the same in the place it happened.
+      const found = jison.hash?.token === "EOF"
+        ? "the query ends early"
+        : jison.hash?.text
+        ? `unexpected '${jison.hash.text}'`
+        : message.split("\n")[0];
+      throw new SparqlSyntaxError(found, { line, column, query });
+    }
+  }
+  const names = Object.keys(prefixes);
+  if (names.length) {
+    parsed.declared = names.map((name) => `PREFIX ${name}: <${prefixes[name]}>\n`).join("");
   }
   if (parsed.type === "update") {
     throw new TidepoolError("Cannot send a SPARQL update: the endpoint is read-only", {
@@ -116,6 +171,13 @@ export async function parseQuery(query: string): Promise<ParsedQuery> {
  * location is of the last token it accepted, so the position is taken as
  * the first occurrence of the offending text after that token's end.
  */
+/** The form of a query sent unchecked: its first query keyword after the prologue. */
+function queryTypeOf(query: string): QueryType {
+  const body = query.replace(/#[^\n]*/g, "").replace(/<[^>]*>/g, "");
+  const found = /\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b/i.exec(body)?.[1].toUpperCase();
+  return (found ?? "SELECT") as QueryType;
+}
+
 function errorPosition(query: string, error: JisonError): { line: number; column: number } {
   const loc = error.hash?.loc;
   if (!loc) {

@@ -10,7 +10,7 @@
  */
 
 import type { SaxesTagPlain } from "saxes";
-import { localName, readXml } from "./_xml.ts";
+import { localName, readXml } from "../xml/xml.ts";
 import {
   BNODE,
   ColumnsBuilder,
