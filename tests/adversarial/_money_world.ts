@@ -45,9 +45,11 @@ export async function moneyWorld(
   const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
   try {
     const seeded = ocean.computeExample();
+    // Datasets ocean-node lets be ordered for download: NFT state 0 or 1, an access service first.
     const others = ocean.ddos.filter((d) =>
       d.id !== seeded.dataset.documentId && d.id !== seeded.algorithm.documentId &&
-      d.metadata.type === "dataset"
+      d.metadata.type === "dataset" && (d.indexedMetadata?.nft?.state ?? 0) <= 1 &&
+      d.services[0]?.type === "access"
     ).slice(0, options.extra ?? 2).map((d) => d.id);
     const chain = await startChainSandbox(ocean, {
       dids: [seeded.dataset.documentId, seeded.algorithm.documentId, ...others],
