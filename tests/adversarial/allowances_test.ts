@@ -41,7 +41,7 @@ Deno.test("an order leaves every allowance as it was and pays no fee raised afte
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
   const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const datatoken = ocean.ddos.find((d) => d.id === did)!.services
     .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
   const oceanToken = chain.contracts.oceanToken;

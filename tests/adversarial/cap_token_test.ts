@@ -24,7 +24,7 @@ Deno.test("a node cannot move the cap to a token the user did not price in", asy
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
   const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const proxies: { close(): Promise<void> }[] = [];
   try {
     // Another token the buyer holds, deployed by a stranger.

@@ -17,7 +17,7 @@ Deno.test("a stop while waiting for the wallet's lane is told as a stop", async 
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   try {
     for (const reason of ["the user pressed stop", undefined]) {
       await t.step(`aborted with ${reason === undefined ? "no reason" : "a string"}`, async () => {
