@@ -244,7 +244,10 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
   const environments = [trialEnvironment(options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST, gpu)];
   // Where ocean-node's code and the spec disagree: seed 0 (and even seeds) the node's form.
   const specForm = seed % 2 === 1;
-  if (specForm) { for (const ddo of ddos) specEventForm(ddo); }
+  // Seeded DDOs only: DDOs given by the caller are served as given.
+  if (specForm && !options.ddos) {
+    for (const ddo of ddos) specEventForm(ddo);
+  }
   const state = createState(ddos, nonces, environments);
   state.extraFields = extraFields(seed);
   const fileCache = new Map<string, SandboxFile[]>();
