@@ -110,7 +110,11 @@ Deno.test("ocean.js 8.6.2 runs its usual flows unchanged against the sandbox nod
         indexed: { did: indexed.id, txid: indexed.indexedMetadata?.event?.txid },
       }),
     );
-    const result = await run("node", ["flows.mjs", setupFile], folder, 240_000);
+    const result = await run("node", ["flows.mjs", setupFile], folder, 240_000).catch((error) => {
+      throw new Error(
+        `\`node flows.mjs\` in ${folder} could not run (Node 20 is needed): ${error}`,
+      );
+    });
     assert.equal(result.code, 0, `node flows.mjs: ${result.stderr.slice(-3000)}`);
     const out = JSON.parse(result.stdout.trim().split("\n").at(-1)!) as Record<string, Step>;
     const ok = (name: string) => {
