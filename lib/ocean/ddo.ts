@@ -110,8 +110,10 @@ export interface DdoEvent {
   block?: number;
   /** Contract that emitted the event. */
   contract?: string;
-  /** Transaction hash. */
+  /** Transaction hash, as the spec names it. */
   tx?: string;
+  /** Transaction hash, as ocean-node's indexer names it. */
+  txid?: string;
   /** Date-time of the block. */
   datetime?: string;
   /** Any other field the node sends, kept as it came. */

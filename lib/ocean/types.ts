@@ -22,6 +22,11 @@ export interface NodeInfo {
   software: string;
   /** Software version. */
   version: string;
+  /**
+   * Each route by name, as `[METHOD, path]`: ocean-node sends it, the spec's
+   * node does not; tidepool uses the spec's fixed paths either way.
+   */
+  serviceEndpoints?: Record<string, [string, string]>;
   /** Any other field the node sends, kept as it came. */
   [key: string]: unknown;
 }

@@ -36,6 +36,11 @@ export interface MoneyWorld {
   reader: PublicClient;
   /** A compute example: a dataset, the algorithm it trusts, an environment. */
   example: ReturnType<OceanSandbox["computeExample"]>;
+  /**
+   * A dataset's access service to order for download: ocean-node's
+   * initialize refuses a compute service (and NFT states other than 0 and 1).
+   */
+  download: { documentId: string; serviceId: string };
   /** The payer's Ocean balance, read from the chain. */
   oceanOf(address: string): Promise<bigint>;
   /** A token balance, read from the chain. */
@@ -49,7 +54,8 @@ export interface MoneyWorld {
 
 /**
  * Starts the node and its chain: the compute example's dataset and
- * algorithm, plus `extra` assets, priced by `pricing` (default 1 Ocean).
+ * algorithm, `extra` assets and one dataset to download (`download`), priced
+ * by `pricing` (default 1 Ocean).
  */
 export async function moneyWorld(
   options: { extra?: number; pricing?: (did: string, position: number) => DatatokenPricing } = {},
@@ -57,12 +63,17 @@ export async function moneyWorld(
   const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
   try {
     const seeded = ocean.computeExample();
-    const others = ocean.ddos.filter((d) =>
+    // Datasets ocean-node lets be ordered for download: NFT state 0 or 1, an access service first.
+    const orderable = ocean.ddos.filter((d) =>
       d.id !== seeded.dataset.documentId && d.id !== seeded.algorithm.documentId &&
-      d.metadata.type === "dataset"
-    ).slice(0, options.extra ?? 2).map((d) => d.id);
+      d.metadata.type === "dataset" && (d.indexedMetadata?.nft?.state ?? 0) <= 1 &&
+      d.services[0]?.type === "access"
+    );
+    const others = orderable.slice(0, options.extra ?? 2).map((d) => d.id);
+    const downloadDdo = orderable[others.length];
+    const downloadDid = downloadDdo.id;
     const chain = await startChainSandbox(ocean, {
-      dids: [seeded.dataset.documentId, seeded.algorithm.documentId, ...others],
+      dids: [seeded.dataset.documentId, seeded.algorithm.documentId, ...others, downloadDid],
       pricing: options.pricing ?? (() => ({ type: "fixed", price: "1" })),
     });
     // Publishing renamed the assets: their DIDs name the chain and their NFTs.
@@ -81,6 +92,7 @@ export async function moneyWorld(
       chain,
       reader,
       example,
+      download: { documentId: chain.dids.get(downloadDid)!, serviceId: downloadDdo.services[0].id },
       oceanOf: (address) => balance(chain.contracts.oceanToken, address),
       balance,
       sent: (address) => reader.getTransactionCount({ address: address as `0x${string}` }),

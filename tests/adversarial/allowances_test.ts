@@ -40,8 +40,8 @@ const SET_FEE = parseAbi([
 Deno.test("an order leaves every allowance as it was and pays no fee raised after its quote", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain, reader } = world;
+  const { documentId: did, serviceId } = world.download;
   const datatoken = ocean.ddos.find((d) => d.id === did)!.services
     .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
   const oceanToken = chain.contracts.oceanToken;

@@ -23,8 +23,8 @@ type Json = Record<string, unknown>;
 Deno.test("a node cannot move the cap to a token the user did not price in", async () => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain, reader } = world;
+  const { documentId: did, serviceId } = world.download;
   const proxies: { close(): Promise<void> }[] = [];
   try {
     // Another token the buyer holds, deployed by a stranger.

@@ -44,8 +44,8 @@ Deno.test("maxPrice caps the price token; every other token needs its own cap", 
     extra: 1,
     pricing: (_, position) => position === 2 ? { type: "free" } : { type: "fixed", price: "1" },
   });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain, reader } = world;
+  const { documentId: did, serviceId } = world.download;
   const free = [...chain.pricing].find(([, price]) => price.type === "free")![0];
   const freeDdo = ocean.ddos.find((d) => d.id === free)!;
   const freeService = freeDdo.services[0];

@@ -14,8 +14,8 @@ import { moneyWorld, type RpcCall, rpcProxy } from "./_money_world.ts";
 
 Deno.test("another sender's doings are named by cause, with the hint that fits", async (t) => {
   const world = await moneyWorld();
-  const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain } = world;
+  const { documentId: did, serviceId } = world.download;
   const node = new OceanNode(ocean.url, { progress: false, retry: false });
   /** A buyer whose key the test holds too, as a second process would. */
   const buyer = async () => {

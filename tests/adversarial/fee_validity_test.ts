@@ -28,7 +28,7 @@ Deno.test("a provider fee valid until an absurd time is refused before anything 
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const feeSigner = privateKeyToAccount(generatePrivateKey());
   const proxies: { close(): Promise<void> }[] = [];
   /** A fee the node signs itself (so startOrder would accept it), valid until `validUntil`. */

@@ -21,7 +21,7 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
   const world = await moneyWorld({ extra: 2 });
   const hostile = privateKeyToAccount(generatePrivateKey());
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const other = world.chain.pricing.keys().find((d) =>
     d !== did && d !== example.algorithm.documentId
   )!;

@@ -21,7 +21,7 @@ Deno.test("a node cannot make tidepool pay for another asset than the DID named"
   await privateStateDir();
   const world = await moneyWorld({ extra: 2 });
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const other = [...chain.pricing.keys()].find((d) =>
     d !== did && d !== example.algorithm.documentId
   )!;
@@ -86,7 +86,7 @@ Deno.test("a DID is tied to the chain: every way a node can swap the asset is re
   await privateStateDir();
   const world = await moneyWorld({ extra: 2 });
   const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const other = [...chain.pricing.keys()].find((d) =>
     d !== did && d !== example.algorithm.documentId
   )!;

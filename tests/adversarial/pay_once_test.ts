@@ -16,7 +16,7 @@ Deno.test("one service ordered by parallel calls is paid once", async (t) => {
   const world = await moneyWorld();
   try {
     const { ocean, chain, example } = world;
-    const { documentId: did, serviceId } = example.dataset;
+    const { documentId: did, serviceId } = world.download;
 
     await t.step("three orderAsset calls at once, two clients, one signer", async () => {
       const signer = signerFromPrivateKey(generatePrivateKey());

@@ -29,7 +29,7 @@ Deno.test("ordering executes the quote the user looked at, and only while it hol
   const world = await moneyWorld({ extra: 1 });
   const { ocean, chain, example } = world;
   const node = new OceanNode(ocean.url, { progress: false, retry: false });
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const buyer = async () => {
     const signer = signerFromPrivateKey(generatePrivateKey());
     await chain.fund(signer.address, "10");
@@ -76,8 +76,9 @@ Deno.test("ordering executes the quote the user looked at, and only while it hol
 
     await t.step("a quote the chain no longer matches is refused, naming both", async () => {
       const signer = await buyer();
+      // Another access service (ocean-node's initialize refuses a compute one).
       const other = [...chain.pricing.keys()].find((d) =>
-        d !== did && d !== example.algorithm.documentId
+        d !== did && d !== example.algorithm.documentId && d !== example.dataset.documentId
       )!;
       const otherService = ocean.ddos.find((d) => d.id === other)!.services[0].id;
       const quote = await quoteOrder(node, other, otherService, signer, { rpcUrl: chain.rpcUrl });

@@ -52,14 +52,17 @@ async function editRecordedDdo(
 }
 
 Deno.test("a recording neither decides a payment nor sends one", async (t) => {
-  // The dataset is free; the third asset costs 7 Ocean.
+  // The datasets are free (the compute one first, the one to download last, at position 4);
+  // the third asset costs 7 Ocean.
   const world = await moneyWorld({
     extra: 2,
     pricing: (_did, position) =>
-      position === 0 ? { type: "free" } : { type: "fixed", price: position === 2 ? "7" : "1" },
+      position === 0 || position === 4
+        ? { type: "free" }
+        : { type: "fixed", price: position === 2 ? "7" : "1" },
   });
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { documentId: did, serviceId } = world.download;
   const dear = [...chain.pricing].find(([, p]) => p.type === "fixed" && p.price === "7")![0];
   const dearDatatoken = ocean.ddos.find((d) => d.id === dear)!.services[0].datatokenAddress!;
   const realDatatoken = ocean.ddos.find((d) => d.id === did)!.services

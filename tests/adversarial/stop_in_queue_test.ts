@@ -16,8 +16,8 @@ import { moneyWorld, privateStateDir } from "./_money_world.ts";
 Deno.test("a stop while waiting for the wallet's lane is told as a stop", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain } = world;
+  const { documentId: did, serviceId } = world.download;
   try {
     for (const reason of ["the user pressed stop", undefined]) {
       await t.step(`aborted with ${reason === undefined ? "no reason" : "a string"}`, async () => {

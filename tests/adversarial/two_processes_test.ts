@@ -90,11 +90,13 @@ Deno.test("two processes with one key queue on the wallet's lock", async (t) => 
       const key = generatePrivateKey();
       const address = privateKeyToAccount(key).address;
       await chain.fund(address, "10");
+      // Two access services (ocean-node's initialize refuses a compute one).
       const other = [...chain.pricing.keys()].find((d) =>
-        d !== example.dataset.documentId && d !== example.algorithm.documentId
+        d !== example.dataset.documentId && d !== example.algorithm.documentId &&
+        d !== world.download.documentId
       )!;
       const results = await race(key, [
-        { did: example.dataset.documentId, serviceId: example.dataset.serviceId },
+        { did: world.download.documentId, serviceId: world.download.serviceId },
         service(other),
       ]);
       const paid = await world.ordersPaidBy(address);
@@ -107,7 +109,7 @@ Deno.test("two processes with one key queue on the wallet's lock", async (t) => 
       const key = generatePrivateKey();
       const address = privateKeyToAccount(key).address;
       await chain.fund(address, "10");
-      const target = { did: example.dataset.documentId, serviceId: example.dataset.serviceId };
+      const target = { did: world.download.documentId, serviceId: world.download.serviceId };
       const results = await race(key, [target, target]);
       const paid = await world.ordersPaidBy(address);
       assert.equal(paid.length, 1, "one OrderStarted on chain");

@@ -24,7 +24,9 @@ Deno.test("downloadAsset buys and downloads an access service of a 5.0.0 DDO", a
     ocean = startOceanSandbox({ count: 12, ddoVersion: "5.0.0" });
     dir = await Deno.makeTempDir();
     const contracts = await deployOceanContracts(chain);
+    // Orderable as ocean-node sees it: NFT state 0 or 1 and an access service.
     const ddo = ocean.ddos.find((d) =>
+      (d.indexedMetadata?.nft?.state ?? 0) <= 1 &&
       d.credentialSubject?.services.some((s) => s.type === "access")
     )!;
     const service = ddo.credentialSubject!.services.find((s) => s.type === "access")!;

@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { orderableAccess } from "../ocean/_orderable.ts";
 import { generatePrivateKey } from "viem/accounts";
 import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
 import { orderAsset } from "../../lib/ocean/order/order_asset.ts";
@@ -72,19 +73,26 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
   try {
     ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
     const seeded = ocean.computeExample();
+    // The download order is of an access service: ocean-node's initialize refuses a compute one.
+    const seededAccess = orderableAccess(ocean.ddos, (d) => d.metadata.type === "dataset");
+    const seededAccessDid = seededAccess.ddo.id;
     chain = await startChainSandbox(ocean, {
-      dids: [seeded.dataset.documentId, seeded.algorithm.documentId],
+      dids: [seeded.dataset.documentId, seeded.algorithm.documentId, seededAccessDid],
     });
-    // Publishing renamed both assets: their DIDs name the chain and their NFTs.
+    // Publishing renamed the assets: their DIDs name the chain and their NFTs.
     const { dataset, algorithm, environment } = ocean.computeExample();
+    const access = {
+      documentId: chain.dids.get(seededAccessDid)!,
+      serviceId: seededAccess.serviceId,
+    };
     proxy = rangeCappedRpc(chain.rpcUrl);
     const node = new OceanNode(ocean.url, { progress: false, retry: false });
     const { publicClient } = chainClients(chain);
     const buyer = signerFromPrivateKey(generatePrivateKey());
     await chain.fund(buyer.address, "10");
     const sent = () => publicClient.getTransactionCount({ address: buyer.address });
-    const service = ocean.ddos.find((d) => d.id === dataset.documentId)!.services
-      .find((s) => s.id === dataset.serviceId)! as { timeout?: number };
+    const service = ocean.ddos.find((d) => d.id === access.documentId)!.services
+      .find((s) => s.id === access.serviceId)! as { timeout?: number };
     const request = {
       environment,
       algorithm,
@@ -96,7 +104,7 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
     };
 
     const first = await node.startCompute(request);
-    const download = await orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
+    const download = await orderAsset(node, access.documentId, access.serviceId, buyer, {
       rpcUrl: proxy.url,
       ...PAGE,
     });
@@ -121,7 +129,7 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
           service.timeout = timeout;
           proxy!.spans.length = 0;
           const before = await sent();
-          const again = await orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
+          const again = await orderAsset(node, access.documentId, access.serviceId, buyer, {
             rpcUrl: proxy!.url,
             ...PAGE,
           });
@@ -141,7 +149,7 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
       "the default page of 10,000 blocks is refused by a tighter provider, with its error",
       async () => {
         await assert.rejects(
-          orderAsset(node, dataset.documentId, dataset.serviceId, buyer, { rpcUrl: proxy!.url }),
+          orderAsset(node, access.documentId, access.serviceId, buyer, { rpcUrl: proxy!.url }),
           (error: Error) => {
             assert.match(error.message, /exceeds defined limit/);
             assert.match((error as { hint?: string }).hint ?? "", /logRangeBlocks/);
@@ -156,7 +164,7 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
       async () => {
         const before = await sent();
         await assert.rejects(
-          orderAsset(node, dataset.documentId, dataset.serviceId, buyer, {
+          orderAsset(node, access.documentId, access.serviceId, buyer, {
             rpcUrl: proxy!.url,
             logRangeBlocks: 0,
           }),

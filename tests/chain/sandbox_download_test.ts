@@ -8,6 +8,7 @@ import { OceanNode } from "../../lib/ocean/ocean_node.ts";
 import { signerFromPrivateKey } from "../../lib/ocean/signer.ts";
 import { orderDatatoken, type OrderProviderFee } from "../../lib/ocean/order/order_datatoken.ts";
 import { orderAsset } from "../../lib/ocean/order/order_asset.ts";
+import { orderableAccess } from "../ocean/_orderable.ts";
 
 Deno.test("the sandbox node serves a download only for an order on chain by this consumer", async () => {
   const chain = await startAnvil();
@@ -15,7 +16,7 @@ Deno.test("the sandbox node serves a download only for an order on chain by this
   const dir = await Deno.makeTempDir();
   try {
     const contracts = await deployOceanContracts(chain);
-    const ddo = ocean.ddos.find((d) => d.metadata.type === "dataset")!;
+    const { ddo, serviceIndex } = orderableAccess(ocean.ddos, (d) => d.metadata.type === "dataset");
     await putOceanOnChain(ocean, chain, contracts, { dids: [ddo.id] });
     const client = new OceanNode(ocean.url);
     const buyerKey = generatePrivateKey();
@@ -28,7 +29,7 @@ Deno.test("the sandbox node serves a download only for an order on chain by this
     });
 
     const served = await client.ddo(ddo.id);
-    const service = served.services[0];
+    const service = served.services[serviceIndex];
     const answer = await client.initialize({
       did: ddo.id,
       serviceId: service.id,
@@ -83,7 +84,7 @@ Deno.test("orderAsset orders through the node's initialize and reuses a still-va
   const ocean = startOceanSandbox({ count: 6 });
   try {
     const contracts = await deployOceanContracts(chain);
-    const ddo = ocean.ddos.find((d) => d.metadata.type === "dataset")!;
+    const { ddo, serviceId } = orderableAccess(ocean.ddos, (d) => d.metadata.type === "dataset");
     await putOceanOnChain(ocean, chain, contracts, { dids: [ddo.id] });
     const node = new OceanNode(ocean.url);
     const key = generatePrivateKey();
@@ -93,7 +94,6 @@ Deno.test("orderAsset orders through the node's initialize and reuses a still-va
       method: "anvil_setBalance" as never,
       params: [signer.address, "0x56BC75E2D63100000"] as never,
     });
-    const serviceId = ddo.services[0].id;
     const first = await orderAsset(node, ddo.id, serviceId, signer, { rpcUrl: chain.rpcUrl });
     assert.equal(first.source, "dispenser");
     const sent = await publicClient.getTransactionCount({ address: signer.address });

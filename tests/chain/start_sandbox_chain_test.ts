@@ -14,7 +14,11 @@ Deno.test("startSandbox({ chain: true }): a free and a paid dataset bought and d
     const key = generatePrivateKey();
     const signer = signerFromPrivateKey(key);
     await chain.fund(signer.address, "5");
-    const datasets = sandbox.ocean.ddos.filter((d) => d.metadata.type === "dataset");
+    // Orderable as ocean-node sees it: NFT state 0 or 1 and an access service first.
+    const datasets = sandbox.ocean.ddos.filter((d) =>
+      d.metadata.type === "dataset" && (d.indexedMetadata?.nft?.state ?? 0) <= 1 &&
+      d.services[0]?.type === "access"
+    );
     const free = datasets.find((d) => chain.pricing.get(d.id)?.type === "free")!;
     const paid = datasets.find((d) => chain.pricing.get(d.id)?.type === "fixed")!;
     for (const [ddo, price] of [[free, "0"], [paid, "1.001"]] as const) {

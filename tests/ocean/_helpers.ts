@@ -6,8 +6,12 @@ import {
   type OceanSandboxOptions,
   startOceanSandbox,
 } from "../../lib/sandbox/ocean/mod.ts";
+import { assertSentOnlyListed } from "./_sent_fields.ts";
 
-/** Runs `body` with a sandbox node and a quiet client, closing the node afterwards. */
+/**
+ * Runs `body` with a sandbox node and a quiet client, closing the node
+ * afterwards; fails when tidepool sent a field the node spec does not list.
+ */
 export async function withNode(
   options: OceanSandboxOptions,
   body: (node: OceanNode, sandbox: OceanSandbox, warnings: string[]) => Promise<void>,
@@ -21,6 +25,7 @@ export async function withNode(
       warn: (message) => warnings.push(message),
     });
     await body(node, sandbox, warnings);
+    assertSentOnlyListed(sandbox);
   } finally {
     await sandbox.close();
   }

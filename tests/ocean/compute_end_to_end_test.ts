@@ -15,6 +15,8 @@ import {
 } from "../../lib/sandbox/ocean/mod.ts";
 import { expectedStats } from "../ocean_compute/_setup.ts";
 import { provenance } from "../../lib/table/provenance.ts";
+import { assertSentOnlyListed } from "./_sent_fields.ts";
+import { fullJobId } from "../../lib/ocean/compute/_jobs_list.ts";
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -76,7 +78,10 @@ Deno.test("OceanNode runs a free job on the sandbox node end to end, over the no
     const table = await node.jobs(signer.address, { jobId: job.jobId });
     assert.equal(table.numRows(), 1);
     const row = table.object(0) as Record<string, unknown>;
-    assert.equal(row.jobId, job.jobId);
+    // The start answers `<cluster hash>-<jobId>` (ocean-node's engine; the spec's short id on odd
+    // seeds), the list the short id.
+    assert.equal(row.fullJobId, fullJobId(job));
+    assert.ok(fullJobId(job).endsWith(`-${row.jobId}`));
     assert.equal(row.isFinished, true);
     assert.equal(row.isFailed, false);
     assert.equal(row.did, dataset.documentId);
@@ -93,7 +98,7 @@ Deno.test("OceanNode runs a free job on the sandbox node end to end, over the no
     // The saved files say where they came from, with no key or signature of the signed requests.
     const from = provenance(saved)!;
     assert.equal(from.operation, "OceanNode.downloadResults");
-    assert.deepEqual(from.params, { jobId: job.jobId, dir });
+    assert.deepEqual(from.params, { jobId: done.jobId, dir });
     assert.deepEqual(from.cacheKeys, []);
     const recorded = JSON.stringify(from);
     assert.ok(!recorded.toLowerCase().includes(SANDBOX_WALLET_KEY.slice(2).toLowerCase()));
@@ -136,6 +141,7 @@ Deno.test("OceanNode runs a free job on the sandbox node end to end, over the no
     const log = await node.resultText(done, types.indexOf("algorithmLog"), { signer });
     assert.match(log, new RegExp(`${dataset.documentId}: ${dataRows(parts)} rows`));
     assert.equal(join(dir, "summary.json"), saved.get("path", types.indexOf("output")));
+    assertSentOnlyListed(sandbox);
   } finally {
     await sandbox.close();
     await Deno.remove(dir, { recursive: true });
@@ -154,7 +160,8 @@ Deno.test("OceanNode downloads an ordered file that matches the node's fileInfo"
     const node = new OceanNode(sandbox.url, { progress: false, retry: false });
     const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
     const ddo = sandbox.ddos.find((d) =>
-      d.metadata.type === "dataset" && d.services.some((s) => s.type === "access")
+      d.metadata.type === "dataset" && (d.indexedMetadata?.nft?.state ?? 0) <= 1 &&
+      d.services.some((s) => s.type === "access")
     )!;
     const service = ddo.services.find((s) => s.type === "access")!;
     const fee = await node.initialize({

@@ -20,7 +20,13 @@ function freshDdo(template: Ddo, hex: string): Ddo {
     id: `did:op:${hex.repeat(64 / hex.length)}`,
     indexedMetadata: {
       ...structuredClone(template.indexedMetadata),
-      event: { ...template.indexedMetadata!.event, tx: `0x${hex.repeat(64 / hex.length)}` },
+      // ocean-node's indexer writes `txid`; the spec says `tx` (seeds vary it).
+      event: {
+        ...template.indexedMetadata!.event,
+        [template.indexedMetadata!.event!.txid === undefined ? "tx" : "txid"]: `0x${
+          hex.repeat(64 / hex.length)
+        }`,
+      },
     },
   };
 }
@@ -71,7 +77,9 @@ Deno.test("ddoState needs exactly one key, normalises error and explains the emp
     assert.equal(byDid.error, null);
     const byNft = await node.ddoState({ nft: ddo.nftAddress.toLowerCase() });
     assert.equal(byNft.did, ddo.id);
-    const byTx = await node.ddoState({ txId: ddo.indexedMetadata!.event!.tx! });
+    const byTx = await node.ddoState({
+      txId: String(ddo.indexedMetadata!.event!.txid ?? ddo.indexedMetadata!.event!.tx),
+    });
     assert.equal(byTx.did, ddo.id);
     const before = sandbox.requestCount;
     await assert.rejects(
@@ -235,7 +243,9 @@ Deno.test("waitForIndexed polls until indexed, and throws the indexer's rejectio
 
     const byTx = freshDdo(sandbox.ddos[1], "ef");
     sandbox.publish(byTx, { pollsBeforeSeen: 1 });
-    const found = await node.waitForIndexed({ txId: byTx.indexedMetadata!.event!.tx! }, {
+    const found = await node.waitForIndexed({
+      txId: String(byTx.indexedMetadata!.event!.txid ?? byTx.indexedMetadata!.event!.tx),
+    }, {
       pollMs: 5,
     });
     assert.equal(found.id, byTx.id);

@@ -124,7 +124,10 @@ Deno.test("file access: initialize, a 401 download leaves no file, an ordered do
   const context = await setup();
   const dir = await Deno.makeTempDir();
   try {
-    const ddo = context.sandbox.ddos.find((d) => d.services.some((s) => s.type === "access"))!;
+    // An asset ocean-node lets be ordered: NFT state 0 or 1 (see initializeRefusal).
+    const ddo = context.sandbox.ddos.find((d) =>
+      (d.indexedMetadata?.nft?.state ?? 0) <= 1 && d.services.some((s) => s.type === "access")
+    )!;
     const service = ddo.services.find((s) => s.type === "access")!;
     const fee = await initialize(context.http, {
       did: ddo.id,

@@ -44,7 +44,10 @@ export async function waitForJob(
     return await pollUntil(async (signal) => {
       const list = await listJobs(http, address, { jobId, signal });
       polls++;
-      const job = list.find((j) => j.jobId === jobId || j.jobId.endsWith(`-${jobId}`));
+      // Either may be the long form: a start answers `<cluster hash>-<jobId>`, the list the short id.
+      const job = list.find((j) =>
+        j.jobId === jobId || j.jobId.endsWith(`-${jobId}`) || jobId.endsWith(`-${j.jobId}`)
+      );
       if (!job) {
         missing++;
         if (missing >= MISSING_POLLS && last === undefined) {

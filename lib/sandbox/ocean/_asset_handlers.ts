@@ -24,6 +24,7 @@ export function handleInfo(state: OceanState): Response {
     chainIds: ["11155111"],
     providerAddress: "0x4C84a36fCDb7Bc750294A7f3B5ad5CA8F74C4A52",
     nodePublicKey: key,
+    ...(state.serviceEndpoints ? { serviceEndpoints: state.serviceEndpoints } : {}),
     software: "Ocean-Node",
     version: "4.2.0",
     ...state.extraFields,

@@ -1,12 +1,12 @@
 /**
  * What the node spec lists for each endpoint: the query parameters of the
- * GET endpoints and the fields of the compute requests' bodies. A strict sandbox
- * node answers anything else with the spec's error shape (400, plain text).
+ * GET endpoints and the fields of the compute requests' bodies. The node
+ * ignores anything else, as ocean-node's routes do (they pick the fields
+ * they know), so other clients work; a strict sandbox records what it
+ * ignored, and tidepool's tests assert tidepool sent none of it.
  *
  * @module
  */
-
-import { text } from "./_state.ts";
 
 /** Query parameters of each GET endpoint, as listed in spec section 4. */
 const QUERY: Record<string, readonly string[]> = {
@@ -98,22 +98,35 @@ const BODY: Record<string, readonly string[]> = {
   "/api/services/initializeCompute": INITIALIZE_COMPUTE,
 };
 
+/** A request's query parameters or body fields the spec does not list for its endpoint. */
+export interface UnlistedUse {
+  /** The request method. */
+  method: string;
+  /** The request path. */
+  path: string;
+  /** The names not listed, in the order sent. */
+  names: string[];
+}
+
 /**
- * The 400 for a query parameter or free compute field the spec does not
- * list, or undefined when the request keeps to the spec.
+ * The query parameters or body fields of a request the spec does not list
+ * for its endpoint, or undefined when the request keeps to the spec.
  */
-export async function unlistedInRequest(request: Request, url: URL): Promise<Response | undefined> {
+export async function unlistedInRequest(
+  request: Request,
+  url: URL,
+): Promise<UnlistedUse | undefined> {
   const path = url.pathname;
-  if (request.method === "GET" && QUERY[path]) {
-    const unknown = [...new Set(url.searchParams.keys())].filter((k) => !QUERY[path].includes(k));
-    if (unknown.length > 0) return text(`Unknown parameter: ${unknown.join(", ")}`, 400);
+  const method = request.method;
+  let names: string[] = [];
+  if (method === "GET" && QUERY[path]) {
+    names = [...new Set(url.searchParams.keys())].filter((k) => !QUERY[path].includes(k));
   }
-  if (request.method === "POST" && BODY[path]) {
+  if (method === "POST" && BODY[path]) {
     const body = await request.clone().json().catch(() => undefined);
     if (body && typeof body === "object" && !Array.isArray(body)) {
-      const unknown = Object.keys(body).filter((k) => !BODY[path].includes(k));
-      if (unknown.length > 0) return text(`Unknown field: ${unknown.join(", ")}`, 400);
+      names = Object.keys(body).filter((k) => !BODY[path].includes(k));
     }
   }
-  return undefined;
+  return names.length > 0 ? { method, path, names } : undefined;
 }

@@ -9,6 +9,7 @@
 import type { Ddo } from "../../ocean/ddo.ts";
 import type { NonceStore } from "./compute/nonce_store.ts";
 import type { SandboxEnvironment } from "./compute/trial_environment.ts";
+import type { UnlistedUse } from "./_spec_parameters.ts";
 
 /** The indexing state of one DID as the sandbox indexer holds it. */
 export interface IndexEntry {
@@ -52,6 +53,10 @@ export interface OceanState {
   activeJobs: (environment: string) => number;
   /** Fault switches. */
   faults: OceanFaults;
+  /** Requests with query parameters or body fields the spec does not list (ignored, recorded). */
+  unlisted: UnlistedUse[];
+  /** NodeInfo's `serviceEndpoints` (name to method and path), or undefined to leave it out. */
+  serviceEndpoints: Record<string, [string, string]> | undefined;
   /** Fields the spec does not list, added to NodeInfo, every DDO and environment sent (shapes seed). */
   extraFields: Record<string, unknown>;
 }
@@ -66,7 +71,7 @@ export function createState(
   for (const ddo of ddos) {
     entries.set(ddo.id, {
       ddo,
-      txId: ddo.indexedMetadata?.event?.tx ?? "",
+      txId: eventTx(ddo) ?? "",
       pendingPolls: 0,
       error: " ",
       valid: true,
@@ -85,8 +90,17 @@ export function createState(
       queryFailure: false,
       duplicateCollection: 0,
     },
+    unlisted: [],
+    serviceEndpoints: undefined,
     extraFields: {},
   };
+}
+
+/** The publication's transaction: `event.txid` as ocean-node's indexer writes it, or the spec's `event.tx`. */
+export function eventTx(ddo: Ddo): string | undefined {
+  const event = ddo.indexedMetadata?.event;
+  const tx = event?.txid ?? event?.tx;
+  return typeof tx === "string" ? tx : undefined;
 }
 
 /** A plain-text answer. */

@@ -323,7 +323,8 @@ function seedOne(
     datatokens,
     indexedMetadata: {
       event: {
-        tx: `0x${random.hex(32)}`,
+        // ocean-node's indexer writes `txid` (MetadataEventProcessor.ts); the spec says `tx`.
+        txid: `0x${random.hex(32)}`,
         block,
         from: owner,
         contract: nftAddress,

@@ -17,11 +17,12 @@ import { handleEnvironments } from "./_compute_handlers.ts";
 import { type AssetOnChain, moveAssetOnChain } from "./_on_chain.ts";
 import { handleFile, handleFileInfo, type SandboxFile, serviceFiles } from "./_file_handlers.ts";
 import { handleQuery } from "./_query_handler.ts";
-import { createState, type OceanFaults, text } from "./_state.ts";
+import { createState, eventTx, type OceanFaults, text } from "./_state.ts";
 import { SEED_SERVICE_ENDPOINT, seedAssets } from "./assets_seed.ts";
 import { heldForm } from "./_credential_form.ts";
 import { extraFields, type SandboxMode, shapesSeed, variantOf } from "../_strictness.ts";
-import { unlistedInRequest } from "./_spec_parameters.ts";
+import { unlistedInRequest, type UnlistedUse } from "./_spec_parameters.ts";
+import { nodeServiceEndpoints } from "./_service_endpoints.ts";
 import {
   type ComputeHandlersOptions,
   type ComputeRoutes,
@@ -38,6 +39,7 @@ import {
 export type { ComputeExample } from "./_compute_example.ts";
 export type { SandboxFile } from "./_file_handlers.ts";
 export type { AssetOnChain } from "./_on_chain.ts";
+export type { UnlistedUse } from "./_spec_parameters.ts";
 
 /** Options of {@linkcode startOceanSandbox}. */
 export interface OceanSandboxOptions {
@@ -77,14 +79,19 @@ export interface OceanSandboxOptions {
   /** The port to listen on when free, else an ephemeral one (see `serveLocal`). Default 0. */
   port?: number;
   /**
-   * `strict` (default): query parameters and free compute fields the spec
-   * does not list answer 400 in plain text; `lenient` (demos) lets them pass.
+   * `strict` (default): query parameters and request body fields the spec
+   * does not list are ignored, as ocean-node's routes ignore them, and
+   * recorded in {@linkcode OceanSandbox.unlisted}; `lenient` (demos) does
+   * not record them.
    */
   mode?: SandboxMode;
   /**
    * Picks the "not shown" shapes: a seed other than 0 adds fields the spec
-   * does not list to NodeInfo and every DDO sent. Default from
-   * `TIDEPOOL_SANDBOX_SEED`, else 0.
+   * does not list to NodeInfo and every DDO sent. Where ocean-node's code and
+   * the spec disagree, seed 0 answers as the node's code does and odd seeds
+   * as the spec does: `GET /` without `serviceEndpoints`, free and paid
+   * starts with the short `jobId`, `indexedMetadata.event.tx` for `txid`.
+   * Default from `TIDEPOOL_SANDBOX_SEED`, else 0.
    */
   shapesSeed?: number;
 }
@@ -110,6 +117,12 @@ export interface OceanSandbox extends OceanFaults {
   readonly ddos: readonly Ddo[];
   /** Requests answered so far. */
   readonly requestCount: number;
+  /**
+   * Query parameters and body fields the spec does not list, each request
+   * that sent some (strict mode only): the node ignored them, as ocean-node
+   * does; a test of a client asserts its client sent none.
+   */
+  readonly unlisted: readonly UnlistedUse[];
   /** Adds an asset as if just published; see {@linkcode PublishOptions}. */
   publish(ddo: Ddo, options?: PublishOptions): void;
   /**
@@ -143,6 +156,20 @@ export interface OceanSandbox extends OceanFaults {
   close(): Promise<void>;
   /** Same as close, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * The DDO reads: ocean-node serves the same formatted DDO under
+ * `assets/ddo/:did` and `assets/metadata/:did` (src/components/httpRoutes/aquarius.ts).
+ */
+const DDO_PATHS = ["/api/aquarius/assets/ddo/", "/api/aquarius/assets/metadata/"];
+
+/** The spec's event form: `tx` where ocean-node's indexer writes `txid`. */
+function specEventForm(ddo: Ddo): void {
+  const event = ddo.indexedMetadata?.event;
+  if (!event || event.txid === undefined) return;
+  event.tx = event.txid;
+  delete event.txid;
 }
 
 /**
@@ -215,6 +242,12 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     { id: "gpu", description: "Sandbox GPU (named as the spec names it)" },
   ]);
   const environments = [trialEnvironment(options.freeAllowlist ?? SANDBOX_FREE_ALLOWLIST, gpu)];
+  // Where ocean-node's code and the spec disagree: seed 0 (and even seeds) the node's form.
+  const specForm = seed % 2 === 1;
+  // Seeded DDOs only: DDOs given by the caller are served as given.
+  if (specForm && !options.ddos) {
+    for (const ddo of ddos) specEventForm(ddo);
+  }
   const state = createState(ddos, nonces, environments);
   state.extraFields = extraFields(seed);
   const fileCache = new Map<string, SandboxFile[]>();
@@ -234,7 +267,8 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     files,
     environments,
     nonces,
-  }, options.compute);
+  }, { shortJobIds: specForm, ...options.compute });
+  state.serviceEndpoints = specForm ? undefined : nodeServiceEndpoints(compute !== undefined);
   if (compute) state.activeJobs = (id) => compute.engine.activeInEnvironment(id);
 
   const strict = (options.mode ?? "strict") === "strict";
@@ -248,12 +282,15 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     const url = new URL(request.url);
     const path = url.pathname;
     const method = request.method;
-    const refused = strict ? await unlistedInRequest(request, url) : undefined;
-    if (refused) return refused;
+    // Ignored as the node ignores them; recorded so a client's tests can see them.
+    const unlisted = strict ? await unlistedInRequest(request, url) : undefined;
+    if (unlisted) state.unlisted.push(unlisted);
     if (method === "GET" && path === "/") return handleInfo(state);
     if (method === "GET" && path === "/api/services/nonce") return handleNonce(url, state);
-    if (method === "GET" && path.startsWith("/api/aquarius/assets/ddo/")) {
-      return handleDdo(decodeURIComponent(path.slice("/api/aquarius/assets/ddo/".length)), state);
+    for (const prefix of DDO_PATHS) {
+      if (method === "GET" && path.startsWith(prefix)) {
+        return handleDdo(decodeURIComponent(path.slice(prefix.length)), state);
+      }
     }
     if (method === "POST" && path === "/api/aquarius/assets/metadata/query") {
       return handleQuery(request, state);
@@ -288,13 +325,14 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     get requestCount() {
       return server.requestCount;
     },
+    unlisted: state.unlisted,
     publish(sent, publish = {}) {
       const ddo = heldForm(sent);
       const pending = publish.pollsBeforeSeen ?? 0;
       const valid = publish.rejectWith === undefined;
       state.entries.set(ddo.id, {
         ddo,
-        txId: publish.txId ?? ddo.indexedMetadata?.event?.tx ?? "",
+        txId: publish.txId ?? eventTx(ddo) ?? "",
         pendingPolls: pending,
         error: publish.rejectWith ?? " ",
         valid,

@@ -93,7 +93,7 @@ export function seedSubgraph(options: SubgraphSeedOptions = {}): Record<string, 
       owner,
       assetState: nftMeta?.state ?? 0,
       createdTimestamp: blockTime(block),
-      tx: (event?.tx ?? hex(32)).toLowerCase(),
+      tx: (event?.txid ?? event?.tx ?? hex(32)).toLowerCase(),
       block,
     };
     nfts.push(nft);

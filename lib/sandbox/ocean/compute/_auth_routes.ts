@@ -31,5 +31,5 @@ export async function authTokenHandler(
   if (validUntil !== undefined && !Number.isFinite(validUntil)) {
     return json(400, { error: "validUntil must be Unix time in milliseconds" });
   }
-  return json(200, { token: context.tokens.issue(body.address, validUntil) });
+  return json(200, { token: context.tokens.issue(body.address, validUntil, String(body.nonce)) });
 }

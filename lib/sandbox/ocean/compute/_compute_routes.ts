@@ -186,7 +186,23 @@ export function startJob(
     },
     payment,
   });
-  return json(200, [context.engine.view(job)]);
+  const view = context.engine.view(job);
+  // ocean-node's engine answers a start with `<cluster hash>-<jobId>`, its job list the short id.
+  if (!context.shortJobIds) view.jobId = `${environment.split("-")[0]}-${job.jobId}`;
+  return json(200, [view]);
+}
+
+/**
+ * The short job id of a request's `jobId`: ocean-node's status lookup takes
+ * `<cluster hash>-<jobId>` and splits it at the first `-`
+ * (src/components/core/compute/getStatus.ts); the sandbox also takes the short id.
+ */
+export function shortJobId(context: ComputeContext, jobId: string): string {
+  const dash = jobId.indexOf("-");
+  const cluster = dash > 0 ? jobId.slice(0, dash) : undefined;
+  return cluster && context.environments.some((env) => env.id.split("-")[0] === cluster)
+    ? jobId.slice(dash + 1)
+    : jobId;
 }
 
 /**
@@ -213,7 +229,8 @@ export async function jobsHandler(
       if (!check.ok) return text(check.status, check.text);
     }
   }
-  const jobId = url.searchParams.get("jobId");
+  const asked = url.searchParams.get("jobId");
+  const jobId = asked ? shortJobId(context, asked) : null;
   // Free jobs have no agreement (no order), so an agreement id matches none of them.
   const agreementId = url.searchParams.get("agreementId");
   const jobs = context.engine.visibleTo(consumer)

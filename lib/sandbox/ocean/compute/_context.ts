@@ -80,6 +80,8 @@ export interface ComputeNode {
 export interface ComputeContext extends ComputeNode {
   /** Bearer tokens issued by POST /api/services/auth/token. */
   tokens: AuthTokens;
+  /** A start answers the short `jobId` (the spec's form), not `<cluster hash>-<jobId>` (ocean-node's). */
+  shortJobIds: boolean;
   /** Addresses besides the node itself that may decrypt. */
   decrypters: string[];
   engine: JobEngine;

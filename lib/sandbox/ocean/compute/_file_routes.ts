@@ -24,16 +24,22 @@ export async function initializeHandler(context: ComputeContext, url: URL): Prom
   const ddo = context.asset(did);
   const service = ddo?.services.find((s) => s.id === serviceId);
   if (!ddo || !service) return text(400, `Cannot resolve service ${serviceId} of ${did}`);
+  // As ocean-node's fees handler (src/components/core/handler/feesHandler.ts): 500 in text.
+  const refusal = initializeRefusal(ddo.indexedMetadata?.nft?.state, service.type);
+  if (refusal) return text(500, refusal);
   const validUntil = Number(url.searchParams.get("validUntil") ?? 0) ||
     Math.floor(Date.now() / 1000) + 86_400;
+  // The answer names the consumer's stored nonce, as ocean-node's does.
+  const nonce = context.nonces.get(consumer);
   if (context.chain) {
-    return json(200, await context.chain.initialize(did, serviceId, consumer, validUntil));
+    const answer = await context.chain.initialize(did, serviceId, consumer, validUntil);
+    return json(200, { ...answer as Record<string, unknown>, nonce });
   }
   const digest = createHash("sha256").update(`${did}/${serviceId}/${consumer}/${validUntil}`)
     .digest("hex");
   return json(200, {
     datatoken: service.datatokenAddress,
-    nonce: String(context.orders.filter((o) => o.did === did).length + 1),
+    nonce,
     computeAddress: consumer,
     providerFee: {
       providerFeeAddress: PROVIDER,
@@ -52,6 +58,21 @@ export async function initializeHandler(context: ComputeContext, url: URL): Prom
       validUntil,
     },
   });
+}
+
+/**
+ * Why ocean-node refuses to initialize an order, or undefined. Its check
+ * (`isOrderingAllowedForAsset`, src/components/core/handler/downloadHandler.ts)
+ * tests `state in [ACTIVE, UNLISTED]`, which reads the array's indexes, so
+ * only states 0 and 1 pass: 2 (deprecated), 3 (revoked), 4 (ordering
+ * disabled) and 5 (unlisted) are refused. A compute service is refused too.
+ */
+export function initializeRefusal(state: number | undefined, type: string): string | undefined {
+  if (state !== undefined && state !== 0 && state !== 1) {
+    return "Nft not present in the asset or the state is different than ACTIVE or UNLISTED.";
+  }
+  if (type === "compute") return "Use the initializeCompute endpoint to initialize compute jobs";
+  return undefined;
 }
 
 /** GET /api/services/download */

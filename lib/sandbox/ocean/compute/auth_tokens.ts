@@ -2,10 +2,18 @@
  * The sandbox node's bearer tokens (spec section 5: a token in the
  * `Authorization` header may replace the signature). Issued by
  * POST /api/services/auth/token to a signed request; each stands for one
- * address until it expires.
+ * address until it expires. Each is a JWT signed with HS256 over
+ * `{address, nonce, createdAt, iat}`, as ocean-node's (src/components/Auth/index.ts).
  *
  * @module
  */
+
+import { Buffer } from "node:buffer";
+import { createHmac } from "node:crypto";
+
+function base64url(data: string | Uint8Array): string {
+  return Buffer.from(data).toString("base64url");
+}
 
 /**
  * Tokens issued by the sandbox node, by token text.
@@ -19,17 +27,24 @@
  */
 export class AuthTokens {
   readonly #issued = new Map<string, { address: string; validUntil?: number }>();
+  readonly #secret = crypto.getRandomValues(new Uint8Array(32));
 
   /**
    * Issues a token for an address.
    *
    * @param address The address it stands for.
    * @param validUntil When it expires, Unix milliseconds; none means never.
-   * @returns The token text.
+   * @param nonce The nonce of the signed request it was issued for.
+   * @returns The token text, a JWT.
    */
-  issue(address: string, validUntil?: number): string {
-    const bytes = crypto.getRandomValues(new Uint8Array(24));
-    const token = `sbx.${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+  issue(address: string, validUntil?: number, nonce: string = "0"): string {
+    const createdAt = Date.now();
+    const header = base64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+    const payload = base64url(
+      JSON.stringify({ address, nonce, createdAt, iat: Math.floor(createdAt / 1000) }),
+    );
+    const mac = createHmac("sha256", this.#secret).update(`${header}.${payload}`).digest();
+    const token = `${header}.${payload}.${base64url(mac)}`;
     this.#issued.set(token, { address, validUntil });
     return token;
   }

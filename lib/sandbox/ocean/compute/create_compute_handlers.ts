@@ -39,6 +39,12 @@ export interface ComputeHandlersOptions {
   faults?: ComputeFaults;
   /** Addresses besides the node itself that may call decrypt (403 for any other). */
   authorizedDecrypters?: string[];
+  /**
+   * A free or paid start answers the short `jobId`, as the spec says, not
+   * `<cluster hash>-<jobId>` as ocean-node's engine does
+   * (src/components/c2d/compute_engine_docker.ts). Default false.
+   */
+  shortJobIds?: boolean;
 }
 
 /** The route function and the state it shares, for tests to inspect and steer. */
@@ -107,6 +113,7 @@ export function createComputeHandlers(
     rate: { windowStart: 0, count: 0 },
     decrypters: options.authorizedDecrypters ?? [],
     tokens: new AuthTokens(),
+    shortJobIds: options.shortJobIds ?? false,
   };
   const requests: { method: string; path: string }[] = [];
 
