@@ -1,0 +1,112 @@
+/**
+ * A market fee of nothing at the quote is no licence to take one later.
+ * `startOrder` takes the publishing market's fee as the datatoken says it
+ * when it runs, bounded only by the wallet's allowance to the datatoken.
+ * The datatoken's allowance was set to exactly the quoted fees only in the
+ * tokens a fee was quoted in: with no fee quoted, the plan sent no
+ * approval, and a wallet that already allowed the datatoken 5 Ocean
+ * (another program's approval) paid a fee the publisher set to 3 Ocean
+ * between the lane's last check and `startOrder`, with no maxPrice at all
+ * (where only the listed price may be paid) and past a cap of 2. The
+ * class: an allowance the plan did not set, in a token it pays with.
+ * Members: no cap, a cap of "2", a per-token cap. Checked on anvil with
+ * viem: the buyer's and the market's Ocean, the datatoken's allowance.
+ */
+
+import assert from "node:assert/strict";
+import { erc20Abi, parseEther } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type MaxPrice, OceanNode, orderAsset } from "../../mod.ts";
+import {
+  fundedBuyer,
+  moneyWorld,
+  privateStateDir,
+  rpcProxy,
+  setMarketFee,
+  walletOf,
+} from "./_money_world.ts";
+
+type Hex = `0x${string}`;
+
+Deno.test("a market fee raised from nothing before startOrder is not taken from an allowance", async (t) => {
+  await privateStateDir();
+  const world = await moneyWorld({ extra: 0 });
+  const { ocean, chain, example, reader } = world;
+  const { documentId: did, serviceId } = example.dataset;
+  const datatoken = ocean.ddos.find((d) => d.id === did)!.services
+    .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
+  const oceanToken = chain.contracts.oceanToken;
+  const node = new OceanNode(ocean.url, { progress: false, retry: false });
+  const allowance = (owner: string) =>
+    reader.readContract({
+      address: oceanToken,
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [owner as Hex, datatoken],
+    });
+  const caps: [string, MaxPrice | undefined][] = [
+    ["no cap", undefined],
+    ['a cap of "2"', "2"],
+    ["a per-token cap", { [oceanToken]: "2" }],
+  ];
+  try {
+    for (const [name, maxPrice] of caps) {
+      await t.step(name, async () => {
+        const market = privateKeyToAccount(generatePrivateKey()).address;
+        // The first member starts from the sandbox's datatoken: no fee, no fee token.
+        if (name !== "no cap") await setMarketFee(world, datatoken, market, "0");
+        const key = generatePrivateKey();
+        const signer = await fundedBuyer(world, "10", key);
+        // Another program's approval: the wallet allows the datatoken 5 Ocean.
+        const hash = await walletOf(world, key).writeContract({
+          address: oceanToken,
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [datatoken, parseEther("5")],
+        });
+        await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        let raised = false;
+        const proxy = rpcProxy(chain.rpcUrl, {
+          before: async (call) => {
+            const to = (call.params?.[0] as { to?: string } | undefined)?.to;
+            // The publisher front-runs startOrder (after the lane's last check, before the
+            // wallet prices its gas): the fee goes from nothing to 3 Ocean.
+            if (
+              call.method === "eth_fillTransaction" && !raised &&
+              to?.toLowerCase() === datatoken.toLowerCase()
+            ) {
+              raised = true;
+              await setMarketFee(world, datatoken, market, "3");
+            }
+            return undefined;
+          },
+        });
+        try {
+          const before = await world.oceanOf(signer.address);
+          const error = await orderAsset(node, did, serviceId, signer, {
+            rpcUrl: proxy.url,
+            maxPrice,
+          }).then(() => undefined, (e) => e);
+          assert.ok(raised, "the fee was raised before startOrder");
+          const spent = before - await world.oceanOf(signer.address);
+          assert.equal(
+            await world.oceanOf(market),
+            0n,
+            `the raised fee was paid (${error?.message ?? "ordered"})`,
+          );
+          assert.ok(spent <= parseEther("1.001"), `${spent} base units left the wallet`);
+          assert.ok(error instanceof Error, "the order with the raised fee failed");
+          assert.equal(
+            await allowance(signer.address),
+            parseEther("5"),
+            "the allowance given back",
+          );
+        } finally {
+          await proxy.close();
+        }
+      });
+    }
+  } finally {
+    await world.close();
+  }
+});
