@@ -216,6 +216,8 @@ async function sendOrder(
       );
     }
   }
+  // A contract that took less than quoted (a rate or fee lowered meanwhile) left the rest allowed.
+  await restore();
   const last = ordered!;
   const paid = receipts.flatMap(({ tx, receipt }) =>
     paidParts(tx, receipt.logs, receipt.transactionHash, context.buyer, quote.tokens)
