@@ -13,15 +13,17 @@
  */
 
 import assert from "node:assert/strict";
-import { erc20Abi, parseAbi, parseEther } from "viem";
+import { parseAbi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, orderAsset } from "../../mod.ts";
+import { orderAsset } from "../../mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 import {
+  changeBeforeFill,
+  exampleOrder,
   fundedBuyer,
   moneyWorld,
+  oceanAllowance,
   privateStateDir,
-  rpcProxy,
   setMarketFee,
 } from "./_money_world.ts";
 
@@ -36,21 +38,10 @@ const EXCHANGE = parseAbi([
 Deno.test("an order that pays less than quoted leaves every allowance as it was", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
-  const datatoken = ocean.ddos.find((d) => d.id === did)!.services
-    .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
-  const oceanToken = chain.contracts.oceanToken;
-  const exchange = chain.contracts.fixedRateExchange;
+  const { chain, reader } = world;
+  const { did, serviceId, datatoken, exchange, node } = exampleOrder(world);
   const market = privateKeyToAccount(generatePrivateKey()).address;
-  const node = new OceanNode(ocean.url, { progress: false, retry: false });
-  const allowance = (owner: string, spender: string) =>
-    reader.readContract({
-      address: oceanToken,
-      abi: erc20Abi,
-      functionName: "allowance",
-      args: [owner as Hex, spender as Hex],
-    });
+  const allowance = (owner: string, spender: string) => oceanAllowance(world, owner, spender);
   /** The exchange's owner sets its rate (impersonated on anvil). */
   const setRate = async (rate: string) => {
     const [{ id }] = await reader.readContract({
@@ -80,23 +71,10 @@ Deno.test("an order that pays less than quoted leaves every allowance as it was"
   /** Orders through a proxy that runs `change` once, as the wallet fills its transaction to `to`. */
   const order = async (to: Hex, change: () => Promise<void>) => {
     const signer = await fundedBuyer(world, "10");
-    let changed = false;
-    const proxy = rpcProxy(chain.rpcUrl, {
-      before: async (call) => {
-        const target = (call.params?.[0] as { to?: string } | undefined)?.to;
-        if (
-          call.method === "eth_fillTransaction" && !changed &&
-          target?.toLowerCase() === to.toLowerCase()
-        ) {
-          changed = true;
-          await change();
-        }
-        return undefined;
-      },
-    });
+    const proxy = changeBeforeFill(world, to, change);
     try {
       await orderAsset(node, did, serviceId, signer, { rpcUrl: proxy.url, maxPrice: "2" });
-      assert.ok(changed, "the publisher changed its terms before the transaction");
+      assert.ok(proxy.changed(), "the publisher changed its terms before the transaction");
       assert.equal((await world.ordersPaidBy(signer.address)).length, 1, "the order was placed");
       return signer;
     } finally {

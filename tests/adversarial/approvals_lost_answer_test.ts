@@ -14,10 +14,12 @@
 import assert from "node:assert/strict";
 import { decodeFunctionData, erc20Abi, parseTransaction } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, orderAsset, TidepoolError } from "../../mod.ts";
+import { orderAsset, TidepoolError } from "../../mod.ts";
 import {
+  exampleOrder,
   fundedBuyer,
   moneyWorld,
+  oceanAllowance,
   privateStateDir,
   rpcProxy,
   setMarketFee,
@@ -28,20 +30,9 @@ type Hex = `0x${string}`;
 Deno.test("an approval mined but answered with an error is set back", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
-  const datatoken = ocean.ddos.find((d) => d.id === did)!.services
-    .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
-  const oceanToken = chain.contracts.oceanToken;
-  const exchange = chain.contracts.fixedRateExchange;
-  const node = new OceanNode(ocean.url, { progress: false, retry: false });
-  const allowance = (owner: string, spender: string) =>
-    reader.readContract({
-      address: oceanToken,
-      abi: erc20Abi,
-      functionName: "allowance",
-      args: [owner as Hex, spender as Hex],
-    });
+  const { chain } = world;
+  const { did, serviceId, datatoken, exchange, node } = exampleOrder(world);
+  const allowance = (owner: string, spender: string) => oceanAllowance(world, owner, spender);
   /** Orders through a proxy that sends the approval for `spender` on, then answers an error. */
   const order = async (spender: Hex, maxPrice?: string) => {
     const signer = await fundedBuyer(world, "10");

@@ -16,34 +16,22 @@
 import assert from "node:assert/strict";
 import { erc20Abi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type MaxPrice, OceanNode, orderAsset } from "../../mod.ts";
+import { type MaxPrice, orderAsset } from "../../mod.ts";
 import {
+  changeBeforeFill,
+  exampleOrder,
   fundedBuyer,
   moneyWorld,
+  oceanAllowance,
   privateStateDir,
-  rpcProxy,
   setMarketFee,
   walletOf,
 } from "./_money_world.ts";
 
-type Hex = `0x${string}`;
-
 Deno.test("a market fee raised from nothing before startOrder is not taken from an allowance", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
-  const datatoken = ocean.ddos.find((d) => d.id === did)!.services
-    .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
-  const oceanToken = chain.contracts.oceanToken;
-  const node = new OceanNode(ocean.url, { progress: false, retry: false });
-  const allowance = (owner: string) =>
-    reader.readContract({
-      address: oceanToken,
-      abi: erc20Abi,
-      functionName: "allowance",
-      args: [owner as Hex, datatoken],
-    });
+  const { did, serviceId, datatoken, oceanToken, node } = exampleOrder(world);
   const caps: [string, MaxPrice | undefined][] = [
     ["no cap", undefined],
     ['a cap of "2"', "2"],
@@ -64,30 +52,20 @@ Deno.test("a market fee raised from nothing before startOrder is not taken from 
           functionName: "approve",
           args: [datatoken, parseEther("5")],
         });
-        await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-        let raised = false;
-        const proxy = rpcProxy(chain.rpcUrl, {
-          before: async (call) => {
-            const to = (call.params?.[0] as { to?: string } | undefined)?.to;
-            // The publisher front-runs startOrder (after the lane's last check, before the
-            // wallet prices its gas): the fee goes from nothing to 3 Ocean.
-            if (
-              call.method === "eth_fillTransaction" && !raised &&
-              to?.toLowerCase() === datatoken.toLowerCase()
-            ) {
-              raised = true;
-              await setMarketFee(world, datatoken, market, "3");
-            }
-            return undefined;
-          },
-        });
+        await world.reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        // The publisher front-runs startOrder: the fee goes from nothing to 3 Ocean.
+        const proxy = changeBeforeFill(
+          world,
+          datatoken,
+          () => setMarketFee(world, datatoken, market, "3"),
+        );
         try {
           const before = await world.oceanOf(signer.address);
           const error = await orderAsset(node, did, serviceId, signer, {
             rpcUrl: proxy.url,
             maxPrice,
           }).then(() => undefined, (e) => e);
-          assert.ok(raised, "the fee was raised before startOrder");
+          assert.ok(proxy.changed(), "the fee was raised before startOrder");
           const spent = before - await world.oceanOf(signer.address);
           assert.equal(
             await world.oceanOf(market),
@@ -97,7 +75,7 @@ Deno.test("a market fee raised from nothing before startOrder is not taken from 
           assert.ok(spent <= parseEther("1.001"), `${spent} base units left the wallet`);
           assert.ok(error instanceof Error, "the order with the raised fee failed");
           assert.equal(
-            await allowance(signer.address),
+            await oceanAllowance(world, signer.address, datatoken),
             parseEther("5"),
             "the allowance given back",
           );

@@ -12,36 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-
-const CHILD = new URL("./_lock_place_child.ts", import.meta.url).pathname;
-const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
-
-/** Runs the child in `cwd` with exactly `env`; its JSON answer. */
-async function takeLockIn(
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ path?: string; error?: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--frozen",
-      `--config=${CONFIG}`,
-      "--allow-read",
-      "--allow-write",
-      "--allow-env",
-      CHILD,
-    ],
-    cwd,
-    env: { PATH: Deno.env.get("PATH") ?? "", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout).trim();
-  assert.ok(text, `the child answered: ${new TextDecoder().decode(output.stderr)}`);
-  return JSON.parse(text.split("\n").at(-1)!);
-}
+import { denoDir as parentDenoDir, takeLock } from "./_lock_place_run.ts";
 
 /** Every lock file under `dir`, recursively, as real paths. */
 function locksUnder(dir: string): string[] {
@@ -59,9 +30,7 @@ function locksUnder(dir: string): string[] {
 
 Deno.test("two processes in different folders with one relative state variable lock one file or none", async (t) => {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "lock-relative-" }));
-  const denoDir: string = Deno.env.get("DENO_DIR") ??
-    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
-      .output().then((o) => JSON.parse(new TextDecoder().decode(o.stdout)).denoDir as string));
+  const denoDir = await parentDenoDir();
   const members: [string, Record<string, string>, RegExp | "home"][] = [
     ["TIDEPOOL_STATE_DIR relative", { TIDEPOOL_STATE_DIR: "state" }, /TIDEPOOL_STATE_DIR/],
     ["HOME relative", { HOME: "home" }, /HOME/],
@@ -75,8 +44,8 @@ Deno.test("two processes in different folders with one relative state variable l
         const [a, b] = [`${dir}/a`, `${dir}/b`];
         for (const d of [home, a, b]) await Deno.mkdir(d, { recursive: true, mode: 0o700 });
         const env = { HOME: home, DENO_DIR: denoDir, ...vars };
-        const first = await takeLockIn(a, env);
-        const second = await takeLockIn(b, env);
+        const first = await takeLock("--allow-env", env, a);
+        const second = await takeLock("--allow-env", env, b);
         const locks = locksUnder(dir);
         // The loss: one file per working folder, so neither process waits for the other.
         assert.ok(locks.length <= 1, `two lock files for one wallet: ${locks.join(", ")}`);
