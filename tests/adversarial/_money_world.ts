@@ -242,13 +242,15 @@ const MARKET_FEE_ABI = parseAbi([
 
 /**
  * Sets a datatoken's publishing market fee as whoever may set it now (its
- * current fee address, impersonated on anvil): `amount` Ocean to `market`.
+ * current fee address, impersonated on anvil): `amount` Ocean (or of
+ * `token`) to `market`.
  */
 export async function setMarketFee(
   world: MoneyWorld,
   datatoken: `0x${string}`,
   market: `0x${string}`,
   amount: string,
+  token: `0x${string}` = world.chain.contracts.oceanToken,
 ): Promise<void> {
   const { reader, chain } = world;
   const [current] = await reader.readContract({
@@ -266,7 +268,7 @@ export async function setMarketFee(
     address: datatoken,
     abi: MARKET_FEE_ABI,
     functionName: "setPublishingMarketFee",
-    args: [market, chain.contracts.oceanToken, parseEther(amount)],
+    args: [market, token, parseEther(amount)],
     account: current,
     chain: walletClient.chain,
   });

@@ -84,6 +84,18 @@ Deno.test("a market fee raised from nothing before startOrder is not taken from 
         }
       });
     }
+    await t.step(
+      "a fee of nothing in an address that is no token does not stop the order",
+      async () => {
+        // startOrder skips a fee of nothing whatever its token: guarding it must not refuse.
+        const market = privateKeyToAccount(generatePrivateKey()).address;
+        const notAToken = privateKeyToAccount(generatePrivateKey()).address;
+        await setMarketFee(world, datatoken, market, "0", notAToken);
+        const signer = await fundedBuyer(world, "10");
+        await orderAsset(node, did, serviceId, signer, { rpcUrl: world.chain.rpcUrl });
+        assert.equal((await world.ordersPaidBy(signer.address)).length, 1, "the order was placed");
+      },
+    );
   } finally {
     await world.close();
   }

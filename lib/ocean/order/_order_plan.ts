@@ -311,11 +311,17 @@ async function approvals(
   });
   for (const [token, amount] of byToken) {
     const key = `${token} ${spender}`.toLowerCase();
+    const paid = payments.some((p) => p.token === token);
     const had = allowances.get(key) ?? await context.reader.readContract({
       address: token,
       abi: erc20Abi,
       functionName: "allowance",
       args: [context.buyer, spender],
+    }).catch((error: unknown) => {
+      // A fee of nothing may name an address that is no token (startOrder skips it):
+      // it holds no allowance to guard, and it must not stop the order.
+      if (paid || (error as Error)?.name !== "ContractFunctionExecutionError") throw error;
+      return 0n;
     });
     allowances.set(key, had);
     if (rule === "add") {
