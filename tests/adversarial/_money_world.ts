@@ -18,7 +18,7 @@ import {
   type PublicClient,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { signerFromPrivateKey, TidepoolError } from "../../mod.ts";
+import { OceanNode, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import type { OceanSandbox } from "../../lib/sandbox/ocean/start_ocean_sandbox.ts";
 import { type SandboxChain, startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
@@ -254,13 +254,15 @@ const MARKET_FEE_ABI = parseAbi([
 
 /**
  * Sets a datatoken's publishing market fee as whoever may set it now (its
- * current fee address, impersonated on anvil): `amount` Ocean to `market`.
+ * current fee address, impersonated on anvil): `amount` Ocean (or of
+ * `token`) to `market`.
  */
 export async function setMarketFee(
   world: MoneyWorld,
   datatoken: `0x${string}`,
   market: `0x${string}`,
   amount: string,
+  token: `0x${string}` = world.chain.contracts.oceanToken,
 ): Promise<void> {
   const { reader, chain } = world;
   const [current] = await reader.readContract({
@@ -278,7 +280,7 @@ export async function setMarketFee(
     address: datatoken,
     abi: MARKET_FEE_ABI,
     functionName: "setPublishingMarketFee",
-    args: [market, chain.contracts.oceanToken, parseEther(amount)],
+    args: [market, token, parseEther(amount)],
     account: current,
     chain: walletClient.chain,
   });
@@ -301,4 +303,57 @@ export function secondComputeDataset(world: MoneyWorld): { documentId: string; s
     .find((s) => s.id === example.dataset.serviceId)!.compute;
   Object.assign(ddo.services[0], { type: "compute", compute: structuredClone(terms) });
   return { documentId: ddo.id, serviceId: ddo.services[0].id };
+}
+
+/** What the order tests order: the compute example's dataset, its datatoken, the Ocean token, the exchange and a node. */
+export function exampleOrder(world: MoneyWorld) {
+  const { ocean, chain, example } = world;
+  const { documentId: did, serviceId } = example.dataset;
+  const datatoken = ocean.ddos.find((d) => d.id === did)!.services
+    .find((s) => s.id === serviceId)!.datatokenAddress as `0x${string}`;
+  return {
+    did,
+    serviceId,
+    datatoken,
+    oceanToken: chain.contracts.oceanToken,
+    exchange: chain.contracts.fixedRateExchange,
+    node: new OceanNode(ocean.url, { progress: false, retry: false }),
+  };
+}
+
+/** What `owner` allows `spender` in Ocean, read from the chain. */
+export function oceanAllowance(world: MoneyWorld, owner: string, spender: string) {
+  return world.reader.readContract({
+    address: world.chain.contracts.oceanToken,
+    abi: erc20Abi,
+    functionName: "allowance",
+    args: [owner as `0x${string}`, spender as `0x${string}`],
+  });
+}
+
+/**
+ * A JSON-RPC proxy that runs `change` once, when the wallet asks the chain
+ * to fill its transaction to `to` (after the lane's last check, before the
+ * transaction is priced and signed): a publisher that front-runs it.
+ */
+export function changeBeforeFill(
+  world: MoneyWorld,
+  to: string,
+  change: () => Promise<void>,
+): Proxy & { changed(): boolean } {
+  let changed = false;
+  const proxy = rpcProxy(world.chain.rpcUrl, {
+    before: async (call) => {
+      const target = (call.params?.[0] as { to?: string } | undefined)?.to;
+      if (
+        call.method === "eth_fillTransaction" && !changed &&
+        target?.toLowerCase() === to.toLowerCase()
+      ) {
+        changed = true;
+        await change();
+      }
+      return undefined;
+    },
+  });
+  return { ...proxy, changed: () => changed };
 }

@@ -12,33 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-
-const CHILD = new URL("./_lock_place_child.ts", import.meta.url).pathname;
-
-/** Runs the child with `allowEnv` and exactly `env`; its JSON answer. */
-async function takeLock(
-  allowEnv: string,
-  env: Record<string, string>,
-): Promise<{ path?: string; error?: string }> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--frozen",
-      "--allow-read",
-      "--allow-write",
-      allowEnv,
-      CHILD,
-    ],
-    env: { PATH: Deno.env.get("PATH") ?? "", ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout).trim();
-  assert.ok(text, `the child answered: ${new TextDecoder().decode(output.stderr)}`);
-  return JSON.parse(text.split("\n").at(-1)!);
-}
+import { denoDir as parentDenoDir, takeLock } from "./_lock_place_run.ts";
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
@@ -60,10 +34,7 @@ Deno.test("a process that may not read where the wallet lock is fails closed", a
   const state = `${root}/state`;
   const xdg = `${root}/xdg`;
   for (const dir of [home, state, xdg]) await Deno.mkdir(dir, { mode: 0o700 });
-  // DENO_DIR is read from the parent: the child must find the same cache without HOME.
-  const denoDir: string = Deno.env.get("DENO_DIR") ??
-    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
-      .output().then((o) => JSON.parse(new TextDecoder().decode(o.stdout)).denoDir as string));
+  const denoDir = await parentDenoDir();
   try {
     await t.step("TIDEPOOL_STATE_DIR set, and not readable", async () => {
       const env = { HOME: home, TIDEPOOL_STATE_DIR: state, DENO_DIR: denoDir };

@@ -145,12 +145,13 @@ async function sendOrder(
    * After a stop or a failure: every allowance an approval of this order
    * changed, whatever its spender (the exchange, the datatoken), is set back
    * to what the wallet had before the order, as the chain says it now; a
-   * restore that fails is noted unmined.
+   * restore that fails is noted unmined. An approval sent without a hash
+   * back counts: the endpoint may have passed it on and lost the answer.
    */
   const restore = async () => {
     const changed = new Map<string, { token: ChainHex; spender: ChainHex; had: bigint }>();
     order.transactions.forEach((tx, i) => {
-      const approved = sent.findIndex((s) => s.hash && s.action === "approve" && s.planned === i);
+      const approved = sent.findIndex((s) => s.action === "approve" && s.planned === i);
       if (approved < 0 || !tx.allowance || tx.allowance.had === undefined) return;
       const { token, spender, had } = tx.allowance;
       changed.set(`${token} ${spender}`.toLowerCase(), { token, spender, had });
@@ -215,6 +216,8 @@ async function sendOrder(
       );
     }
   }
+  // A contract that took less than quoted (a rate or fee lowered meanwhile) left the rest allowed.
+  await restore();
   const last = ordered!;
   const paid = receipts.flatMap(({ tx, receipt }) =>
     paidParts(tx, receipt.logs, receipt.transactionHash, context.buyer, quote.tokens)

@@ -182,7 +182,14 @@ export async function planOrder(
   }
   // startOrder takes the market's fee as the datatoken says it when it runs,
   // bounded only by the allowance: exactly what was quoted, then given back.
-  const fees = await approvals(context, orderPayments, datatoken, allowances, "exact");
+  // Also in the tokens the order pays nothing to the datatoken in (the price's,
+  // a fee's of nothing): a fee raised from nothing would take any allowance there.
+  const guarded = [
+    ...transactions.flatMap((tx) => tx.payments).map((p) => p.token),
+    getAddress(fee.providerFeeToken),
+    getAddress(marketToken),
+  ].filter((token) => token !== zeroAddress);
+  const fees = await approvals(context, orderPayments, datatoken, allowances, "exact", guarded);
   transactions.push(...fees.before, {
     action: "startOrder",
     contract: datatoken,
@@ -272,7 +279,9 @@ const MAX_UINT256 = 2n ** 256n - 1n;
  *   datatoken says when it runs, with no bound of its own): the allowance is
  *   set to exactly what the order takes, so a fee raised after the last
  *   check cannot take more, and an allowance the wallet had is given back
- *   right after `startOrder` (`after`).
+ *   right after `startOrder` (`after`). `nothingIn`: further tokens the
+ *   spender is to take nothing in (set to 0 for `startOrder`, then given
+ *   back), so a fee raised from nothing finds no allowance.
  *
  * The allowance read is remembered for the plan's later orders (every order
  * leaves it as it found it), and each approval carries it (`had`): a stop
@@ -284,11 +293,13 @@ async function approvals(
   spender: ChainHex,
   allowances: PlanAllowances,
   rule: "add" | "exact",
+  nothingIn: readonly ChainHex[] = [],
 ): Promise<{ before: PlannedTransaction[]; after: PlannedTransaction[] }> {
   const byToken = new Map<ChainHex, bigint>();
   for (const { token, amount } of payments) {
     byToken.set(token, (byToken.get(token) ?? 0n) + amount);
   }
+  for (const token of nothingIn) byToken.set(token, byToken.get(token) ?? 0n);
   const before: PlannedTransaction[] = [];
   const after: PlannedTransaction[] = [];
   const approve = (token: ChainHex, amount: bigint, had: bigint, restores?: boolean) => ({
@@ -300,11 +311,17 @@ async function approvals(
   });
   for (const [token, amount] of byToken) {
     const key = `${token} ${spender}`.toLowerCase();
+    const paid = payments.some((p) => p.token === token);
     const had = allowances.get(key) ?? await context.reader.readContract({
       address: token,
       abi: erc20Abi,
       functionName: "allowance",
       args: [context.buyer, spender],
+    }).catch((error: unknown) => {
+      // A fee of nothing may name an address that is no token (startOrder skips it):
+      // it holds no allowance to guard, and it must not stop the order.
+      if (paid || (error as Error)?.name !== "ContractFunctionExecutionError") throw error;
+      return 0n;
     });
     allowances.set(key, had);
     if (rule === "add") {

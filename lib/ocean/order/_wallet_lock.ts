@@ -32,18 +32,43 @@ const STATE_VARIABLES = ["TIDEPOOL_STATE_DIR", "XDG_STATE_HOME", "HOME"] as cons
  */
 export function stateDir(): string {
   const own = readVariable("TIDEPOOL_STATE_DIR");
-  if (own) return own;
+  if (own) return absolute("TIDEPOOL_STATE_DIR", own);
+  // The XDG specification: a relative path in XDG_STATE_HOME is invalid and ignored.
   const xdg = readVariable("XDG_STATE_HOME");
-  if (xdg) return `${xdg}/tidepool`;
+  if (xdg && isAbsolute(xdg)) return `${xdg}/tidepool`;
   const home = readVariable("HOME") ??
     (Deno.build.os === "windows" ? readVariable("USERPROFILE") : undefined);
-  if (home) return `${home}/.local/state/tidepool`;
+  if (home) return `${absolute("HOME", home)}/.local/state/tidepool`;
   throw new TidepoolError("Cannot order: tidepool's state folder is unknown", {
     details: `${STATE_VARIABLES.join(", ")} are not set`,
     detailsLabel: "Environment",
     hint:
       "Nothing was sent. Set TIDEPOOL_STATE_DIR to a folder every process ordering with this wallet can write (it holds the wallet's lock), and allow reading it (--allow-env=TIDEPOOL_STATE_DIR)",
   });
+}
+
+/** Whether a path names the same place from any working folder. */
+function isAbsolute(path: string): boolean {
+  return path.startsWith("/") ||
+    (Deno.build.os === "windows" && /^([a-zA-Z]:[\\/]|\\\\)/.test(path));
+}
+
+/**
+ * A state variable's folder, refused when relative: it would name another
+ * folder in each process started elsewhere, and two processes with one key
+ * would lock two files and could both pay.
+ */
+function absolute(name: string, path: string): string {
+  if (isAbsolute(path)) return path;
+  throw new TidepoolError(
+    `Cannot order: ${name} (${JSON.stringify(path.slice(0, 80))}) is not an absolute path`,
+    {
+      details: "a relative folder moves with the working folder: each process would lock its own",
+      detailsLabel: "Lock",
+      hint:
+        `Nothing was sent. Set ${name} to an absolute path (or TIDEPOOL_STATE_DIR to one), the same in every process ordering with this wallet`,
+    },
+  );
 }
 
 /**
