@@ -227,7 +227,7 @@ export class CommandContext {
     const target = await outputTarget(this.string("to"), this.string("format"), folders);
     if (target.kind === "file") {
       await checkFilePath("--to", target.path);
-      if (refuseForeign) await refuseForeignOutput(target.path, target.format);
+      if (refuseForeign) await refuseForeignOutput(target.path);
     }
     return target;
   }

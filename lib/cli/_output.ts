@@ -8,7 +8,7 @@
 
 import type { ColumnTable } from "arquero";
 import { encodeTable, formatOfPath, type TableFormat } from "../files/encode_table.ts";
-import { saveTable } from "../files/save_table.ts";
+import { writeTableFile } from "../files/save_table.ts";
 import { UsageError } from "./exit_codes.ts";
 
 /** Where a table goes. */
@@ -119,6 +119,6 @@ export async function writeTable(
       hint: "Give --to a file name ending in .csv, .ndjson, .parquet, .json or .arrow",
     });
   }
-  await saveTable(target.path, table);
+  await writeTableFile(target.path, table, {}, "command line");
   return target.path;
 }

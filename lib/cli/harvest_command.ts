@@ -10,7 +10,7 @@
 import { OaiPmh } from "../archive/oai/oai_pmh.ts";
 import { harvestDataset, type HarvestPartitioning } from "../archive/oai/harvest_dataset.ts";
 import { readTable } from "../files/read_table.ts";
-import { saveTable } from "../files/save_table.ts";
+import { writeTableFile } from "../files/save_table.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
 import {
@@ -197,11 +197,11 @@ export const HARVEST_COMMAND: CommandSpec = {
     }
     const { path } = target;
     // Refused before the lock file is made, so a refused run leaves nothing; asked again under the lock.
-    let claim: OutputClaim = await claimOutput(path, target.format, state!);
+    let claim: OutputClaim = await claimOutput(path, state!);
     let rows = 0;
     const run = await harvestThenCommit(oai, { ...harvest, state: state! }, async () => {
       // Asked under the state's lock: whose the file is, and the identifiers it holds.
-      claim = await claimOutput(path, target.format, state!);
+      claim = await claimOutput(path, state!);
       if (claim.note) context.note(`harvest: ${claim.note}`);
       return claim.continuing;
     }, async (run) => {
@@ -209,7 +209,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         ? mergeRecords(await readTable(path), run.table, path, claim.identifiers)
         : run.table;
       rows = merged.numRows();
-      await saveTable(path, merged);
+      await writeTableFile(path, merged, {}, "command line");
       // The ledger names the file and its identifiers as harvested; it is committed with the state.
       const ledger = ledgerPath(pendingPath(state!));
       await writeLedger(ledger, path, identifiersOf(merged));

@@ -1,7 +1,8 @@
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
-import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
+import { isProvenanceText, provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
+import { recordIn } from "./_output_record.ts";
 
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
@@ -69,7 +70,8 @@ async function withSidecar(path: string, table: ColumnTable): Promise<ColumnTabl
       { hint: `Move ${sidecar} away to read the table without provenance` },
     );
   }
-  if (text === undefined) return table;
+  // A command's output of a table without provenance has only the record of its write.
+  if (text === undefined || (!isProvenanceText(text) && recordIn(text))) return table;
   // A CSV or JSON file is easily edited apart from its sidecar.
   return restoreProvenance(table, text, sidecar, { sameRows: true });
 }
