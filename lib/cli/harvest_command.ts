@@ -25,6 +25,7 @@ import {
 import { encodeTable } from "../files/encode_table.ts";
 import { harvestThenCommit, pendingPath } from "./incremental_harvest.ts";
 import { mergeRecords } from "./merge_records.ts";
+import { refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
 import {
   claimOutput,
   identifiersOf,
@@ -122,6 +123,11 @@ export const HARVEST_COMMAND: CommandSpec = {
       description:
         "the harvest's state (default <file>.harvest.json beside --to; needed for an incremental harvest to standard output)",
     },
+    restart: {
+      type: "boolean",
+      description:
+        "start the harvest over: remove its state and the files kept beside it (not --to), then harvest every record",
+    },
     partition: {
       type: "string",
       value: "BY",
@@ -163,6 +169,21 @@ export const HARVEST_COMMAND: CommandSpec = {
     await refuseSharedPaths(target, state);
     const endpoint = keyed(context, url);
     const oai = new OaiPmh(endpoint.url, endpoint.options);
+    if (context.flag("restart")) {
+      if (state === undefined || target.kind === "folder") {
+        throw new UsageError("--restart is for a harvest into a file, or with --state", {
+          hint: "A Parquet folder keeps its state inside: give --to a new folder to start over",
+        });
+      }
+      const removed = await restartHarvest(state);
+      context.note(`harvest: starting over (removed ${removed.join(", ") || "nothing"})`);
+    } else if (state !== undefined && target.kind !== "folder") {
+      await refuseOtherHarvest(state, oai.endpoint, {
+        verb: harvest.verb,
+        metadataPrefix: harvest.metadataPrefix,
+        set: harvest.set ?? null,
+      });
+    }
     if (target.kind === "folder") {
       using _folder = await lockFolder(target.path, "harvest");
       using _state = stateFlag === undefined ? undefined : await lockState(stateFlag, "harvest");
