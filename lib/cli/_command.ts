@@ -76,12 +76,18 @@ export const OUTPUT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     short: "o",
     value: "PATH",
     description:
-      "where the table goes: a .csv, .ndjson, .parquet, .json or .arrow file, or - (the default) for standard output",
+      "where the table goes: a .csv, .tsv, .ndjson, .parquet, .json or .arrow file, or - (the default) for standard output",
   },
   format: {
     type: "string",
     value: "FORMAT",
-    description: "csv, ndjson, parquet, json or arrow, when the file name does not say",
+    description: "csv, tsv, ndjson, parquet, json or arrow, when the file name does not say",
+  },
+  "list-separator": {
+    type: "string",
+    value: "SEP",
+    description:
+      'list cells in CSV and TSV as their items joined by SEP (such as "; "), not as JSON text',
   },
   quiet: { type: "boolean", short: "q", description: "no progress line and no summary" },
 };
@@ -135,6 +141,12 @@ export interface CommandIo {
   stderrIsTerminal: boolean;
   /** Reads an environment variable. */
   env: (name: string) => string | undefined;
+  /**
+   * Calls `stop` on Ctrl-C (SIGINT) while a command runs and ends the
+   * process with the code it returns; returns the function that stops
+   * listening. Left out, a run is not told.
+   */
+  onInterrupt?: (stop: () => number) => () => void;
 }
 
 /** The context of one run of a subcommand. */
@@ -230,6 +242,21 @@ export class CommandContext {
    */
   async output(folders = false, refuseForeign = true): Promise<OutputTarget> {
     const target = await outputTarget(this.string("to"), this.string("format"), folders);
+    const separator = this.string("list-separator");
+    if (separator !== undefined) {
+      if (separator === "") {
+        throw new UsageError("Invalid --list-separator: it is empty", {
+          hint: 'Give the text that goes between items, such as "; " or "|"',
+        });
+      }
+      const format = target.kind === "folder" ? "parquet" : target.format;
+      if (format !== "csv" && format !== "tsv") {
+        throw new UsageError(`--list-separator is for CSV and TSV, not ${format}`, {
+          hint: `Leave it out: ${format} keeps each list as a list`,
+        });
+      }
+      target.cells = { lists: "join", separator };
+    }
     if (target.kind === "file") {
       await checkFilePath("--to", target.path);
       if (refuseForeign) await refuseForeignOutput(target.path);

@@ -202,7 +202,7 @@ export const HARVEST_COMMAND: CommandSpec = {
     if (target.kind === "stdout") {
       if (state === undefined) {
         const table = await oai.harvest(harvest);
-        await context.io.stdout(await encodeTable(table, target.format));
+        await context.io.stdout(await encodeTable(table, target.format, target.cells));
         context.say(`harvest: ${counted(table.numRows(), "record")} to standard output`);
         return 0;
       }
@@ -210,7 +210,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         oai,
         { ...harvest, state },
         true,
-        async ({ table }) => context.io.stdout(await encodeTable(table, target.format)),
+        async ({ table }) => context.io.stdout(await encodeTable(table, target.format, target.cells)),
       );
       const what = run.incremental ? "new or changed record" : "record";
       context.say(`harvest: ${counted(run.table.numRows(), what)} to standard output`);
@@ -230,7 +230,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         ? mergeRecords(await readTable(path), run.table, path, claim.identifiers)
         : run.table;
       rows = merged.numRows();
-      await writeTableFile(path, merged, {}, "command line");
+      await writeTableFile(path, merged, target.cells ?? {}, "command line");
       // The ledger names the file and its identifiers as harvested; it is committed with the state.
       const ledger = ledgerPath(pendingPath(state!));
       await writeLedger(ledger, path, identifiersOf(merged));

@@ -43,6 +43,10 @@ export async function readTable(path: string): Promise<ColumnTable> {
     const { decodeCsv } = await import("./_csv.ts");
     return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
   }
+  if (extension === "tsv" || extension === "tab") {
+    const { decodeTsv } = await import("./_tsv.ts");
+    return withSidecar(path, decodeTsv(await Deno.readTextFile(path)));
+  }
   if (extension === "ndjson" || extension === "jsonl") {
     const { decodeNdjson } = await import("./_ndjson.ts");
     return withSidecar(path, decodeNdjson(await Deno.readTextFile(path), path));
@@ -52,7 +56,7 @@ export async function readTable(path: string): Promise<ColumnTable> {
     return withSidecar(path, decodeJson(await Deno.readTextFile(path), path));
   }
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {
-    hint: "Use a .parquet, .arrow, .feather, .csv, .ndjson, .jsonl or .json file",
+    hint: "Use a .parquet, .arrow, .feather, .csv, .tsv, .ndjson, .jsonl or .json file",
   });
 }
 

@@ -89,7 +89,7 @@ export async function writeTableFile(
   if (!format) {
     const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
-      hint: "Use a .csv, .ndjson, .jsonl, .arrow, .feather, .parquet or .json file name",
+      hint: "Use a .csv, .tsv, .ndjson, .jsonl, .arrow, .feather, .parquet or .json file name",
     });
   }
   const from = provenanceJson(table);
