@@ -14,6 +14,7 @@ import { type OutputTarget, outputTarget } from "./_output.ts";
 import { keyFromEnvironment } from "./_secrets.ts";
 import { refuseForeignOutput } from "./_owned_output.ts";
 import { checkFilePath } from "./_state_files.ts";
+import { inCliWords } from "./_cli_words.ts";
 
 /** One flag: how parseArgs reads it, and its line of help. */
 export interface OptionSpec {
@@ -227,7 +228,7 @@ export class CommandContext {
     const options: ClientOptions = {
       fetch: this.meter.fetch,
       progress: this.#progress?.sink ?? false,
-      warn: (message) => this.note(`warning: ${message}`),
+      warn: (message) => this.note(`warning: ${inCliWords(message)}`),
     };
     if (record !== undefined) options.cache = { dir: record, mode: "record" };
     if (replay !== undefined) options.cache = { dir: replay, mode: "replay" };
