@@ -97,9 +97,10 @@ export async function outputTarget(
   const chosen = named ?? byExtension;
   if (!chosen) {
     throw new UsageError(`Cannot tell the format of ${to}`, {
-      hint: `Give a file name ending in .csv, .tsv, .ndjson, .parquet, .json or .arrow, or --format${
-        folders ? " (a name ending in / is a partitioned Parquet folder)" : ""
-      }`,
+      hint:
+        `Give a file name ending in .csv, .tsv, .ndjson, .parquet, .json or .arrow, or --format${
+          folders ? " (a name ending in / is a partitioned Parquet folder)" : ""
+        }`,
     });
   }
   return { kind: "file", path: to, format: chosen as TableFormat };

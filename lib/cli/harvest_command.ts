@@ -210,7 +210,8 @@ export const HARVEST_COMMAND: CommandSpec = {
         oai,
         { ...harvest, state },
         true,
-        async ({ table }) => context.io.stdout(await encodeTable(table, target.format, target.cells)),
+        async ({ table }) =>
+          context.io.stdout(await encodeTable(table, target.format, target.cells)),
       );
       const what = run.incremental ? "new or changed record" : "record";
       context.say(`harvest: ${counted(run.table.numRows(), what)} to standard output`);
