@@ -14,7 +14,12 @@ import { escapeFormulaCells, escapeFormulaNames } from "./_formula_cells.ts";
 import { type FlatLists, scalarCells } from "./_list_cells.ts";
 import { decodeCsv } from "./_csv.ts";
 
-const ESCAPES: Readonly<Record<string, string>> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  "\\": "\\\\",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\r": "\\r",
+};
 const UNESCAPES: Readonly<Record<string, string>> = { "\\": "\\", t: "\t", n: "\n", r: "\r" };
 
 /** A cell's text with its tabs, line breaks and backslashes escaped. */
@@ -51,4 +56,3 @@ export function decodeTsv(text: string): ColumnTable {
   const quote = (cell: string) => /[",\n\r]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
   return decodeCsv(rows.map((cells) => cells.map(quote).join(",")).join("\n"));
 }
-

@@ -15,7 +15,8 @@ export type SaveTableOptions = EncodeTableOptions;
 /**
  * Saves a table by the file's extension: `.csv` (UTF-8, lists and objects
  * as JSON text unless `lists` says otherwise, dates as ISO 8601, formula-like
- * text prefixed with `'`), `.ndjson` or `.jsonl` (one JSON object per row,
+ * text prefixed with `'`), `.tsv` or `.tab` (the same cells tab-separated,
+ * tabs and line breaks in cells written `\t` and `\n`), `.ndjson` or `.jsonl` (one JSON object per row,
  * bigints as digit text, dates as ISO 8601), `.arrow` or `.feather` (Arrow IPC, types kept),
  * `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays as
  * Parquet lists, objects as JSON text, every type read back by
