@@ -10,9 +10,8 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { escapeFormulaCells, escapeFormulaNames } from "./_formula_cells.ts";
-import { type FlatLists, scalarCells } from "./_list_cells.ts";
-import { decodeCsv } from "./_csv.ts";
+import type { FlatLists } from "./_list_cells.ts";
+import { decodeCsv, textCells } from "./_csv.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = {
   "\\": "\\\\",
@@ -35,8 +34,7 @@ export function encodeTsv(
   flat: FlatLists,
   escapeFormulas: boolean,
 ): Uint8Array {
-  const scalar = scalarCells(table, ["array", "object"], flat);
-  const safe = escapeFormulas ? escapeFormulaNames(escapeFormulaCells(scalar)).table : scalar;
+  const safe = textCells(table, flat, escapeFormulas);
   const names = safe.columnNames();
   const columns = names.map((name) => safe.array(name) as ArrayLike<unknown>);
   const lines = [names.map(cellText).join("\t")];

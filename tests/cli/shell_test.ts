@@ -9,22 +9,7 @@
 import assert from "node:assert/strict";
 import { startSandbox } from "../../lib/sandbox/start_sandbox.ts";
 import { readTable } from "../../lib/files/read_table.ts";
-import { childEnvironment } from "../_child_runs.ts";
-import { runTidepool } from "./_run_cli.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-function spawnTidepool(args: string[], cwd: string): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--frozen", `--config=${ROOT}deno.json`, `${ROOT}cli.ts`, ...args],
-    cwd,
-    env: childEnvironment({ NO_COLOR: "1" }),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).spawn();
-}
+import { runTidepool, spawnTidepool } from "./_run_cli.ts";
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
   return (await Array.fromAsync(stream.pipeThrough(new TextDecoderStream()))).join("");

@@ -10,10 +10,7 @@
 import assert from "node:assert/strict";
 import { startArchiveSandbox } from "../../lib/sandbox/archive/mod.ts";
 import { readTable } from "../../lib/files/read_table.ts";
-import { childEnvironment } from "../_child_runs.ts";
-import { runTidepool } from "./_run_cli.ts";
-
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { runTidepool, spawnTidepool } from "./_run_cli.ts";
 
 Deno.test("tidepool harvest: a state of another harvest names <file>.harvest.json and --restart starts over", async () => {
   await using first = await startArchiveSandbox();
@@ -73,14 +70,7 @@ function freePorts(): number {
 
 /** Starts `tidepool sandbox`, reads its export lines, stops it with SIGINT. */
 async function sandboxUrls(args: string[]): Promise<Record<string, string>> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--frozen", `--config=${ROOT}deno.json`, `${ROOT}cli.ts`, ...args],
-    env: childEnvironment({ NO_COLOR: "1" }),
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).spawn();
+  const child = spawnTidepool(args);
   const stderr = child.stderr.pipeThrough(new TextDecoderStream());
   const urls: Record<string, string> = {};
   try {
