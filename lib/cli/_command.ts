@@ -15,6 +15,7 @@ import { type OutputTarget, outputTarget } from "./_output.ts";
 import { keyFromEnvironment } from "./_secrets.ts";
 import { refuseForeignOutput } from "./_owned_output.ts";
 import { checkFilePath } from "./_state_files.ts";
+import { inCliWords } from "./_cli_words.ts";
 
 /** One flag: how parseArgs reads it, and its line of help. */
 export interface OptionSpec {
@@ -77,12 +78,18 @@ export const OUTPUT_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     short: "o",
     value: "PATH",
     description:
-      "where the table goes: a .csv, .ndjson, .parquet, .json or .arrow file, or - (the default) for standard output",
+      "where the table goes: a .csv, .tsv, .ndjson, .parquet, .json or .arrow file, or - (the default) for standard output",
   },
   format: {
     type: "string",
     value: "FORMAT",
-    description: "csv, ndjson, parquet, json or arrow, when the file name does not say",
+    description: "csv, tsv, ndjson, parquet, json or arrow, when the file name does not say",
+  },
+  "list-separator": {
+    type: "string",
+    value: "SEP",
+    description:
+      'list cells in CSV and TSV as their items joined by SEP (such as "; "), not as JSON text',
   },
   quiet: { type: "boolean", short: "q", description: "no progress line and no summary" },
 };
@@ -136,6 +143,12 @@ export interface CommandIo {
   stderrIsTerminal: boolean;
   /** Reads an environment variable. */
   env: (name: string) => string | undefined;
+  /**
+   * Calls `stop` on Ctrl-C (SIGINT) while a command runs and ends the
+   * process with the code it returns; returns the function that stops
+   * listening. Left out, a run is not told.
+   */
+  onInterrupt?: (stop: () => number) => () => void;
 }
 
 /** The context of one run of a subcommand. */
@@ -162,6 +175,11 @@ export class CommandContext {
   /** Whether `--quiet` was given. */
   get quiet(): boolean {
     return this.#values.quiet === true;
+  }
+
+  /** Whether a boolean flag was given. */
+  flag(name: string): boolean {
+    return this.#values[name] === true;
   }
 
   /** A string flag's value. */
@@ -211,8 +229,8 @@ export class CommandContext {
     const options: ClientOptions = {
       fetch: this.meter.fetch,
       progress: this.#progress?.sink ?? false,
-      // A warning quotes a server: it keeps to its one line.
-      warn: (message) => this.note(`warning: ${inlineText(message)}`),
+      // A warning quotes a server: it keeps to its one line, in the command line's words.
+      warn: (message) => this.note(`warning: ${inlineText(inCliWords(message))}`),
     };
     if (record !== undefined) options.cache = { dir: record, mode: "record" };
     if (replay !== undefined) options.cache = { dir: replay, mode: "replay" };
@@ -227,9 +245,24 @@ export class CommandContext {
    */
   async output(folders = false, refuseForeign = true): Promise<OutputTarget> {
     const target = await outputTarget(this.string("to"), this.string("format"), folders);
+    const separator = this.string("list-separator");
+    if (separator !== undefined) {
+      if (separator === "") {
+        throw new UsageError("Invalid --list-separator: it is empty", {
+          hint: 'Give the text that goes between items, such as "; " or "|"',
+        });
+      }
+      const format = target.kind === "folder" ? "parquet" : target.format;
+      if (format !== "csv" && format !== "tsv") {
+        throw new UsageError(`--list-separator is for CSV and TSV, not ${format}`, {
+          hint: `Leave it out: ${format} keeps each list as a list`,
+        });
+      }
+      target.cells = { lists: "join", separator };
+    }
     if (target.kind === "file") {
       await checkFilePath("--to", target.path);
-      if (refuseForeign) await refuseForeignOutput(target.path, target.format);
+      if (refuseForeign) await refuseForeignOutput(target.path);
     }
     return target;
   }

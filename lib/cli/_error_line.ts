@@ -7,6 +7,7 @@
 
 import { TidepoolError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
+import { inCliWords } from "./_cli_words.ts";
 import { NotOwnFileError } from "../fs/own_file.ts";
 import { inlineText } from "../errors/terminal_text.ts";
 
@@ -35,7 +36,7 @@ function lineOf(command: string, error: unknown): string {
     const said = error.details ? ` (${error.detailsLabel}: ${error.details})` : "";
     const line = `${prefix}: ${what}${said}`;
     const hint = error.hint ? `${/[.?!]$/.test(line) ? "" : "."} What to do: ${error.hint}` : "";
-    return redact(oneLine(`${line}${hint}`));
+    return redact(oneLine(inCliWords(`${line}${hint}`)));
   }
   if (error instanceof NotOwnFileError) return redact(oneLine(`${prefix}: ${error.message}`));
   if (error instanceof Deno.errors.BrokenPipe) {

@@ -9,7 +9,6 @@
  */
 
 import type { ColumnTable } from "arquero";
-import type { TableFormat } from "../files/encode_table.ts";
 import { provenancePath } from "../table/_provenance_json.ts";
 import { HARVEST_STATE_FILE } from "../archive/oai/harvest_dataset.ts";
 import { UsageError } from "./exit_codes.ts";
@@ -50,17 +49,15 @@ async function exists(path: string): Promise<boolean> {
  * ledger beside the state (or beside its pending copy, left by a run
  * stopped between writing the file and committing) names it with the
  * SHA-256 it still has; another tidepool table (its provenance says so) is
- * harvested into whole again; anything else is refused.
+ * harvested into whole again (when a command wrote it and it is unchanged); anything else is refused.
  *
  * @param path The `--to` file.
- * @param format Its format.
  * @param state The harvest's state file.
  * @returns The claim.
  * @throws {UsageError} When the file (or its sidecar) is not tidepool's, or changed since.
  */
 export async function claimOutput(
   path: string,
-  format: TableFormat,
   state: string,
 ): Promise<OutputClaim> {
   const ledgers: HarvestLedger[] = [];
@@ -72,7 +69,7 @@ export async function claimOutput(
   const named = ledgers.some((ledger) => ledger.file === file);
   if (!(await exists(path))) {
     // The sidecar of a file this harvest wrote is its own; any other is checked.
-    if (!named) await refuseForeignOutput(path, format);
+    if (!named) await refuseForeignOutput(path);
     const note = await exists(state)
       ? `${path} is missing, so every record is harvested again`
       : undefined;
@@ -89,7 +86,7 @@ export async function claimOutput(
       "it changed since tidepool harvested into it (its SHA-256 is not the one the harvest keeps), so the changes cannot be merged into it and it is not replaced",
     );
   }
-  await refuseForeignOutput(path, format);
+  await refuseForeignOutput(path);
   return {
     continuing: false,
     note: `${path} was written by another tidepool command, so every record is harvested into it`,

@@ -21,6 +21,8 @@ const EXIT_LINES: readonly (readonly [number, string])[] = [
   [EXIT.notRecorded, "the --replay recording lacks an answer"],
   [EXIT.internal, "a fault of tidepool itself"],
   [EXIT.busy, "another run holds this harvest's or mirror's state: try again later"],
+  [EXIT.interrupted, "stopped by Ctrl-C: the same command resumes the run"],
+  [EXIT.closedPipe, "the reader of standard output stopped early (| head)"],
 ];
 
 /**

@@ -24,6 +24,19 @@ function locsPath(state: string): string {
   return `${state}.locs.txt`;
 }
 
+/** The folder inside `--mirror` that holds the resources' files. */
+export const MIRROR_FILES_FOLDER = "resources";
+
+/**
+ * The records of what is on disk that the library keeps beside a state:
+ * the journal of files written and the list still to fetch. They follow
+ * the files, not the table: a run's are kept whether or not its table was
+ * delivered, so no file is ever fetched without being recorded.
+ */
+function fileRecords(state: string): string[] {
+  return [`${state}.files.jsonl`, `${state}.pending.json`];
+}
+
 /** Copies one of the mirror's files to its pending name, or clears the pending name. */
 async function copyOwn(from: string, to: string): Promise<void> {
   const text = await readOwnFile(from);
@@ -45,7 +58,8 @@ async function checkPaths(dir: string, state: string, target: OutputTarget): Pro
   if (target.kind !== "file") return;
   const output = await canonicalPath(target.path);
   const kept = await canonicalPath(state);
-  if (output === kept || output.startsWith(`${kept}.`)) {
+  const files = await canonicalPath(`${dir}/${MIRROR_FILES_FOLDER}`);
+  if (output === kept || output.startsWith(`${kept}.`) || output.startsWith(`${files}/`)) {
     throw new UsageError(
       `Refused --to ${target.path}: it is one of the files the mirror keeps in ${dir}`,
       { hint: "Give --to a file name of its own" },
@@ -74,9 +88,18 @@ export async function mirrorThenCommit(
   await checkPaths(dir, state, target);
   using _lock = await lockState(state, "resourcesync");
   const pending = `${state}.pending`;
+  const records = fileRecords(state).map((committed, i) => [committed, fileRecords(pending)[i]]);
+  // A stopped run's records are newer than the committed ones: they are taken first.
+  for (const [committed, copy] of records) await moveOwnFile(copy, committed);
   await copyOwn(state, pending);
   await copyOwn(locsPath(state), locsPath(pending));
-  const result = await step(pending);
+  for (const [committed, copy] of records) await copyOwn(committed, copy);
+  let result: MirrorResult;
+  try {
+    result = await step(pending);
+  } finally {
+    for (const [committed, copy] of records) await moveOwnFile(copy, committed);
+  }
   const where = await io.deliver(result.table);
   // The list first, then the state: a stop in between lists some changes again, never loses one.
   await moveOwnFile(locsPath(pending), locsPath(state));

@@ -7,19 +7,28 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { encodeTable, formatOfPath, type TableFormat } from "../files/encode_table.ts";
-import { saveTable } from "../files/save_table.ts";
+import {
+  encodeTable,
+  type EncodeTableOptions,
+  formatOfPath,
+  type TableFormat,
+} from "../files/encode_table.ts";
+import { writeTableFile } from "../files/save_table.ts";
 import { UsageError } from "./exit_codes.ts";
 
 /** Where a table goes. */
 export type OutputTarget =
-  | { kind: "stdout"; format: "csv" | "ndjson" }
-  | { kind: "file"; path: string; format: TableFormat }
-  | { kind: "folder"; path: string };
+  & (
+    | { kind: "stdout"; format: "csv" | "tsv" | "ndjson" }
+    | { kind: "file"; path: string; format: TableFormat }
+    | { kind: "folder"; path: string }
+  )
+  & { cells?: EncodeTableOptions };
 
 /** The names `--format` takes, and what each means. */
 const FORMATS: Readonly<Record<string, TableFormat | "dataset">> = {
   csv: "csv",
+  tsv: "tsv",
   ndjson: "ndjson",
   jsonl: "ndjson",
   json: "json",
@@ -64,18 +73,18 @@ export async function outputTarget(
     });
   }
   if (to === undefined || to === "-") {
-    if (named === undefined || named === "csv" || named === "ndjson") {
+    if (named === undefined || named === "csv" || named === "tsv" || named === "ndjson") {
       return { kind: "stdout", format: named ?? "csv" };
     }
     throw new UsageError(`Cannot write --format ${format} to standard output`, {
-      hint: "Standard output takes csv or ndjson; give --to a file name for the other formats",
+      hint: "Standard output takes csv, tsv or ndjson; give --to a file name for the other formats",
     });
   }
   const byExtension = formatOfPath(to);
   if (named === "dataset" || to.endsWith("/") || (!named && !byExtension && await isFolder(to))) {
     if (!folders) {
       throw new UsageError(`Cannot write this table to the folder ${to}`, {
-        hint: "Give --to a file name ending in .csv, .ndjson, .parquet, .json or .arrow",
+        hint: "Give --to a file name ending in .csv, .tsv, .ndjson, .parquet, .json or .arrow",
       });
     }
     return { kind: "folder", path: to.replace(/\/+$/, "") || "/" };
@@ -88,9 +97,10 @@ export async function outputTarget(
   const chosen = named ?? byExtension;
   if (!chosen) {
     throw new UsageError(`Cannot tell the format of ${to}`, {
-      hint: `Give a file name ending in .csv, .ndjson, .parquet, .json or .arrow, or --format${
-        folders ? " (a name ending in / is a partitioned Parquet folder)" : ""
-      }`,
+      hint:
+        `Give a file name ending in .csv, .tsv, .ndjson, .parquet, .json or .arrow, or --format${
+          folders ? " (a name ending in / is a partitioned Parquet folder)" : ""
+        }`,
     });
   }
   return { kind: "file", path: to, format: chosen as TableFormat };
@@ -111,14 +121,14 @@ export async function writeTable(
   stdout: (bytes: Uint8Array) => Promise<void>,
 ): Promise<string> {
   if (target.kind === "stdout") {
-    await stdout(await encodeTable(table, target.format));
+    await stdout(await encodeTable(table, target.format, target.cells));
     return "standard output";
   }
   if (target.kind === "folder") {
     throw new UsageError(`Cannot write this table to the folder ${target.path}`, {
-      hint: "Give --to a file name ending in .csv, .ndjson, .parquet, .json or .arrow",
+      hint: "Give --to a file name ending in .csv, .tsv, .ndjson, .parquet, .json or .arrow",
     });
   }
-  await saveTable(target.path, table);
+  await writeTableFile(target.path, table, target.cells ?? {}, "command line");
   return target.path;
 }

@@ -1,9 +1,11 @@
 /**
  * Which output files are tidepool's to replace. A command replaces a file
- * at `--to` only when tidepool wrote it: its provenance beside it (CSV,
- * NDJSON, JSON) or inside it (Parquet, Arrow) says so, or a harvest's
- * ledger names it with the SHA-256 it still has. Anything else there (a
- * user's budget.csv, a link, a folder) is refused before a request is sent.
+ * at `--to` only when a command wrote it and it still holds exactly what was
+ * written: the sidecar beside it (`<file>.provenance.json`) records the
+ * SHA-256 of the command's write, or a harvest's ledger names it with the
+ * SHA-256 it still has. Anything else there (a user's budget.csv, an
+ * output edited since, a table saved with `saveTable`, a link, a folder)
+ * is refused before a request is sent.
  *
  * A harvest into a file also keeps the ledger beside its state
  * (`<state>.output.json`): the file it wrote, that file's SHA-256, and each
@@ -14,12 +16,10 @@
  * @module
  */
 
-import { sha256Hex } from "../bundle/_sha256.ts";
+import { sha256Hex } from "../fs/sha256_hex.ts";
 import { readOwnFile, writeOwnFile } from "../fs/own_file.ts";
-import type { TableFormat } from "../files/encode_table.ts";
-import { readTable } from "../files/read_table.ts";
+import { isSidecarText, ownershipOf } from "../files/_output_record.ts";
 import { provenancePath } from "../table/_provenance_json.ts";
-import { provenance } from "../table/provenance.ts";
 import { UsageError } from "./exit_codes.ts";
 import { canonicalPath } from "./_state_files.ts";
 
@@ -97,66 +97,40 @@ export async function ledgerMatches(ledger: HarvestLedger, file: string): Promis
   return ledger.file === await canonicalPath(file) && ledger.sha256 === await fileDigest(file);
 }
 
-/** Whether a saved table carries tidepool's provenance, beside it or inside it. */
-export async function isTidepoolTable(path: string, format: TableFormat): Promise<boolean> {
-  try {
-    if (format === "parquet" || format === "arrow") {
-      return provenance(await readTable(path)) !== undefined;
-    }
-    return isProvenanceFile(provenancePath(path));
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a file is a provenance sidecar tidepool wrote (a link or another file is not). */
-async function isProvenanceFile(path: string): Promise<boolean> {
-  try {
-    const record = JSON.parse(await readOwnFile(path) ?? "null");
-    return ["service", "operation", "tidepoolVersion"].every((key) =>
-      typeof record?.[key] === "string"
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** The refusal of a file tidepool did not write. */
 export function foreignFile(path: string, why: string): UsageError {
   return new UsageError(`Refused to replace ${path}: ${why}`, {
-    hint: `tidepool replaces only files it wrote: give --to a new name, or move ${path} away first`,
+    hint:
+      `tidepool replaces only files it wrote, as it wrote them: give --to another name, or remove ${path} yourself if it may go`,
   });
 }
 
 /**
- * Refuses a `--to` file, or the provenance sidecar beside it, that tidepool
- * did not write.
+ * Refuses a `--to` file that a command did not write, or that changed since
+ * (its sidecar records the SHA-256 of a command's write, and the file must
+ * still hold exactly those bytes), and a sidecar that is not tidepool's.
  *
  * @param path The `--to` file.
- * @param format Its format.
- * @throws {UsageError} When something other than tidepool's table is there.
+ * @throws {UsageError} When the file there is not a command's unchanged output.
  */
-export async function refuseForeignOutput(path: string, format: TableFormat): Promise<void> {
+export async function refuseForeignOutput(path: string): Promise<void> {
   const info = await entryAt(path);
-  const sidecarFormat = format === "csv" || format === "ndjson" || format === "json";
   if (info !== undefined) {
     if (info.isSymlink) throw foreignFile(path, "it is a symbolic link");
     if (!info.isFile) throw foreignFile(path, "it is not a regular file");
-    if (!(await isTidepoolTable(path, format))) {
-      throw foreignFile(
-        path,
-        `it exists and tidepool did not write it (no tidepool provenance ${
-          sidecarFormat ? `in ${provenancePath(path)} beside it` : "in it"
-        })`,
-      );
-    }
+    const owner = await ownershipOf(path);
+    if (owner.kind !== "command") throw foreignFile(path, owner.why);
     return;
   }
   const sidecar = provenancePath(path);
-  if (sidecarFormat && await entryAt(sidecar) && !(await isProvenanceFile(sidecar))) {
-    throw foreignFile(
-      sidecar,
-      "it exists and is not the provenance tidepool writes beside a table",
+  const there = await entryAt(sidecar);
+  if (there && !(there.isFile && isSidecarText(await readOwnFile(sidecar) ?? ""))) {
+    throw new UsageError(
+      `Refused to replace ${sidecar}: it exists and is not the provenance tidepool writes beside a table`,
+      {
+        hint:
+          `tidepool replaces only files it wrote: give --to another name, or remove ${sidecar} yourself`,
+      },
     );
   }
 }

@@ -48,6 +48,10 @@ export const EXIT = {
   internal: 70,
   /** Another run holds the state this one needs (sysexits' EX_TEMPFAIL): try again when it has ended. */
   busy: 75,
+  /** Stopped by Ctrl-C (SIGINT), as a shell reports it: 128 + 2. The same command resumes the run. */
+  interrupted: 130,
+  /** Standard output was closed by its reader (`| head`), as a shell reports SIGPIPE: 128 + 13. */
+  closedPipe: 141,
 } as const;
 
 /** A command line tidepool refuses: a flag, an argument or a value. */
@@ -80,7 +84,8 @@ export function exitCodeOf(error: unknown, sentRequests: number): number {
   if (error instanceof TidepoolError) return sentRequests === 0 ? EXIT.usage : EXIT.failed;
   if (
     error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
-    error instanceof NotOwnFileError || error instanceof Deno.errors.BrokenPipe
+    error instanceof NotOwnFileError
   ) return EXIT.failed;
+  if (error instanceof Deno.errors.BrokenPipe) return EXIT.closedPipe;
   return EXIT.internal;
 }

@@ -10,7 +10,7 @@
 import { OaiPmh } from "../archive/oai/oai_pmh.ts";
 import { harvestDataset, type HarvestPartitioning } from "../archive/oai/harvest_dataset.ts";
 import { readTable } from "../files/read_table.ts";
-import { saveTable } from "../files/save_table.ts";
+import { writeTableFile } from "../files/save_table.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
 import {
@@ -25,6 +25,7 @@ import {
 import { encodeTable } from "../files/encode_table.ts";
 import { harvestThenCommit, pendingPath } from "./incremental_harvest.ts";
 import { mergeRecords } from "./merge_records.ts";
+import { refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
 import {
   claimOutput,
   identifiersOf,
@@ -122,6 +123,11 @@ export const HARVEST_COMMAND: CommandSpec = {
       description:
         "the harvest's state (default <file>.harvest.json beside --to; needed for an incremental harvest to standard output)",
     },
+    restart: {
+      type: "boolean",
+      description:
+        "start the harvest over: remove its state and the files kept beside it (not --to), then harvest every record",
+    },
     partition: {
       type: "string",
       value: "BY",
@@ -163,6 +169,21 @@ export const HARVEST_COMMAND: CommandSpec = {
     await refuseSharedPaths(target, state);
     const endpoint = keyed(context, url);
     const oai = new OaiPmh(endpoint.url, endpoint.options);
+    if (context.flag("restart")) {
+      if (state === undefined || target.kind === "folder") {
+        throw new UsageError("--restart is for a harvest into a file, or with --state", {
+          hint: "A Parquet folder keeps its state inside: give --to a new folder to start over",
+        });
+      }
+      const removed = await restartHarvest(state);
+      context.note(`harvest: starting over (removed ${removed.join(", ") || "nothing"})`);
+    } else if (state !== undefined && target.kind !== "folder") {
+      await refuseOtherHarvest(state, oai.endpoint, {
+        verb: harvest.verb,
+        metadataPrefix: harvest.metadataPrefix,
+        set: harvest.set ?? null,
+      });
+    }
     if (target.kind === "folder") {
       using _folder = await lockFolder(target.path, "harvest");
       using _state = stateFlag === undefined ? undefined : await lockState(stateFlag, "harvest");
@@ -181,7 +202,7 @@ export const HARVEST_COMMAND: CommandSpec = {
     if (target.kind === "stdout") {
       if (state === undefined) {
         const table = await oai.harvest(harvest);
-        await context.io.stdout(await encodeTable(table, target.format));
+        await context.io.stdout(await encodeTable(table, target.format, target.cells));
         context.say(`harvest: ${counted(table.numRows(), "record")} to standard output`);
         return 0;
       }
@@ -189,7 +210,8 @@ export const HARVEST_COMMAND: CommandSpec = {
         oai,
         { ...harvest, state },
         true,
-        async ({ table }) => context.io.stdout(await encodeTable(table, target.format)),
+        async ({ table }) =>
+          context.io.stdout(await encodeTable(table, target.format, target.cells)),
       );
       const what = run.incremental ? "new or changed record" : "record";
       context.say(`harvest: ${counted(run.table.numRows(), what)} to standard output`);
@@ -197,11 +219,11 @@ export const HARVEST_COMMAND: CommandSpec = {
     }
     const { path } = target;
     // Refused before the lock file is made, so a refused run leaves nothing; asked again under the lock.
-    let claim: OutputClaim = await claimOutput(path, target.format, state!);
+    let claim: OutputClaim = await claimOutput(path, state!);
     let rows = 0;
     const run = await harvestThenCommit(oai, { ...harvest, state: state! }, async () => {
       // Asked under the state's lock: whose the file is, and the identifiers it holds.
-      claim = await claimOutput(path, target.format, state!);
+      claim = await claimOutput(path, state!);
       if (claim.note) context.note(`harvest: ${claim.note}`);
       return claim.continuing;
     }, async (run) => {
@@ -209,7 +231,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         ? mergeRecords(await readTable(path), run.table, path, claim.identifiers)
         : run.table;
       rows = merged.numRows();
-      await saveTable(path, merged);
+      await writeTableFile(path, merged, target.cells ?? {}, "command line");
       // The ledger names the file and its identifiers as harvested; it is committed with the state.
       const ledger = ledgerPath(pendingPath(state!));
       await writeLedger(ledger, path, identifiersOf(merged));

@@ -9,6 +9,7 @@ import { Subgraph } from "../subgraph/subgraph.ts";
 import { subgraphInfo } from "../subgraph/subgraph_info.ts";
 import { CLIENT_FLAGS, type CommandSpec, counted, KEY_FLAG, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
+import { datatokenAddresses } from "./_datatoken_symbols.ts";
 
 /** The largest GraphQL Int, the type of The Graph's block number. */
 const GRAPHQL_INT_MAX = 2 ** 31 - 1;
@@ -24,8 +25,9 @@ export const ORDERS_COMMAND: CommandSpec = {
     datatoken: {
       type: "string",
       multiple: true,
-      value: "ADDRESS",
-      description: "orders of this datatoken (repeat for several)",
+      value: "A",
+      description:
+        "orders of this datatoken, by address or by symbol when one datatoken has it (repeat for several)",
     },
     consumer: { type: "string", value: "ADDRESS", description: "orders consumed by this address" },
     payer: { type: "string", value: "ADDRESS", description: "orders paid by this address" },
@@ -43,16 +45,17 @@ export const ORDERS_COMMAND: CommandSpec = {
   ],
   async run(context, { positionals: [url] }) {
     const target = await context.output();
-    const datatokens = context.list("datatoken");
     const subgraph = new Subgraph(url, { ...context.clientOptions(), apiKey: context.apiKey() });
+    // The Graph's block number is a GraphQL Int (32 bits).
+    const atBlock = context.integer("block", 0, GRAPHQL_INT_MAX);
+    const datatokens = await datatokenAddresses(subgraph, context.list("datatoken"), atBlock);
     const orders = await subgraph.orders({
       datatoken: datatokens.length ? datatokens : undefined,
       consumer: context.string("consumer"),
       payer: context.string("payer"),
       since: context.string("since"),
       until: context.string("until"),
-      // The Graph's block number is a GraphQL Int (32 bits).
-      block: context.integer("block", 0, GRAPHQL_INT_MAX),
+      block: atBlock,
     });
     const where = await writeTable(target, orders, context.io.stdout);
     const info = subgraphInfo(orders);

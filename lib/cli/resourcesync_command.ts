@@ -10,7 +10,7 @@ import { ResourceSync } from "../archive/resourcesync/resource_sync.ts";
 import { UsageError } from "./exit_codes.ts";
 import { CLIENT_FLAGS, type CommandSpec, count, counted, OUTPUT_OPTIONS } from "./_command.ts";
 import { writeTable } from "./_output.ts";
-import { mirrorThenCommit } from "./_mirror_commit.ts";
+import { MIRROR_FILES_FOLDER, mirrorThenCommit } from "./_mirror_commit.ts";
 
 /** The `resourcesync` subcommand. */
 export const RESOURCESYNC_COMMAND: CommandSpec = {
@@ -33,7 +33,7 @@ export const RESOURCESYNC_COMMAND: CommandSpec = {
       type: "string",
       value: "DIR",
       description:
-        "keep the mirror's state in DIR: the first run lists every resource, each later run only the changes",
+        "mirror the resources into DIR/resources (checked, resumed) and keep the mirror's state in DIR: the first run lists every resource, each later run only the changes",
     },
     ...OUTPUT_OPTIONS,
     ...CLIENT_FLAGS,
@@ -55,15 +55,24 @@ export const RESOURCESYNC_COMMAND: CommandSpec = {
       site: context.string("site"),
     });
     if (mirror !== undefined) {
-      const step = await mirrorThenCommit(mirror, target, (state) => sync.mirror({ state }), {
-        deliver: (table) => writeTable(target, table, context.io.stdout),
-      });
+      const files = `${mirror.replace(/\/+$/, "")}/${MIRROR_FILES_FOLDER}`;
+      const step = await mirrorThenCommit(
+        mirror,
+        target,
+        (state) => sync.mirror({ state, dir: files }),
+        { deliver: (table) => writeTable(target, table, context.io.stdout) },
+      );
       const where = step.where;
       const removed = step.removed.length ? `, ${count(step.removed.length)} removed` : "";
+      const kept = [
+        `${counted(step.written.length, "file")} fetched`,
+        `${count(step.unchanged)} unchanged`,
+        ...(step.deleted.length ? [`${count(step.deleted.length)} deleted`] : []),
+      ];
       context.say(
         `resourcesync: ${step.kind}: ${
           counted(step.table.numRows(), "resource")
-        }${removed} to ${where}`,
+        }${removed} to ${where}; in ${files}/: ${kept.join(", ")}`,
       );
       return 0;
     }

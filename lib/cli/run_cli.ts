@@ -57,7 +57,24 @@ export function processIo(): CommandIo {
     },
     stderrIsTerminal: Deno.stderr.isTerminal(),
     env: (name) => Deno.env.get(name),
+    onInterrupt: (stop) => {
+      const listener = () => Deno.exit(stop());
+      Deno.addSignalListener("SIGINT", listener);
+      return () => Deno.removeSignalListener("SIGINT", listener);
+    },
   };
+}
+
+/** What a command that keeps a state does on its next run, for the Ctrl-C line. */
+const RESUMES: Readonly<Record<string, string>> = {
+  harvest: "it continues where this run stopped",
+  resourcesync: "it lists the same changes again",
+};
+
+/** The one line a run stopped by Ctrl-C leaves, after its progress line is cleared. */
+function stoppedLine(command: string): string {
+  const next = RESUMES[command] ?? "it runs again from the start; no half-written file was left";
+  return `tidepool ${command}: Stopped (Ctrl-C). Run the same command to resume: ${next}\n`;
 }
 
 /** Refuses a flag the subcommand does not know, with the one meant, before parseArgs reads them. */
@@ -178,12 +195,29 @@ export async function runCli(
     refuseSecrets(rest);
     const input = readInput(command, rest);
     context = new CommandContext(io, input.values);
-    const code = await command.run(context, input);
-    context.done();
-    return code;
+    const running = context;
+    // The sandbox stops on Ctrl-C by itself; every other command leaves one line and exits 130.
+    const release = command.name === "sandbox" ? undefined : io.onInterrupt?.(() => {
+      running.done();
+      try {
+        io.stderr(stoppedLine(command.name));
+      } catch {
+        // Standard error is closed: the exit code says it.
+      }
+      return EXIT.interrupted;
+    });
+    try {
+      const code = await command.run(context, input);
+      context.done();
+      return code;
+    } finally {
+      release?.();
+    }
   } catch (error) {
     context?.done();
-    // A reader that stopped reading (| head) did not get the table: never a success.
+    // A reader that stopped reading (| head) ends the command quietly, as SIGPIPE does other
+    // tools: exit 141, never 0 (the state did not move on), and no line that would break the pipe's output.
+    if (error instanceof Deno.errors.BrokenPipe) return EXIT.closedPipe;
     try {
       io.stderr(`${errorLine(command?.name ?? "", error)}\n`);
     } catch {

@@ -10,15 +10,23 @@ import { type ColumnTable, fromCSV, toCSV } from "arquero";
 import { escapeFormulaCells, escapeFormulaNames } from "./_formula_cells.ts";
 import { type FlatLists, scalarCells } from "./_list_cells.ts";
 
+/** The table with list and object cells as text and, when asked, formula-like text escaped (CSV, TSV). */
+export function textCells(
+  table: ColumnTable,
+  flat: FlatLists,
+  escapeFormulas: boolean,
+): ColumnTable {
+  const scalar = scalarCells(table, ["array", "object"], flat);
+  return escapeFormulas ? escapeFormulaNames(escapeFormulaCells(scalar)).table : scalar;
+}
+
 /** The bytes of a CSV file of the table. */
 export function encodeCsv(
   table: ColumnTable,
   flat: FlatLists,
   escapeFormulas: boolean,
 ): Uint8Array {
-  const scalar = scalarCells(table, ["array", "object"], flat);
-  const safe = escapeFormulas ? escapeFormulaNames(escapeFormulaCells(scalar)).table : scalar;
-  return new TextEncoder().encode(toCSV(safe));
+  return new TextEncoder().encode(toCSV(textCells(table, flat, escapeFormulas)));
 }
 
 /** The table in a CSV file's text. */

@@ -12,12 +12,12 @@ import { provenanceJson } from "../table/_provenance_json.ts";
 import { checkLists, type ListCells } from "./_list_cells.ts";
 
 /** The table file formats, by the name `saveTable` reads from an extension. */
-export type TableFormat = "csv" | "ndjson" | "json" | "arrow" | "parquet";
+export type TableFormat = "csv" | "tsv" | "ndjson" | "json" | "arrow" | "parquet";
 
 /** Options of {@linkcode encodeTable} (and of `saveTable`). */
 export interface EncodeTableOptions {
   /**
-   * List cells in CSV and Arrow: `"json"` (default, `["a","b"]`), `"join"`
+   * List cells in CSV, TSV and Arrow: `"json"` (default, `["a","b"]`), `"join"`
    * (`a; b`, with {@linkcode EncodeTableOptions.separator}) or `"first"` (the
    * first item, empty when none). Parquet, JSON and NDJSON keep lists as lists.
    */
@@ -36,6 +36,8 @@ export interface EncodeTableOptions {
 
 const EXTENSIONS: Readonly<Record<string, TableFormat>> = {
   csv: "csv",
+  tsv: "tsv",
+  tab: "tsv",
   ndjson: "ndjson",
   jsonl: "ndjson",
   json: "json",
@@ -45,7 +47,7 @@ const EXTENSIONS: Readonly<Record<string, TableFormat>> = {
 };
 
 /**
- * The format a file name's extension names: `.csv`, `.ndjson` or `.jsonl`,
+ * The format a file name's extension names: `.csv`, `.tsv` or `.tab`, `.ndjson` or `.jsonl`,
  * `.json`, `.arrow` or `.feather`, `.parquet` (any case).
  *
  * @param path A file name or path.
@@ -65,7 +67,8 @@ export function formatOfPath(path: string): TableFormat | undefined {
 /**
  * Encodes a table in a table file format: CSV (UTF-8, lists and objects as
  * JSON text unless `lists` says otherwise, dates as ISO 8601, formula-like
- * text prefixed with `'`), NDJSON (one JSON object per row; bigints as
+ * text prefixed with `'`), TSV (the same cells, tab-separated, with tabs,
+ * line breaks and backslashes in a cell written `\t`, `\n`, `\\`), NDJSON (one JSON object per row; bigints as
  * digit text, dates as ISO 8601, NaN and the infinities as null), JSON
  * (each column's name and type, then its values), Arrow IPC (types and
  * provenance kept) or Parquet (ZSTD, types and provenance kept).
@@ -99,6 +102,8 @@ export async function encodeTable(
   switch (format) {
     case "csv":
       return (await import("./_csv.ts")).encodeCsv(table, flat, options.escapeFormulas !== false);
+    case "tsv":
+      return (await import("./_tsv.ts")).encodeTsv(table, flat, options.escapeFormulas !== false);
     case "ndjson":
       return (await import("./_ndjson.ts")).encodeNdjson(table);
     case "json":
@@ -111,7 +116,7 @@ export async function encodeTable(
       return await (await import("../dataset/parquet.ts")).tableToParquet(table);
     default:
       throw new TidepoolError(`Unknown table format: ${String(format)}`, {
-        hint: "Use csv, ndjson, json, arrow or parquet",
+        hint: "Use csv, tsv, ndjson, json, arrow or parquet",
       });
   }
 }

@@ -1,7 +1,8 @@
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
 import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
-import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
+import { isProvenanceText, provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
+import { recordIn } from "./_output_record.ts";
 
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
@@ -42,6 +43,10 @@ export async function readTable(path: string): Promise<ColumnTable> {
     const { decodeCsv } = await import("./_csv.ts");
     return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
   }
+  if (extension === "tsv" || extension === "tab") {
+    const { decodeTsv } = await import("./_tsv.ts");
+    return withSidecar(path, decodeTsv(await Deno.readTextFile(path)));
+  }
   if (extension === "ndjson" || extension === "jsonl") {
     const { decodeNdjson } = await import("./_ndjson.ts");
     return withSidecar(path, decodeNdjson(await Deno.readTextFile(path), path));
@@ -51,7 +56,7 @@ export async function readTable(path: string): Promise<ColumnTable> {
     return withSidecar(path, decodeJson(await Deno.readTextFile(path), path));
   }
   throw new TidepoolError(`Cannot read a table from .${extension}: ${path}`, {
-    hint: "Use a .parquet, .arrow, .feather, .csv, .ndjson, .jsonl or .json file",
+    hint: "Use a .parquet, .arrow, .feather, .csv, .tsv, .ndjson, .jsonl or .json file",
   });
 }
 
@@ -69,7 +74,8 @@ async function withSidecar(path: string, table: ColumnTable): Promise<ColumnTabl
       { hint: `Move ${sidecar} away to read the table without provenance` },
     );
   }
-  if (text === undefined) return table;
+  // A command's output of a table without provenance has only the record of its write.
+  if (text === undefined || (!isProvenanceText(text) && recordIn(text))) return table;
   // A CSV or JSON file is easily edited apart from its sidecar.
   return restoreProvenance(table, text, sidecar, { sameRows: true });
 }

@@ -3,8 +3,9 @@ import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { NotOwnFileError, readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
-import { isProvenanceText, provenanceJson, provenancePath } from "../table/_provenance_json.ts";
+import { provenanceJson, provenancePath } from "../table/_provenance_json.ts";
 import { encodeTable, type EncodeTableOptions, formatOfPath } from "./encode_table.ts";
+import { isSidecarText, sidecarText, type Writer } from "./_output_record.ts";
 
 export type { ListCells } from "./_list_cells.ts";
 
@@ -14,7 +15,8 @@ export type SaveTableOptions = EncodeTableOptions;
 /**
  * Saves a table by the file's extension: `.csv` (UTF-8, lists and objects
  * as JSON text unless `lists` says otherwise, dates as ISO 8601, formula-like
- * text prefixed with `'`), `.ndjson` or `.jsonl` (one JSON object per row,
+ * text prefixed with `'`), `.tsv` or `.tab` (the same cells tab-separated,
+ * tabs and line breaks in cells written `\t` and `\n`), `.ndjson` or `.jsonl` (one JSON object per row,
  * bigints as digit text, dates as ISO 8601), `.arrow` or `.feather` (Arrow IPC, types kept),
  * `.parquet` (ZSTD; dates as UTC timestamps, bigints as int64, arrays as
  * Parquet lists, objects as JSON text, every type read back by
@@ -33,6 +35,9 @@ export type SaveTableOptions = EncodeTableOptions;
  * tidepool's own sidecar is ever replaced or removed: a file of another
  * kind at `<file>.provenance.json` (a user's notes, another program's JSON,
  * a symbolic link) is refused before anything is written, and kept.
+ * The sidecar also records the SHA-256 of the bytes saved and that
+ * `saveTable` wrote them: a command's `--to` never replaces such a file,
+ * since it is the user's.
  *
  * @param path Where to write; missing parent folders are created.
  * @param table The table.
@@ -60,25 +65,48 @@ export async function saveTable(
     separator: "string",
     escapeFormulas: "boolean",
   });
+  return await writeTableFile(path, table, options, "saveTable");
+}
+
+/**
+ * Saves a table as {@linkcode saveTable} does, recording who wrote it. A
+ * command's output (`command line`) gets its sidecar whatever the format
+ * and whether or not the table has provenance, so that the next run knows
+ * the file as the one it wrote.
+ *
+ * @param path Where to write.
+ * @param table The table.
+ * @param options How cells are written.
+ * @param by Who writes it.
+ * @returns The number of bytes written.
+ */
+export async function writeTableFile(
+  path: string,
+  table: ColumnTable,
+  options: SaveTableOptions,
+  by: Writer,
+): Promise<number> {
   const format = formatOfPath(path);
   if (!format) {
     const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
     throw new TidepoolError(`Cannot save a table as .${extension}: ${path}`, {
-      hint: "Use a .csv, .ndjson, .jsonl, .arrow, .feather, .parquet or .json file name",
+      hint: "Use a .csv, .tsv, .ndjson, .jsonl, .arrow, .feather, .parquet or .json file name",
     });
   }
   const from = provenanceJson(table);
   const bytes = await encodeTable(table, format, options);
   // Parquet and Arrow keep the provenance in their metadata; the text formats beside them.
-  const sidecar = format === "csv" || format === "json" || format === "ndjson";
+  const textFormat = format !== "parquet" && format !== "arrow";
+  const sidecar = by === "command line" || (textFormat && from !== undefined);
   const sidecarPath = provenancePath(path);
   try {
     // Looked at before the table is written, so a refusal leaves both files as they were.
-    const ownSidecar = await isOwnSidecar(sidecarPath, sidecar);
+    const ownSidecar = await isOwnSidecar(sidecarPath, textFormat || sidecar);
     await createParentFolder(path);
     await writeFileAtomic(path, bytes);
-    if (sidecar && from) await writeOwnFile(sidecarPath, from);
-    else if (ownSidecar) await removeOwnFile(sidecarPath);
+    if (sidecar) {
+      await writeOwnFile(sidecarPath, await sidecarText(textFormat ? from : undefined, bytes, by));
+    } else if (ownSidecar) await removeOwnFile(sidecarPath);
   } catch (error) {
     throw writeError(path, error);
   }
@@ -94,7 +122,7 @@ async function isOwnSidecar(path: string, refuse: boolean): Promise<boolean> {
   let why: string;
   try {
     const text = await readOwnFile(path);
-    if (text === undefined || isProvenanceText(text)) return text !== undefined;
+    if (text === undefined || isSidecarText(text)) return text !== undefined;
     why = "it holds something else";
   } catch (error) {
     if (!(error instanceof NotOwnFileError)) throw error;

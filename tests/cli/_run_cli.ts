@@ -50,6 +50,19 @@ export async function runTidepool(args: string[], options: RunOptions): Promise<
   return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
 }
 
+/** Starts `tidepool <args>` in a folder, its output piped, for a test that watches it run; the caller ends it. */
+export function spawnTidepool(args: string[], cwd?: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--frozen", `--config=${ROOT}deno.json`, `${ROOT}cli.ts`, ...args],
+    cwd,
+    env: childEnvironment({ NO_COLOR: "1" }),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).spawn();
+}
+
 /** A loopback address where nothing listens: a port bound, then closed. */
 export function closedPort(): string {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

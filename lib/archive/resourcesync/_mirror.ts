@@ -17,7 +17,15 @@ import { entrySchema } from "./_schema.ts";
 import type { SitemapEntry } from "./_sitemap.ts";
 import type { MirrorOptions, MirrorResult } from "./types.ts";
 import { appendOwnFile, openOwnFile, readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
-import { MirrorJournal, readPending, versionOf, writePending } from "./_mirror_journal.ts";
+import {
+  isJournal,
+  isToFetch,
+  journalFolders,
+  MirrorJournal,
+  readPending,
+  versionOf,
+  writePending,
+} from "./_mirror_journal.ts";
 import { fileSha256 } from "./_mirror_download.ts";
 import { fetchAll } from "./_mirror_fetch.ts";
 import { realFoldersTo } from "./_mirror_layout.ts";
@@ -72,7 +80,10 @@ export async function runMirror(
   await removeLeftovers(undefined, [], undefined, "", ownFiles);
   const state = await readState(options.state);
   if (!state) {
-    for (const path of [paths.locs, paths.journal, paths.pending]) await refuseForeign(path);
+    // A first run stopped before its state moved on leaves its journal and list to fetch: kept.
+    await refuseForeign(paths.locs);
+    if (!(await isJournal(paths.journal))) await refuseForeign(paths.journal);
+    if (!(await isToFetch(paths.pending))) await refuseForeign(paths.pending);
   }
   if (state?.dir !== undefined && options.dir === undefined) {
     throw new TidepoolError(`This mirror keeps its files in ${state.dir}: pass dir`, {
@@ -81,7 +92,7 @@ export async function runMirror(
   }
   const root = options.dir === undefined
     ? undefined
-    : await openFolder(options.dir, state, [options.state, ...Object.values(paths)]);
+    : await openFolder(options.dir, state, [options.state, ...Object.values(paths)], paths.journal);
   const listing = await list(source, state, relistMs, root, paths.locs);
   const kind = listing.kind;
   const result: MirrorResult = {
@@ -309,12 +320,16 @@ async function removeGone(
 /**
  * The mirror's folder, made if missing: on the first run that keeps files it
  * must be empty but for the mirror's own state files (a state kept inside the
- * folder), and later runs must name the folder the state names.
+ * folder), and later runs must name the folder the state names. A first run
+ * whose state never moved on (stopped, or a command line's run whose table
+ * was not delivered) left its journal: the files it lists are the mirror's,
+ * so the folder is taken as it is and the journal decides, file by file.
  */
 async function openFolder(
   dir: string,
   state: MirrorState | undefined,
   own: readonly string[],
+  journal: string,
 ): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
   const root = await Deno.realPath(dir);
@@ -326,11 +341,13 @@ async function openFolder(
     }
     return root;
   }
+  const journaled = await journalFolders(journal);
   const ownPaths = new Set(
     await Promise.all(own.map((path) => Deno.realPath(path).catch(() => path))),
   );
   for await (const entry of Deno.readDir(root)) {
     if (entry.isFile && ownPaths.has(`${root}/${entry.name}`)) continue;
+    if (journaled.has(entry.name)) continue;
     throw new TidepoolError(
       `Cannot start a mirror's files in ${root}: the folder is not empty (${entry.name})`,
       { hint: "Give an empty or new folder: a mirror writes only into a folder that is its own" },

@@ -247,3 +247,40 @@ export async function writePending(path: string, entries: readonly SitemapEntry[
   if (entries.length > 0) await writeOwnFile(path, JSON.stringify(entries));
   else await removeOwnFile(path);
 }
+
+/** Whether a file is a mirror's journal as tidepool writes it (a last line may be cut). */
+export async function isJournal(path: string): Promise<boolean> {
+  const lines = ((await readOwnFile(path)) ?? "").split("\n").filter((line) => line !== "");
+  return lines.every((line, i) => {
+    try {
+      const record = JSON.parse(line);
+      return typeof record?.loc === "string" && typeof record?.path === "string";
+    } catch {
+      return i === lines.length - 1;
+    }
+  });
+}
+
+/** Whether a file is a mirror's list of resources to fetch. */
+export async function isToFetch(path: string): Promise<boolean> {
+  try {
+    await readPending(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first segment of each path the journal lists: what a stopped first run wrote. */
+export async function journalFolders(journal: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const line of ((await readOwnFile(journal)) ?? "").split("\n")) {
+    try {
+      const path = JSON.parse(line)?.path;
+      if (typeof path === "string" && path !== "") names.add(path.split("/")[0]);
+    } catch {
+      // a cut last line: its file is fetched again
+    }
+  }
+  return names;
+}
