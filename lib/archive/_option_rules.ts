@@ -159,6 +159,7 @@ export const HARVEST_OPTION_RULES: OptionRules = {
   verb: "any",
   state: "string",
   strict: "boolean",
+  raw: "boolean",
 };
 
 /** The options of `new OaiPmh` beside the client's own. */

@@ -163,6 +163,11 @@ export class CommandContext {
     return this.#values.quiet === true;
   }
 
+  /** Whether a boolean flag was given. */
+  boolean(name: string): boolean {
+    return this.#values[name] === true;
+  }
+
   /** A string flag's value. */
   string(name: string): string | undefined {
     const value = this.#values[name];

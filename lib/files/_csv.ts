@@ -1,7 +1,7 @@
 /**
  * CSV table files: UTF-8, list and object cells as text, dates as ISO 8601,
  * and cells and column names a spreadsheet would run as formulas written
- * with a leading `'`. Read back with types guessed from the text.
+ * with a leading `'`. Read back with types guessed from the text, or as text.
  *
  * @module
  */
@@ -21,7 +21,7 @@ export function encodeCsv(
   return new TextEncoder().encode(toCSV(safe));
 }
 
-/** The table in a CSV file's text. */
-export function decodeCsv(text: string): ColumnTable {
-  return fromCSV(text);
+/** The table in a CSV file's text; with `inferTypes` false every cell is text (or null when empty). */
+export function decodeCsv(text: string, inferTypes = true): ColumnTable {
+  return fromCSV(text, { autoType: inferTypes });
 }

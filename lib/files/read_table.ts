@@ -3,6 +3,12 @@ import { TidepoolError } from "../errors/errors.ts";
 import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
 import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
 
+/** Options of {@linkcode readTable}. */
+export interface ReadTableOptions {
+  /** Guess CSV columns' types from their text (default true); false keeps every cell as text. */
+  inferTypes?: boolean;
+}
+
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
  * and `.arrow`/`.feather` come back with their column types (dates, bigints,
@@ -11,6 +17,9 @@ import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts"
  * metadata, or in the `<file>.provenance.json` beside it) is attached again.
  *
  * @param path The file to read.
+ * @param options `inferTypes: false` reads every CSV cell as text, for a
+ *   caller that knows the columns' types (a guess from the first 1,000 rows
+ *   can take a list or a text for another type); other formats keep theirs.
  * @returns The table.
  * @throws {TidepoolError} When the sidecar is not provenance, is a symbolic
  *   link or not a regular file (never followed or opened), or counts other
@@ -26,7 +35,10 @@ import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts"
  * console.log(table.get("n", 0)); // 1n
  * ```
  */
-export async function readTable(path: string): Promise<ColumnTable> {
+export async function readTable(
+  path: string,
+  options: ReadTableOptions = {},
+): Promise<ColumnTable> {
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   // Each format's decoder loads with its first file, so that importing
   // tidepool stays quick (bench/import_bench.ts).
@@ -40,7 +52,7 @@ export async function readTable(path: string): Promise<ColumnTable> {
   }
   if (extension === "csv") {
     const { decodeCsv } = await import("./_csv.ts");
-    return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
+    return withSidecar(path, decodeCsv(await Deno.readTextFile(path), options.inferTypes));
   }
   if (extension === "ndjson" || extension === "jsonl") {
     const { decodeNdjson } = await import("./_ndjson.ts");

@@ -28,7 +28,8 @@ import type { HarvestRun } from "./_harvest_pages.ts";
 import type { IdentifyReading } from "./_identify.ts";
 import type { HarvestState } from "./_state.ts";
 import type { OaiContext } from "./_response.ts";
-import { dcRecordSchema, formatSchema, headerSchema, recordSchema, setSchema } from "./_schemas.ts";
+import { formatSchema, harvestSchema, setSchema } from "./_schemas.ts";
+import type { TableSchema } from "../../table/schema.ts";
 import type {
   HarvestOptions,
   HarvestPage,
@@ -316,11 +317,7 @@ export class OaiPmh {
         stateCode(),
       ],
     );
-    const schema = run.verb === "ListIdentifiers"
-      ? headerSchema
-      : run.metadataPrefix === "oai_dc"
-      ? dcRecordSchema
-      : recordSchema;
+    const schema = harvestSchema(run.verb, run.metadataPrefix, run.raw);
     const rows: OaiRecord[] = [];
     const index = new Map<string, number>();
     const keep = (record: OaiRecord) => {
@@ -362,12 +359,12 @@ export class OaiPmh {
 
   /** The harvest's table, with its newest datestamp as its "as of". */
   #build(
-    schema: typeof recordSchema | typeof dcRecordSchema | typeof headerSchema,
+    schema: TableSchema<OaiRecord>,
     verb: string,
     rows: OaiRecord[],
   ): ColumnTable {
     noteAsOf({ latestDatestamp: latestDatestamp(rows) });
-    const builder = new TableBuilder(schema as typeof recordSchema, {
+    const builder = new TableBuilder(schema, {
       dynamic: verb === "ListRecords" ? METADATA_COLUMNS : undefined,
     });
     builder.add(rows);
@@ -445,6 +442,8 @@ export class OaiPmh {
       saved,
       paging: { signal, maxPages, maxRows },
       strict: options.strict,
+      raw: options.raw,
+      held: saved ? (await stateCode()).heldRecords(saved) : undefined,
     };
     if (saved?.inProgress) return { ...base, from: saved.from, until: saved.until };
     const needsGranularity =
@@ -499,7 +498,7 @@ function deepText(node: unknown): string {
   for (const [key, value] of Object.entries(node as XmlNode)) {
     if (key.startsWith("@_")) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
-      const text = deepText(item);
+      const text = deepText(item).trim();
       if (text) parts.push(text);
     }
   }
