@@ -179,7 +179,9 @@ export async function oaiRequest<T = never>(
       };
     }
     const messages = errors.map((e) =>
-      `${attribute(e, "code") ?? "undefinedError"}${textOf(e)?.trim() ? `: ${textOf(e)?.trim()}` : ""}`
+      `${attribute(e, "code") ?? "undefinedError"}${
+        textOf(e)?.trim() ? `: ${textOf(e)?.trim()}` : ""
+      }`
     );
     const status = response.status === 200 ? "" : ` (HTTP ${response.status})`;
     throw new ProtocolError(

@@ -105,7 +105,9 @@ export function raiseHighWater(
     state.highWater = newest;
     state.highWaterIdentifiers = [...new Set(identifiers)];
   } else if (ms === high) {
-    state.highWaterIdentifiers = [...new Set([...state.highWaterIdentifiers ?? [], ...identifiers])];
+    state.highWaterIdentifiers = [
+      ...new Set([...state.highWaterIdentifiers ?? [], ...identifiers]),
+    ];
   }
 }
 
