@@ -21,7 +21,11 @@ export function encodeCsv(
   return new TextEncoder().encode(toCSV(safe));
 }
 
-/** The table in a CSV file's text; with `inferTypes` false every cell is text (or null when empty). */
+/**
+ * The table in a CSV file's text, types guessed from the first 1,000 rows;
+ * with `inferTypes` false every cell is text (or null when empty), for a
+ * caller that knows the types (a column empty in those rows is guessed wrong).
+ */
 export function decodeCsv(text: string, inferTypes = true): ColumnTable {
   return fromCSV(text, { autoType: inferTypes });
 }
