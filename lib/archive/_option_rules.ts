@@ -130,7 +130,7 @@ const ARCHIVE_CALL_RULES = {
   identify: STRICT,
   listMetadataFormats: { rules: { identifier: "string" }, required: [] },
   listSets: { rules: PAGED_READ_RULES, required: [] },
-  getRecord: STRICT,
+  getRecord: { rules: { strict: "boolean", raw: "boolean" }, required: [] },
   resourceList: { rules: LIST, required: [] },
   changeList: { rules: { ...LIST, from: "any" }, required: [] },
   changeEntries: { rules: LIST, required: [] },

@@ -251,7 +251,8 @@ export class OaiPmh {
    *
    * @param identifier The OAI identifier.
    * @param metadataPrefix The format; default `oai_dc`.
-   * @param options `strict` to refuse a record OAI-PMH 2.0 does not allow.
+   * @param options `strict` to refuse a record OAI-PMH 2.0 does not allow;
+   *   `raw` to keep its XML as sent in `raw`.
    * @returns The record with its flattened metadata.
    * @throws {ProtocolError} `idDoesNotExist`, `cannotDisseminateFormat`,
    *   `missingRecord`; `unknownShape` under `strict`.
@@ -259,21 +260,26 @@ export class OaiPmh {
   async getRecord(
     identifier: string,
     metadataPrefix = "oai_dc",
-    options: StrictOption = {},
+    options: StrictOption & { raw?: boolean } = {},
   ): Promise<OaiRecord> {
     checkCall("getRecord", options);
-    const [{ oaiRequest }, { children }, { readRecord, recordProblems }] = await Promise.all([
+    const [{ oaiRequest }, { readRecord, recordProblems }] = await Promise.all([
       responseCode(),
-      xmlCode(),
       recordsCode(),
     ]);
-    const { verbNode, url } = await oaiRequest(this.#ctx, {
-      verb: "GetRecord",
-      identifier,
-      metadataPrefix,
-    });
-    const nodes = children(verbNode, "record");
-    const record = readRecord(nodes[0], metadataPrefix);
+    // The records are handed on as they close (with their XML when asked), as a list's are.
+    const { url, items } = await oaiRequest(
+      this.#ctx,
+      {
+        verb: "GetRecord",
+        identifier,
+        metadataPrefix,
+      },
+      undefined,
+      { name: "record", raw: options.raw, read: (node, xml) => ({ node, xml }) },
+    );
+    const nodes = items.map((item) => item.node);
+    const record = readRecord(nodes[0], metadataPrefix, items[0]?.xml);
     if (!record) {
       throw new ProtocolError(`OAI-PMH GetRecord answered without a record header: ${url}`, {
         code: "missingRecord",

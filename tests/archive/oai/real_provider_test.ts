@@ -118,6 +118,18 @@ Deno.test("real provider: raw keeps each record's XML as the provider sent it", 
       assert.equal(row.raw, expected.get(row.identifier as string), `${verb} ${row.identifier}`);
     }
   }
+  // GetRecord keeps it the same way.
+  for (const id of ["r10", "r11"]) {
+    const text = await (await fetch(
+      `${provider.url}?verb=GetRecord&metadataPrefix=oai_dc&identifier=${oaiId(id)}`,
+    )).text();
+    const root = /<OAI-PMH\b[^>]*>/.exec(text)![0];
+    const declarations = (root.match(/\sxmlns(?::\w+)?="[^"]*"/g) ?? []).join("");
+    const xml = /<record\b[\s\S]*?<\/record>/.exec(text)![0];
+    const record = await client(provider.url).getRecord(oaiId(id), "oai_dc", { raw: true });
+    assert.equal(record.raw, xml.replace("<record", `<record${declarations}`));
+  }
+  assert.equal((await client(provider.url).getRecord(oaiId("r11"))).raw, undefined);
   // Without raw there is no such column.
   assert.ok(!(await client(provider.url).harvest()).columnNames().includes("raw"));
 });
