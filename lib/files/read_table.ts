@@ -1,5 +1,6 @@
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
 import { provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
 
@@ -39,6 +40,7 @@ export async function readTable(
   path: string,
   options: ReadTableOptions = {},
 ): Promise<ColumnTable> {
+  checkOptions("readTable", options, { inferTypes: "boolean" });
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   // Each format's decoder loads with its first file, so that importing
   // tidepool stays quick (bench/import_bench.ts).
