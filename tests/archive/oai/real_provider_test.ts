@@ -21,11 +21,17 @@ function night1(): ProviderRecord[] {
   }));
 }
 
-function client(url: string) {
-  return new OaiPmh(url, { progress: false, concurrency: 1 });
+function client(url: string, concurrency = 1) {
+  return new OaiPmh(url, { progress: false, concurrency });
 }
 
-Deno.test("real provider: an incremental run gets records stamped in the last run's second, each once", async () => {
+for (const concurrency of [1, 3]) {
+  Deno.test(`real provider: an incremental run gets records stamped in the last run's second, each once (${concurrency} lists at a time)`, () =>
+    incremental(concurrency));
+}
+
+async function incremental(concurrency: number) {
+  const client = (url: string) => new OaiPmh(url, { progress: false, concurrency });
   await using provider = await startProvider(night1(), 3);
   const dir = await Deno.makeTempDir({ prefix: "tidepool-oai-incremental-" });
   try {
@@ -70,7 +76,7 @@ Deno.test("real provider: an incremental run gets records stamped in the last ru
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-});
+}
 
 Deno.test("real provider: element text is kept as sent, spaces and line breaks included", async () => {
   const values = ["  leading", "trailing  ", " both & more ", "line\nbreak\n", "\ttab"];
