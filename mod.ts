@@ -291,7 +291,7 @@ export type { NftUpdateRow, OrderRow, TokenRow } from "./lib/subgraph/rows.ts";
 export type { ExpressionRow } from "./lib/expressions/rows.ts";
 export type { DatabaseRow, HarvestRow, ResourceRow, TripleRow } from "./lib/archive/rows.ts";
 export { type ListCells, saveTable, type SaveTableOptions } from "./lib/files/save_table.ts";
-export { readTable } from "./lib/files/read_table.ts";
+export { readTable, type ReadTableOptions } from "./lib/files/read_table.ts";
 export { DatasetWriter, writeDataset } from "./lib/dataset/dataset_writer.ts";
 export { query, readParquetSql } from "./lib/dataset/query.ts";
 export type {

@@ -122,7 +122,7 @@ const ARCHIVE_CALL_RULES = {
   identify: STRICT,
   listMetadataFormats: { rules: { identifier: "string" }, required: [] },
   listSets: { rules: PAGED_READ_RULES, required: [] },
-  getRecord: STRICT,
+  getRecord: { rules: { strict: "boolean", raw: "boolean" }, required: [] },
   resourceList: { rules: LIST, required: [] },
   changeList: { rules: { ...LIST, from: "any" }, required: [] },
   changeEntries: { rules: LIST, required: [] },
@@ -151,6 +151,7 @@ export const HARVEST_OPTION_RULES: OptionRules = {
   verb: "any",
   state: "string",
   strict: "boolean",
+  raw: "boolean",
 };
 
 /** The options of `new OaiPmh` beside the client's own. */

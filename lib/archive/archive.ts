@@ -693,7 +693,7 @@ export class Archive {
   getRecord(
     identifier: string,
     metadataPrefix = "oai_dc",
-    options: StrictOption = {},
+    options: StrictOption & { raw?: boolean } = {},
   ): Promise<OaiRecord> {
     return this.#oaiEndpoint.getRecord(identifier, metadataPrefix, options);
   }

@@ -9,7 +9,6 @@
 
 import { OaiPmh } from "../archive/oai/oai_pmh.ts";
 import { harvestDataset, type HarvestPartitioning } from "../archive/oai/harvest_dataset.ts";
-import { readTable } from "../files/read_table.ts";
 import { writeTableFile } from "../files/save_table.ts";
 import type { ClientOptions } from "../http/options.ts";
 import { UsageError } from "./exit_codes.ts";
@@ -24,7 +23,7 @@ import {
 } from "./_command.ts";
 import { encodeTable } from "../files/encode_table.ts";
 import { harvestThenCommit, pendingPath } from "./incremental_harvest.ts";
-import { mergeRecords } from "./merge_records.ts";
+import { mergeRecords, readHarvested } from "./merge_records.ts";
 import { refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
 import {
   claimOutput,
@@ -96,6 +95,7 @@ function harvestOptions(context: CommandContext) {
     from: context.string("from"),
     until: context.string("until"),
     verb: verb as "ListRecords" | "ListIdentifiers",
+    raw: context.flag("raw"),
   };
 }
 
@@ -104,7 +104,7 @@ export const HARVEST_COMMAND: CommandSpec = {
   name: "harvest",
   summary: "an OAI-PMH repository's records as a table, resumable, and incremental on the next run",
   usage:
-    "harvest <oai-url> [--prefix oai_dc] [--set S] [--from D] [--until D] [--to FILE or FOLDER/]",
+    "harvest <oai-url> [--prefix oai_dc] [--set S] [--from D] [--until D] [--raw] [--to FILE or FOLDER/]",
   arguments: [{ name: "oai-url", description: "the repository's OAI-PMH base URL" }],
   arity: [1, 1],
   options: {
@@ -127,6 +127,11 @@ export const HARVEST_COMMAND: CommandSpec = {
       type: "boolean",
       description:
         "start the harvest over: remove its state and the files kept beside it (not --to), then harvest every record",
+    },
+    raw: {
+      type: "boolean",
+      description:
+        "keep each record's XML as sent (its <record> element) in a raw column, for formats a table cannot hold",
     },
     partition: {
       type: "string",
@@ -227,13 +232,19 @@ export const HARVEST_COMMAND: CommandSpec = {
       if (claim.note) context.note(`harvest: ${claim.note}`);
       return claim.continuing;
     }, async (run) => {
+      const ledger = ledgerPath(pendingPath(state!));
+      if (run.incremental && claim.identifiers && run.table.numRows() === 0) {
+        // Nothing new or changed: the file stays as it is, byte for byte.
+        rows = claim.identifiers.length;
+        await writeLedger(ledger, path, claim.identifiers);
+        return [[ledger, ledgerPath(state!)]];
+      }
       const merged = run.incremental && claim.identifiers
-        ? mergeRecords(await readTable(path), run.table, path, claim.identifiers)
+        ? mergeRecords(await readHarvested(path), run.table, path, claim.identifiers)
         : run.table;
       rows = merged.numRows();
       await writeTableFile(path, merged, target.cells ?? {}, "command line");
       // The ledger names the file and its identifiers as harvested; it is committed with the state.
-      const ledger = ledgerPath(pendingPath(state!));
       await writeLedger(ledger, path, identifiersOf(merged));
       return [[ledger, ledgerPath(state!)]];
     });

@@ -13,6 +13,8 @@ import { columnTypes, tableFromColumns } from "../table/build_table.ts";
 import { concatTables, convertTo } from "../table/concat_tables.ts";
 import type { ColumnType } from "../table/convert.ts";
 import { deriveProvenance } from "../table/derived_provenance.ts";
+import { readTable } from "../files/read_table.ts";
+import { harvestColumnType } from "../archive/oai/_schemas.ts";
 
 /** A list cell read back from a text format (CSV writes lists as JSON text). */
 function listCell(value: unknown): unknown {
@@ -28,20 +30,39 @@ function listCell(value: unknown): unknown {
   return [value];
 }
 
-/** The earlier table with the changes' column types, where a text format lost them. */
-function conform(earlier: ColumnTable, types: Record<string, ColumnType>): ColumnTable {
+/** The earlier table with the given column types, where a text format lost them. */
+function conform(
+  earlier: ColumnTable,
+  typeOf: (name: string) => ColumnType | undefined,
+): ColumnTable {
   const earlierTypes = columnTypes(earlier);
   return tableFromColumns(
     earlier.columnNames().map((name) => {
       const values = Array.from(earlier.array(name) as ArrayLike<unknown>);
-      const type = types[name];
+      const type = typeOf(name);
       if (type === undefined || type === earlierTypes[name]) {
         return { name, type: earlierTypes[name], values };
       }
       const cell = type === "array" ? listCell : (value: unknown) => convertTo(value, type);
-      return { name, type, values: values.map((value) => value == null ? null : cell(value)) };
+      // An empty CSV cell is null: CSV writes an empty list as `[]`.
+      const empty = (value: unknown) => value == null || (value === "" && type !== "string");
+      return { name, type, values: values.map((value) => empty(value) ? null : cell(value)) };
     }),
   );
+}
+
+/**
+ * The table an earlier harvest wrote, read back with the types the harvest
+ * gives its columns (`harvestColumnType`), never types guessed from the
+ * text: a CSV reader guesses from the first 1,000 rows, so a list first
+ * filled after them, or a text that looks like a number, a boolean or a
+ * date, would come back as another value and be written back changed.
+ *
+ * @param path The file the earlier runs wrote.
+ * @returns Its table, each cell as the harvest gave it.
+ */
+export async function readHarvested(path: string): Promise<ColumnTable> {
+  return conform(await readTable(path, { inferTypes: false }), harvestColumnType);
 }
 
 /**
@@ -89,7 +110,8 @@ export function mergeRecords(
     });
   }
   if (identifiers) earlier = withIdentifiers(earlier, identifiers, file);
-  const joined = concatTables([conform(earlier, columnTypes(changes)), changes]);
+  const types = columnTypes(changes);
+  const joined = concatTables([conform(earlier, (name) => types[name]), changes]);
   const ids = joined.array("identifier") as ArrayLike<unknown>;
   const changedAt = new Map<unknown, number>();
   for (let row = earlier.numRows(); row < joined.numRows(); row++) changedAt.set(ids[row], row);
@@ -100,11 +122,11 @@ export function mergeRecords(
     changedAt.delete(ids[row]);
   }
   order.push(...changedAt.values());
-  const types = columnTypes(joined);
+  const joinedTypes = columnTypes(joined);
   const merged = tableFromColumns(
     joined.columnNames().map((name) => {
       const values = joined.array(name) as ArrayLike<unknown>;
-      return { name, type: types[name], values: order.map((row) => values[row]) };
+      return { name, type: joinedTypes[name], values: order.map((row) => values[row]) };
     }),
   );
   return deriveProvenance(merged, "tidepool harvest", { changes }, {

@@ -1,7 +1,7 @@
 /**
  * CSV table files: UTF-8, list and object cells as text, dates as ISO 8601,
  * and cells and column names a spreadsheet would run as formulas written
- * with a leading `'`. Read back with types guessed from the text.
+ * with a leading `'`. Read back with types guessed from the text, or as text.
  *
  * @module
  */
@@ -29,7 +29,11 @@ export function encodeCsv(
   return new TextEncoder().encode(toCSV(textCells(table, flat, escapeFormulas)));
 }
 
-/** The table in a CSV file's text. */
-export function decodeCsv(text: string): ColumnTable {
-  return fromCSV(text);
+/**
+ * The table in a CSV file's text, types guessed from the first 1,000 rows;
+ * with `inferTypes` false every cell is text (or null when empty), for a
+ * caller that knows the types (a column empty in those rows is guessed wrong).
+ */
+export function decodeCsv(text: string, inferTypes = true): ColumnTable {
+  return fromCSV(text, { autoType: inferTypes });
 }

@@ -8,7 +8,7 @@
  */
 
 export { type ListCells, saveTable, type SaveTableOptions } from "./save_table.ts";
-export { readTable } from "./read_table.ts";
+export { readTable, type ReadTableOptions } from "./read_table.ts";
 export {
   encodeTable,
   type EncodeTableOptions,

@@ -1,8 +1,15 @@
 import type { ColumnTable } from "arquero";
 import { TidepoolError } from "../errors/errors.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
 import { isProvenanceText, provenancePath, restoreProvenance } from "../table/_provenance_json.ts";
 import { recordIn } from "./_output_record.ts";
+
+/** Options of {@linkcode readTable}. */
+export interface ReadTableOptions {
+  /** Guess CSV columns' types from their text (default true); false keeps every cell as text. */
+  inferTypes?: boolean;
+}
 
 /**
  * Reads a table saved by `saveTable`, by the file's extension: `.parquet`
@@ -12,6 +19,9 @@ import { recordIn } from "./_output_record.ts";
  * metadata, or in the `<file>.provenance.json` beside it) is attached again.
  *
  * @param path The file to read.
+ * @param options `inferTypes: false` reads every CSV cell as text, for a
+ *   caller that knows the columns' types (a guess from the first 1,000 rows
+ *   can take a list or a text for another type); other formats keep theirs.
  * @returns The table.
  * @throws {TidepoolError} When the sidecar is not provenance, is a symbolic
  *   link or not a regular file (never followed or opened), or counts other
@@ -27,7 +37,11 @@ import { recordIn } from "./_output_record.ts";
  * console.log(table.get("n", 0)); // 1n
  * ```
  */
-export async function readTable(path: string): Promise<ColumnTable> {
+export async function readTable(
+  path: string,
+  options: ReadTableOptions = {},
+): Promise<ColumnTable> {
+  checkOptions("readTable", options, { inferTypes: "boolean" });
   const extension = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
   // Each format's decoder loads with its first file, so that importing
   // tidepool stays quick (bench/import_bench.ts).
@@ -41,7 +55,7 @@ export async function readTable(path: string): Promise<ColumnTable> {
   }
   if (extension === "csv") {
     const { decodeCsv } = await import("./_csv.ts");
-    return withSidecar(path, decodeCsv(await Deno.readTextFile(path)));
+    return withSidecar(path, decodeCsv(await Deno.readTextFile(path), options.inferTypes));
   }
   if (extension === "tsv" || extension === "tab") {
     const { decodeTsv } = await import("./_tsv.ts");

@@ -37,7 +37,13 @@ export interface ParseXmlOptions {
    * of this local name at this depth (the root element is at depth 1). A
    * long list (an OAI-PMH page of records) is then never held as one tree.
    */
-  each?: { depth: number; name: string; element: (node: unknown) => void };
+  each?: {
+    depth: number;
+    name: string;
+    /** Also hand on each element's XML as sent (see {@linkcode parseXml}). */
+    raw?: boolean;
+    element: (node: unknown, xml?: string) => void;
+  };
 }
 
 /** saxes, loaded on first use: importing tidepool should not pay for it. */
@@ -52,10 +58,13 @@ function saxes() {
 
 /** What a streaming reader does with each event; see {@linkcode readXml}. */
 export interface XmlHandlers {
-  /** An element starts (its qualified name and attributes). */
-  open(tag: SaxesTagPlain): void;
-  /** An element ends. */
-  close(tag: SaxesTagPlain): void;
+  /**
+   * An element starts (its qualified name and attributes); `end` is the
+   * offset in the text just after its start tag (one whole text only).
+   */
+  open(tag: SaxesTagPlain, end: number): void;
+  /** An element ends; `end` is the offset just after its end tag (one whole text only). */
+  close(tag: SaxesTagPlain, end: number): void;
   /** Text or CDATA inside the current element, references decoded. */
   text(chunk: string): void;
 }
@@ -106,6 +115,8 @@ export async function readXml(
     position: true,
   });
   let depth = 0;
+  // Offsets count from the text as given, a byte order mark included.
+  let offset = 0;
   let refusal: string | undefined;
   parser.on("doctype", (doctype) => {
     if (/<!ENTITY/i.test(doctype)) {
@@ -119,13 +130,13 @@ export async function readXml(
       refusal = `elements are nested deeper than ${MAX_XML_DEPTH} levels`;
       throw new Error(refusal);
     }
-    handlers.open(tag);
+    handlers.open(tag, parser.position - offset);
   });
   parser.on("text", (chunk) => handlers.text(chunk));
   parser.on("cdata", (chunk) => handlers.text(chunk));
   parser.on("closetag", (tag: SaxesTagPlain) => {
     depth--;
-    handlers.close(tag);
+    handlers.close(tag, parser.position - offset);
   });
   /** A parser's error as the error of this module; a handler's ProtocolError passes unchanged. */
   const failure = (error: unknown) => {
@@ -161,7 +172,9 @@ export async function readXml(
     if (length > MAX_XML_CHARS) {
       throw fail(`the body has ${length} characters, more than the limit of ${MAX_XML_CHARS}`);
     }
-    feed(first ? withoutMark(chunk) : chunk);
+    const fed = first ? withoutMark(chunk) : chunk;
+    if (fed !== chunk) offset = -1;
+    feed(fed);
     first = false;
   }
   try {
@@ -177,6 +190,10 @@ interface Frame {
   node: XmlNode;
   text: string;
   hasChildren: boolean;
+  /** Where the element's start tag begins, when its XML is handed on. */
+  start?: number;
+  /** The namespace declarations it inherits, as attribute text. */
+  declarations?: string;
 }
 
 /**
@@ -188,7 +205,9 @@ interface Frame {
  * @param text The XML text.
  * @param what What the document is, for error messages (`OAI-PMH ListRecords response`).
  * @param source Where it came from (a URL), for error messages.
- * @param options Whether to trim text.
+ * @param options Whether to trim text; which elements to hand on as they
+ *   close, with their XML as sent when `each.raw` (the namespace
+ *   declarations they inherit added to the start tag, so it stands alone).
  * @returns The document as an object keyed by root element name.
  * @throws {ProtocolError} With code `invalidXml` when the body is not safe, well-formed XML.
  */
@@ -203,23 +222,35 @@ export async function parseXml(
   const root: XmlNode = {};
   const stack: Frame[] = [{ name: "", node: root, text: "", hasChildren: false }];
   await readXml(text, what, source, {
-    open(tag) {
+    open(tag, end) {
       const node: XmlNode = {};
       for (const name in tag.attributes) node[`@_${name}`] = tag.attributes[name];
       stack[stack.length - 1].hasChildren = true;
-      stack.push({ name: tag.name, node, text: "", hasChildren: false });
+      const frame: Frame = { name: tag.name, node, text: "", hasChildren: false };
+      if (each?.raw && stack.length === each.depth && localName(tag.name) === each.name) {
+        // No `<` inside a start tag (attribute values may not hold one).
+        frame.start = text.lastIndexOf("<", end - 1);
+        frame.declarations = inheritedDeclarations(stack, node);
+      }
+      stack.push(frame);
     },
     text(chunk) {
       stack[stack.length - 1].text += chunk;
     },
-    close() {
+    close(_tag, end) {
       const frame = stack.pop()!;
       const own = trim ? frame.text.trim() : frame.text;
       let value: unknown = frame.node;
       if (!frame.hasChildren && Object.keys(frame.node).length === 0) value = own;
       else if (own !== "" && (!frame.hasChildren || own.trim() !== "")) frame.node["#text"] = own;
       if (each && stack.length === each.depth && localName(frame.name) === each.name) {
-        each.element(value);
+        if (frame.start === undefined) each.element(value);
+        else {
+          const at = frame.start + 1 + frame.name.length;
+          const xml = text.slice(frame.start, at) + (frame.declarations ?? "") +
+            text.slice(at, end);
+          each.element(value, xml);
+        }
         return;
       }
       const parent = stack[stack.length - 1].node;
@@ -230,6 +261,27 @@ export async function parseXml(
     },
   });
   return root;
+}
+
+/**
+ * The namespace declarations in scope from the enclosing elements that the
+ * element does not make itself, as attribute text: its XML then stands alone.
+ */
+function inheritedDeclarations(stack: readonly Frame[], own: XmlNode): string {
+  const found = new Map<string, string>();
+  for (let i = stack.length - 1; i > 0; i--) {
+    for (const key in stack[i].node) {
+      if (key !== "@_xmlns" && !key.startsWith("@_xmlns:")) continue;
+      if (own[key] !== undefined || found.has(key)) continue;
+      found.set(key, String(stack[i].node[key]));
+    }
+  }
+  let text = "";
+  for (const [key, value] of found) {
+    const escaped = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+    text += ` ${key.slice(2)}="${escaped}"`;
+  }
+  return text;
 }
 
 /** The local part of a qualified name (`dc:title` → `title`). */

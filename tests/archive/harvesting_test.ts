@@ -21,12 +21,20 @@ Deno.test("harvesting: identify, sets, and a multi-page harvest equal to the pub
     assert.ok((provider.hits.get("ListRecords") ?? 0) > 5, "the harvest spans several pages");
     const db = sandbox.seed.databases.find((d) => d.slug === "letters")!;
     const expected = new Map(db.resources.filter((r) => r.is_public).map((r) => [r.slug, r]));
-    assert.equal(table.numRows(), expected.size);
+    const withdrawn = new Set((db.withdrawn ?? []).map((w) => w.slug));
+    assert.equal(withdrawn.size, 3, "the default seed has deleted records");
+    assert.equal(table.numRows(), expected.size + withdrawn.size);
     const host = new URL(sandbox.url).hostname;
     for (const row of table.objects() as Record<string, unknown>[]) {
       const prefix = `oai:${host}:shinano/letters/`;
       const id = row.identifier as string;
       assert.ok(id.startsWith(prefix), id);
+      if (row.deleted) {
+        // A removed resource: its header only, as a persistent deletedRecord repository keeps it.
+        assert.ok(withdrawn.delete(id.slice(prefix.length)), `${id} was removed`);
+        assert.equal(row["dc:title"], null);
+        continue;
+      }
       const resource = expected.get(id.slice(prefix.length));
       assert.ok(resource, `harvested ${id} is a public resource`);
       expected.delete(resource.slug);
@@ -40,6 +48,7 @@ Deno.test("harvesting: identify, sets, and a multi-page harvest equal to the pub
       ]);
     }
     assert.equal(expected.size, 0, "every public resource was harvested once");
+    assert.equal(withdrawn.size, 0, "every removed resource is a deleted record");
   });
 });
 
@@ -57,9 +66,11 @@ Deno.test("harvesting: the streaming form gives the same records; jps carries th
     assert.deepEqual(streamed.map((r) => r.identifier), table.array("identifier"));
     const db = sandbox.seed.databases.find((d) => d.slug === "photos")!;
     const items = db.resources.filter((r) => r.is_public && r.type === "item");
-    assert.equal(table.numRows(), items.length);
+    const removed = (db.withdrawn ?? []).filter((w) => w.type === "item");
+    assert.equal(table.numRows(), items.length + removed.length);
     const titles = new Map(items.map((r) => [r.slug, r.title]));
     for (const row of table.objects() as Record<string, unknown>[]) {
+      if (row.deleted) continue;
       const slug = (row.identifier as string).split("/").pop()!;
       assert.deepEqual(row["schema:name"], [titles.get(slug)]);
     }
@@ -73,7 +84,8 @@ Deno.test("harvesting: fault switches on the sandbox (repeats, self-closing last
     const { archive } = archiveOn(sandbox, { account: "harbor", db: "photos" });
     const table = await archive.harvest({ verb: "ListIdentifiers", metadataPrefix: "oai_dc" });
     const db = sandbox.seed.databases.find((d) => d.slug === "photos")!;
-    assert.equal(table.numRows(), db.resources.filter((r) => r.is_public).length);
+    const removed = db.withdrawn?.length ?? 0;
+    assert.equal(table.numRows(), db.resources.filter((r) => r.is_public).length + removed);
     assert.equal(new Set(table.array("identifier")).size, table.numRows());
   });
 });

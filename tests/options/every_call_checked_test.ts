@@ -194,6 +194,7 @@ const CALLS: Record<string, (o: never) => unknown> = {
   "ResourceSync.mirror": (o) => sync.mirror(o),
   "ResourceSync.changeEntries": (o) => sync.changeEntries(`${url}/changelist.xml`, undefined, o),
   saveTable: (o) => tidepool.saveTable("never-written.csv", table, o),
+  readTable: (o) => tidepool.readTable("never-read.csv", o),
   "DatasetWriter.open": (o) => tidepool.DatasetWriter.open("never-written", o),
   writeDataset: (o) => tidepool.writeDataset(pages, "never-written", o),
   harvestDataset: (o) => tidepool.harvestDataset(oai, "never-written", o),

@@ -36,13 +36,15 @@ export function parseUtc(text: string | undefined): Date | null {
 }
 
 /**
- * Where the next incremental harvest starts after the high-water datestamp:
- * one second later at seconds granularity; the same day (inclusive, so that
- * day's records come again) at day granularity, which cannot say more.
+ * Where the next incremental harvest starts: at the high-water datestamp
+ * itself, at the repository's granularity. `from` is inclusive, and a
+ * record may be stamped in that same second (or day) after the last run
+ * asked; the records the last run already got there are dropped by
+ * identifier (`HarvestState.highWaterIdentifiers`).
  */
 export function nextFrom(highWater: string, granularity: string): string {
   const date = parseUtc(highWater);
   if (!date) return highWater;
   if (granularity === DAY || isDay(highWater)) return formatDatestamp(date, DAY);
-  return formatDatestamp(new Date(date.getTime() + 1000), granularity);
+  return formatDatestamp(date, granularity);
 }

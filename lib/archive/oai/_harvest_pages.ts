@@ -18,7 +18,13 @@ import { isDay } from "./_dates.ts";
 import { readHeader, readRecord } from "./_records.ts";
 import { type OaiAnswer, type OaiContext, type OaiItems, oaiRequest } from "./_response.ts";
 
-import { type HarvestState, saveState } from "./_state.ts";
+import {
+  type HarvestState,
+  type HeldRecords,
+  isHeld,
+  raiseHighWater,
+  saveState,
+} from "./_state.ts";
 import type { HarvestPage, OaiRecord } from "./types.ts";
 
 /** A list item read: its record, or what it looked like when it has no identifier. */
@@ -48,6 +54,10 @@ export interface HarvestRun {
   eager?: boolean;
   /** Where progress and warnings go; default the client (a window of a parallel harvest reports apart). */
   reporter?: WalkReporter;
+  /** Keep each record's XML as sent. */
+  raw?: boolean;
+  /** What an incremental harvest already holds, dropped when it comes again. */
+  held?: HeldRecords;
 }
 
 /**
@@ -75,8 +85,11 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   // Each record is read as its element closes, so no page stands as one tree.
   const items: OaiItems<HarvestItem> = {
     name: verb === "ListRecords" ? "record" : "header",
-    read(node) {
-      const record = verb === "ListRecords" ? readRecord(node, metadataPrefix) : readHeader(node);
+    raw: run.raw,
+    read(node, xml) {
+      const record = verb === "ListRecords"
+        ? readRecord(node, metadataPrefix, xml)
+        : readHeader(node, xml);
       return record ? { record } : { shape: JSON.stringify(node).slice(0, 300) };
     },
   };
@@ -129,7 +142,10 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
           else if (ms > maxMs || s.maxDatestamp === null) {
             maxMs = ms;
             s.maxDatestamp = record.datestampText || s.maxDatestamp;
-          }
+            s.maxIdentifiers = [record.identifier];
+          } else (s.maxIdentifiers ??= []).push(record.identifier);
+          // `from` is inclusive: what the last run got at its newest datestamp comes again.
+          if (isHeld(run.held, record)) continue;
           if (seen.admit(record.identifier, ms)) records.push(record);
         }
         const tokenNode = node ? child(node, "resumptionToken") : undefined;
@@ -182,9 +198,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
     ctx.http.warn(`${label}: skipped ${skipped} records whose header has no identifier`);
   }
   s.inProgress = false;
-  if (s.maxDatestamp && (!s.highWater || Date.parse(s.maxDatestamp) > Date.parse(s.highWater))) {
-    s.highWater = s.maxDatestamp;
-  }
+  raiseHighWater(s, s.maxDatestamp, s.maxIdentifiers ?? []);
   s.completedAt = new Date().toISOString();
   Object.assign(s, {
     token: null,
@@ -192,6 +206,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
     delivered: 0,
     restarted: false,
     maxDatestamp: null,
+    maxIdentifiers: undefined,
   });
   await save();
 }
@@ -231,6 +246,7 @@ export function freshState(run: HarvestRun): HarvestState {
     maxDatestamp: null,
     ordered: true,
     highWater: run.saved?.highWater ?? null,
+    highWaterIdentifiers: run.saved?.highWaterIdentifiers,
     completedAt: run.saved?.completedAt ?? null,
   };
 }

@@ -21,7 +21,13 @@ import type { WalkReporter } from "../../paging/walk_pages.ts";
 import { writeOwnFile } from "../../fs/own_file.ts";
 import { DAY, formatDatestamp, parseUtc } from "./_dates.ts";
 import { freshState, harvestPages, type HarvestRun } from "./_harvest_pages.ts";
-import { type HarvestState, readSpool, saveState, type WindowState } from "./_state.ts";
+import {
+  type HarvestState,
+  raiseHighWater,
+  readSpool,
+  saveState,
+  type WindowState,
+} from "./_state.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
@@ -238,21 +244,24 @@ export async function harvestWindows(
 
 /** The end of a windowed harvest: its high-water mark kept, the window spools removed. */
 async function complete(path: string, state: HarvestState, windows: readonly Window[]) {
-  let latest = state.highWater ? Date.parse(state.highWater) : -Infinity;
-  let latestText = state.highWater;
+  let latest = -Infinity;
+  let latestText: string | null = null;
+  let atLatest: string[] = [];
   for (const w of windows) {
     for (const record of w.got) {
       const ms = record.datestamp?.getTime();
-      if (ms !== undefined && ms > latest) {
+      if (ms === undefined) continue;
+      if (ms > latest) {
         latest = ms;
-        latestText = record.datestampText ?? latestText;
-      }
+        latestText = record.datestampText || latestText;
+        atLatest = [record.identifier];
+      } else if (ms === latest) atLatest.push(record.identifier);
     }
   }
+  raiseHighWater(state, latestText, atLatest);
   Object.assign(state, {
     inProgress: false,
     windows: undefined,
-    highWater: latestText,
     completedAt: new Date().toISOString(),
   });
   await saveState(path, state);

@@ -16,8 +16,8 @@ const DC_SET = new Set<string>(DC_ELEMENTS);
  * A record element (header, metadata, about) into a record; undefined when it
  * has no identifier. The `about` containers' fields are named `about.<path>`.
  */
-export function readRecord(node: unknown, prefix: string): OaiRecord | undefined {
-  const record = readHeader(child(node, "header"));
+export function readRecord(node: unknown, prefix: string, xml?: string): OaiRecord | undefined {
+  const record = readHeader(child(node, "header"), xml);
   if (!record) return undefined;
   const metadata = child(node, "metadata");
   if (metadata && typeof metadata === "object") {
@@ -48,8 +48,11 @@ export function recordProblems(nodes: unknown[], record: OaiRecord): string[] {
   return problems;
 }
 
-/** A header element into a record without metadata; undefined when it has no identifier. */
-export function readHeader(header: unknown): OaiRecord | undefined {
+/**
+ * A header element into a record without metadata; undefined when it has no
+ * identifier. `xml`, when given, is kept as the record's `raw`.
+ */
+export function readHeader(header: unknown, xml?: string): OaiRecord | undefined {
   const identifier = textOf(child(header, "identifier"))?.trim();
   if (!identifier) return undefined;
   const datestampText = textOf(child(header, "datestamp"))?.trim() ?? "";
@@ -57,14 +60,40 @@ export function readHeader(header: unknown): OaiRecord | undefined {
     identifier,
     datestamp: parseUtc(datestampText),
     datestampText,
-    setSpec: children(header, "setSpec").map((s) => textOf(s) ?? "").filter((s) => s !== ""),
+    setSpec: children(header, "setSpec").map((s) => (textOf(s) ?? "").trim()).filter((s) =>
+      s !== ""
+    ),
     deleted: attribute(header, "status") === "deleted",
     metadata: {},
+    ...(xml === undefined ? {} : { raw: xml }),
   };
 }
 
 /** The header columns; a metadata field of the same name goes to `metadata:<name>`. */
-const HEADER_NAMES = new Set(["identifier", "datestamp", "datestampText", "setSpec", "deleted"]);
+const HEADER_NAMES = new Set([
+  "identifier",
+  "datestamp",
+  "datestampText",
+  "setSpec",
+  "deleted",
+  "raw",
+]);
+
+/** The end of a field's companion column: the `xml:lang` of each of its values. */
+export const LANG_SUFFIX = "@xml:lang";
+
+/** The language in scope at an element: its own `xml:lang`, else its parent's. */
+function langOf(value: unknown, inherited: string): string {
+  if (!value || typeof value !== "object") return inherited;
+  const own = (value as XmlNode)["@_xml:lang"];
+  return own === undefined ? inherited : String(own);
+}
+
+/** An element's text as sent; undefined when it has none (an empty or container element). */
+function keptText(value: unknown): string | undefined {
+  const text = textOf(value);
+  return text ? text : undefined;
+}
 
 /** The OAI-PMH envelope's default namespace, in scope where a record starts. */
 const ENVELOPE_SCOPE: NamespaceScope = new Map([["", "http://www.openarchives.org/OAI/2.0/"]]);
@@ -80,32 +109,41 @@ function flattenMetadata(
 ): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   const scope = scopeOf(metadata, ENVELOPE_SCOPE);
+  const top = langOf(metadata, "");
   eachChild(metadata, scope, (key, container, inner) => {
+    const lang = langOf(container, top);
     if (localName(key) === "RDF") {
       for (const description of children(container, "Description")) {
         const about = attribute(description, "about");
-        if (about) push(out, `${path}rdf:about`, about);
-        flattenInto(description, scopeOf(description, inner), path, undefined, out);
+        const inside = langOf(description, lang);
+        if (about) push(out, `${path}rdf:about`, about, inside);
+        flattenInto(description, scopeOf(description, inner), path, undefined, out, inside);
       }
     } else if (prefix === "oai_dc") {
-      flattenDc(container, inner, out);
+      flattenDc(container, inner, out, lang);
     } else {
       const payload = child(container, "payload");
       // oai_datacite wraps the DataCite resource in a payload element.
       if (payload && typeof payload === "object") {
-        flattenInto(container, inner, path, undefined, out, payload);
+        flattenInto(container, inner, path, undefined, out, lang, payload);
         eachChild(payload, scopeOf(payload, inner), (_, resource, innermost) => {
-          flattenInto(resource, innermost, path, undefined, out);
+          flattenInto(resource, innermost, path, undefined, out, langOf(resource, lang));
         });
       } else {
-        flattenInto(container, inner, path, undefined, out);
+        flattenInto(container, inner, path, undefined, out, lang);
       }
     }
   });
+  // A field's languages are kept only where one of its values has one.
+  for (const name in out) {
+    if (name.endsWith(LANG_SUFFIX) && out[name].every((lang) => lang === "")) delete out[name];
+  }
   for (const name of HEADER_NAMES) {
-    if (out[name]) {
-      (out[`metadata:${name}`] ??= []).push(...out[name]);
-      delete out[name];
+    for (const field of [name, `${name}${LANG_SUFFIX}`]) {
+      if (out[field]) {
+        (out[`metadata:${field}`] ??= []).push(...out[field]);
+        delete out[field];
+      }
     }
   }
   return out;
@@ -125,15 +163,21 @@ function eachChild(
   }
 }
 
-function flattenDc(container: unknown, scope: NamespaceScope, out: Record<string, string[]>) {
+function flattenDc(
+  container: unknown,
+  scope: NamespaceScope,
+  out: Record<string, string[]>,
+  lang: string,
+) {
   eachChild(container, scope, (key, value, inner) => {
     const name = resolveName(key, inner);
+    const own = langOf(value, lang);
     if (DC_SET.has(name.local) && (name.prefix === "dc" || name.prefix === "")) {
-      const text = textOf(value)?.trim();
-      if (text) push(out, `dc:${name.local}`, text);
-      if (hasChildElements(value)) flattenInto(value, inner, `dc:${name.local}.`, "dc", out);
+      const text = keptText(value);
+      if (text !== undefined) push(out, `dc:${name.local}`, text, own);
+      if (hasChildElements(value)) flattenInto(value, inner, `dc:${name.local}.`, "dc", out, own);
     } else {
-      flattenInto({ [key]: value }, scope, "", undefined, out);
+      flattenInto({ [key]: value }, scope, "", undefined, out, lang);
     }
   });
 }
@@ -150,43 +194,52 @@ function flattenInto(
   path: string,
   parentPrefix: string | undefined,
   out: Record<string, string[]>,
+  lang: string,
   skip?: unknown,
 ) {
   eachChild(node, scope, (key, value, inner) => {
     if (value === skip) return;
     const name = resolveName(key, inner);
-    if (name.uri === MARC_NAMESPACE && flattenMarc(name.local, value, path, out)) return;
+    const own = langOf(value, lang);
+    if (name.uri === MARC_NAMESPACE && flattenMarc(name.local, value, path, out, own)) return;
     // An rdf:Description inside a property is skipped in the column name.
     if (name.local === "Description" && path !== "") {
-      flattenInto(value, inner, path, parentPrefix, out);
+      flattenInto(value, inner, path, parentPrefix, out, own);
       return;
     }
     const segment = name.prefix && name.prefix !== parentPrefix
       ? `${name.prefix}:${name.local}`
       : name.local;
     const field = path + segment;
-    const text = textOf(value)?.trim();
-    if (text) push(out, field, text);
+    const text = keptText(value);
+    if (text !== undefined) push(out, field, text, own);
     else if (!hasChildElements(value)) {
       const resource = attribute(value, "resource");
-      if (resource) push(out, field, resource);
+      if (resource) push(out, field, resource, own);
     }
-    if (hasChildElements(value)) flattenInto(value, inner, `${field}.`, name.prefix, out);
+    if (hasChildElements(value)) flattenInto(value, inner, `${field}.`, name.prefix, out, own);
   });
 }
 
 /** A MARC control or data field into `marc:001`, `marc:245$a`; false for other elements. */
-function flattenMarc(local: string, value: unknown, path: string, out: Record<string, string[]>) {
+function flattenMarc(
+  local: string,
+  value: unknown,
+  path: string,
+  out: Record<string, string[]>,
+  lang: string,
+) {
   const tag = attribute(value, "tag");
   if (local === "controlfield" && tag) {
-    const text = textOf(value)?.trim();
-    if (text) push(out, `${path}marc:${tag}`, text);
+    const text = keptText(value);
+    if (text !== undefined) push(out, `${path}marc:${tag}`, text, lang);
     return true;
   }
   if (local === "datafield" && tag) {
     for (const subfield of children(value, "subfield")) {
-      const text = textOf(subfield)?.trim();
-      if (text) push(out, `${path}marc:${tag}$${attribute(subfield, "code") ?? ""}`, text);
+      const text = keptText(subfield);
+      const field = `${path}marc:${tag}$${attribute(subfield, "code") ?? ""}`;
+      if (text !== undefined) push(out, field, text, langOf(subfield, lang));
     }
     return true;
   }
@@ -201,8 +254,10 @@ function hasChildElements(value: unknown): boolean {
   return false;
 }
 
-function push(out: Record<string, string[]>, name: string, value: string) {
+/** A value, and its language in the field's companion column ("" when it has none). */
+function push(out: Record<string, string[]>, name: string, value: string, lang: string) {
   (out[name] ??= []).push(value);
+  (out[`${name}${LANG_SUFFIX}`] ??= []).push(lang);
 }
 
 function asArray(value: unknown): unknown[] {

@@ -80,8 +80,10 @@ function isOaiError(text: string): boolean {
 export interface OaiItems<T> {
   /** The items' local name, directly inside the verb element. */
   name: string;
-  /** Reads one item's element. */
-  read: (node: unknown) => T;
+  /** Hand each item's XML as sent to `read` too. */
+  raw?: boolean;
+  /** Reads one item's element (and its XML, with `raw`). */
+  read: (node: unknown, xml?: string) => T;
 }
 
 /**
@@ -138,13 +140,16 @@ export async function oaiRequest<T = never>(
     );
   }
   // The list's items are read one by one as they close: a page of records
-  // never stands as one tree of objects.
+  // never stands as one tree of objects. Text is kept as sent (metadata
+  // values keep their spaces); protocol fields are trimmed where read.
   const items: T[] = [];
   const root = await parseXml(response.text(), `OAI-PMH ${verb} response`, response.url, {
+    trim: false,
     each: list && {
       depth: 3,
       name: list.name,
-      element: (node) => items.push(list.read(node)),
+      raw: list.raw,
+      element: (node, xml) => items.push(list.read(node, xml)),
     },
   });
   const envelope = child(root, "OAI-PMH") as XmlNode | undefined;
@@ -158,8 +163,8 @@ export async function oaiRequest<T = never>(
       },
     );
   }
-  const responseDate = textOf(child(envelope, "responseDate"));
-  noteAsOf({ responseDate: responseDate?.trim() || undefined });
+  const responseDate = textOf(child(envelope, "responseDate"))?.trim();
+  noteAsOf({ responseDate: responseDate || undefined });
   const errors = children(envelope, "error");
   if (errors.length > 0) {
     const code = attribute(errors[0], "code") ?? "undefinedError";
@@ -174,7 +179,9 @@ export async function oaiRequest<T = never>(
       };
     }
     const messages = errors.map((e) =>
-      `${attribute(e, "code") ?? "undefinedError"}${textOf(e) ? `: ${textOf(e)}` : ""}`
+      `${attribute(e, "code") ?? "undefinedError"}${
+        textOf(e)?.trim() ? `: ${textOf(e)?.trim()}` : ""
+      }`
     );
     const status = response.status === 200 ? "" : ` (HTTP ${response.status})`;
     throw new ProtocolError(

@@ -4,6 +4,7 @@
  * @module
  */
 
+import type { ColumnType } from "../../table/convert.ts";
 import { defineSchema, type TableSchema } from "../../table/schema.ts";
 import type { HarvestRow } from "../rows.ts";
 import { DC_ELEMENTS } from "./dublin_core.ts";
@@ -41,6 +42,47 @@ export const dcRecordSchema: TableSchema<OaiRecord, HarvestRow> = defineSchema([
 
 /** Columns of ListRecords in other formats (`jps`, ...): the header, then the fields found. */
 export const recordSchema = headerSchema;
+
+/** The column of `raw: true`: each record's XML as sent. */
+const RAW_COLUMN = {
+  name: "raw",
+  type: "string",
+  get: (r: OaiRecord) => r.raw ?? null,
+  description: "The record's XML as sent (its <record> element, or <header> for ListIdentifiers)",
+} as const;
+
+const withRaw = new Map<TableSchema<OaiRecord>, TableSchema<OaiRecord>>();
+
+/**
+ * The fixed columns of a harvest's table, by verb and format, with `raw`
+ * after them when asked; the metadata fields found follow as array columns.
+ */
+export function harvestSchema(
+  verb: string,
+  metadataPrefix: string,
+  raw = false,
+): TableSchema<OaiRecord> {
+  const schema: TableSchema<OaiRecord> = verb === "ListIdentifiers"
+    ? headerSchema
+    : metadataPrefix === "oai_dc"
+    ? dcRecordSchema
+    : recordSchema;
+  if (!raw) return schema;
+  let extended = withRaw.get(schema);
+  if (!extended) withRaw.set(schema, extended = defineSchema([...schema.columns, RAW_COLUMN]));
+  return extended;
+}
+
+/**
+ * The type of a column of a harvest's table, by its name alone: the header
+ * columns and `raw` have theirs, every other column (a metadata field, or
+ * its `@xml:lang` companion) is a list of strings. A table read back from a
+ * file takes these, never types guessed from its text.
+ */
+export function harvestColumnType(name: string): ColumnType {
+  if (name === RAW_COLUMN.name) return "string";
+  return HEADER_COLUMNS.find((column) => column.name === name)?.type ?? "array";
+}
 
 /** Columns of listMetadataFormats(). */
 export const formatSchema = defineSchema([

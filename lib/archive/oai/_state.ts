@@ -39,8 +39,16 @@ export interface HarvestState extends HarvestIdentity {
   maxDatestamp: string | null;
   /** Whether datestamps arrived in ascending order so far. */
   ordered: boolean;
+  /** The identifiers received at `maxDatestamp` in this harvest. */
+  maxIdentifiers?: string[];
   /** The high-water datestamp of the last complete harvest. */
   highWater: string | null;
+  /**
+   * The identifiers harvested at the high-water datestamp: the next run asks
+   * from that datestamp (inclusive), and drops these when they come again
+   * with the same datestamp.
+   */
+  highWaterIdentifiers?: string[];
   /** When the last complete harvest ended. */
   completedAt: string | null;
   /** The windows of a harvest with several lists in flight (`_harvest_windows.ts`). */
@@ -57,6 +65,50 @@ export interface WindowState {
   done: boolean;
   /** Records its spool holds. */
   records: number;
+}
+
+/** Records an incremental harvest already holds: those harvested at the high water. */
+export interface HeldRecords {
+  /** The high-water datestamp, in milliseconds. */
+  ms: number;
+  /** The identifiers harvested with that datestamp. */
+  identifiers: ReadonlySet<string>;
+}
+
+/** What a saved state already holds at its high water; undefined before a complete harvest. */
+export function heldRecords(state: HarvestState | undefined): HeldRecords | undefined {
+  const ms = parseUtc(state?.highWater ?? undefined)?.getTime();
+  if (ms === undefined || !state?.highWaterIdentifiers?.length) return undefined;
+  return { ms, identifiers: new Set(state.highWaterIdentifiers) };
+}
+
+/** Whether a record is one already held (same identifier, same datestamp). */
+export function isHeld(held: HeldRecords | undefined, record: OaiRecord): boolean {
+  return !!held && record.datestamp?.getTime() === held.ms &&
+    held.identifiers.has(record.identifier);
+}
+
+/**
+ * Raises a state's high water to the newest datestamp of a complete
+ * harvest, with the identifiers harvested at it (joined with those held
+ * when the high water stays where it was).
+ */
+export function raiseHighWater(
+  state: HarvestState,
+  newest: string | null,
+  identifiers: readonly string[],
+): void {
+  const ms = parseUtc(newest ?? undefined)?.getTime();
+  if (ms === undefined || newest === null) return;
+  const high = parseUtc(state.highWater ?? undefined)?.getTime() ?? -Infinity;
+  if (ms > high) {
+    state.highWater = newest;
+    state.highWaterIdentifiers = [...new Set(identifiers)];
+  } else if (ms === high) {
+    state.highWaterIdentifiers = [
+      ...new Set([...state.highWaterIdentifiers ?? [], ...identifiers]),
+    ];
+  }
 }
 
 /** Reads a state file; undefined when it does not exist. */

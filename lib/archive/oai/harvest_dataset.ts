@@ -14,7 +14,7 @@ import {
   type DatasetSummary,
   DatasetWriter,
 } from "../../dataset/dataset_writer.ts";
-import { dcRecordSchema, headerSchema, recordSchema } from "./_schemas.ts";
+import { harvestSchema } from "./_schemas.ts";
 import type { HarvestOptions, HarvestPage, OaiRecord } from "./types.ts";
 
 /** How a harvested dataset is split into folders. */
@@ -102,11 +102,7 @@ export async function harvestDataset(
   });
   const { partitionBy, flushRows, flushBytes, ...harvest } = options;
   const verb = harvest.verb ?? "ListRecords";
-  const schema = verb === "ListIdentifiers"
-    ? headerSchema
-    : (harvest.metadataPrefix ?? "oai_dc") === "oai_dc"
-    ? dcRecordSchema
-    : recordSchema;
+  const schema = harvestSchema(verb, harvest.metadataPrefix ?? "oai_dc", harvest.raw);
   const state = harvest.state ?? `${dir}/${HARVEST_STATE_FILE}`;
   const writer = await DatasetWriter.open(dir, {
     schema,

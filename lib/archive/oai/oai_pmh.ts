@@ -28,7 +28,8 @@ import type { HarvestRun } from "./_harvest_pages.ts";
 import type { IdentifyReading } from "./_identify.ts";
 import type { HarvestState } from "./_state.ts";
 import type { OaiContext } from "./_response.ts";
-import { dcRecordSchema, formatSchema, headerSchema, recordSchema, setSchema } from "./_schemas.ts";
+import { formatSchema, harvestSchema, setSchema } from "./_schemas.ts";
+import type { TableSchema } from "../../table/schema.ts";
 import type {
   HarvestOptions,
   HarvestPage,
@@ -250,7 +251,8 @@ export class OaiPmh {
    *
    * @param identifier The OAI identifier.
    * @param metadataPrefix The format; default `oai_dc`.
-   * @param options `strict` to refuse a record OAI-PMH 2.0 does not allow.
+   * @param options `strict` to refuse a record OAI-PMH 2.0 does not allow;
+   *   `raw` to keep its XML as sent in `raw`.
    * @returns The record with its flattened metadata.
    * @throws {ProtocolError} `idDoesNotExist`, `cannotDisseminateFormat`,
    *   `missingRecord`; `unknownShape` under `strict`.
@@ -258,21 +260,26 @@ export class OaiPmh {
   async getRecord(
     identifier: string,
     metadataPrefix = "oai_dc",
-    options: StrictOption = {},
+    options: StrictOption & { raw?: boolean } = {},
   ): Promise<OaiRecord> {
     checkCall("getRecord", options);
-    const [{ oaiRequest }, { children }, { readRecord, recordProblems }] = await Promise.all([
+    const [{ oaiRequest }, { readRecord, recordProblems }] = await Promise.all([
       responseCode(),
-      xmlCode(),
       recordsCode(),
     ]);
-    const { verbNode, url } = await oaiRequest(this.#ctx, {
-      verb: "GetRecord",
-      identifier,
-      metadataPrefix,
-    });
-    const nodes = children(verbNode, "record");
-    const record = readRecord(nodes[0], metadataPrefix);
+    // The records are handed on as they close (with their XML when asked), as a list's are.
+    const { url, items } = await oaiRequest(
+      this.#ctx,
+      {
+        verb: "GetRecord",
+        identifier,
+        metadataPrefix,
+      },
+      undefined,
+      { name: "record", raw: options.raw, read: (node, xml) => ({ node, xml }) },
+    );
+    const nodes = items.map((item) => item.node);
+    const record = readRecord(nodes[0], metadataPrefix, items[0]?.xml);
     if (!record) {
       throw new ProtocolError(`OAI-PMH GetRecord answered without a record header: ${url}`, {
         code: "missingRecord",
@@ -316,11 +323,7 @@ export class OaiPmh {
         stateCode(),
       ],
     );
-    const schema = run.verb === "ListIdentifiers"
-      ? headerSchema
-      : run.metadataPrefix === "oai_dc"
-      ? dcRecordSchema
-      : recordSchema;
+    const schema = harvestSchema(run.verb, run.metadataPrefix, run.raw);
     const rows: OaiRecord[] = [];
     const index = new Map<string, number>();
     const keep = (record: OaiRecord) => {
@@ -362,12 +365,12 @@ export class OaiPmh {
 
   /** The harvest's table, with its newest datestamp as its "as of". */
   #build(
-    schema: typeof recordSchema | typeof dcRecordSchema | typeof headerSchema,
+    schema: TableSchema<OaiRecord>,
     verb: string,
     rows: OaiRecord[],
   ): ColumnTable {
     noteAsOf({ latestDatestamp: latestDatestamp(rows) });
-    const builder = new TableBuilder(schema as typeof recordSchema, {
+    const builder = new TableBuilder(schema, {
       dynamic: verb === "ListRecords" ? METADATA_COLUMNS : undefined,
     });
     builder.add(rows);
@@ -445,6 +448,8 @@ export class OaiPmh {
       saved,
       paging: { signal, maxPages, maxRows },
       strict: options.strict,
+      raw: options.raw,
+      held: saved ? (await stateCode()).heldRecords(saved) : undefined,
     };
     if (saved?.inProgress) return { ...base, from: saved.from, until: saved.until };
     const needsGranularity =
@@ -499,7 +504,7 @@ function deepText(node: unknown): string {
   for (const [key, value] of Object.entries(node as XmlNode)) {
     if (key.startsWith("@_")) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
-      const text = deepText(item);
+      const text = deepText(item).trim();
       if (text) parts.push(text);
     }
   }

@@ -33,10 +33,20 @@ export interface OaiRecord {
    * the record's `about` containers. A field whose name would equal a header
    * column (`identifier`, `datestamp`, ...) is named `metadata:<name>`.
    * Every field is an array of strings (repeated elements, in document
-   * order); attributes such as `xml:lang` are dropped, `rdf:resource` links
-   * are read as values.
+   * order), each the element's text exactly as sent (spaces and line breaks
+   * kept; an empty element gives no value). Where a value carries an
+   * `xml:lang` (its own or an enclosing element's), the field has a
+   * companion `<field>@xml:lang` holding each value's language, in the same
+   * order, `""` for a value without one. Other attributes are not columns
+   * (`raw` keeps them); `rdf:resource` links are read as values.
    */
   metadata: Record<string, string[]>;
+  /**
+   * With `raw: true`, the record's XML as sent: its `<record>` element (the
+   * `<header>` for ListIdentifiers), with the namespace declarations it
+   * inherits from the envelope added to its start tag so that it stands alone.
+   */
+  raw?: string;
 }
 
 /** What a harvest asks for, and its per-call signal and caps. */
@@ -58,6 +68,12 @@ export interface HarvestOptions extends PagedReadOptions, StrictOption {
    * the high-water datestamp.
    */
   state?: string;
+  /**
+   * Keep each record's XML as sent in a `raw` column (see
+   * {@linkcode OaiRecord.raw}), for formats a flat table cannot hold
+   * (MODS, MARC, DataCite). Default false.
+   */
+  raw?: boolean;
 }
 
 /** One page of a streaming harvest. */

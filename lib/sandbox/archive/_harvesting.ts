@@ -90,13 +90,35 @@ export function oaiRecordOf(
   };
 }
 
-/** The records of a site: its public resources, in datestamp order (none for private sites). */
-export function oaiRecordsOf(state: ArchiveState, index: DatabaseIndex): OaiSandboxRecord[] {
+/**
+ * The records of a site: its public resources, in datestamp order (none for
+ * private sites); with `deleted`, its removed resources too, as deleted
+ * records (OAI-PMH; a ResourceSync resource list names only what exists).
+ */
+export function oaiRecordsOf(
+  state: ArchiveState,
+  index: DatabaseIndex,
+  deleted = false,
+): OaiSandboxRecord[] {
   if (!index.db.is_public) return [];
-  return index.db.resources
-    .filter((r) => r.is_public)
-    .map((r) => oaiRecordOf(state, index, r))
-    .sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : 0));
+  const { account, slug: db } = index.db;
+  const host = new URL(state.origin || "http://localhost").hostname;
+  const removed: OaiSandboxRecord[] = deleted
+    ? (index.db.withdrawn ?? []).map((w) => ({
+      identifier: `oai:${host}:${account}/${db}/${w.slug}`,
+      slug: w.slug,
+      datestamp: seconds(w.removed),
+      created: seconds(w.removed),
+      setSpec: [w.type],
+      deleted: true,
+      dc: {},
+      jps: {},
+    }))
+    : [];
+  return [
+    ...index.db.resources.filter((r) => r.is_public).map((r) => oaiRecordOf(state, index, r)),
+    ...removed,
+  ].sort((a, b) => (a.datestamp < b.datestamp ? -1 : a.datestamp > b.datestamp ? 1 : 0));
 }
 
 /** The JSON-LD a program gets at a resource's data URI without a key (resources_handler.ts). */
@@ -137,7 +159,7 @@ export function createHarvesting(
           repositoryIdentifier: new URL(state.origin || "http://localhost").hostname,
           setNames: { item: "Items", collection: "Collections" },
         },
-        records: () => oaiRecordsOf(state, index),
+        records: () => oaiRecordsOf(state, index, true),
         pageSize: options.oaiPageSize ?? 100,
         faults,
       }),

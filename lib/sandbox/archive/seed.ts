@@ -34,10 +34,25 @@ export interface SeedResource {
   updated: string;
 }
 
+/** A resource removed from a site, which OAI-PMH still lists as a deleted record. */
+export interface WithdrawnResource {
+  /** Its slug. */
+  slug: string;
+  /** Its resource type (the record's set). */
+  type: string;
+  /** When it was removed (ISO 8601). */
+  removed: string;
+}
+
 /** One database (site). */
 export interface SeedDatabase {
   /** Slug of the owning account. */
   account: string;
+  /**
+   * Resources removed from the site: OAI-PMH lists each as a deleted record
+   * (its Identify says deletedRecord persistent).
+   */
+  withdrawn?: WithdrawnResource[];
   /** URL slug of the database. */
   slug: string;
   /** Title of the site. */
@@ -475,6 +490,7 @@ export function seedArchive(options: SeedOptions = {}): ArchiveSeed {
     is_public: plan.is_public,
     settings: { ...plan.settings },
     resources: seedResources(rng, plan, Math.round(plan.count * scale)),
+    withdrawn: plan.is_public ? withdrawn(plan.slug) : undefined,
   }));
   const assets: SeedAsset[] = [
     {
@@ -607,4 +623,17 @@ function seedResources(rng: SeededRandom, plan: DatabasePlan, count: number): Se
     });
   }
   return resources;
+}
+
+/**
+ * Three resources each public site removed in 2025, so that a harvest meets
+ * deleted records as a real repository's does; fixed, so they draw nothing
+ * from the seeded generator and every other seeded value stays as it was.
+ */
+function withdrawn(db: string): WithdrawnResource[] {
+  return [1, 2, 3].map((n) => ({
+    slug: `${db}-withdrawn-${n}`,
+    type: "item",
+    removed: `2025-0${n + 2}-1${n}T0${n}:00:00.000Z`,
+  }));
 }

@@ -62,9 +62,15 @@ Deno.test("sickle: the four-page ListRecords chain with a deleted record", async
       "doc-type:article",
       "text",
     ]);
-    assert.deepEqual(live["dc:publisher"], ["Sample Publisher"]);
+    // Text is kept as sent, this repository's line breaks and indentation included.
+    assert.deepEqual(live["dc:publisher"], [
+      "\n                        Sample Publisher\n                    ",
+    ]);
     assert.deepEqual(live["dc:date"], ["2010"]);
     assert.match((live["dc:description"] as string[])[0], /^Lorem ipsum/);
+    // Its xml:lang is kept beside it, one language per value.
+    assert.deepEqual(live["dc:description@xml:lang"], ["eng"]);
+    assert.deepEqual(deleted["dc:description@xml:lang"], null);
     assert.ok(warnings.some((w) => /without an identifier|no identifier/.test(w)), warnings.join());
     assert.ok(!warnings.some((w) => /completeListSize/.test(w)), "8 announced, 8 arrived");
   } finally {

@@ -205,6 +205,18 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
     }:acme/letters/r-000001</sampleIdentifier></oai-identifier></description></Identify>`;
   }
 
+  /** The sets of the records, with their parents (`a` of `a:b`). */
+  function knownSets(): Set<string> {
+    const sets = new Set<string>();
+    for (const record of current()) {
+      for (const spec of record.setSpec) {
+        const parts = spec.split(":");
+        parts.forEach((_, i) => sets.add(parts.slice(0, i + 1).join(":")));
+      }
+    }
+    return sets;
+  }
+
   function listSets(args: Record<string, string>): string {
     if (faults.noSets) {
       throw new OaiError("noSetHierarchy", "This repository does not support sets");
@@ -247,6 +259,10 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
       }
       if (args.set !== undefined && faults.noSets) {
         throw new OaiError("noSetHierarchy", "This repository does not support sets");
+      }
+      // As Catmandu's provider answers: a set ListSets does not name is a bad argument.
+      if (args.set !== undefined && !knownSets().has(args.set)) {
+        throw new OaiError("badArgument", "set does not exist");
       }
       const cut = (d: string) => d.slice(0, (from ?? until ?? d).length);
       const matching = current()
