@@ -39,6 +39,8 @@ export interface SandboxJob {
   results: SandboxResult[];
   /** A paid job's payment; undefined for a free job. */
   payment?: JobInput["payment"];
+  /** The step at which a stop request ends the job (see {@linkcode JobEngine.stop}). */
+  stoppedAtStep?: number;
 }
 
 /** What a new job runs. */
@@ -196,8 +198,49 @@ export class JobEngine {
    * @returns The code.
    */
   status(job: SandboxJob): number {
-    const step = Math.floor((this.#now() - job.createdMs) / this.#stepMs);
-    return job.plan[Math.min(step, job.plan.length - 1)];
+    return job.plan[Math.min(this.#step(job), job.plan.length - 1)];
+  }
+
+  /** The step a job is at now, counted from its start. */
+  #step(job: SandboxJob): number {
+    return Math.floor((this.#now() - job.createdMs) / this.#stepMs);
+  }
+
+  /**
+   * Asks a job to stop, as ocean-node's `stopRequested`: a job that has not
+   * ended ends at its next step, finished (70) with exit code 137 and no
+   * output file published (its logs are). A job that has ended is
+   * left as it is.
+   *
+   * @param job The job.
+   * @returns Whether the request changed the job.
+   */
+  stop(job: SandboxJob): boolean {
+    if ([70, 71, 41].includes(this.status(job))) return false;
+    const at = this.#step(job) + 1;
+    const ran = job.plan.slice(0, at).includes(40);
+    job.plan = [...job.plan.slice(0, at), 70];
+    job.stoppedAtStep = at;
+    job.exitCode = 137;
+    job.oomKilled = false;
+    job.results = job.results.filter((r) =>
+      r.type === "imageLog" || r.type === "configurationLog" || (ran && r.type === "algorithmLog")
+    );
+    return true;
+  }
+
+  /**
+   * When the algorithm step of a job starts and ends on the engine's clock,
+   * in ms since the epoch (undefined when the job never runs its algorithm).
+   *
+   * @param job The job.
+   * @returns The span of status 40 and the clock's time now.
+   */
+  running(job: SandboxJob): { from: number; until: number; now: number } | undefined {
+    const step = job.plan.indexOf(40);
+    if (step < 0) return undefined;
+    const from = job.createdMs + step * this.#stepMs;
+    return { from, until: from + this.#stepMs, now: this.#now() };
   }
 
   /**
