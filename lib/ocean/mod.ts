@@ -89,6 +89,7 @@ export {
   type ChainOrdersOptions,
   compareOrders,
 } from "./order/chain_orders.ts";
+export { escrowSchema, escrowTable, type EscrowTableOptions } from "./order/escrow_table.ts";
 export {
   downloadAsset,
   type DownloadAssetOptions,
