@@ -91,6 +91,13 @@ export {
 } from "./order/chain_orders.ts";
 export { escrowSchema, escrowTable, type EscrowTableOptions } from "./order/escrow_table.ts";
 export {
+  type EscrowWithdrawOptions,
+  type EscrowWithdrawQuote,
+  type EscrowWithdrawResult,
+  quoteEscrowWithdraw,
+  withdrawEscrow,
+} from "./order/escrow_withdraw.ts";
+export {
   downloadAsset,
   type DownloadAssetOptions,
   type DownloadAssetReturnType,

@@ -6,25 +6,17 @@
  */
 
 import assert from "node:assert/strict";
-import { erc20Abi, parseAbi, parseEther } from "viem";
+import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { deployOceanContracts, startAnvil } from "../../lib/sandbox/chain/mod.ts";
-import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 import { escrowTable } from "../../lib/ocean/mod.ts";
-
-const ESCROW = parseAbi([
-  "function factoryRouter() view returns (address)",
-  "function deposit(address token, uint256 amount)",
-  "function authorize(address token, address payee, uint256 maxLockedAmount, uint256 maxLockSeconds, uint256 maxLockCounts)",
-  "function createLock(uint256 jobId, address token, address payer, uint256 amount, uint256 expiry)",
-  "function getUserFunds(address payer, address token) view returns ((uint256 available, uint256 locked))",
-]);
+import { ESCROW_ABI as ESCROW, escrowWithLock } from "./_escrow_setup.ts";
 
 Deno.test("escrowTable shows a payer's funds, authorization and lock as the Escrow holds them", async () => {
   const chain = await startAnvil();
   try {
     const contracts = await deployOceanContracts(chain);
-    const { publicClient, walletClient } = chainClients(chain);
+    const { publicClient, payer, node, ocean } = await escrowWithLock(chain, contracts);
     assert.equal(
       await publicClient.readContract({
         address: contracts.escrow,
@@ -34,61 +26,6 @@ Deno.test("escrowTable shows a payer's funds, authorization and lock as the Escr
       contracts.router,
       "the sandbox deploys the Escrow with the router",
     );
-    const payer = privateKeyToAccount(generatePrivateKey());
-    const node = privateKeyToAccount(generatePrivateKey());
-    for (const account of [payer, node]) {
-      await publicClient.request({
-        method: "anvil_setBalance" as never,
-        params: [account.address, "0x56BC75E2D63100000"] as never,
-      });
-    }
-    const send = async (request: Parameters<typeof walletClient.writeContract>[0]) => {
-      const hash = await walletClient.writeContract(request);
-      const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-      assert.equal(receipt.status, "success", `${request.functionName} reverted`);
-    };
-    const chainOf = walletClient.chain;
-    const ocean = contracts.oceanToken;
-    await send({
-      address: ocean,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [payer.address, parseEther("10")],
-      account: contracts.owner,
-      chain: chainOf,
-    });
-    await send({
-      address: ocean,
-      abi: erc20Abi,
-      functionName: "approve",
-      args: [contracts.escrow, parseEther("10")],
-      account: payer,
-      chain: chainOf,
-    });
-    await send({
-      address: contracts.escrow,
-      abi: ESCROW,
-      functionName: "deposit",
-      args: [ocean, parseEther("10")],
-      account: payer,
-      chain: chainOf,
-    });
-    await send({
-      address: contracts.escrow,
-      abi: ESCROW,
-      functionName: "authorize",
-      args: [ocean, node.address, parseEther("5"), 3600n, 2n],
-      account: payer,
-      chain: chainOf,
-    });
-    await send({
-      address: contracts.escrow,
-      abi: ESCROW,
-      functionName: "createLock",
-      args: [7n, ocean, payer.address, parseEther("2.5"), 600n],
-      account: node,
-      chain: chainOf,
-    });
     const block = await publicClient.getBlock();
 
     const table = await escrowTable({
