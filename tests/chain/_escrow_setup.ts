@@ -30,53 +30,33 @@ export async function escrowWithLock(chain: AnvilChain, contracts: OceanContract
       params: [account.address, "0x56BC75E2D63100000"] as never,
     });
   }
-  const send = async (request: Parameters<typeof walletClient.writeContract>[0]) => {
-    const hash = await walletClient.writeContract(request);
-    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-    assert.equal(receipt.status, "success", `${request.functionName} reverted`);
-  };
-  const chainOf = walletClient.chain;
   const ocean = contracts.oceanToken;
   const escrow = contracts.escrow;
-  await send({
-    address: ocean,
-    abi: erc20Abi,
-    functionName: "transfer",
-    args: [payer.address, parseEther("10")],
-    account: contracts.owner,
-    chain: chainOf,
-  });
-  await send({
-    address: ocean,
-    abi: erc20Abi,
-    functionName: "approve",
-    args: [escrow, parseEther("10")],
-    account: payer,
-    chain: chainOf,
-  });
-  await send({
-    address: escrow,
-    abi: ESCROW_ABI,
-    functionName: "deposit",
-    args: [ocean, parseEther("10")],
-    account: payer,
-    chain: chainOf,
-  });
-  await send({
-    address: escrow,
-    abi: ESCROW_ABI,
-    functionName: "authorize",
-    args: [ocean, node.address, parseEther("5"), 3600n, 2n],
-    account: payer,
-    chain: chainOf,
-  });
-  await send({
-    address: escrow,
-    abi: ESCROW_ABI,
-    functionName: "createLock",
-    args: [7n, ocean, payer.address, parseEther("2.5"), 600n],
-    account: node,
-    chain: chainOf,
-  });
+  type Account = typeof payer | typeof contracts.owner;
+  const send = async (
+    address: `0x${string}`,
+    abi: typeof erc20Abi | typeof ESCROW_ABI,
+    functionName: string,
+    args: unknown[],
+    account: Account,
+  ) => {
+    const hash = await walletClient.writeContract(
+      { address, abi, functionName, args, account, chain: walletClient.chain } as never,
+    );
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+    assert.equal(receipt.status, "success", `${functionName} reverted`);
+  };
+  await send(ocean, erc20Abi, "transfer", [payer.address, parseEther("10")], contracts.owner);
+  await send(ocean, erc20Abi, "approve", [escrow, parseEther("10")], payer);
+  await send(escrow, ESCROW_ABI, "deposit", [ocean, parseEther("10")], payer);
+  const authorization = [ocean, node.address, parseEther("5"), 3600n, 2n];
+  await send(escrow, ESCROW_ABI, "authorize", authorization, payer);
+  await send(
+    escrow,
+    ESCROW_ABI,
+    "createLock",
+    [7n, ocean, payer.address, parseEther("2.5"), 600n],
+    node,
+  );
   return { publicClient, payer, payerKey, node, ocean, escrow };
 }

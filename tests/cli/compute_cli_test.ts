@@ -4,28 +4,16 @@
  */
 
 import assert from "node:assert/strict";
-import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
 import { SANDBOX_WALLET_KEY, startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { runTidepool } from "./_run_cli.ts";
-
-const STEP_MS = 1_000;
-const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+import { sandboxOnClock, signer, startJob, STEP_MS } from "../ocean_compute/_job_clock.ts";
 
 Deno.test("tidepool compute logs prints a running job's lines; compute stop stops it", async () => {
-  const clock = { now: 1_700_000_000_000 };
-  await using sandbox = startOceanSandbox({ compute: { stepMs: STEP_MS, now: () => clock.now } });
+  const { sandbox, clock, node, started } = sandboxOnClock();
+  await using _ = sandbox;
   const cwd = await Deno.makeTempDir();
   try {
-    const node = new OceanNode(sandbox.url, { progress: false, retry: false });
-    const { dataset, algorithm, environment } = sandbox.computeExample();
-    const started = clock.now;
-    const [job] = await node.startFreeCompute({
-      signer,
-      environment,
-      algorithm,
-      datasets: [dataset],
-      maxJobDuration: 60,
-    });
+    const job = await startJob(node, sandbox);
     const env = { WALLET_KEY: SANDBOX_WALLET_KEY };
     clock.now = started + 4.99 * STEP_MS;
     const logs = await runTidepool(

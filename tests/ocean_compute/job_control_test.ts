@@ -7,37 +7,9 @@
  */
 
 import assert from "node:assert/strict";
-import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import { signerFromPrivateKey } from "../../lib/ocean/mod.ts";
 import { HttpError, TidepoolError } from "../../lib/errors/errors.ts";
-import type { ProgressEvent } from "../../lib/progress/progress.ts";
-import { SANDBOX_WALLET_KEY, startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
-
-const STEP_MS = 1_000;
-const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
-
-/** A sandbox whose jobs move only when the test moves `clock.now`. */
-function sandboxOnClock() {
-  const clock = { now: 1_700_000_000_000 };
-  const sandbox = startOceanSandbox({ compute: { stepMs: STEP_MS, now: () => clock.now } });
-  const events: ProgressEvent[] = [];
-  const node = new OceanNode(sandbox.url, {
-    progress: (event) => events.push(event),
-    retry: false,
-  });
-  return { sandbox, clock, node, events };
-}
-
-async function startJob(node: OceanNode, sandbox: ReturnType<typeof startOceanSandbox>) {
-  const { dataset, algorithm, environment } = sandbox.computeExample();
-  const [job] = await node.startFreeCompute({
-    signer,
-    environment,
-    algorithm,
-    datasets: [dataset],
-    maxJobDuration: 60,
-  });
-  return job;
-}
+import { sandboxOnClock, signer, startJob, STEP_MS } from "./_job_clock.ts";
 
 /**
  * Moves the clock to step `step` of the job (4 is status 40, the algorithm
