@@ -63,8 +63,19 @@ export interface JobInput {
   additionalViewers: string[];
   /** Result file names to use instead of the usual ones, by type (fault switch). */
   filenames?: Record<string, string>;
-  /** A paid job's payment: chain, token and the order transactions it runs on. */
-  payment?: { chainId: number; token: string; orders: string[] };
+  /**
+   * A paid job's payment: chain, token and the order transactions it runs
+   * on; for an environment that charges for resources, the escrow lock
+   * (base units) and what happened to it at the end.
+   */
+  payment?: {
+    chainId: number;
+    token: string;
+    orders: string[];
+    escrow?: { payer: string; locked: bigint; settled?: "claimed" | "left" };
+  };
+  /** The job's id, when the node made it before the start (to lock its price); default a new one. */
+  jobId?: string;
 }
 
 const TEXT: Record<number, string> = {
@@ -130,8 +141,7 @@ export class JobEngine {
     const createdMs = this.#now();
     const ram = input.resources.find((r) => r.id === "ram")?.amount ?? 1;
     const run = runSummary(input.datasets, input.algocustomdata, ram);
-    const jobId = crypto.randomUUID().replaceAll("-", "").slice(0, 32) +
-      (++this.#counter).toString(16);
+    const jobId = input.jobId ?? this.newJobId();
     const names = { ...DEFAULT_NAMES, ...input.filenames };
     const files: [string, string | undefined][] = [
       [
@@ -167,6 +177,24 @@ export class JobEngine {
     };
     this.#jobs.set(jobId, job);
     return job;
+  }
+
+  /**
+   * A fresh job id, as `start` makes one.
+   *
+   * @returns The short id.
+   */
+  newJobId(): string {
+    return crypto.randomUUID().replaceAll("-", "").slice(0, 32) + (++this.#counter).toString(16);
+  }
+
+  /**
+   * Every job the engine holds.
+   *
+   * @returns The jobs.
+   */
+  all(): SandboxJob[] {
+    return [...this.#jobs.values()];
   }
 
   /**
