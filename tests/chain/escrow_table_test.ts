@@ -12,7 +12,7 @@ import { deployOceanContracts, startAnvil } from "../../lib/sandbox/chain/mod.ts
 import { escrowTable } from "../../lib/ocean/mod.ts";
 import { ESCROW_ABI as ESCROW, escrowWithLock } from "./_escrow_setup.ts";
 
-Deno.test("escrowTable shows a payer's funds, authorization and lock as the Escrow holds them", async () => {
+Deno.test("escrowTable shows a payer's funds, authorization and lock, and no other payer's", async () => {
   const chain = await startAnvil();
   try {
     const contracts = await deployOceanContracts(chain);
@@ -27,6 +27,8 @@ Deno.test("escrowTable shows a payer's funds, authorization and lock as the Escr
       "the sandbox deploys the Escrow with the router",
     );
     const block = await publicClient.getBlock();
+    // Another payer's lock in the same token: the Escrow's getLocks matches it too.
+    await escrowWithLock(chain, contracts);
 
     const table = await escrowTable({
       rpcUrl: chain.rpcUrl,

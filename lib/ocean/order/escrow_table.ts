@@ -27,10 +27,7 @@ export interface EscrowTableOptions {
   escrow: string;
   /** The payer whose escrow is read. */
   payer: string;
-  /**
-   * The nodes (payees, `payment.payee`) whose authorizations and locks are
-   * read; the contract lists them per payee. Default none: the funds only.
-   */
+  /** Only these nodes' (payees', `payment.payee`) authorizations and locks; default every payee. */
   payees?: readonly string[];
   /** The chain id; default the sandbox chain's. */
   chainId?: number;
@@ -48,7 +45,11 @@ export const escrowSchema: TableSchema<Record<string, unknown>> = defineSchema(
     },
     { name: "token", type: "string", description: "The token's address" },
     { name: "symbol", type: "string", description: "The token's symbol" },
-    { name: "payee", type: "string", description: "The node paid (null for funds)" },
+    {
+      name: "payee",
+      type: "string",
+      description: "The node paid (null for funds)",
+    },
     {
       name: "amount",
       type: "string",
@@ -76,6 +77,8 @@ export const escrowSchema: TableSchema<Record<string, unknown>> = defineSchema(
   ] as const,
 );
 
+const ZERO = "0x0000000000000000000000000000000000000000";
+
 const ESCROW_READS = [
   "function getUserTokens(address user) view returns (address[])",
   "function getUserFunds(address payer, address token) view returns ((uint256 available, uint256 locked))",
@@ -86,9 +89,9 @@ const ESCROW_READS = [
 ] as const;
 
 /**
- * Reads a payer's escrow: for each token the payer ever deposited
- * (`getUserTokens`), a `funds` row (available, locked), and for each payee
- * given an `authorization` row and one `lock` row per lock it holds. All
+ * Reads a payer's escrow: for each token the payer holds funds in
+ * (`getUserTokens`), a `funds` row (available, locked), an `authorization`
+ * row per payee and a `lock` row per lock each payee holds. All
  * reads are made at one block, recorded and replayed like other chain reads.
  * Amounts are exact decimals in whole tokens (the token's own decimals).
  *
@@ -145,7 +148,9 @@ async function readEscrow(options: EscrowTableOptions): Promise<ColumnTable> {
   noteAsOf({ chainId: chain.id, block: Number(blockNumber) });
   const escrow = getAddress(options.escrow);
   const payer = getAddress(options.payer);
-  const payees = (options.payees ?? []).map((p) => getAddress(p));
+  const payees = options.payees === undefined
+    ? undefined
+    : new Set(options.payees.map((p) => getAddress(p).toLowerCase()));
   const read = <T>(address: `0x${string}`, functionName: string, args: unknown[]) =>
     client.readContract({ address, abi, functionName, args, blockNumber } as never) as Promise<T>;
   const tokens = await read<readonly `0x${string}`[]>(escrow, "getUserTokens", [payer]);
@@ -166,38 +171,44 @@ async function readEscrow(options: EscrowTableOptions): Promise<ColumnTable> {
       amount: units(funds.available),
       locked: units(funds.locked),
     });
-    for (const payee of payees) {
-      const auths = await read<
-        readonly {
-          maxLockedAmount: bigint;
-          currentLockedAmount: bigint;
-          maxLockSeconds: bigint;
-          maxLockCounts: bigint;
-          currentLocks: bigint;
-        }[]
-      >(escrow, "getAuthorizations", [token, payer, payee]);
-      for (const auth of auths) {
-        rows.push({
-          kind: "authorization",
-          ...base,
-          payee: payee.toLowerCase(),
-          amount: units(auth.maxLockedAmount),
-          locked: units(auth.currentLockedAmount),
-          maxLockSeconds: Number(auth.maxLockSeconds),
-          maxLockCounts: Number(auth.maxLockCounts),
-          currentLocks: Number(auth.currentLocks),
-        });
-      }
-      const locks = await read<readonly { jobId: bigint; amount: bigint; expiry: bigint }[]>(
-        escrow,
-        "getLocks",
-        [token, payer, payee],
-      );
+    // Every payee's authorization at once (the zero address matches any payee).
+    const auths = (await read<
+      readonly {
+        payee: `0x${string}`;
+        maxLockedAmount: bigint;
+        currentLockedAmount: bigint;
+        maxLockSeconds: bigint;
+        maxLockCounts: bigint;
+        currentLocks: bigint;
+      }[]
+    >(escrow, "getAuthorizations", [token, payer, ZERO])).filter((auth) =>
+      payees === undefined || payees.has(auth.payee.toLowerCase())
+    );
+    for (const auth of auths) {
+      rows.push({
+        kind: "authorization",
+        ...base,
+        payee: auth.payee.toLowerCase(),
+        amount: units(auth.maxLockedAmount),
+        locked: units(auth.currentLockedAmount),
+        maxLockSeconds: Number(auth.maxLockSeconds),
+        maxLockCounts: Number(auth.maxLockCounts),
+        currentLocks: Number(auth.currentLocks),
+      });
+    }
+    // 2.6.0's getLocks wants a payee and its locks do not name one: read them per payee
+    // authorized, keeping only the payer's own locks in this token whatever the filter does.
+    for (const auth of auths) {
+      const locks = await read<
+        readonly { jobId: bigint; payer: string; amount: bigint; expiry: bigint; token: string }[]
+      >(escrow, "getLocks", [token, payer, auth.payee]);
       for (const lock of locks) {
+        if (lock.payer.toLowerCase() !== payer.toLowerCase()) continue;
+        if (lock.token.toLowerCase() !== token.toLowerCase()) continue;
         rows.push({
           kind: "lock",
           ...base,
-          payee: payee.toLowerCase(),
+          payee: auth.payee.toLowerCase(),
           amount: units(lock.amount),
           jobId: lock.jobId.toString(),
           expiry: new Date(Number(lock.expiry) * 1000),
