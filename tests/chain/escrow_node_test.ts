@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { erc20Abi, parseAbi, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
+import { OceanNode, signerFromPrivateKey, withdrawEscrow } from "../../lib/ocean/mod.ts";
 import { signRequest } from "../../lib/ocean/sign_request.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { escrowJobId, startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
@@ -22,6 +22,7 @@ const ESCROW = parseAbi([
   "function authorize(address token, address payee, uint256 maxLockedAmount, uint256 maxLockSeconds, uint256 maxLockCounts)",
   "function getUserFunds(address payer, address token) view returns ((uint256 available, uint256 locked))",
   "function getLocks(address token, address payer, address payee) view returns ((uint256 jobId, address payer, uint256 amount, uint256 expiry, address token)[])",
+  "function cancelExpiredLock(uint256 jobId, address token, address payer, address payee)",
 ]);
 const RESOURCES = [{ id: "cpu", amount: 1 }, { id: "ram", amount: 1 }];
 
@@ -112,7 +113,7 @@ async function pricedNode() {
       }),
     });
   };
-  return { ocean, chain, node, buyer, terms, send, balance, funds, start, token, escrow };
+  return { ocean, chain, node, buyer, key, terms, send, balance, funds, start, token, escrow };
 }
 
 Deno.test("a priced environment quotes, locks and claims the job's price through the Escrow", async () => {
@@ -190,6 +191,66 @@ Deno.test("a lock the authorization does not cover is refused: no job, nothing l
     const held = await funds();
     assert.deepEqual([held.available, held.locked], [amount, 0n]);
     assert.equal((await node.jobs(buyer.address)).numRows(), 1, "only the unpriced first job");
+  } finally {
+    await chain.close();
+    await ocean.close();
+  }
+});
+
+Deno.test("a node that locks more than it quoted is stopped by an authorization of the quote", async () => {
+  const { ocean, chain, send, funds, start, token, escrow, terms } = await pricedNode();
+  try {
+    const amount = BigInt(terms.payment!.amount!);
+    ocean.compute!.faults.escrowLockFactor = 2;
+    await send(token, erc20Abi, "approve", [escrow, 2n * amount]);
+    await send(escrow, ESCROW, "deposit", [token, 2n * amount]);
+    await send(escrow, ESCROW, "authorize", [token, chain.nodeAddress, amount, 660n, 1n]);
+    const answer = await start();
+    assert.equal(answer.status, 400);
+    assert.match(await answer.text(), /Exceeds maxLockedAmount/, "the Escrow itself refused");
+    const held = await funds();
+    assert.deepEqual([held.available, held.locked], [2n * amount, 0n], "nothing locked");
+  } finally {
+    await chain.close();
+    await ocean.close();
+  }
+});
+
+Deno.test("a node that never claims: the lock expires and the payer takes it all back", async () => {
+  const { ocean, chain, node, buyer, key, send, balance, funds, start, token, escrow, terms } =
+    await pricedNode();
+  try {
+    const amount = BigInt(terms.payment!.amount!);
+    ocean.compute!.faults.escrowNeverClaims = true;
+    const before = await balance(buyer.address);
+    await send(token, erc20Abi, "approve", [escrow, amount]);
+    await send(escrow, ESCROW, "deposit", [token, amount]);
+    await send(escrow, ESCROW, "authorize", [token, chain.nodeAddress, amount, 660n, 1n]);
+    const answer = await start();
+    assert.equal(answer.status, 200, await answer.clone().text());
+    const [job] = await answer.json();
+    await node.waitForJob(buyer.address, job.jobId, { pollMs: 10, timeoutMs: 5_000 });
+    assert.deepEqual(Object.values(await funds()), [0n, amount], "still locked, never claimed");
+    const { publicClient } = chainClients(chain);
+    // Past the lock's 660 s, anyone may cancel it; then the payer withdraws.
+    await publicClient.request({ method: "evm_increaseTime" as never, params: [661] as never });
+    await publicClient.request({ method: "evm_mine" as never, params: [] as never });
+    await send(escrow, ESCROW, "cancelExpiredLock", [
+      escrowJobId(job.jobId),
+      token,
+      buyer.address,
+      chain.nodeAddress,
+    ]);
+    assert.deepEqual(Object.values(await funds()), [amount, 0n]);
+    const back = await withdrawEscrow({
+      rpcUrl: chain.rpcUrl,
+      chainId: chain.chainId,
+      escrow,
+      token,
+      account: privateKeyToAccount(key),
+    });
+    assert.equal(back.amount, "0.75");
+    assert.equal(await balance(buyer.address), before, "every token came back");
   } finally {
     await chain.close();
     await ocean.close();

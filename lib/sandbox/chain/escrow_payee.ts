@@ -74,11 +74,25 @@ export function escrowPayee(
     if (receipt.status !== "success") throw new Error(`${functionName} reverted (${hash})`);
     return hash;
   };
+  const createLock = async (
+    jobId: string,
+    payer: string,
+    token: string,
+    amount: bigint,
+    seconds: number,
+  ) => {
+    try {
+      return { tx: await send("createLock", [escrowJobId(jobId), token, payer, amount, seconds]) };
+    } catch (error) {
+      return { error: (error as { shortMessage?: string }).shortMessage ?? String(error) };
+    }
+  };
   return {
     escrowAddress: escrow,
     payee: node.address,
     claimTimeoutSeconds: CLAIM_TIMEOUT_SECONDS,
-    async lock({ jobId, payer, token, amount, seconds }) {
+    async lock({ jobId, payer, token, amount, seconds, checked = true }) {
+      if (!checked) return await createLock(jobId, payer, token, amount, seconds);
       const args = [token as ChainAddress, payer as ChainAddress] as const;
       const funds = await publicClient.readContract({
         address: escrow,
@@ -109,12 +123,7 @@ export function escrowPayee(
       if (auth.currentLocks + 1n > auth.maxLockCounts) {
         return { error: "No valid escrow auths found(too many active locks)" };
       }
-      try {
-        const tx = await send("createLock", [escrowJobId(jobId), token, payer, amount, seconds]);
-        return { tx };
-      } catch (error) {
-        return { error: (error as { shortMessage?: string }).shortMessage ?? String(error) };
-      }
+      return await createLock(jobId, payer, token, amount, seconds);
     },
     async claim({ jobId, payer, token, amount, proof }) {
       return await send("claimLockAndWithdraw", [

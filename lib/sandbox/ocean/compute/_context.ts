@@ -66,13 +66,17 @@ export interface EscrowHooks {
   payee: string;
   /** Seconds the node keeps to claim after the job's longest run. */
   claimTimeoutSeconds: number;
-  /** Locks `amount` (base units) for `seconds` after ocean-node's checks, or says why not. */
+  /**
+   * Locks `amount` (base units) for `seconds` after ocean-node's checks
+   * (`checked: false`, a dishonest node's: straight to the chain), or says why not.
+   */
   lock(job: {
     jobId: string;
     payer: string;
     token: string;
     amount: bigint;
     seconds: number;
+    checked?: boolean;
   }): Promise<{ tx: string } | { error: string }>;
   /** Claims `amount` of the job's lock (and withdraws it to the node). */
   claim(job: {

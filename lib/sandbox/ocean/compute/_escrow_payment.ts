@@ -81,13 +81,16 @@ export async function lockJobPrice(
   const escrow = context.chain?.escrow;
   const quoted = jobCost(environment, payment, limits);
   if (!escrow || quoted === 0n) return undefined;
-  const locked = quoted * BigInt(context.faults.escrowLockFactor ?? 1);
+  const factor = context.faults.escrowLockFactor ?? 1;
+  const locked = quoted * BigInt(factor);
   const result = await escrow.lock({
     jobId,
     payer,
     token: payment.token,
     amount: locked,
     seconds: limits.duration + escrow.claimTimeoutSeconds,
+    // A node that locks more than it quoted does not check first: the Escrow decides.
+    checked: factor === 1,
   });
   if ("error" in result) return text(400, result.error);
   return { payer, locked };
