@@ -79,7 +79,12 @@ export { ordersWithAssets } from "./lib/ocean/orders_with_assets.ts";
 export { signerFromEnv, signerFromPrivateKey } from "./lib/ocean/signer.ts";
 export { signRequest } from "./lib/ocean/sign_request.ts";
 export { TAG_COUNT_COLUMNS, tags } from "./lib/ocean/asset_tags.ts";
-export type { OrdersWithAssetsOptions, TagCountRow } from "./lib/ocean/mod.ts";
+export type {
+  ComputeLogsOptions,
+  JobControlOptions,
+  OrdersWithAssetsOptions,
+  TagCountRow,
+} from "./lib/ocean/mod.ts";
 export type {
   AccessRule,
   AlgorithmContainer,

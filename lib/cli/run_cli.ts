@@ -16,6 +16,7 @@ import { commandHelp, subcommandHelp } from "./_help.ts";
 import { refuseSecrets } from "./_secrets.ts";
 import { EXIT, exitCodeOf, UsageError } from "./exit_codes.ts";
 import { ASSETS_COMMAND } from "./assets_command.ts";
+import { COMPUTE_COMMAND } from "./compute_command.ts";
 import { EXPRESSIONS_COMMAND } from "./expressions_command.ts";
 import { HARVEST_COMMAND } from "./harvest_command.ts";
 import { ORDERS_COMMAND } from "./orders_command.ts";
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   RESOURCESYNC_COMMAND,
   ORDERS_COMMAND,
   ASSETS_COMMAND,
+  COMPUTE_COMMAND,
   EXPRESSIONS_COMMAND,
   VERIFY_COMMAND,
   REPRODUCE_COMMAND,

@@ -117,6 +117,15 @@ const OCEAN_CALL_RULES = {
     },
     required: ["signer", "dir"],
   },
+  "OceanNode.job": { rules: { signal: "signal" }, required: [] },
+  "OceanNode.stopCompute": {
+    rules: { signer: "object", signal: "signal" },
+    required: ["signer"],
+  },
+  "OceanNode.computeLogs": {
+    rules: { signer: "object", idleTimeoutMs: "integer", signal: "signal" },
+    required: ["signer"],
+  },
   "OceanNode.resultText": {
     rules: { signer: "object", maxBytes: "number", signal: "signal" },
     required: ["signer"],

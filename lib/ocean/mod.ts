@@ -43,6 +43,7 @@ export type {
 export type { WaitForJobOptions } from "./compute/wait_for_job.ts";
 export type { DownloadResultsOptions } from "./compute/download_results.ts";
 export type { ResultTextOptions } from "./compute/result_text.ts";
+export type { ComputeLogsOptions, JobControlOptions } from "./compute/job_control.ts";
 export type { EncryptInput, EncryptOptions } from "./publish/encrypt.ts";
 export type { DecryptParameters } from "./publish/decrypt.ts";
 export type { ValidateDdoOptions, ValidateDdoResult } from "./publish/validate_ddo.ts";
@@ -89,6 +90,14 @@ export {
   type ChainOrdersOptions,
   compareOrders,
 } from "./order/chain_orders.ts";
+export { escrowSchema, escrowTable, type EscrowTableOptions } from "./order/escrow_table.ts";
+export {
+  type EscrowWithdrawOptions,
+  type EscrowWithdrawQuote,
+  type EscrowWithdrawResult,
+  quoteEscrowWithdraw,
+  withdrawEscrow,
+} from "./order/escrow_withdraw.ts";
 export {
   downloadAsset,
   type DownloadAssetOptions,

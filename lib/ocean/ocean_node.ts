@@ -35,7 +35,9 @@ import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 import { checkAddress } from "./_validate.ts";
 import type {
+  ComputeLogsOptions,
   DownloadResultsOptions,
+  JobControlOptions,
   JobsOptions,
   ResultTextOptions,
   StartFreeComputeParameters,
@@ -655,6 +657,79 @@ export class OceanNode {
   ): Promise<ComputeJob> {
     checkCall("OceanNode.waitForJob", options);
     return await (await computeCode()).waitForJob(this.http, consumer, jobId, options);
+  }
+
+  /**
+   * One job of a consumer by id, in either form (the short id or
+   * `<cluster hash>-<jobId>`), as the node lists it now (unsigned).
+   *
+   * @param consumer The owner's address (or signer).
+   * @param jobId The job id, short or long.
+   * @param options A signal.
+   * @returns The job.
+   * @throws {TidepoolError} When the node lists no such job for the consumer.
+   *
+   * @example The status of one job
+   * ```ts ignore
+   * const job = await node.job(signer.address, started.jobId);
+   * console.log(job.status, job.statusText);
+   * ```
+   */
+  async job(
+    consumer: string | Signer,
+    jobId: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ComputeJob> {
+    checkCall("OceanNode.job", options);
+    const code = await computeCode();
+    return await code.jobById(this.http, consumer, jobId, options.signal);
+  }
+
+  /**
+   * Stops a job (`PUT /api/services/compute`, signed `stopCompute` by the
+   * owner, with the id as `<cluster hash>-<jobId>`: a short id is completed
+   * from the owner's job list). The node marks the job to stop and answers
+   * it as it was; the job then ends at the node's pace (follow it with
+   * `waitForJob` or `job`). A job that has ended is answered unchanged.
+   *
+   * @param jobId The job id, short or long.
+   * @param options The owner's signer, a signal.
+   * @returns The job as the node answered the stop.
+   * @throws {TidepoolError} When the node has no such job of the signer.
+   *
+   * @example Stopping a job that runs too long
+   * ```ts ignore
+   * await node.stopCompute(job.jobId, { signer });
+   * const ended = await node.waitForJob(signer.address, job.jobId);
+   * ```
+   */
+  async stopCompute(jobId: string, options: JobControlOptions): Promise<ComputeJob> {
+    checkCall("OceanNode.stopCompute", options);
+    return await (await computeCode()).stopCompute(this.http, jobId, options);
+  }
+
+  /**
+   * Follows a running job's output as the node streams it
+   * (`GET /api/services/computeStreamableLogs`, signed
+   * `getComputeStreamableLogs`): one string per line, as they come, shown
+   * in the progress display (the notebook's or the terminal's). The stream
+   * ends when the algorithm does. The node streams only while the algorithm
+   * runs: before, wait with `waitForJob`; after, read its `algorithmLog`
+   * result with `resultText`.
+   *
+   * @param jobId The job id, short or long.
+   * @param options The owner's signer, the silence allowed (`idleTimeoutMs`), a signal.
+   * @returns The lines, as an async iterable.
+   * @throws {HttpError} 404 when the job is not running.
+   *
+   * @example Printing a job's output as it runs
+   * ```ts ignore
+   * for await (const line of node.computeLogs(job.jobId, { signer })) console.log(line);
+   * ```
+   */
+  async *computeLogs(jobId: string, options: ComputeLogsOptions): AsyncGenerator<string> {
+    checkCall("OceanNode.computeLogs", options);
+    yield* (await computeCode()).computeLogs(this.http, jobId, options);
   }
 
   /**

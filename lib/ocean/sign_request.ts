@@ -6,7 +6,8 @@ import type { Hex, Signer } from "./signer.ts";
  * The commands the node signs, per endpoint (spec section 5); the spec shows
  * no command for a job list with metrics or for the token call, so those two
  * are ocean-node's own names (`getComputeStatus`, `createAuthToken`), as
- * docs/ASSUMPTIONS.md records.
+ * are the stop and the log stream's (`stopCompute`,
+ * `getComputeStreamableLogs`), as docs/ASSUMPTIONS.md records.
  */
 export type SignedCommand =
   | "encrypt"
@@ -16,7 +17,9 @@ export type SignedCommand =
   | "getComputeResult"
   | "validateDDO"
   | "getComputeStatus"
-  | "createAuthToken";
+  | "createAuthToken"
+  | "stopCompute"
+  | "getComputeStreamableLogs";
 
 /** The three fields a signed request carries. */
 export interface SignedFields {

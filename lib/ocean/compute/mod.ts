@@ -20,3 +20,4 @@ export * from "./jobs.ts";
 export * from "./wait_for_job.ts";
 export * from "./download_results.ts";
 export * from "./result_text.ts";
+export * from "./job_control.ts";

@@ -24,6 +24,9 @@ import ERC721Template from "@oceanprotocol/contracts/artifacts/contracts/templat
 import ERC721Factory from "@oceanprotocol/contracts/artifacts/contracts/ERC721Factory.sol/ERC721Factory.json" with {
   type: "json",
 };
+import Escrow from "@oceanprotocol/contracts/artifacts/contracts/escrow/Escrow.sol/Escrow.json" with {
+  type: "json",
+};
 import type { Abi, Hex } from "viem";
 
 /** The two parts of an artifact that deployment and calls need. */
@@ -45,4 +48,5 @@ export const ARTIFACTS = {
   ERC20Template: artifact(ERC20Template),
   ERC721Template: artifact(ERC721Template),
   ERC721Factory: artifact(ERC721Factory),
+  Escrow: artifact(Escrow),
 } as const;

@@ -35,6 +35,11 @@ export interface OceanContracts {
   erc721Template: ChainAddress;
   /** Creates data NFTs and their datatokens. */
   erc721Factory: ChainAddress;
+  /**
+   * The Escrow of paid compute (ocean-node's C2D v2): payers deposit and
+   * authorize a node, the node locks a job's price and claims it.
+   */
+  escrow: ChainAddress;
 }
 
 /** Ocean tokens minted to the owner at deployment, in whole tokens. */
@@ -134,7 +139,10 @@ export async function deployOceanContracts(
   await call(router, "FactoryRouter", "addFixedRateContract", [fixedRateExchange]);
   await call(router, "FactoryRouter", "addDispenserContract", [dispenser]);
   await call(oceanToken, "OceanToken", "mint", [owner, OCEAN_MINTED * 10n ** 18n]);
+  // Last, so the addresses of everything before stay as they were.
+  const escrow = await deploy("Escrow", [router, opfCommunityFeeCollector]);
   return {
+    escrow,
     owner,
     oceanToken,
     opfCommunityFeeCollector,

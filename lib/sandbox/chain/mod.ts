@@ -12,3 +12,4 @@ export * from "./publish_datatoken.ts";
 export * from "./provider_fee.ts";
 export * from "./validate_order.ts";
 export * from "./start_chain_sandbox.ts";
+export { CLAIM_TIMEOUT_SECONDS, escrowJobId } from "./escrow_payee.ts";

@@ -16,6 +16,7 @@ import { signProviderFee } from "./provider_fee.ts";
 import type { AnvilChain } from "./start_anvil.ts";
 import type { SandboxEnvironment } from "../ocean/compute/trial_environment.ts";
 import { validateOrder } from "./validate_order.ts";
+import { escrowPayee } from "./escrow_payee.ts";
 
 /** Options of {@linkcode putOceanOnChain}. */
 export interface PutOceanOnChainOptions {
@@ -23,6 +24,12 @@ export interface PutOceanOnChainOptions {
   dids?: readonly string[];
   /** The pricing of an asset's services; default free, except an asset whose stats give a positive price. */
   pricing?: (did: string) => DatatokenPricing;
+  /**
+   * Ocean per unit of each resource and minute (`{ cpu: 0.5, ram: 0.25 }`);
+   * default none: resources cost nothing and no escrow is used. With a
+   * price, every environment charges it through the chain's Escrow.
+   */
+  resourcePrices?: Readonly<Record<string, number>>;
 }
 
 /** What {@linkcode putOceanOnChain} set up. */
@@ -104,7 +111,17 @@ export async function putOceanOnChain(
       ? { index, datatoken, timeout: Number(ddo.services[index].timeout ?? 0) }
       : undefined;
   };
+  const prices = options.resourcePrices ?? {};
+  const priced = Object.values(prices).some((price) => price > 0);
+  if (priced) {
+    // The node sends its locks and claims itself: it needs gas.
+    await publicClient.request({
+      method: "anvil_setBalance" as never,
+      params: [node.address, "0x56BC75E2D63100000"] as never,
+    });
+  }
   routes.useChain({
+    escrow: priced ? escrowPayee(chain, contracts, node) : undefined,
     async initialize(did, serviceId, consumer, validUntil, environment) {
       const found = locate(did, serviceId);
       if (!found) return { error: `Service ${serviceId} of ${did} is not on chain` };
@@ -135,13 +152,13 @@ export async function putOceanOnChain(
       });
     },
   });
-  // Paid jobs from now on: every environment takes Ocean on this chain. Resources cost
-  // nothing, so no escrow is needed; the datasets and the algorithm are paid by their orders.
+  // Paid jobs from now on: every environment takes Ocean on this chain. Without prices the
+  // resources cost nothing and no escrow is needed; the assets are paid by their orders.
   for (const environment of ocean.environments) {
     (environment as { fees: SandboxEnvironment["fees"] }).fees = {
       [String(chain.chainId)]: [{
         feeToken: contracts.oceanToken,
-        prices: environment.resources.map((r) => ({ id: r.id, price: 0 })),
+        prices: environment.resources.map((r) => ({ id: r.id, price: prices[r.id] ?? 0 })),
       }],
     };
   }

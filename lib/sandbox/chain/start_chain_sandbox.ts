@@ -27,6 +27,12 @@ export interface ChainSandboxOptions {
    * cost 1 Ocean, the rest are free (so a compute job pays for its algorithm).
    */
   pricing?: (did: string, position: number) => DatatokenPricing;
+  /**
+   * Ocean per unit of each resource and minute, charged through the
+   * chain's Escrow (`{ cpu: 0.5, ram: 0.25 }`); default none: resources
+   * cost nothing.
+   */
+  resourcePrices?: Readonly<Record<string, number>>;
 }
 
 /** A running sandbox chain. */
@@ -96,6 +102,7 @@ export async function startChainSandbox(
     const { nodeAddress, dids: published } = await putOceanOnChain(ocean, anvil, contracts, {
       dids,
       pricing: (did) => pricing.get(did) ?? { type: "free" },
+      resourcePrices: options.resourcePrices,
     });
     const onChain = new Map([...pricing].map(([did, price]) => [published.get(did) ?? did, price]));
     const { publicClient, walletClient } = chainClients(anvil);

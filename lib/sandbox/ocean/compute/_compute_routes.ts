@@ -9,6 +9,7 @@ import type { Ddo } from "../../../ocean/ddo.ts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 import { joinCsvParts } from "./_computation.ts";
 import type { JobInput } from "./job_engine.ts";
+import { settleEndedJobs } from "./_escrow_payment.ts";
 
 /** A dataset or algorithm as a request carries it. */
 export type Ref = {
@@ -159,6 +160,7 @@ export function startJob(
   assets: CheckedAssets,
   limits: { resources: { id: string; amount: number }[]; duration: number },
   payment?: JobInput["payment"],
+  jobId?: string,
 ): Response {
   const container = assets.algoDdo.metadata.algorithm?.container;
   const job = context.engine.start({
@@ -185,6 +187,7 @@ export function startJob(
       ...(context.faults.hostileResultFilename ? { output: "../../escape.txt" } : {}),
     },
     payment,
+    jobId,
   });
   const view = context.engine.view(job);
   // ocean-node's engine answers a start with `<cluster hash>-<jobId>`, its job list the short id.
@@ -218,6 +221,7 @@ export async function jobsHandler(
 ): Promise<Response> {
   const consumer = url.searchParams.get("consumerAddress");
   if (!consumer) return text(400, "Missing consumerAddress");
+  await settleEndedJobs(context);
   const metrics = url.searchParams.get("includeMetrics") === "true";
   if (metrics) {
     const owner = context.tokens.ownerOf(request.headers.get("authorization"));

@@ -27,6 +27,10 @@ export interface ComputeFaults {
   startFailure?: { status: number; body: string };
   /** Sign compute provider fees that expired a minute ago (`initializeCompute`). */
   expiredProviderFees?: boolean;
+  /** Lock this many times the amount initializeCompute quoted (a node asking for more). */
+  escrowLockFactor?: number;
+  /** Never claim an escrow lock (the payer gets it back after it expires). */
+  escrowNeverClaims?: boolean;
   /** Answer initializeCompute with the assets' terms in reversed order (algorithm slot included). */
   reversedComputeTerms?: boolean;
   /** Rate limit: at most `requests` per `windowSeconds`, then 429 `Try again in N seconds.` */
@@ -50,6 +54,38 @@ export interface ChainOrderHooks {
   checkOrder(
     order: SandboxOrder & { payer?: string },
   ): Promise<{ valid: true } | { valid: false; reason: string }>;
+  /** The node's Escrow actions, when its environments charge for resources. */
+  escrow?: EscrowHooks;
+}
+
+/** How the node locks a job's price in the payer's escrow and claims it (ocean-node's Escrow). */
+export interface EscrowHooks {
+  /** The Escrow contract. */
+  escrowAddress: string;
+  /** The node's address: the payee the payer authorizes. */
+  payee: string;
+  /** Seconds the node keeps to claim after the job's longest run. */
+  claimTimeoutSeconds: number;
+  /**
+   * Locks `amount` (base units) for `seconds` after ocean-node's checks
+   * (`checked: false`, a dishonest node's: straight to the chain), or says why not.
+   */
+  lock(job: {
+    jobId: string;
+    payer: string;
+    token: string;
+    amount: bigint;
+    seconds: number;
+    checked?: boolean;
+  }): Promise<{ tx: string } | { error: string }>;
+  /** Claims `amount` of the job's lock (and withdraws it to the node). */
+  claim(job: {
+    jobId: string;
+    payer: string;
+    token: string;
+    amount: bigint;
+    proof: string;
+  }): Promise<string>;
 }
 
 /** An order transaction the download endpoint accepts. */

@@ -17,6 +17,7 @@ import {
   startJob,
 } from "./_compute_routes.ts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
+import { lockJobPrice, paymentTerms } from "./_escrow_payment.ts";
 
 type Payment = { chainId: number; token: string };
 
@@ -100,17 +101,9 @@ export async function initializeComputeHandler(
     terms.push(result);
   }
   if (context.faults.reversedComputeTerms) terms.reverse();
-  return json(200, {
-    algorithm: terms[0],
-    datasets: terms.slice(1),
-    // Resources are priced at 0 in the sandbox: nothing to lock in an escrow.
-    payment: {
-      payee: environment.consumerAddress,
-      chainId: paid.payment.chainId,
-      token: paid.payment.token,
-      amount: "0",
-    },
-  });
+  const payment = paymentTerms(context, environment, paid.payment, checkLimits(environment, body));
+  if (payment instanceof Response) return payment;
+  return json(200, { algorithm: terms[0], datasets: terms.slice(1), payment });
 }
 
 /** POST /api/services/compute */
@@ -134,7 +127,19 @@ export async function paidComputeHandler(
   if (limits instanceof Response) return limits;
   const orders = await checkOrders(context, assets, environment, owner);
   if (orders instanceof Response) return orders;
-  return startJob(context, body, environment.id, assets, limits, { ...payment, orders });
+  // As ocean-node: the job's id first, its price locked under it, then the job.
+  const jobId = context.engine.newJobId();
+  const escrow = await lockJobPrice(context, environment, payment, limits, owner, jobId);
+  if (escrow instanceof Response) return escrow;
+  return startJob(
+    context,
+    body,
+    environment.id,
+    assets,
+    limits,
+    { ...payment, orders, escrow },
+    jobId,
+  );
 }
 
 /** Each asset's order, checked on chain as ocean-node does, or the node's refusal. */

@@ -11,6 +11,11 @@ import { downloadHandler, initializeHandler } from "./_file_routes.ts";
 import { initializeComputeHandler, paidComputeHandler } from "./_paid_routes.ts";
 import { decryptHandler, encryptHandler, validateHandler } from "./_publish_routes.ts";
 import { authTokenHandler } from "./_auth_routes.ts";
+import {
+  deleteComputeHandler,
+  stopComputeHandler,
+  streamableLogsHandler,
+} from "./_job_control_routes.ts";
 import { AuthTokens } from "./auth_tokens.ts";
 import { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
@@ -151,6 +156,9 @@ const HANDLERS: Record<string, Handler> = {
   "POST /api/services/compute": (context, _url, request) => paidComputeHandler(context, request),
   "GET /api/services/compute": (context, url, request) => jobsHandler(context, url, request),
   "GET /api/services/computeResult": (context, url) => computeResultHandler(context, url),
+  "PUT /api/services/compute": (context, url) => stopComputeHandler(context, url),
+  "DELETE /api/services/compute": deleteComputeHandler,
+  "GET /api/services/computeStreamableLogs": (context, url) => streamableLogsHandler(context, url),
   "GET /api/services/initialize": (context, url) => initializeHandler(context, url),
   "GET /api/services/download": (context, url) => downloadHandler(context, url),
   "POST /api/services/encrypt": encryptHandler,

@@ -39,6 +39,8 @@ export interface SandboxJob {
   results: SandboxResult[];
   /** A paid job's payment; undefined for a free job. */
   payment?: JobInput["payment"];
+  /** The step at which a stop request ends the job (see {@linkcode JobEngine.stop}). */
+  stoppedAtStep?: number;
 }
 
 /** What a new job runs. */
@@ -61,8 +63,19 @@ export interface JobInput {
   additionalViewers: string[];
   /** Result file names to use instead of the usual ones, by type (fault switch). */
   filenames?: Record<string, string>;
-  /** A paid job's payment: chain, token and the order transactions it runs on. */
-  payment?: { chainId: number; token: string; orders: string[] };
+  /**
+   * A paid job's payment: chain, token and the order transactions it runs
+   * on; for an environment that charges for resources, the escrow lock
+   * (base units) and what happened to it at the end.
+   */
+  payment?: {
+    chainId: number;
+    token: string;
+    orders: string[];
+    escrow?: { payer: string; locked: bigint; settled?: "claimed" | "left" };
+  };
+  /** The job's id, when the node made it before the start (to lock its price); default a new one. */
+  jobId?: string;
 }
 
 const TEXT: Record<number, string> = {
@@ -128,8 +141,7 @@ export class JobEngine {
     const createdMs = this.#now();
     const ram = input.resources.find((r) => r.id === "ram")?.amount ?? 1;
     const run = runSummary(input.datasets, input.algocustomdata, ram);
-    const jobId = crypto.randomUUID().replaceAll("-", "").slice(0, 32) +
-      (++this.#counter).toString(16);
+    const jobId = input.jobId ?? this.newJobId();
     const names = { ...DEFAULT_NAMES, ...input.filenames };
     const files: [string, string | undefined][] = [
       [
@@ -168,6 +180,24 @@ export class JobEngine {
   }
 
   /**
+   * A fresh job id, as `start` makes one.
+   *
+   * @returns The short id.
+   */
+  newJobId(): string {
+    return crypto.randomUUID().replaceAll("-", "").slice(0, 32) + (++this.#counter).toString(16);
+  }
+
+  /**
+   * Every job the engine holds.
+   *
+   * @returns The jobs.
+   */
+  all(): SandboxJob[] {
+    return [...this.#jobs.values()];
+  }
+
+  /**
    * A job by short id.
    *
    * @param jobId The short id.
@@ -196,8 +226,49 @@ export class JobEngine {
    * @returns The code.
    */
   status(job: SandboxJob): number {
-    const step = Math.floor((this.#now() - job.createdMs) / this.#stepMs);
-    return job.plan[Math.min(step, job.plan.length - 1)];
+    return job.plan[Math.min(this.#step(job), job.plan.length - 1)];
+  }
+
+  /** The step a job is at now, counted from its start. */
+  #step(job: SandboxJob): number {
+    return Math.floor((this.#now() - job.createdMs) / this.#stepMs);
+  }
+
+  /**
+   * Asks a job to stop, as ocean-node's `stopRequested`: a job that has not
+   * ended ends at its next step, finished (70) with exit code 137 and no
+   * output file published (its logs are). A job that has ended is
+   * left as it is.
+   *
+   * @param job The job.
+   * @returns Whether the request changed the job.
+   */
+  stop(job: SandboxJob): boolean {
+    if ([70, 71, 41].includes(this.status(job))) return false;
+    const at = this.#step(job) + 1;
+    const ran = job.plan.slice(0, at).includes(40);
+    job.plan = [...job.plan.slice(0, at), 70];
+    job.stoppedAtStep = at;
+    job.exitCode = 137;
+    job.oomKilled = false;
+    job.results = job.results.filter((r) =>
+      r.type === "imageLog" || r.type === "configurationLog" || (ran && r.type === "algorithmLog")
+    );
+    return true;
+  }
+
+  /**
+   * When the algorithm step of a job starts and ends on the engine's clock,
+   * in ms since the epoch (undefined when the job never runs its algorithm).
+   *
+   * @param job The job.
+   * @returns The span of status 40 and the clock's time now.
+   */
+  running(job: SandboxJob): { from: number; until: number; now: number } | undefined {
+    const step = job.plan.indexOf(40);
+    if (step < 0) return undefined;
+    const from = job.createdMs + step * this.#stepMs;
+    return { from, until: from + this.#stepMs, now: this.#now() };
   }
 
   /**
