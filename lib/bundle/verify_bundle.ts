@@ -16,7 +16,7 @@ import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
 import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
-import { comparePair } from "./_csv_matches_parquet.ts";
+import { comparePair, tableFiles } from "./_csv_matches_parquet.ts";
 import { folderEntries, LISTING_LIMIT, withinLimit } from "./_bundle_folder.ts";
 import { inlineText } from "../errors/terminal_text.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
@@ -204,35 +204,44 @@ async function checkBundle(
   checked.files = listed.size;
 
   // A table's CSV and Parquet files are read one after the other, so that the pair is compared
-  // while both are held, and each is read once.
-  const tablePaths = [...listed.keys()].sort();
-  const pending = new Map<string, { table: ColumnTable; csvText?: string }>();
-  for (const path of tablePaths) {
-    const entity = listed.get(path)!;
-    const digestId = (entity.identifier as Entity | undefined)?.["@id"];
-    const recorded = byId.get(digestId);
-    if (recorded?.name !== TABLE_DIGEST_NAME || !regular.has(path)) continue;
-    checked.tables++;
-    let digest;
-    try {
-      const read = await readBoundedTableFile(dir, path, bounds);
-      digest = tableDigest(read.table);
-      await comparePair(path, read, pending, found);
-    } catch (error) {
-      found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
-      continue;
+  // while both are held, and each is read once. A file with no table digest is still read when
+  // the other file of its table is there: what a reader opens is compared either way.
+  const tables = tableFiles([...listed.keys()].filter((path) => regular.has(path)));
+  for (const paths of tables.values()) {
+    const paired = paths.some((p) => /\.csv$/i.test(p)) && paths.some((p) => /\.parquet$/i.test(p));
+    const reads = new Map<string, { table: ColumnTable; csvText?: string }>();
+    for (const path of paths) {
+      const digestId = (listed.get(path)!.identifier as Entity | undefined)?.["@id"];
+      const recorded = byId.get(digestId);
+      const digested = recorded?.name === TABLE_DIGEST_NAME;
+      if (!digested && !paired) continue;
+      checked.tables++;
+      let digest;
+      try {
+        const read = await readBoundedTableFile(dir, path, bounds);
+        reads.set(path, read);
+        digest = tableDigest(read.table);
+      } catch (error) {
+        found(
+          path,
+          "table",
+          `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`,
+        );
+        continue;
+      }
+      if (digested && digest.sha256 !== recorded.value) {
+        found(
+          path,
+          "table",
+          `holds another table: ${digest.rows} rows, columns ${digest.columns.join(", ")}, digest ${
+            short(digest.sha256)
+          }; the RO-Crate recorded digest ${short(recorded.value)} (${
+            String(recorded.description ?? "").replace(/^.*?: /, "")
+          })`,
+        );
+      }
     }
-    if (digest.sha256 !== recorded.value) {
-      found(
-        path,
-        "table",
-        `holds another table: ${digest.rows} rows, columns ${digest.columns.join(", ")}, digest ${
-          short(digest.sha256)
-        }; the RO-Crate recorded digest ${short(recorded.value)} (${
-          String(recorded.description ?? "").replace(/^.*?: /, "")
-        })`,
-      );
-    }
+    await comparePair(reads, found);
   }
 
   await checkDataPackage(dir, listed, now, found);
