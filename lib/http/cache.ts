@@ -233,7 +233,8 @@ export class ResponseCache {
   }
 
   #hostDir(url: string) {
-    return `${this.dir}/${new URL(url).host.replace(/[^A-Za-z0-9.-]/g, "_")}`;
+    // A key in the host name (`<key>.gateway.example`) names no folder: redacted, as in the URL.
+    return `${this.dir}/${redact(new URL(url).host).replace(/[^A-Za-z0-9.-]/g, "_")}`;
   }
 }
 
