@@ -9,8 +9,9 @@
  * - A CSV the comparison's own reader normalised away: a row with a cell
  *   past the header (one reader drops it, a spreadsheet shows it in a third
  *   column), text after a closing quote (`"1"0`: 1 to one reader, 10 to
- *   another), a line ended by a carriage return alone, bytes that are not UTF-8 (replaced by U+FFFD, as the Parquet
- *   holds, while a spreadsheet shows a letter).
+ *   another), a line ended by a carriage return alone, bytes that are not
+ *   UTF-8 (replaced by U+FFFD, as the Parquet holds, while a spreadsheet
+ *   shows a letter).
  * - A pair never compared: the CSV's crate entry without a table digest, and
  *   another table whose file names sort between `counts.csv` and
  *   `counts.parquet`.
@@ -23,25 +24,11 @@ import * as aq from "arquero";
 import { saveBundle } from "../../lib/bundle/save_bundle.ts";
 import { readTable } from "../../lib/files/read_table.ts";
 import { tableDigest } from "../../lib/table/table_digest.ts";
+import { run, sha256 } from "./_bundle_rewrite.ts";
 
 const VERIFY = new URL("../../verify.ts", import.meta.url).pathname;
 
 type Entity = Record<string, unknown> & { "@id": string };
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function run(command: string, args: string[], cwd?: string) {
-  const { code, stdout, stderr } = await new Deno.Command(command, {
-    args,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code, out: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
-}
 
 /**
  * Rewrites every record of the bundle to match its files as they are now:
