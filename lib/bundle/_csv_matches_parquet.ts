@@ -75,6 +75,23 @@ function csvRecords(text: string): { records: string[][] } | { problem: string }
   return { records };
 }
 
+/**
+ * A CSV text's column names, as its first line gives them (empty when it
+ * is not plain CSV: that is said by the comparison).
+ *
+ * @param text The CSV text.
+ * @returns The names.
+ *
+ * @example
+ * ```ts
+ * console.log(csvHeader('k,"n"\nA,1\n')); // [ "k", "n" ]
+ * ```
+ */
+export function csvHeader(text: string): string[] {
+  const read = csvRecords(text);
+  return "problem" in read ? [] : read.records[0] ?? [];
+}
+
 type Grid = { names: string[]; rows: string[][] };
 
 /**
@@ -185,6 +202,7 @@ export function tableFiles(paths: Iterable<string>): Map<string, string[]> {
  *
  * @param reads The table's files read: name, table, and a CSV file's text.
  * @param found Takes the problem row.
+ * @returns The files of the pairs that differ.
  *
  * @example
  * ```ts ignore
@@ -194,13 +212,15 @@ export function tableFiles(paths: Iterable<string>): Map<string, string[]> {
 export async function comparePair(
   reads: ReadonlyMap<string, { table: ColumnTable; csvText?: string }>,
   found: (path: string, check: "table", problem: string) => void,
-): Promise<void> {
+): Promise<Set<string>> {
+  const differing = new Set<string>();
   for (const [csvPath, csv] of reads) {
     if (csv.csvText === undefined) continue;
     for (const [parquetPath, parquet] of reads) {
       if (parquet.csvText !== undefined) continue;
       const difference = await csvDiffersFromParquet(csv.csvText, parquet.table);
       if (difference) {
+        differing.add(csvPath).add(parquetPath);
         found(
           csvPath,
           "table",
@@ -209,4 +229,5 @@ export async function comparePair(
       }
     }
   }
+  return differing;
 }

@@ -17,6 +17,7 @@ import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
 import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
 import { comparePair, tableFiles } from "./_csv_matches_parquet.ts";
+import { checkReadingTerms } from "./_csv_reading_terms.ts";
 import { folderEntries, LISTING_LIMIT, withinLimit } from "./_bundle_folder.ts";
 import { inlineText } from "../errors/terminal_text.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
@@ -206,6 +207,8 @@ async function checkBundle(
   // A table's CSV and Parquet files are read one after the other, so that the pair is compared
   // while both are held, and each is read once. A file with no table digest is still read when
   // the other file of its table is there: what a reader opens is compared either way.
+  const resources = await packageResources(dir, listed, found);
+  const described = resourcesByPath(resources);
   const tables = tableFiles([...listed.keys()].filter((path) => regular.has(path)));
   for (const paths of tables.values()) {
     const paired = paths.some((p) => /\.csv$/i.test(p)) && paths.some((p) => /\.parquet$/i.test(p));
@@ -241,10 +244,12 @@ async function checkBundle(
         );
       }
     }
-    await comparePair(reads, found);
+    // A pair that reads apart is said once: its reading terms are checked when its cells agree.
+    const differing = await comparePair(reads, found);
+    if (differing.size === 0) checkReadingTerms(reads, described, found);
   }
 
-  await checkDataPackage(dir, listed, now, found);
+  await checkDataPackage(dir, resources, listed, now, found);
   await checkSums(dir, listed, found);
 }
 
@@ -277,25 +282,44 @@ async function checkedFile(
   }
 }
 
+/** The resources of `datapackage.json`, read once; undefined when it is not listed, missing or unreadable (said). */
+async function packageResources(
+  dir: string,
+  listed: ReadonlyMap<string, Entity>,
+  found: Found,
+): Promise<unknown[] | undefined> {
+  if (!listed.has(PACKAGE)) return undefined; // a bundle without one: the crate check has said so if it should
+  const read = await readSmallText(dir, PACKAGE, METADATA_LIMIT);
+  if ("missing" in read) return undefined; // the crate check has said so
+  try {
+    if ("problem" in read) throw new Error(read.problem);
+    const descriptor = JSON.parse(read.text);
+    return Array.isArray(descriptor?.resources) ? descriptor.resources : [];
+  } catch (error) {
+    found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Each resource by the file it names, the first one for a name. */
+function resourcesByPath(resources: unknown[] | undefined): Map<string, Entity> {
+  const byPath = new Map<string, Entity>();
+  for (const resource of withinLimit(resources ?? [], () => {})) {
+    const name = bundleName((resource as Entity | null)?.path, false);
+    if (!("refused" in name) && !byPath.has(name.name)) byPath.set(name.name, resource as Entity);
+  }
+  return byPath;
+}
+
 /** `datapackage.json` against the files: each resource there, the same bytes, every data file listed. */
 async function checkDataPackage(
   dir: string,
+  resources: unknown[] | undefined,
   listed: ReadonlyMap<string, Entity>,
   now: ReadonlyMap<string, FileNow>,
   found: Found,
 ): Promise<void> {
-  if (!listed.has(PACKAGE)) return; // a bundle without one: the crate check has said so if it should
-  const read = await readSmallText(dir, PACKAGE, METADATA_LIMIT);
-  if ("missing" in read) return; // the crate check has said so
-  let resources: unknown[];
-  try {
-    if ("problem" in read) throw new Error(read.problem);
-    const descriptor = JSON.parse(read.text);
-    resources = Array.isArray(descriptor?.resources) ? descriptor.resources : [];
-  } catch (error) {
-    found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
-    return;
-  }
+  if (!resources) return;
   const described = new Set<string>();
   const listedResources = withinLimit(
     resources,

@@ -22,52 +22,11 @@
 import assert from "node:assert/strict";
 import * as aq from "arquero";
 import { saveBundle } from "../../lib/bundle/save_bundle.ts";
-import { readTable } from "../../lib/files/read_table.ts";
-import { tableDigest } from "../../lib/table/table_digest.ts";
-import { run, sha256 } from "./_bundle_rewrite.ts";
+import { resync, run } from "./_bundle_rewrite.ts";
 
 const VERIFY = new URL("../../verify.ts", import.meta.url).pathname;
 
 type Entity = Record<string, unknown> & { "@id": string };
-
-/**
- * Rewrites every record of the bundle to match its files as they are now:
- * each listed file's SHA-256 and size, each table digest there is, the data
- * package, and `SHA256SUMS`.
- */
-async function resync(dir: string): Promise<void> {
-  const crateText = () => Deno.readTextFile(`${dir}/ro-crate-metadata.json`);
-  const crate = JSON.parse(await crateText());
-  const graph = crate["@graph"] as Entity[];
-  const root = graph.find((e) => e["@id"] === "./")!;
-  const names = (root.hasPart as { "@id": string }[]).map((p) => p["@id"]);
-  const descriptor = JSON.parse(await Deno.readTextFile(`${dir}/datapackage.json`));
-  const record = async (name: string) => {
-    const bytes = await Deno.readFile(`${dir}/${name}`);
-    const entity = graph.find((e) => e["@id"] === name)!;
-    entity.sha256 = await sha256(bytes);
-    entity.contentSize = String(bytes.length);
-    const digestId = (entity.identifier as { "@id": string } | undefined)?.["@id"];
-    if (digestId) {
-      graph.find((e) => e["@id"] === digestId)!.value =
-        tableDigest(await readTable(`${dir}/${name}`)).sha256;
-    }
-    for (const resource of descriptor.resources) {
-      if (resource.path === name) {
-        Object.assign(resource, { hash: `sha256:${entity.sha256}`, bytes: bytes.length });
-      }
-    }
-  };
-  for (const name of names) if (name !== "datapackage.json") await record(name);
-  await Deno.writeTextFile(`${dir}/datapackage.json`, JSON.stringify(descriptor, null, 2));
-  await record("datapackage.json");
-  await Deno.writeTextFile(`${dir}/ro-crate-metadata.json`, JSON.stringify(crate, null, 2));
-  const lines = [];
-  for (const name of ["ro-crate-metadata.json", ...names]) {
-    lines.push(`${await sha256(await Deno.readFile(`${dir}/${name}`))}  ${name}`);
-  }
-  await Deno.writeTextFile(`${dir}/SHA256SUMS`, lines.join("\n") + "\n");
-}
 
 /** The bundle rewritten as `edit` says, then made consistent; sha256sum -c passes on it. */
 async function hostileBundle(
