@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { HttpClient, registerSecret } from "../../lib/http/mod.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
+import { recordingText } from "./_recording_text.ts";
 
 const KEY = "k3yQ7x2vN9pL4mR8sT1w";
 registerSecret(KEY);
@@ -33,25 +34,6 @@ const CASES: [string, string, string, string[]][] = [
   ["a registered key with what is asked", `${KEY}:maps`, `${KEY}:letters`, [KEY]],
 ];
 
-async function recordingText(dir: string): Promise<string> {
-  let text = "";
-  const walk = async (folder: string) => {
-    for await (const entry of Deno.readDir(folder)) {
-      const path = `${folder}/${entry.name}`;
-      text += `${path}\n`;
-      if (entry.isDirectory) await walk(path);
-      else {
-        const raw = await Deno.readTextFile(path);
-        text += raw;
-        const body = JSON.parse(raw).bodyBase64;
-        if (typeof body === "string") text += atob(body);
-      }
-    }
-  };
-  await walk(dir);
-  return text;
-}
-
 for (const [what, first, second, secrets] of CASES) {
   const name = what.startsWith("a registered") ? "token" : "url";
   Deno.test(`?${name}= holding ${what}: two files are two recordings`, async () => {
@@ -71,7 +53,7 @@ for (const [what, first, second, secrets] of CASES) {
       assert.equal(other.json<{ file: string }>().file, "letters", "its own answer");
       assert.deepEqual(seen, [first, second], "the listener was asked twice");
       assert.equal((await ask(second)).fromCache, true, "and the recording answers again");
-      const text = await recordingText(dir);
+      const text = await recordingText(dir, true);
       for (const secret of secrets) {
         assert.ok(!text.includes(secret), `${secret} is in the recording`);
       }
