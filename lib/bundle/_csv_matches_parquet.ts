@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type ColumnTable, fromCSV } from "arquero";
+import type { ColumnTable } from "arquero";
 import { columnTypes } from "../table/build_table.ts";
 import { csvCells } from "./_csv_cells.ts";
 
@@ -22,14 +22,92 @@ async function csvTextOf(table: ColumnTable, escapeFormulas: boolean): Promise<s
   );
 }
 
-/** A CSV text as text cells: the header, then each row. */
-function textGrid(text: string): { names: string[]; rows: string[][] } {
-  const table = fromCSV(text, { autoType: false });
-  const names = table.columnNames();
-  const columns = names.map((name) => Array.from(table.array(name) as ArrayLike<unknown>));
-  const rows: string[][] = [];
-  for (let row = 0; row < table.numRows(); row++) {
-    rows.push(columns.map((column) => column[row] == null ? "" : String(column[row])));
+/** A CSV text as its records of text cells, or where it is not plain RFC 4180 CSV. */
+function csvRecords(text: string): { records: string[][] } | { problem: string } {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let at = 0;
+  const line = () => records.length + 1;
+  while (at < text.length) {
+    let cell = "";
+    if (text[at] === '"') {
+      at++;
+      for (;;) {
+        const quote = text.indexOf('"', at);
+        if (quote < 0) return { problem: `line ${line()} opens a quote it never closes` };
+        cell += text.slice(at, quote);
+        at = quote + 1;
+        if (text[at] !== '"') break;
+        cell += '"';
+        at++;
+      }
+      if (at < text.length && !/^(,|\n|\r\n)/.test(text.slice(at, at + 2))) {
+        return {
+          problem: `line ${line()} has text after a closing quote, which readers read apart`,
+        };
+      }
+    } else {
+      const end = text.slice(at).search(/[,\r\n]/);
+      cell = end < 0 ? text.slice(at) : text.slice(at, at + end);
+      at += cell.length;
+      if (cell.includes('"')) {
+        return {
+          problem: `line ${line()} has a quote inside an unquoted cell, which readers read apart`,
+        };
+      }
+      if (text[at] === "\r" && text[at + 1] !== "\n") {
+        return {
+          problem: `line ${line()} ends in a carriage return alone, which readers read apart`,
+        };
+      }
+    }
+    record.push(cell);
+    if (text[at] === ",") {
+      at++;
+      if (at === text.length) record.push("");
+      continue;
+    }
+    at += text[at] === "\r" ? 2 : 1;
+    records.push(record);
+    record = [];
+  }
+  if (record.length > 0) records.push(record);
+  return { records };
+}
+
+/**
+ * A CSV text's column names, as its first line gives them (empty when it
+ * is not plain CSV: that is said by the comparison).
+ *
+ * @param text The CSV text.
+ * @returns The names.
+ *
+ * @example
+ * ```ts
+ * console.log(csvHeader('k,"n"\nA,1\n')); // [ "k", "n" ]
+ * ```
+ */
+export function csvHeader(text: string): string[] {
+  const read = csvRecords(text);
+  return "problem" in read ? [] : read.records[0] ?? [];
+}
+
+type Grid = { names: string[]; rows: string[][] };
+
+/**
+ * A CSV text as text cells: the header, then each row; or why readers may
+ * read it apart (a malformed quote, a lone carriage return, a row with more
+ * or fewer cells than the header, which one reader drops and another shows).
+ */
+function textGrid(text: string): Grid | { problem: string } {
+  const read = csvRecords(text);
+  if ("problem" in read) return read;
+  const [names = [], ...rows] = read.records;
+  const ragged = rows.findIndex((row) => row.length !== names.length);
+  if (ragged >= 0) {
+    return {
+      problem: `row ${ragged + 1} has ${rows[ragged].length} cells, the header ${names.length}`,
+    };
   }
   return { names, rows };
 }
@@ -41,10 +119,7 @@ function quoted(text: string): string {
 }
 
 /** The first difference of two text grids, in words, or undefined. */
-function firstDifference(
-  csv: { names: string[]; rows: string[][] },
-  parquet: { names: string[]; rows: string[][] },
-): string | undefined {
+function firstDifference(csv: Grid, parquet: Grid): string | undefined {
   if (csv.names.join("\u0000") !== parquet.names.join("\u0000")) {
     return `its columns are ${csv.names.map(quoted).join(", ")}, the Parquet file's ${
       parquet.names.map(quoted).join(", ")
@@ -88,53 +163,71 @@ export async function csvDiffersFromParquet(
   const plain = await csvTextOf(parquet, false);
   if (plain === csvText) return undefined;
   const csv = textGrid(csvText);
+  if ("problem" in csv) return `it is not plain CSV: ${csv.problem}`;
   // Of the two ways the bundle may have written it, the closer one names the difference.
   const differences = [textGrid(escaped), textGrid(plain)].map((grid) =>
-    firstDifference(csv, grid)
+    "problem" in grid ? grid.problem : firstDifference(csv, grid)
   );
   if (differences.some((difference) => difference === undefined)) return undefined;
   return differences[0];
 }
 
 /**
- * Compares a table file with the other file of its table (`<stem>.csv` with
- * `<stem>.parquet`) once both are read: a CSV that says something else than
- * its Parquet is a problem row naming the table and the first differing cell.
+ * The table files of a bundle grouped by table (`<stem>.csv` with
+ * `<stem>.parquet`), so that a table's files are read one after the other
+ * and compared, whatever other names sort between them.
  *
- * @param path The table file just read (`.csv` or `.parquet`).
- * @param read Its table, and a CSV file's text.
- * @param pending The file of another table read before, kept until its pair comes (paths sorted).
+ * @param paths The bundle's file names.
+ * @returns Each stem and its `.csv` and `.parquet` names, in sorted order.
+ *
+ * @example
+ * ```ts
+ * console.log(tableFiles(["a.csv", "a.b.csv", "a.parquet"]).get("a")); // [ "a.csv", "a.parquet" ]
+ * ```
+ */
+export function tableFiles(paths: Iterable<string>): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const path of [...paths].sort()) {
+    const stem = path.replace(/\.(csv|parquet)$/i, "");
+    if (stem === path) continue;
+    groups.set(stem, [...(groups.get(stem) ?? []), path]);
+  }
+  return groups;
+}
+
+/**
+ * Compares each CSV file of a table with each Parquet file of it, once all
+ * are read: a CSV that says something else than its Parquet is a problem
+ * row naming the table and the first differing cell.
+ *
+ * @param reads The table's files read: name, table, and a CSV file's text.
  * @param found Takes the problem row.
+ * @returns The files of the pairs that differ.
  *
  * @example
  * ```ts ignore
- * for (const path of tablePaths.sort()) await comparePair(path, await read(path), pending, found);
+ * await comparePair(new Map([["a.csv", csvRead], ["a.parquet", parquetRead]]), found);
  * ```
  */
 export async function comparePair(
-  path: string,
-  read: { table: ColumnTable; csvText?: string },
-  pending: Map<string, { table: ColumnTable; csvText?: string }>,
+  reads: ReadonlyMap<string, { table: ColumnTable; csvText?: string }>,
   found: (path: string, check: "table", problem: string) => void,
-): Promise<void> {
-  const stem = path.replace(/\.(csv|parquet)$/i, "");
-  if (stem === path) return;
-  const other = pending.get(stem);
-  if (!other) {
-    pending.clear(); // sorted: a pair is adjacent, so an unpaired file is never needed again
-    pending.set(stem, read);
-    return;
+): Promise<Set<string>> {
+  const differing = new Set<string>();
+  for (const [csvPath, csv] of reads) {
+    if (csv.csvText === undefined) continue;
+    for (const [parquetPath, parquet] of reads) {
+      if (parquet.csvText !== undefined) continue;
+      const difference = await csvDiffersFromParquet(csv.csvText, parquet.table);
+      if (difference) {
+        differing.add(csvPath).add(parquetPath);
+        found(
+          csvPath,
+          "table",
+          `says something else than ${parquetPath}, the same table: ${difference}`,
+        );
+      }
+    }
   }
-  pending.delete(stem);
-  const csv = read.csvText !== undefined ? read : other;
-  const parquet = read.csvText !== undefined ? other : read;
-  if (csv.csvText === undefined || parquet.csvText !== undefined) return;
-  const difference = await csvDiffersFromParquet(csv.csvText, parquet.table);
-  if (difference) {
-    found(
-      `${stem}.csv`,
-      "table",
-      `says something else than ${stem}.parquet, the same table: ${difference}`,
-    );
-  }
+  return differing;
 }

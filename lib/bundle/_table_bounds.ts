@@ -79,7 +79,14 @@ export async function readBoundedTableFile(
       );
     }
     const { decodeCsv } = await import("../files/_csv.ts");
-    const csvText = new TextDecoder().decode(bytes);
+    let csvText;
+    try {
+      // Bytes that are not UTF-8 are read one way by a spreadsheet, another by a decoder that
+      // replaces them: so they are refused, never replaced.
+      csvText = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new Error("the CSV file is not UTF-8 text: readers would read its cells apart");
+    }
     return { table: decodeCsv(csvText), csvText };
   }
   if (name.toLowerCase().endsWith(".parquet")) {

@@ -16,7 +16,8 @@ import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
 import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
 import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
-import { comparePair } from "./_csv_matches_parquet.ts";
+import { comparePair, tableFiles } from "./_csv_matches_parquet.ts";
+import { checkReadingTerms } from "./_csv_reading_terms.ts";
 import { folderEntries, LISTING_LIMIT, withinLimit } from "./_bundle_folder.ts";
 import { inlineText } from "../errors/terminal_text.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
@@ -204,38 +205,51 @@ async function checkBundle(
   checked.files = listed.size;
 
   // A table's CSV and Parquet files are read one after the other, so that the pair is compared
-  // while both are held, and each is read once.
-  const tablePaths = [...listed.keys()].sort();
-  const pending = new Map<string, { table: ColumnTable; csvText?: string }>();
-  for (const path of tablePaths) {
-    const entity = listed.get(path)!;
-    const digestId = (entity.identifier as Entity | undefined)?.["@id"];
-    const recorded = byId.get(digestId);
-    if (recorded?.name !== TABLE_DIGEST_NAME || !regular.has(path)) continue;
-    checked.tables++;
-    let digest;
-    try {
-      const read = await readBoundedTableFile(dir, path, bounds);
-      digest = tableDigest(read.table);
-      await comparePair(path, read, pending, found);
-    } catch (error) {
-      found(path, "table", `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`);
-      continue;
+  // while both are held, and each is read once. A file with no table digest is still read when
+  // the other file of its table is there: what a reader opens is compared either way.
+  const resources = await packageResources(dir, listed, found);
+  const described = resourcesByPath(resources);
+  const tables = tableFiles([...listed.keys()].filter((path) => regular.has(path)));
+  for (const paths of tables.values()) {
+    const paired = paths.some((p) => /\.csv$/i.test(p)) && paths.some((p) => /\.parquet$/i.test(p));
+    const reads = new Map<string, { table: ColumnTable; csvText?: string }>();
+    for (const path of paths) {
+      const digestId = (listed.get(path)!.identifier as Entity | undefined)?.["@id"];
+      const recorded = byId.get(digestId);
+      const digested = recorded?.name === TABLE_DIGEST_NAME;
+      if (!digested && !paired) continue;
+      checked.tables++;
+      let digest;
+      try {
+        const read = await readBoundedTableFile(dir, path, bounds);
+        reads.set(path, read);
+        digest = tableDigest(read.table);
+      } catch (error) {
+        found(
+          path,
+          "table",
+          `cannot be read as a table: ${(error as Error).message.split("\n")[0]}`,
+        );
+        continue;
+      }
+      if (digested && digest.sha256 !== recorded.value) {
+        found(
+          path,
+          "table",
+          `holds another table: ${digest.rows} rows, columns ${digest.columns.join(", ")}, digest ${
+            short(digest.sha256)
+          }; the RO-Crate recorded digest ${short(recorded.value)} (${
+            String(recorded.description ?? "").replace(/^.*?: /, "")
+          })`,
+        );
+      }
     }
-    if (digest.sha256 !== recorded.value) {
-      found(
-        path,
-        "table",
-        `holds another table: ${digest.rows} rows, columns ${digest.columns.join(", ")}, digest ${
-          short(digest.sha256)
-        }; the RO-Crate recorded digest ${short(recorded.value)} (${
-          String(recorded.description ?? "").replace(/^.*?: /, "")
-        })`,
-      );
-    }
+    // A pair that reads apart is said once: its reading terms are checked when its cells agree.
+    const differing = await comparePair(reads, found);
+    if (differing.size === 0) checkReadingTerms(reads, described, found);
   }
 
-  await checkDataPackage(dir, listed, now, found);
+  await checkDataPackage(dir, resources, listed, now, found);
   await checkSums(dir, listed, found);
 }
 
@@ -268,25 +282,44 @@ async function checkedFile(
   }
 }
 
+/** The resources of `datapackage.json`, read once; undefined when it is not listed, missing or unreadable (said). */
+async function packageResources(
+  dir: string,
+  listed: ReadonlyMap<string, Entity>,
+  found: Found,
+): Promise<unknown[] | undefined> {
+  if (!listed.has(PACKAGE)) return undefined; // a bundle without one: the crate check has said so if it should
+  const read = await readSmallText(dir, PACKAGE, METADATA_LIMIT);
+  if ("missing" in read) return undefined; // the crate check has said so
+  try {
+    if ("problem" in read) throw new Error(read.problem);
+    const descriptor = JSON.parse(read.text);
+    return Array.isArray(descriptor?.resources) ? descriptor.resources : [];
+  } catch (error) {
+    found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Each resource by the file it names, the first one for a name. */
+function resourcesByPath(resources: unknown[] | undefined): Map<string, Entity> {
+  const byPath = new Map<string, Entity>();
+  for (const resource of withinLimit(resources ?? [], () => {})) {
+    const name = bundleName((resource as Entity | null)?.path, false);
+    if (!("refused" in name) && !byPath.has(name.name)) byPath.set(name.name, resource as Entity);
+  }
+  return byPath;
+}
+
 /** `datapackage.json` against the files: each resource there, the same bytes, every data file listed. */
 async function checkDataPackage(
   dir: string,
+  resources: unknown[] | undefined,
   listed: ReadonlyMap<string, Entity>,
   now: ReadonlyMap<string, FileNow>,
   found: Found,
 ): Promise<void> {
-  if (!listed.has(PACKAGE)) return; // a bundle without one: the crate check has said so if it should
-  const read = await readSmallText(dir, PACKAGE, METADATA_LIMIT);
-  if ("missing" in read) return; // the crate check has said so
-  let resources: unknown[];
-  try {
-    if ("problem" in read) throw new Error(read.problem);
-    const descriptor = JSON.parse(read.text);
-    resources = Array.isArray(descriptor?.resources) ? descriptor.resources : [];
-  } catch (error) {
-    found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
-    return;
-  }
+  if (!resources) return;
   const described = new Set<string>();
   const listedResources = withinLimit(
     resources,

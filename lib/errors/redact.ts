@@ -86,7 +86,7 @@ export function registerSecret(value: string): void {
   }
   const alternatives = [...forms]
     .sort((a, b) => b.length - a.length)
-    .map(escapeRegExp);
+    .map(escapedPattern);
   secretPattern = new RegExp(alternatives.join("|"), "gi");
 }
 
@@ -258,6 +258,38 @@ export function registerHeaderSecrets(headers: Record<string, string> | undefine
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The named character references of HTML an escaper writes for ASCII punctuation. */
+const HTML_NAMES: Record<string, string> = {
+  "&": "amp",
+  "<": "lt",
+  ">": "gt",
+  '"': "quot",
+  "'": "apos",
+  "/": "sol",
+  "+": "plus",
+  "=": "equals",
+  ":": "colon",
+  "%": "percnt",
+};
+
+/**
+ * A secret as a pattern that finds it however a text format escaped its
+ * punctuation, each character its own way: JSON (`\/`, `\u002F`) and HTML
+ * references (`&#x2F;`, `&#47;`, `&sol;`), as a server echoing a key in an
+ * error page or a JSON answer writes it.
+ */
+function escapedPattern(secret: string): string {
+  return [...secret].map((char) => {
+    if (/[A-Za-z0-9]/.test(char) || char.charCodeAt(0) > 0x7e) return escapeRegExp(char);
+    const code = char.charCodeAt(0);
+    const hex = code.toString(16);
+    const named = HTML_NAMES[char] ? `|&${HTML_NAMES[char]};` : "";
+    // A backslash before the character (JSON's \/), or its code point as \u, &#x or &#.
+    const escaped = String.raw`\\${escapeRegExp(char)}|\\u0*${hex}`;
+    return `(?:${escapeRegExp(char)}|${escaped}|&#x0*${hex};|&#0*${code};${named})`;
+  }).join("");
 }
 
 /** Parameter names that are never kept as plumbing of a call. */

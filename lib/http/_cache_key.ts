@@ -11,7 +11,11 @@
  *   stored with it.
  * - Any other parameter named like a credential (`key`, `token`, ...), such
  *   as `?key=maps`, is kept, as a keyed hash of its value, never in clear:
- *   it may say what is asked for.
+ *   it may say what is asked for. So is a parameter whose value holds a
+ *   credential among other text (`?url=<a signed address>`,
+ *   `?token=<key>:maps`): the value with the credential redacted is hashed,
+ *   so two files are two keys and a replay with another credential finds
+ *   its answers.
  *
  * The hash is PBKDF2-HMAC-SHA-256 (100,000 rounds) of the value, salted with
  * the parameter's name and the recording key: `TIDEPOOL_RECORDING_KEY` when
@@ -111,8 +115,14 @@ export async function keyUrl(url: string): Promise<string> {
       continue;
     }
     // A key says who asks; another credential-named value says what is asked.
-    if (keyShaped(value)) registerSecret(value);
-    else if (redact(value) === value) kept.push([name, await keyedHash(name, value)]);
+    if (keyShaped(value)) {
+      registerSecret(value);
+      continue;
+    }
+    // A value holding a credential (a signed address, `<key>:maps`) says what is asked around it:
+    // that part is kept, hashed; a value that is a secret whole says who asks and is left out.
+    const rest = redact(value);
+    if (rest !== "[redacted]") kept.push([name, await keyedHash(name, rest)]);
   }
   kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   parsed.search = new URLSearchParams(kept).toString();

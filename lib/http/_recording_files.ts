@@ -13,6 +13,8 @@
  */
 
 import { tryHoldLock } from "../fs/file_lock.ts";
+import { readWithin } from "../fs/read_bounded.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomicLocked } from "../fs/write_file_atomic.ts";
 
 /** Whether a file in `folder` is named as a recording's temporary file there. */
@@ -115,4 +117,66 @@ async function names(dir: string): Promise<string[]> {
   const found: string[] = [];
   for await (const entry of Deno.readDir(dir)) if (entry.isFile) found.push(entry.name);
   return found;
+}
+
+/**
+ * The most bytes of one recording file: a recorded answer of the client's
+ * default cap (256 MiB) in base64, with room to spare, far below memory.
+ */
+export const RECORDING_FILE_LIMIT = 512 * 1024 * 1024;
+
+/** A recording file that cannot be a recorded answer, said without quoting it. */
+function notARecording(path: string, why: string): TidepoolError {
+  return new TidepoolError(`The recording file ${path} is not a recorded answer: ${why}`, {
+    hint:
+      "A recording holds regular JSON files tidepool wrote; record again (TIDEPOOL_CACHE_MODE=record), or remove that file",
+  });
+}
+
+/**
+ * A recording file's record, read as untrusted input: a regular file inside
+ * the recording (never a link, which would read a file of whoever replays,
+ * nor a FIFO or a device, which never end), at most
+ * {@linkcode RECORDING_FILE_LIMIT} bytes, a JSON object; what it is not is
+ * said without quoting a byte of it.
+ *
+ * @param path The recording file.
+ * @returns Its record, or undefined when there is none.
+ * @throws {TidepoolError} When something else is at the path.
+ *
+ * @example
+ * ```ts ignore
+ * await readRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`); // { format: "tidepool-cache/1", ... }
+ * ```
+ */
+export async function readRecordingFile(
+  path: string,
+): Promise<Record<string, unknown> | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  if (info.isSymlink) throw notARecording(path, "it is a symbolic link, which is never followed");
+  if (!info.isFile) throw notARecording(path, "it is not a regular file (a FIFO or a device)");
+  if (info.size > RECORDING_FILE_LIMIT) {
+    throw notARecording(path, `it has ${info.size} bytes, more than ${RECORDING_FILE_LIMIT}`);
+  }
+  // Opened without following a link planted since, and read within the limit if it grows.
+  using file = await Deno.open(path, { read: true });
+  const bytes = await readWithin(file, RECORDING_FILE_LIMIT, path).catch(() => {
+    throw notARecording(path, `it grew past ${RECORDING_FILE_LIMIT} bytes while read`);
+  });
+  let record: unknown;
+  try {
+    record = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw notARecording(path, "it is not JSON text");
+  }
+  if (!record || typeof record !== "object" || Array.isArray(record)) {
+    throw notARecording(path, "it is not a JSON object");
+  }
+  return record as Record<string, unknown>;
 }

@@ -40,7 +40,7 @@ import { CacheMissError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
 import { cacheKey, keyUrl } from "./_cache_key.ts";
 import { recordableBody } from "./_recorded_body.ts";
-import { sweepLeftovers, writeRecordingFile } from "./_recording_files.ts";
+import { readRecordingFile, sweepLeftovers, writeRecordingFile } from "./_recording_files.ts";
 
 export { cacheKey } from "./_cache_key.ts";
 
@@ -132,17 +132,13 @@ export class ResponseCache {
     if (this.mode === "off" || this.mode === "refresh") return undefined;
     const key = await cacheKey(method, url, body);
     const path = this.#path(url, key);
-    let text: string;
-    try {
-      text = await Deno.readTextFile(path);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const file = await readRecordingFile(path) as CacheFile | undefined;
+    if (!file) {
       if (this.mode === "replay") {
         throw new CacheMissError(method, url, this.dir, true, currentOperation());
       }
       return undefined;
     }
-    const file = JSON.parse(text) as CacheFile;
     // A failure (a 404, an error inside a 200) never outlives its cause in
     // live use: only replay, which retraces the recorded run, is given it.
     if (this.mode !== "replay" && (file.replayOnly || file.status < 200 || file.status >= 300)) {
@@ -196,13 +192,7 @@ export class ResponseCache {
    */
   async recall(url: string, name: string): Promise<unknown> {
     if (this.mode === "off" || this.mode === "refresh") return undefined;
-    try {
-      const file = JSON.parse(await Deno.readTextFile(this.#settingPath(url, name)));
-      return (file as { value?: unknown }).value;
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return undefined;
-      throw error;
-    }
+    return (await readRecordingFile(this.#settingPath(url, name)))?.value;
   }
 
   /**
@@ -233,7 +223,8 @@ export class ResponseCache {
   }
 
   #hostDir(url: string) {
-    return `${this.dir}/${new URL(url).host.replace(/[^A-Za-z0-9.-]/g, "_")}`;
+    // A key in the host name (`<key>.gateway.example`) names no folder: redacted, as in the URL.
+    return `${this.dir}/${redact(new URL(url).host).replace(/[^A-Za-z0-9.-]/g, "_")}`;
   }
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { inlineText } from "../errors/terminal_text.ts";
 import { isLocalService } from "./local_services.ts";
 import { type CacheMode, ResponseCache } from "./cache.ts";
 import { cacheFromEnvironment } from "./cache_from_env.ts";
@@ -133,8 +134,9 @@ export class HttpClient {
     // Where no sink is given, the process-wide default (the kernel display, installed by
     // lib/notebook) or a terminal line serves: no client chooses a display.
     this.#progress = progressSink(options.progress);
+    // Printed by the library itself, a warning naming what a server sent is shown inert, on one line.
     this.#warn = options.warn ??
-      ((message) => console.warn(`tidepool: ${message}`));
+      ((message) => console.warn(`tidepool: ${inlineText(message)}`));
   }
 
   /**

@@ -119,6 +119,20 @@ export function requestUrl(baseUrl: string, path: string, query?: Record<string,
   return url;
 }
 
+/**
+ * A body of bytes as the cache keys it: its text when it is UTF-8 (a byte
+ * order mark kept), else every byte in hex. A decoder that replaced bytes
+ * that are not UTF-8 (each one U+FFFD) or dropped a leading byte order mark
+ * would give two different bodies one key, and the second the first's answer.
+ */
+function bodyKeyText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return `bytes: ${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  }
+}
+
 /** The method, URL, headers and body of a request, and whether repeating it is harmless. */
 export function prepareRequest(
   request: HttpRequest,
@@ -142,7 +156,7 @@ export function prepareRequest(
   const bodyText = typeof body === "string"
     ? body
     : body instanceof Uint8Array
-    ? new TextDecoder().decode(body)
+    ? bodyKeyText(body)
     : "";
   // The same query in another format (SPARQL JSON or XML) is another answer.
   const accept = Object.entries(headers).find(([name]) => name.toLowerCase() === "accept")?.[1];

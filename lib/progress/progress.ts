@@ -11,6 +11,7 @@
  */
 
 import { redact } from "../errors/redact.ts";
+import { inlineText } from "../errors/terminal_text.ts";
 
 /** One report of a task's progress. */
 export interface ProgressEvent {
@@ -113,7 +114,8 @@ export function formatProgress(event: ProgressEvent): string {
 
 /**
  * A sink that redraws one line on stderr, throttled; the last state of each
- * task ends with a newline.
+ * task ends with a newline. Every control character of the line (an escape
+ * sequence in a server's status text, a line end) is shown as a `\u` escape.
  */
 export function terminalProgress(throttleMs = 100): ProgressSink {
   const encoder = new TextEncoder();
@@ -124,7 +126,8 @@ export function terminalProgress(throttleMs = 100): ProgressSink {
     if (!final && now - (lastDraw.get(event.id) ?? 0) < throttleMs) return;
     lastDraw.set(event.id, now);
     if (final) lastDraw.delete(event.id);
-    const line = `\r\x1b[2K${formatProgress(event)}${final ? "\n" : ""}`;
+    // A label or detail a server chose (a job's status text) is shown inert, on this one line.
+    const line = `\r\x1b[2K${inlineText(formatProgress(event))}${final ? "\n" : ""}`;
     Deno.stderr.writeSync(encoder.encode(line));
   };
 }

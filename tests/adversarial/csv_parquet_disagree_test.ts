@@ -13,24 +13,9 @@ import * as aq from "arquero";
 import { saveBundle } from "../../lib/bundle/save_bundle.ts";
 import { readTable } from "../../lib/files/read_table.ts";
 import { tableDigest } from "../../lib/table/table_digest.ts";
+import { run, sha256 } from "./_bundle_rewrite.ts";
 
 const VERIFY = new URL("../../verify.ts", import.meta.url).pathname;
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function run(command: string, args: string[], cwd?: string) {
-  const { code, stdout, stderr } = await new Deno.Command(command, {
-    args,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  })
-    .output();
-  return { code, out: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
-}
 
 /** Edits `name` and rewrites every record of it (crate, digest, data package, sums) to match. */
 async function editConsistently(dir: string, name: string, edit: (text: string) => string) {

@@ -10,20 +10,7 @@
 import assert from "node:assert/strict";
 import { HttpClient, registerSecret } from "../../lib/http/mod.ts";
 import { serveLocal } from "../../lib/sandbox/_serve.ts";
-
-async function recordingText(dir: string): Promise<string> {
-  let text = "";
-  const walk = async (folder: string) => {
-    for await (const entry of Deno.readDir(folder)) {
-      const path = `${folder}/${entry.name}`;
-      text += `${path}\n`;
-      if (entry.isDirectory) await walk(path);
-      else text += await Deno.readTextFile(path);
-    }
-  };
-  await walk(dir);
-  return text;
-}
+import { recordingText } from "./_recording_text.ts";
 
 for (const name of ["key", "token", "sig"]) {
   Deno.test(`?${name}=maps and ?${name}=letters are two recordings`, async () => {
