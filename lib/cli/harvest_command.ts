@@ -231,7 +231,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         ? mergeRecords(await readTable(path), run.table, path, claim.identifiers)
         : run.table;
       rows = merged.numRows();
-      await writeTableFile(path, merged, target.cells ?? {}, "command line");
+      await writeTableFile(path, merged, target.cells ?? {}, "command line", claim.sha256);
       // The ledger names the file and its identifiers as harvested; it is committed with the state.
       const ledger = ledgerPath(pendingPath(state!));
       await writeLedger(ledger, path, identifiersOf(merged));
