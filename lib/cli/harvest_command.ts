@@ -25,7 +25,7 @@ import {
 import { encodeTable } from "../files/encode_table.ts";
 import { harvestThenCommit, pendingPath } from "./incremental_harvest.ts";
 import { mergeRecords } from "./merge_records.ts";
-import { refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
+import { refuseForeignStateFiles, refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
 import {
   claimOutput,
   identifiersOf,
@@ -165,7 +165,10 @@ export const HARVEST_COMMAND: CommandSpec = {
     }
     const stateFlag = context.string("state");
     const state = target.kind === "file" ? stateFlag ?? harvestStatePath(target.path) : stateFlag;
-    if (state !== undefined) await checkStateFile("--state", state, isHarvestState);
+    if (state !== undefined) {
+      await checkStateFile("--state", state, isHarvestState);
+      await refuseForeignStateFiles(state);
+    }
     await refuseSharedPaths(target, state);
     const endpoint = keyed(context, url);
     const oai = new OaiPmh(endpoint.url, endpoint.options);
