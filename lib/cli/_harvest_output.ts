@@ -30,6 +30,8 @@ export interface OutputClaim {
   continuing: boolean;
   /** Their identifiers, in the file's order, exactly as harvested. */
   identifiers?: readonly string[];
+  /** The SHA-256 the ledger gives the file, when it holds this harvest's records. */
+  sha256?: string;
   /** A line to tell the user (the file is missing, or another command wrote it). */
   note?: string;
 }
@@ -77,7 +79,7 @@ export async function claimOutput(
   }
   for (const ledger of ledgers) {
     if (await ledgerMatches(ledger, path)) {
-      return { continuing: true, identifiers: ledger.identifiers };
+      return { continuing: true, identifiers: ledger.identifiers, sha256: ledger.sha256 };
     }
   }
   if (named) {

@@ -9,11 +9,11 @@
  */
 
 import { redact } from "../errors/redact.ts";
-import { removeOwnFile } from "../fs/own_file.ts";
+import { NotOwnFileError, readOwnFile, regularFileAt, removeOwnFile } from "../fs/own_file.ts";
 import { loadState, spoolPath } from "../archive/oai/_state.ts";
 import { UsageError } from "./exit_codes.ts";
-import { lockState } from "./_state_files.ts";
-import { ledgerPath } from "./_owned_output.ts";
+import { isHarvestState, lockState } from "./_state_files.ts";
+import { ledgerPath, readLedger } from "./_owned_output.ts";
 import { pendingPath } from "./incremental_harvest.ts";
 
 /** What a run harvests, as its state records it. */
@@ -29,15 +29,96 @@ export function stateFiles(state: string): string[] {
   return [state, pendingPath(state)].flatMap((path) => [path, spoolPath(path), ledgerPath(path)]);
 }
 
+/** The most bytes of a spool's first line read to tell whether tidepool wrote it. */
+const SPOOL_LINE_LIMIT = 16 * 1024 * 1024;
+
+/** The first line of a file (at most {@linkcode SPOOL_LINE_LIMIT} bytes of it). */
+async function firstLine(path: string): Promise<string> {
+  using file = await Deno.open(path, { read: true });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const buffer = new Uint8Array(64 * 1024);
+  while (size < SPOOL_LINE_LIMIT) {
+    const read = await file.read(buffer);
+    if (read === null) break;
+    const chunk = buffer.slice(0, read);
+    const end = chunk.indexOf(0x0a);
+    chunks.push(end < 0 ? chunk : chunk.subarray(0, end));
+    size += read;
+    if (end >= 0) break;
+  }
+  const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0);
+  return new TextDecoder().decode(bytes);
+}
+
+/** Whether a spool's first line is a record as tidepool spools it (an empty spool is too). */
+async function isSpool(path: string): Promise<boolean> {
+  const line = await firstLine(path);
+  if (line === "") return true;
+  try {
+    const record = JSON.parse(line);
+    return typeof record?.identifier === "string" && typeof record.datestampText === "string";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a file kept beside a state holds what tidepool keeps under its name. */
+async function isKeptFile(path: string, state: string): Promise<boolean> {
+  if (path === state || path === pendingPath(state)) {
+    try {
+      return isHarvestState(JSON.parse(await readOwnFile(path) ?? ""));
+    } catch {
+      return false;
+    }
+  }
+  if (path.endsWith(".output.json")) return await readLedger(path) !== undefined;
+  return await isSpool(path);
+}
+
+/**
+ * Refuses, before anything is sent, a user's file at one of the names a
+ * harvest keeps beside its state: they are named after `--state`, which the
+ * user chooses (`--state letters` keeps `letters.records.ndjson` and
+ * `letters.output.json`), and a run would overwrite, append to or (with
+ * `--restart`) remove what is there.
+ *
+ * @param state The state file.
+ * @throws {UsageError} When a link, a folder or a file tidepool did not write holds one of them.
+ */
+export async function refuseForeignStateFiles(state: string): Promise<void> {
+  for (const path of stateFiles(state)) {
+    let why: string | undefined;
+    try {
+      if (await regularFileAt(path) === undefined) continue;
+      if (await isKeptFile(path, state)) continue;
+      why = "tidepool did not write it";
+    } catch (error) {
+      if (!(error instanceof NotOwnFileError)) throw error;
+      why = `it is ${error.what}`;
+    }
+    throw new UsageError(
+      `Refused --state ${state}: ${path} is one of the files a harvest keeps beside its state, and ${why}`,
+      {
+        hint:
+          `Give --state a name of its own (such as ${state}.state.json), or move ${path} away; tidepool replaces and removes only files it wrote`,
+      },
+    );
+  }
+}
+
 /**
  * Removes a harvest's state and the files kept beside it (`--restart`),
- * under the state's lock.
+ * under the state's lock, each only when it is what tidepool keeps there.
  *
  * @param state The state file.
  * @returns The files removed.
  */
 export async function restartHarvest(state: string): Promise<string[]> {
   using _lock = await lockState(state, "harvest");
+  // Asked again under the lock, right before anything is removed.
+  await refuseForeignStateFiles(state);
   const removed: string[] = [];
   for (const path of stateFiles(state)) {
     try {

@@ -24,7 +24,7 @@ import {
 import { encodeTable } from "../files/encode_table.ts";
 import { harvestThenCommit, pendingPath } from "./incremental_harvest.ts";
 import { mergeRecords, readHarvested } from "./merge_records.ts";
-import { refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
+import { refuseForeignStateFiles, refuseOtherHarvest, restartHarvest } from "./_harvest_restart.ts";
 import {
   claimOutput,
   identifiersOf,
@@ -170,7 +170,10 @@ export const HARVEST_COMMAND: CommandSpec = {
     }
     const stateFlag = context.string("state");
     const state = target.kind === "file" ? stateFlag ?? harvestStatePath(target.path) : stateFlag;
-    if (state !== undefined) await checkStateFile("--state", state, isHarvestState);
+    if (state !== undefined) {
+      await checkStateFile("--state", state, isHarvestState);
+      await refuseForeignStateFiles(state);
+    }
     await refuseSharedPaths(target, state);
     const endpoint = keyed(context, url);
     const oai = new OaiPmh(endpoint.url, endpoint.options);
@@ -243,7 +246,7 @@ export const HARVEST_COMMAND: CommandSpec = {
         ? mergeRecords(await readHarvested(path), run.table, path, claim.identifiers)
         : run.table;
       rows = merged.numRows();
-      await writeTableFile(path, merged, target.cells ?? {}, "command line");
+      await writeTableFile(path, merged, target.cells ?? {}, "command line", claim.sha256);
       // The ledger names the file and its identifiers as harvested; it is committed with the state.
       await writeLedger(ledger, path, identifiersOf(merged));
       return [[ledger, ledgerPath(state!)]];

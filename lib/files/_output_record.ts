@@ -10,6 +10,7 @@
  */
 
 import { sha256Hex } from "../fs/sha256_hex.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { NotOwnFileError, readOwnFile } from "../fs/own_file.ts";
 import { isProvenanceText, provenancePath } from "../table/_provenance_json.ts";
 
@@ -108,4 +109,43 @@ export async function ownershipOf(path: string): Promise<Ownership> {
     };
   }
   return { kind: "command" };
+}
+
+/**
+ * Refuses, right before a command's write, a file at its `--to` that is not
+ * the command's to replace now. Whose the file is was decided before the
+ * first request, but the write comes after the last page: a file that
+ * appeared meanwhile (a table the user saved there), or a command's file
+ * edited meanwhile, is the user's. Nothing there is fine; a link or another
+ * kind of file is refused; a regular file must hold the bytes a command's
+ * sidecar records, or the bytes the caller vouches for (a harvest's ledger).
+ *
+ * @param path The `--to` file.
+ * @param vouched The SHA-256 of bytes the caller knows as its own, if any.
+ * @throws {TidepoolError} When the file there is not the command's to replace.
+ */
+export async function refuseReplacedMeanwhile(path: string, vouched?: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  let why: string | undefined;
+  if (info.isSymlink) why = "it is a symbolic link";
+  else if (!info.isFile) why = "it is not a regular file";
+  else if (vouched !== undefined && vouched === await sha256Hex(await Deno.readFile(path))) return;
+  else {
+    const owner = await ownershipOf(path);
+    if (owner.kind === "command") return;
+    why = owner.why;
+  }
+  throw new TidepoolError(
+    `Refused to replace ${path}: ${why}; it changed while this command ran, so the table was not written`,
+    {
+      hint:
+        `tidepool replaces only files it wrote, as it wrote them: run again with --to another name, or remove ${path} yourself if it may go`,
+    },
+  );
 }

@@ -5,7 +5,12 @@ import { writeFileAtomic } from "../fs/write_file_atomic.ts";
 import { NotOwnFileError, readOwnFile, removeOwnFile, writeOwnFile } from "../fs/own_file.ts";
 import { provenanceJson, provenancePath } from "../table/_provenance_json.ts";
 import { encodeTable, type EncodeTableOptions, formatOfPath } from "./encode_table.ts";
-import { isSidecarText, sidecarText, type Writer } from "./_output_record.ts";
+import {
+  isSidecarText,
+  refuseReplacedMeanwhile,
+  sidecarText,
+  type Writer,
+} from "./_output_record.ts";
 
 export type { ListCells } from "./_list_cells.ts";
 
@@ -78,6 +83,8 @@ export async function saveTable(
  * @param table The table.
  * @param options How cells are written.
  * @param by Who writes it.
+ * @param vouched For a command: the SHA-256 of bytes at `path` the caller
+ *   knows as its own (a harvest's ledger), besides those its sidecar records.
  * @returns The number of bytes written.
  */
 export async function writeTableFile(
@@ -85,6 +92,7 @@ export async function writeTableFile(
   table: ColumnTable,
   options: SaveTableOptions,
   by: Writer,
+  vouched?: string,
 ): Promise<number> {
   const format = formatOfPath(path);
   if (!format) {
@@ -103,6 +111,8 @@ export async function writeTableFile(
     // Looked at before the table is written, so a refusal leaves both files as they were.
     const ownSidecar = await isOwnSidecar(sidecarPath, textFormat || sidecar);
     await createParentFolder(path);
+    // Asked again at the write: the command's check came before its requests.
+    if (by === "command line") await refuseReplacedMeanwhile(path, vouched);
     await writeFileAtomic(path, bytes);
     if (sidecar) {
       await writeOwnFile(sidecarPath, await sidecarText(textFormat ? from : undefined, bytes, by));

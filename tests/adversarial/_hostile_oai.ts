@@ -46,7 +46,10 @@ export function envelope(verb: string, inner: string): string {
  */
 export function hostileOai(
   records: HostileRecord[],
-  answer?: (query: URLSearchParams, requests: number) => Response | Promise<Response> | undefined,
+  answer?: (
+    query: URLSearchParams,
+    requests: number,
+  ) => Response | Promise<Response | undefined> | undefined,
 ): HostileOai {
   const requests: URLSearchParams[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
