@@ -27,7 +27,14 @@ export {
 } from "./_state.ts";
 export type { OaiProvider } from "./oai/oai_provider.ts";
 export type { ResourcePatch } from "./_mutations.ts";
-export type { SeedAccount, SeedAsset, SeedDatabase, SeedDomain, SeedResource } from "./seed.ts";
+export type {
+  SeedAccount,
+  SeedAsset,
+  SeedDatabase,
+  SeedDomain,
+  SeedResource,
+  WithdrawnResource,
+} from "./seed.ts";
 export type { LocalServer } from "../_serve.ts";
 export type { OaiFaults } from "./oai/types.ts";
 export type { ResourceMetadata } from "./resourcesync/resourcesync_source.ts";

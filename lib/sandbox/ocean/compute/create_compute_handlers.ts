@@ -20,7 +20,13 @@ import { AuthTokens } from "./auth_tokens.ts";
 import { JobEngine } from "./job_engine.ts";
 import type { NonceStore } from "./nonce_store.ts";
 
-export type { ChainOrderHooks, ComputeFaults, ComputeNode, SandboxOrder } from "./_context.ts";
+export type {
+  ChainOrderHooks,
+  ComputeFaults,
+  ComputeNode,
+  EscrowHooks,
+  SandboxOrder,
+} from "./_context.ts";
 
 /**
  * The sandbox wallet's private key (a well-known test key, never funded):
