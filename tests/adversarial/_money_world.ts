@@ -305,10 +305,14 @@ export function secondComputeDataset(world: MoneyWorld): { documentId: string; s
   return { documentId: ddo.id, serviceId: ddo.services[0].id };
 }
 
-/** What the order tests order: the compute example's dataset, its datatoken, the Ocean token, the exchange and a node. */
-export function exampleOrder(world: MoneyWorld) {
-  const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+/**
+ * What the order tests order: the dataset to download (an access service:
+ * ocean-node's initialize refuses a compute one), its datatoken, the Ocean
+ * token, the exchange and a node.
+ */
+export function downloadOrder(world: MoneyWorld) {
+  const { ocean, chain } = world;
+  const { documentId: did, serviceId } = world.download;
   const datatoken = ocean.ddos.find((d) => d.id === did)!.services
     .find((s) => s.id === serviceId)!.datatokenAddress as `0x${string}`;
   return {

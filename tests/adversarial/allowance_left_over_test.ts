@@ -19,7 +19,7 @@ import { orderAsset } from "../../mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 import {
   changeBeforeFill,
-  exampleOrder,
+  downloadOrder,
   fundedBuyer,
   moneyWorld,
   oceanAllowance,
@@ -39,7 +39,7 @@ Deno.test("an order that pays less than quoted leaves every allowance as it was"
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
   const { chain, reader } = world;
-  const { did, serviceId, datatoken, exchange, node } = exampleOrder(world);
+  const { did, serviceId, datatoken, exchange, node } = downloadOrder(world);
   const market = privateKeyToAccount(generatePrivateKey()).address;
   const allowance = (owner: string, spender: string) => oceanAllowance(world, owner, spender);
   /** The exchange's owner sets its rate (impersonated on anvil). */

@@ -16,7 +16,7 @@ import { decodeFunctionData, erc20Abi, parseTransaction } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { orderAsset, TidepoolError } from "../../mod.ts";
 import {
-  exampleOrder,
+  downloadOrder,
   fundedBuyer,
   moneyWorld,
   oceanAllowance,
@@ -31,7 +31,7 @@ Deno.test("an approval mined but answered with an error is set back", async (t) 
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
   const { chain } = world;
-  const { did, serviceId, datatoken, exchange, node } = exampleOrder(world);
+  const { did, serviceId, datatoken, exchange, node } = downloadOrder(world);
   const allowance = (owner: string, spender: string) => oceanAllowance(world, owner, spender);
   /** Orders through a proxy that sends the approval for `spender` on, then answers an error. */
   const order = async (spender: Hex, maxPrice?: string) => {

@@ -29,8 +29,8 @@ type Hex = `0x${string}`;
 Deno.test("an order stopped or failed after an approval leaves every allowance as it was", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain, reader } = world;
+  const { documentId: did, serviceId } = world.download;
   const datatoken = ocean.ddos.find((d) => d.id === did)!.services
     .find((s) => s.id === serviceId)!.datatokenAddress as Hex;
   const oceanToken = chain.contracts.oceanToken;

@@ -22,8 +22,8 @@ type Json = Record<string, unknown>;
 Deno.test("maxPrice is a cap: never rounded up to the token's precision", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example, reader } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain, reader } = world;
+  const { documentId: did, serviceId } = world.download;
   const proxies: { close(): Promise<void> }[] = [];
   const buyer = async () => {
     const signer = signerFromPrivateKey(generatePrivateKey());

@@ -33,7 +33,8 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
   await privateStateDir();
   const world = await moneyWorld({ extra: 2 });
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  // Ordered through initialize: an access service (a compute one goes through initializeCompute).
+  const { documentId: did, serviceId } = world.download;
   const hostile = privateKeyToAccount(generatePrivateKey());
   const fee = (amount: string) =>
     signProviderFee(hostile, {

@@ -19,7 +19,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type MaxPrice, orderAsset } from "../../mod.ts";
 import {
   changeBeforeFill,
-  exampleOrder,
+  downloadOrder,
   fundedBuyer,
   moneyWorld,
   oceanAllowance,
@@ -31,7 +31,7 @@ import {
 Deno.test("a market fee raised from nothing before startOrder is not taken from an allowance", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { did, serviceId, datatoken, oceanToken, node } = exampleOrder(world);
+  const { did, serviceId, datatoken, oceanToken, node } = downloadOrder(world);
   const caps: [string, MaxPrice | undefined][] = [
     ["no cap", undefined],
     ['a cap of "2"', "2"],

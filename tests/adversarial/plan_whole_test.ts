@@ -33,7 +33,8 @@ Deno.test("a plan with a fee startOrder would refuse sends nothing", async (t) =
   await privateStateDir();
   const world = await moneyWorld({ extra: 1 });
   const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  // Ordered through initialize: an access service (a compute one goes through initializeCompute).
+  const { documentId: did, serviceId } = world.download;
   const provider = privateKeyToAccount(generatePrivateKey());
   const stranger = privateKeyToAccount(generatePrivateKey());
   const sign = (

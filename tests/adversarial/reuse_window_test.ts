@@ -16,8 +16,8 @@ type Json = Record<string, unknown>;
 Deno.test("a node's malformed service timeout cannot make parallel calls pay twice", async (t) => {
   await privateStateDir();
   const world = await moneyWorld({ extra: 0 });
-  const { ocean, chain, example } = world;
-  const { documentId: did, serviceId } = example.dataset;
+  const { ocean, chain } = world;
+  const { documentId: did, serviceId } = world.download;
   const proxies: { close(): Promise<void> }[] = [];
   try {
     for (const timeout of [-1, -3600]) {
