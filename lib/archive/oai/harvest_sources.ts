@@ -14,6 +14,7 @@ import type { ClientOptions } from "../../http/options.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import { redact } from "../../errors/redact.ts";
 import { readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
+import { tryHoldLock } from "../../fs/file_lock.ts";
 import { ARCHIVE_PACING } from "../_pacing.ts";
 import {
   harvestDataset,
@@ -257,6 +258,21 @@ export async function harvestSources(options: HarvestSourcesOptions): Promise<So
     const name = sourceName(source);
     const dir = `${options.dir}/source=${name}`;
     await Deno.mkdir(dir, { recursive: true });
+    // Two runs over one list (shards that overlap, a cron job still running) never share a source.
+    using held = await tryHoldLock(await Deno.open(dir, { read: true }));
+    if (!held) {
+      return {
+        name,
+        url: redact(source.url),
+        set: source.set ?? null,
+        status: "failed",
+        records: 0,
+        rows: 0,
+        errors: 0,
+        error: "another run is harvesting this source",
+        lastDatestamp: null,
+      };
+    }
     const ledgerPath = `${dir}/${SOURCE_LEDGER_FILE}`;
     const before = await readLedger(ledgerPath);
     let records = 0;
