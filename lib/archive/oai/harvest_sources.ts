@@ -220,9 +220,15 @@ export async function harvestSources(options: HarvestSourcesOptions): Promise<So
       hint: "Give a shard K/N with 1 <= K <= N, such as 2/4",
     });
   }
-  const sources = options.sources.filter((s) =>
-    !shard || sourceShard(s, shard.count) === shard.index
-  );
+  // The harvest's set and format are each source's unless it names its own: they name its partition.
+  const sources = options.sources.map((s): OaiSource => ({
+    ...s,
+    set: s.set ?? options.harvest?.set,
+    metadataPrefix: s.metadataPrefix ?? options.harvest?.metadataPrefix ?? "oai_dc",
+  })).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)))
+    .filter((s) =>
+      !shard || sourceShard(s as OaiSource, shard.count) === shard.index
+    ) as OaiSource[];
   const fetch = gatedFetch({
     fetch: options.client?.fetch,
     slots,

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { harvestSources, type SourcesProgress } from "../../../lib/archive/oai/mod.ts";
+import {
+  harvestSources,
+  sourceName,
+  sourceShard,
+  type SourcesProgress,
+} from "../../../lib/archive/oai/mod.ts";
 import { query } from "../../../lib/dataset/query.ts";
 import { startFleet } from "./_many_hosts.ts";
 
@@ -93,4 +98,25 @@ Deno.test("fifty sources on five hosts, two nights: every record once, no host a
     await fleet.close();
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("source names are folder-safe and distinct; shards split a list without overlap", () => {
+  const sources = Array.from({ length: 400 }, (_, i) => ({
+    url: `https://host${i % 37}.example:8443/oai/${i % 5 ? "request" : "../../etc"}?k=${i}`,
+    set: i % 3 ? undefined : `set/${i}`,
+  }));
+  const names = sources.map(sourceName);
+  assert.equal(new Set(names).size, sources.length);
+  for (const name of names) assert.match(name, /^[A-Za-z0-9][A-Za-z0-9.-]{0,98}[0-9a-f]$/);
+  assert.equal(sourceName(sources[7]), sourceName({ ...sources[7] }), "stable");
+  assert.notEqual(
+    sourceName({ url: sources[0].url, set: "a" }),
+    sourceName({ url: sources[0].url, set: "b" }),
+  );
+  const shards = sources.map((s) => sourceShard(s, 4));
+  for (let k = 0; k < 4; k++) {
+    const share = shards.filter((shard) => shard === k).length;
+    assert.ok(share > 50 && share < 150, `shard ${k}: ${share} of 400`);
+  }
+  assert.deepEqual(sources.map((s) => sourceShard(s, 4)), shards, "the same shard every time");
 });
