@@ -49,7 +49,12 @@ const KINDS: RepoKind[] = ["plain", "slow", "plain", "failing", "plain", "storm"
  * Starts `hosts` servers with `perHost` repositories each, at
  * `http://127.0.0.<2+h>:<port>/r<j>/oai`.
  */
-export function startFleet(hosts: number, perHost: number): Fleet {
+export function startFleet(
+  hosts: number,
+  perHost: number,
+  options: { delayMs?: number; kinds?: readonly RepoKind[] } = {},
+): Fleet {
+  const kinds = options.kinds ?? KINDS;
   const repos: Repo[] = [];
   const counts = new Map<string, HostCount>();
   const all = { now: 0, max: 0 };
@@ -72,7 +77,9 @@ export function startFleet(hosts: number, perHost: number): Fleet {
           const entry = mine[j];
           if (!entry) return new Response("no such repository", { status: 404 });
           const { repo, handle } = entry;
-          if (repo.kind === "slow") await new Promise((ok) => setTimeout(ok, 15));
+          // A delayed network (every answer late), and slow repositories on top of it.
+          const delay = (options.delayMs ?? 0) + (repo.kind === "slow" ? 15 : 0);
+          if (delay > 0) await new Promise((ok) => setTimeout(ok, delay));
           if (repo.down) return new Response("repository broken", { status: 500 });
           const verb = url.searchParams.get("verb");
           if (verb === "ListRecords" && repo.storm > 0) {
@@ -92,7 +99,7 @@ export function startFleet(hosts: number, perHost: number): Fleet {
       servers.push(server);
       counts.set(hostname, count);
       for (let j = 0; j < perHost; j++) {
-        const kind = KINDS[(h * perHost + j) % KINDS.length];
+        const kind = kinds[(h * perHost + j) % kinds.length];
         const site = `h${h}/r${j}`;
         const records = seedOaiRecords({
           count: 20 + ((h * 7 + j * 13) % 50),
