@@ -31,6 +31,8 @@ export interface HostCount {
   now: number;
   max: number;
   requests: number;
+  /** Requests that arrived while a Retry-After this host sent was still running. */
+  early: number;
 }
 
 export interface Fleet {
@@ -62,9 +64,13 @@ export function startFleet(
   try {
     for (let h = 0; h < hosts; h++) {
       const hostname = `127.0.0.${2 + h}`;
-      const count: HostCount = { now: 0, max: 0, requests: 0 };
+      const count: HostCount = { now: 0, max: 0, requests: 0, early: 0 };
+      /** Until when (Date.now) the host asked for a pause. */
+      let pausedUntil = 0;
       const mine: { repo: Repo; handle: (r: Request) => Promise<Response> }[] = [];
       const server = Deno.serve({ hostname, port: 0, onListen() {} }, async (request) => {
+        // 50 ms of slack for the timers' granularity; an early request is one that ignored the pause.
+        if (Date.now() < pausedUntil - 50) count.early++;
         count.now++;
         count.requests++;
         count.max = Math.max(count.max, count.now);
@@ -84,6 +90,7 @@ export function startFleet(
           const verb = url.searchParams.get("verb");
           if (verb === "ListRecords" && repo.storm > 0) {
             repo.storm--;
+            pausedUntil = Date.now() + 1_000;
             return new Response("overloaded", { status: 503, headers: { "retry-after": "1" } });
           }
           const from = url.searchParams.get("from");

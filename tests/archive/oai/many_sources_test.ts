@@ -92,6 +92,7 @@ Deno.test("fifty sources on five hosts, two nights: every record once, no host a
 
     for (const [host, count] of fleet.hosts) {
       assert.ok(count.max <= 1, `${host} had ${count.max} requests in flight at once`);
+      assert.equal(count.early, 0, `${host} got requests during its Retry-After`);
     }
     assert.ok(fleet.all.max <= CAP, `${fleet.all.max} requests in flight in all`);
   } finally {
