@@ -311,6 +311,19 @@ export type {
   HarvestPartitioning,
   HarvestSource,
 } from "./lib/archive/oai/mod.ts";
+export {
+  harvestSources,
+  SOURCE_LEDGER_FILE,
+  sourceName,
+  sourceShard,
+} from "./lib/archive/oai/harvest_sources.ts";
+export type {
+  HarvestSourcesOptions,
+  OaiSource,
+  SourcesProgress,
+  SourcesSummary,
+  SourceSummary,
+} from "./lib/archive/oai/harvest_sources.ts";
 export { frictionlessSchema } from "./lib/bundle/frictionless_schema.ts";
 export { reproduceBundle } from "./lib/bundle/reproduce_bundle.ts";
 export { saveBundle } from "./lib/bundle/save_bundle.ts";

@@ -33,6 +33,7 @@ import {
 } from "./_harvest_output.ts";
 import { ledgerPath, writeLedger } from "./_owned_output.ts";
 import { checkStateFile, isHarvestState, lockFolder, lockState } from "./_state_files.ts";
+import { runHarvestSources, SOURCES_FLAGS } from "./harvest_sources_command.ts";
 
 /** The state file beside a harvested file, unless `--state` names another. */
 export function harvestStatePath(file: string): string {
@@ -104,10 +105,11 @@ export const HARVEST_COMMAND: CommandSpec = {
   name: "harvest",
   summary: "an OAI-PMH repository's records as a table, resumable, and incremental on the next run",
   usage:
-    "harvest <oai-url> [--prefix oai_dc] [--set S] [--from D] [--until D] [--raw] [--to FILE or FOLDER/]",
+    "harvest <oai-url> or --sources FILE [--prefix oai_dc] [--set S] [--from D] [--until D] [--raw] [--to FILE or FOLDER/]",
   arguments: [{ name: "oai-url", description: "the repository's OAI-PMH base URL" }],
-  arity: [1, 1],
+  arity: [0, 1],
   options: {
+    ...SOURCES_FLAGS,
     prefix: { type: "string", value: "P", description: "the metadata format (default oai_dc)" },
     set: { type: "string", value: "S", description: "only the records of set S" },
     from: { type: "string", value: "DATE", description: "only records changed at or after DATE" },
@@ -152,10 +154,10 @@ export const HARVEST_COMMAND: CommandSpec = {
     "tidepool harvest https://archive.example/acme/letters/api/oai --to letters.csv   # again tomorrow: only the changes",
     "tidepool harvest $OAI --set letter --from 2026-01-01 --to letters/ --partition month",
     "tidepool harvest $OAI --to - --format ndjson --state letters.state.json | jq -r .identifier",
+    "tidepool harvest --sources repositories.txt --to oai/ --concurrency 16   # many repositories, one dataset",
     "tidepool harvest $OAI --api-key-env OAI_KEY --api-key-param api_key --to letters.csv   # a keyed repository",
   ],
   async run(context, { positionals: [url] }) {
-    const target = await context.output(true, false);
     const harvest = harvestOptions(context);
     const partition = context.string("partition");
     if (partition !== undefined && !PARTITIONS.includes(partition as HarvestPartitioning)) {
@@ -163,6 +165,15 @@ export const HARVEST_COMMAND: CommandSpec = {
         hint: `Give ${PARTITIONS.join(", ")}`,
       });
     }
+    if (context.string("sources") !== undefined) {
+      return runHarvestSources(context, url, harvest, partition as HarvestPartitioning);
+    }
+    if (url === undefined) {
+      throw new UsageError("tidepool harvest takes a repository URL, or --sources FILE", {
+        hint: `Usage: tidepool ${HARVEST_COMMAND.usage}`,
+      });
+    }
+    const target = await context.output(true, false);
     if (partition !== undefined && target.kind !== "folder") {
       throw new UsageError("--partition is for a Parquet folder", {
         hint: "Give --to a folder name ending in / to write a partitioned dataset",
