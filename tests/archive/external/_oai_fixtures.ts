@@ -98,8 +98,10 @@ export function recordsInDom(xml: string): RecordInDom[] {
         if (child.nodeType !== 1) continue;
         const own = Array.from(child.childNodes)
           .filter((n) => n.nodeType === 3 || n.nodeType === 4)
-          .map((n) => n.textContent ?? "").join("").replace(/\r\n?/g, "\n").trim();
-        if (own) texts.push(own);
+          .map((n) => n.textContent ?? "").join("").replace(/\r\n?/g, "\n");
+        // Text is kept as sent, spaces and line breaks around it included; an element that
+        // only holds other elements (white space between them) has no text of its own.
+        if (own.trim()) texts.push(own);
         walk(child);
       }
     };
