@@ -76,9 +76,27 @@ export async function workspaceMembers(folder: string): Promise<string[]> {
 }
 
 /**
+ * The root of the git repository that holds `folder` when that root also
+ * holds a Deno config: a notebook in `notebooks/` with its bundle beside it
+ * belongs to that project, whose import map its re-run needs. The walk
+ * stops at the first `.git`, the repository's own boundary.
+ */
+async function repositoryProject(folder: string): Promise<string | undefined> {
+  const present = (path: string) => Deno.lstat(path).then(() => true, () => false);
+  for (let at = folder;; at = dirname(at)) {
+    if (await present(join(at, ".git"))) {
+      for (const name of CONFIGS) if (await present(join(at, name))) return at;
+      return undefined;
+    }
+    if (at === dirname(at)) return undefined;
+  }
+}
+
+/**
  * The project's root: the deepest folder that holds both the source and the
  * bundle (the project's own folder, with its `deno.json` or `.git` when it
- * has one), or the Deno workspace whose member that folder is, when its
+ * has one), or the root of the git repository holding them when that root
+ * has the project's `deno.json`, or the Deno workspace whose member that folder is, when its
  * config names it (so the workspace's import map and its other members
  * come along). Never an ancestor found by walking up to the nearest
  * `deno.json`, never a home folder, a folder holding one, or `/`, compared
@@ -95,9 +113,11 @@ export async function projectRoot(
   bundle: string,
   home: string | undefined,
 ): Promise<string> {
-  // The project's own folder: the one that holds both. An ancestor with a deno.json or .git is
-  // never taken for it by walking up (it may be a folder of anything, beside .ssh/ and Documents/).
+  // The project's own folder: the one that holds both, or the repository they are in when its
+  // root has the project's deno.json. An ancestor with only a deno.json, or only a .git, is never
+  // taken for it (it may be a folder of anything, beside .ssh/ and Documents/).
   let root = commonFolder(dirname(source), bundle);
+  root = await repositoryProject(root) ?? root;
   // A member of a Deno workspace resolves its imports through the workspace root.
   for (let folder = dirname(root); folder !== dirname(folder); folder = dirname(folder)) {
     const members = await workspaceMembers(folder);

@@ -92,3 +92,39 @@ Deno.test("the home folder itself is still refused", async () => {
     await Deno.remove(scene, { recursive: true });
   }
 });
+
+Deno.test("a notebook and its bundle in notebooks/ belong to the repository whose root has the project's deno.json", async () => {
+  const scene = await Deno.realPath(await Deno.makeTempDir({ prefix: "tidepool-root-" }));
+  try {
+    const outer = await homeLike(scene);
+    const project = `${outer}/work/paper`;
+    await Deno.mkdir(`${project}/.git`, { recursive: true });
+    await Deno.writeTextFile(`${project}/deno.json`, "{}");
+    await Deno.mkdir(`${project}/notebooks/bundle`, { recursive: true });
+    const source = `${project}/notebooks/a.ipynb`;
+    await Deno.writeTextFile(source, "{}");
+    assert.equal(
+      await projectRoot(source, `${project}/notebooks/bundle`, `${scene}/home`),
+      project,
+    );
+    // The walk stops at the first .git: a repository inside it without a deno.json is its own
+    // project, never the outer one's (outer's deno.json is beside .ssh and Documents).
+    await Deno.mkdir(`${outer}/.git`);
+    const inner = `${project}/vendor/other`;
+    await Deno.mkdir(`${inner}/.git`, { recursive: true });
+    await Deno.writeTextFile(`${inner}/b.ts`, "");
+    await Deno.mkdir(`${inner}/out`);
+    assert.equal(await projectRoot(`${inner}/b.ts`, `${inner}/out`, `${scene}/home`), inner);
+    // Without its own .git and deno.json the project is the folder holding both: the first
+    // .git above (outer's, beside .ssh and Documents) has no deno.json, so it is not taken.
+    await Deno.remove(`${project}/.git`, { recursive: true });
+    await Deno.remove(`${project}/deno.json`);
+    await Deno.remove(`${outer}/deno.json`);
+    assert.equal(
+      await projectRoot(source, `${project}/notebooks/bundle`, `${scene}/home`),
+      `${project}/notebooks`,
+    );
+  } finally {
+    await Deno.remove(scene, { recursive: true });
+  }
+});

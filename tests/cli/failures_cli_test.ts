@@ -48,7 +48,13 @@ Deno.test("tidepool: exit codes differ for usage, network, HTTP and protocol err
           EXIT.usage,
           /Unknown option --datatokn for tidepool orders; did you mean --datatoken\?/,
         );
-        assertFailure(await run(["harvest"]), EXIT.usage, /takes 1 argument, not 0/);
+        assertFailure(await run(["assets"]), EXIT.usage, /takes 1 argument, not 0/);
+        // harvest takes its repository as an argument or its list of them as --sources.
+        assertFailure(
+          await run(["harvest"]),
+          EXIT.usage,
+          /takes a repository URL, or --sources FILE/,
+        );
         assertFailure(
           await run(["harvest", oai, "--to", "x.xlsx"]),
           EXIT.usage,

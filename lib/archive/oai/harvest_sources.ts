@@ -12,6 +12,7 @@
 import { HttpClient } from "../../http/client.ts";
 import type { ClientOptions } from "../../http/options.ts";
 import { TidepoolError } from "../../errors/errors.ts";
+import { checkOptions } from "../../options/check_options.ts";
 import { redact } from "../../errors/redact.ts";
 import { readOwnFile, writeOwnFile } from "../../fs/own_file.ts";
 import { tryHoldLock } from "../../fs/file_lock.ts";
@@ -212,6 +213,26 @@ const later = (a: string | null, b: string | null) =>
  * ```
  */
 export async function harvestSources(options: HarvestSourcesOptions): Promise<SourcesSummary> {
+  // The nested harvest and client options are checked by the calls they are handed to.
+  checkOptions("harvestSources", options, {
+    sources: (value, name) => {
+      if (!Array.isArray(value)) {
+        throw new TidepoolError(`Invalid option ${name} of harvestSources: not a list`, {
+          hint: 'Give sources as a list: [{ url: "https://repository.example/oai" }]',
+        });
+      }
+      return value;
+    },
+    dir: "string",
+    concurrency: "integer",
+    perHost: "integer",
+    lockFolder: "string",
+    shard: "object",
+    harvest: "object",
+    client: "object",
+    onProgress: "function",
+    signal: "signal",
+  }, ["sources", "dir"]);
   const perHost = Math.max(1, Math.floor(options.perHost ?? 1));
   const slots = new Slots(options.concurrency ?? 8);
   const shard = options.shard;
