@@ -10,7 +10,7 @@
 import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
 import { writeFileAtomic } from "../fs/write_file_atomic.ts";
-import { makeOwnFolders, NotOwnFileError, readOwnBytes } from "../fs/own_file.ts";
+import { makeOwnFolders } from "../fs/own_file.ts";
 import { columnTypes, type DynamicColumns, TableBuilder } from "../table/build_table.ts";
 import type { TableSchema } from "../table/schema.ts";
 import type { ColumnTable } from "arquero";
@@ -26,6 +26,7 @@ import {
   writeCheckpoint,
 } from "./_dataset_files.ts";
 import { readStateFile, restoreStateFile } from "./_state_file.ts";
+import { readKeys, refuseLink } from "./_dataset_keys.ts";
 
 // The Arrow encoder and the Parquet writer load with the first page, so that
 // importing tidepool stays quick (bench/import_bench.ts).
@@ -423,40 +424,7 @@ function partitionText(value: unknown): string | null {
   return String(value);
 }
 
-/** Adds the keys of one file's rows, reading only the key columns. */
-async function readKeys(path: string, columns: readonly string[], keys: SeenKeys) {
-  const { tableFromParquet } = await parquetCode();
-  const bytes = await readOwnBytes(path).catch(refuseLink(path));
-  if (bytes === undefined) {
-    throw new TidepoolError(
-      `Cannot continue the dataset: its checkpoint lists ${path}, which is gone`,
-      {
-        hint: "Write the dataset to a new folder, or delete this one to start over",
-      },
-    );
-  }
-  const table = await tableFromParquet(bytes, { columns: [...columns] });
-  const arrays = columns.map((name) => table.array(name) as ArrayLike<unknown>);
-  for (let row = 0; row < table.numRows(); row++) {
-    keys.admit(keyOf(arrays.map((values) => values[row])), 0);
-  }
-}
-
 function isTable(page: unknown): page is ColumnTable {
   return typeof (page as ColumnTable).columnNames === "function" &&
     typeof (page as ColumnTable).numRows === "function";
-}
-
-/** A refusal of a link (or another kind of file) at a dataset's own name, as a tidepool error. */
-function refuseLink(dir: string): (error: unknown) => never {
-  return (error) => {
-    if (!(error instanceof NotOwnFileError)) throw error;
-    throw new TidepoolError(
-      `Cannot write a dataset into ${dir}: ${error.path} is ${error.what}, not a folder or file tidepool wrote`,
-      {
-        hint:
-          "tidepool never writes a dataset through a link: remove it, or give the dataset a folder of its own",
-      },
-    );
-  };
 }

@@ -12,13 +12,13 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../errors/errors.ts";
+import { ProtocolError, TidepoolError } from "../errors/errors.ts";
 import type { CursorKind, PagedReadOptions } from "../paging/types.ts";
 import { walkPages } from "../paging/walk_pages.ts";
 import { PagingCapError } from "../paging/errors.ts";
 import { concatTables } from "../table/concat_tables.ts";
 import { type ParsedQuery, parseQuery } from "./_parse_query.ts";
-import { sendQuery, type SparqlQueryOptions, type SparqlTarget } from "./run_query.ts";
+import { type Answer, sendQuery, type SparqlQueryOptions, type SparqlTarget } from "./run_query.ts";
 
 /** Options of {@linkcode queryPages} and {@linkcode queryAll}. */
 export interface PagesOptions extends SparqlQueryOptions, PagedReadOptions {
@@ -43,6 +43,19 @@ async function sparqljs() {
   return (await import("sparqljs")).default;
 }
 
+/**
+ * The table of a SELECT answer, or a ProtocolError naming what came instead
+ * (an ASK's boolean, a graph): paging reads rows, never an unchecked shape.
+ */
+function selectTable(answer: Answer, what: string): ColumnTable {
+  const result = answer.result as unknown;
+  if (typeof (result as ColumnTable | null)?.numRows === "function") return result as ColumnTable;
+  const sent = typeof result === "boolean" ? `a boolean (${result})` : `a ${typeof result}`;
+  throw new ProtocolError(`The SPARQL endpoint answered the ${what} with ${sent}, not rows`, {
+    hint: "Check that the URL is a SPARQL endpoint answering SELECT queries with result rows",
+  });
+}
+
 /** The names of the projected variables; for `SELECT *`, read from an empty answer's head. */
 async function projectedNames(
   target: SparqlTarget,
@@ -55,7 +68,7 @@ async function projectedNames(
   }
   const { Generator } = await sparqljs();
   const empty = new Generator().stringify({ ...parsed, limit: 0, offset: undefined } as never);
-  const head = (await sendQuery(target, empty, options)).result as ColumnTable;
+  const head = selectTable(await sendQuery(target, empty, options), "query for its head");
   return head.columnNames().filter((name) => !/_(lang|datatype)$/.test(name));
 }
 
@@ -118,12 +131,29 @@ async function countRows(
     }],
     where: [{ type: "group", patterns: [{ ...inner, prefixes: {} }] }],
   } as never);
-  const { result } = await sendQuery(target, count, { ...options, lang: false, datatype: false });
-  const all = Number((result as ColumnTable).get("tidepool_count", 0));
-  if (!Number.isFinite(all)) {
-    throw new TidepoolError("The SPARQL endpoint answered the COUNT without a number", {
-      hint: "Pass { count: false } to page without it (a silent row cap then goes unseen)",
-    });
+  const answer = await sendQuery(target, count, { ...options, lang: false, datatype: false });
+  const table = selectTable(answer, "COUNT");
+  const columns = table.columnNames();
+  const sent = !columns.includes("tidepool_count")
+    ? `columns ${columns.map((c) => JSON.stringify(c)).join(", ") || "(none)"}`
+    : table.numRows() === 0
+    ? "no row"
+    : undefined;
+  const value: unknown = sent === undefined ? table.get("tidepool_count", 0) : undefined;
+  const all = typeof value === "number" || typeof value === "bigint" ||
+      (typeof value === "string" && /^[0-9]+$/.test(value))
+    ? Number(value)
+    : NaN;
+  if (!Number.isSafeInteger(all) || all < 0) {
+    const shown = sent ?? `tidepool_count ${JSON.stringify(String(value)).slice(0, 60)}`;
+    throw new ProtocolError(
+      "The SPARQL endpoint answered the COUNT without a whole number in tidepool_count",
+      {
+        details: shown,
+        detailsLabel: "The endpoint sent",
+        hint: "Pass { count: false } to page without it (a silent row cap then goes unseen)",
+      },
+    );
   }
   return Math.max(0, Math.min(all - (offset ?? 0), limit ?? Infinity));
 }
@@ -218,7 +248,7 @@ export async function* queryPages(
         const text = await windowQuery(ordered, names, w.offset, w.limit);
         const answer = await sendQuery(target, text, { ...sparql, signal });
         serverCap = answer.maxRows;
-        return answer.result as ColumnTable;
+        return selectTable(answer, "page");
       },
       read: (table) => ({ rows: [table], received: table.numRows(), total }),
       shortfall: () => undefined,

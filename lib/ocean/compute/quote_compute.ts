@@ -19,6 +19,7 @@ import type { QuoteItem } from "../order/_quote_reads.ts";
 import { accountOf, quoteOnChain } from "../order/_quote_runner.ts";
 import type { ChainHex } from "../order/_order_types.ts";
 import { precheckPaidCompute } from "./_paid_precheck.ts";
+import { refuseEscrowPayment, refuseEscrowPriced } from "./_escrow_charge.ts";
 import type { ComputeNode, ComputeQuote, QuoteComputeParameters } from "./_paid_compute_types.ts";
 import type {
   ComputeAssetTerms,
@@ -59,6 +60,7 @@ export async function quoteCompute(
       hint: "Change the request to fit the environment (see computeEnvironments and its fees)",
     });
   }
+  refuseEscrowPriced(check.environment!, chainId, check.token);
   const payment = { chainId, token: check.token };
   const terms = await node.initializeCompute({
     consumer: signer.address,
@@ -184,17 +186,4 @@ function matchTerms(
     unused.delete(term);
     return term;
   });
-}
-
-/** tidepool pays datatoken orders; a resource price needs an escrow lock it does not make. */
-function refuseEscrowPayment(terms: InitializeComputeReturnType): void {
-  const amount = terms.payment?.amount;
-  if (amount === undefined || !/^[0-9]+$/.test(String(amount)) || BigInt(amount) === 0n) return;
-  throw new TidepoolError(
-    `Cannot start compute job: the environment charges ${amount} base units of ${terms.payment?.token} for its resources, paid through an escrow lock tidepool does not make`,
-    {
-      hint:
-        "Pick an environment whose resources cost nothing on this chain, or lock the payment in the node's escrow yourself",
-    },
-  );
 }

@@ -1,5 +1,6 @@
 import type { HttpClient } from "../../http/client.ts";
-import { ProtocolError } from "../../errors/errors.ts";
+import { HttpError, ProtocolError } from "../../errors/errors.ts";
+import { serverMessage } from "../../http/error_from_response.ts";
 import { checksumAddress } from "../_address.ts";
 
 /** The provider fee of an initialize answer; fields beyond these are kept as received. */
@@ -60,8 +61,28 @@ export async function initialize(
       validUntil: parameters.validUntil,
     },
     cacheable: false,
+    // ocean-node answers a refusal (a compute service, an NFT state other
+    // than 0 or 1) with a plain-text 500 that no retry changes.
+    acceptStatus: [500],
     signal: parameters.signal,
   });
+  if (response.status === 500) {
+    const text = response.text().trim();
+    throw new HttpError(
+      `The node refused to initialize an order of ${parameters.did} service ${parameters.serviceId}: ${
+        (serverMessage(text) ?? text).slice(0, 300) || "500 with an empty body"
+      }`,
+      {
+        status: 500,
+        method: "GET",
+        url: response.url,
+        body: response.text(),
+        serverMessage: serverMessage(text),
+        hint:
+          "Not retried: the node answers this asset the same way. A compute service is run with quoteCompute / startCompute; an asset whose NFT state is not 0 or 1 cannot be ordered",
+      },
+    );
+  }
   const body = response.json<unknown>();
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new ProtocolError("Unexpected initialize answer: expected an object", {

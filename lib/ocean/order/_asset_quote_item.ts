@@ -15,6 +15,7 @@ import {
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
 import { assetNft, refuseOtherAsset } from "./_asset_identity.ts";
+import { refuseUnorderable } from "./_orderable.ts";
 import type { ChainHex, OrderProviderFee } from "./_order_types.ts";
 import type { QuoteItem } from "./_quote_reads.ts";
 
@@ -69,6 +70,7 @@ export async function assetQuoteItem(
   let fee = options.providerFee as Partial<OrderProviderFee> | undefined;
   let answered = options.datatoken;
   if (!fee) {
+    refuseUnorderable(ddo, did, service);
     const answer = await node.initialize({ did, serviceId, consumer: options.consumer ?? buyer });
     fee = answer.providerFee as Partial<OrderProviderFee> | undefined;
     answered = answer.datatoken;

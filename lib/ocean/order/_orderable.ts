@@ -1,0 +1,56 @@
+/**
+ * What ocean-node's `initialize` refuses to order, said before it is asked:
+ * a compute service (it answers "Use the initializeCompute endpoint") and an
+ * asset whose NFT state is not 0 (active) or 1 (its check reads the indexes
+ * of `[ACTIVE, UNLISTED]`, so 5, unlisted, is refused too). The node answers
+ * both with a plain-text 500 that a retry cannot change.
+ *
+ * @module
+ */
+
+import { TidepoolError } from "../../errors/errors.ts";
+import type { Ddo } from "../ddo.ts";
+
+const STATES: Record<number, string> = {
+  2: "deprecated",
+  3: "revoked",
+  4: "ordering disabled",
+  5: "unlisted (ocean-node orders only states 0 and 1)",
+};
+
+/**
+ * Refuses a service ocean-node will not initialize an order for. A DDO
+ * without a state is left to the node, whose refusal then reaches the user.
+ *
+ * @param ddo The asset's description, read live.
+ * @param did The asset.
+ * @param service The service to order.
+ */
+export function refuseUnorderable(
+  ddo: Ddo,
+  did: string,
+  service: { id: string; type?: string },
+): void {
+  const state = ddo.indexedMetadata?.nft?.state ?? ddo.nft?.state;
+  if (state !== undefined && state !== null && state !== 0 && state !== 1) {
+    const what = typeof state === "number" && STATES[state] ? ` (${STATES[state]})` : "";
+    throw new TidepoolError(
+      `Cannot order ${did}: its NFT state is ${
+        String(state).slice(0, 20)
+      }${what}; the node orders only assets in state 0 (active) or 1`,
+      {
+        hint:
+          "Nothing was sent. The publisher must set the asset active again; node.ddo(did) shows indexedMetadata.nft.state",
+      },
+    );
+  }
+  if (service.type === "compute") {
+    throw new TidepoolError(
+      `Cannot order ${did}: service ${service.id} is a compute service, which the node does not sell for download`,
+      {
+        hint:
+          "Nothing was sent. Run a job on it with quoteCompute / startCompute, or order one of its access services",
+      },
+    );
+  }
+}
