@@ -15,7 +15,7 @@ import type {
   EscrowWithdrawOptions,
   EscrowWithdrawQuote,
   EscrowWithdrawResult,
-} from "./escrow_withdraw.ts";
+} from "./_escrow_withdraw_types.ts";
 
 const ABI = parseAbi([
   "function getUserFunds(address payer, address token) view returns ((uint256 available, uint256 locked))",
