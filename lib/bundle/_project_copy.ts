@@ -75,17 +75,33 @@ export async function workspaceMembers(folder: string): Promise<string[]> {
   return [];
 }
 
+/** Folders of credentials no paper's project holds: a root holding one is refused. */
+const SECRET_FOLDERS = [".ssh", ".gnupg", ".aws", ".netrc", ".docker", ".kube", ".password-store"];
+
 /**
- * The root of the git repository that holds `folder` when that root also
- * holds a Deno config: a notebook in `notebooks/` with its bundle beside it
- * belongs to that project, whose import map its re-run needs. The walk
- * stops at the first `.git`, the repository's own boundary.
+ * The root of the git repository that really holds `folder` (the walk is
+ * on real paths, so a link into a repository does not make it the
+ * project's) when that root also holds a Deno config file: a notebook in
+ * `notebooks/` with its bundle beside it belongs to that project, whose
+ * import map its re-run needs. The walk stops at the first `.git`, the
+ * repository's own boundary; a `.git` counts only as a folder, or a file
+ * that names one (`gitdir: `), and a config only as a regular file.
  */
 async function repositoryProject(folder: string): Promise<string | undefined> {
-  const present = (path: string) => Deno.lstat(path).then(() => true, () => false);
-  for (let at = folder;; at = dirname(at)) {
-    if (await present(join(at, ".git"))) {
-      for (const name of CONFIGS) if (await present(join(at, name))) return at;
+  const kind = (path: string) => Deno.lstat(path).catch(() => undefined);
+  let at: string;
+  try {
+    at = await Deno.realPath(folder);
+  } catch {
+    return undefined;
+  }
+  for (;; at = dirname(at)) {
+    const git = await kind(join(at, ".git"));
+    const repository = git?.isDirectory ||
+      (git?.isFile && (await readTextWithin(join(at, ".git"), 4096).catch(() => ""))
+        .startsWith("gitdir: "));
+    if (repository) {
+      for (const name of CONFIGS) if ((await kind(join(at, name)))?.isFile) return at;
       return undefined;
     }
     if (at === dirname(at)) return undefined;
@@ -138,9 +154,15 @@ export async function projectRoot(
       ? "it is your home folder"
       : `it holds your home folder ${home}`
     : undefined;
-  if (why) {
+  const secrets = await Promise.all(
+    SECRET_FOLDERS.map((name) => Deno.lstat(join(root!, name)).then(() => name, () => undefined)),
+  );
+  const credentials = secrets.find((name) => name !== undefined);
+  const reason = why ??
+    (credentials ? `it holds ${credentials}, a folder of credentials` : undefined);
+  if (reason) {
     throw new TidepoolError(
-      `Cannot reproduce from ${root}: ${why}, and reproduce copies the whole project folder`,
+      `Cannot reproduce from ${root}: ${reason}, and reproduce copies the whole project folder`,
       {
         hint:
           "Keep the paper's project in a folder of its own, with its own deno.json or .git, that holds the notebook or script and its bundle",
