@@ -21,7 +21,7 @@ import {
 import { nextNonce } from "./_nonces.ts";
 import { type SignedCommand, type SignedFields, signRequest } from "./sign_request.ts";
 import type { Signer } from "./signer.ts";
-import { keccak256 } from "./_keccak.ts";
+import { nodeHashBytes } from "./_node_hash_bytes.ts";
 import { inSigningLane } from "./_signing_lane.ts";
 
 const MISMATCH = /nonce signature mismatch/i;
@@ -169,7 +169,7 @@ async function signatureMatches(
 ): Promise<boolean | undefined> {
   try {
     const { recoverMessageAddress } = await import("viem");
-    const hash = keccak256(new TextEncoder().encode(`${address}${fields.nonce}${command}`));
+    const hash = nodeHashBytes(`${address}${fields.nonce}${command}`);
     const recovered = await recoverMessageAddress({
       message: { raw: hash },
       signature: fields.signature,

@@ -858,9 +858,10 @@ export class OceanNode {
    * Node-to-node decryption (`POST /api/services/decrypt`): asks this node to
    * open a DDO it encrypted, as another node's indexer does. Only the node
    * itself and its authorised decrypters may; any other address is an
-   * `AuthError` naming it. The request is signed as ocean-node checks it
-   * (`transactionId + dataNftAddress + decrypterAddress + chainId + nonce`;
-   * the spec does not show the message) and sent once.
+   * `AuthError` naming it. The request is signed as ocean-node 1.0 and later
+   * check it (address + nonce + `decryptDDO`, as every signed request; the
+   * spec does not show the message); a node before 1.0, which answers 400 to
+   * that, is sent its own message once more.
    *
    * @param parameters The decrypter's signer, the chain, and the encrypted
    *   document (with its flags and hash) or the transaction that published it.

@@ -1,5 +1,5 @@
 import { checkCall } from "./_option_rules.ts";
-import { keccak256 } from "./_keccak.ts";
+import { nodeHashBytes } from "./_node_hash_bytes.ts";
 import type { Hex, Signer } from "./signer.ts";
 
 /**
@@ -7,7 +7,8 @@ import type { Hex, Signer } from "./signer.ts";
  * no command for a job list with metrics or for the token call, so those two
  * are ocean-node's own names (`getComputeStatus`, `createAuthToken`), as
  * are the stop and the log stream's (`stopCompute`,
- * `getComputeStreamableLogs`), as docs/ASSUMPTIONS.md records.
+ * `getComputeStreamableLogs`) and decrypt's (`decryptDDO`), as
+ * docs/ASSUMPTIONS.md records.
  */
 export type SignedCommand =
   | "encrypt"
@@ -19,7 +20,8 @@ export type SignedCommand =
   | "getComputeStatus"
   | "createAuthToken"
   | "stopCompute"
-  | "getComputeStreamableLogs";
+  | "getComputeStreamableLogs"
+  | "decryptDDO";
 
 /** The three fields a signed request carries. */
 export interface SignedFields {
@@ -34,7 +36,8 @@ export interface SignedFields {
 /**
  * Signs a node request: message = consumerAddress + nonce + command; hash =
  * keccak-256 of its UTF-8 bytes; signature = EIP-191 personal signature over
- * the 32 hash bytes.
+ * the hash as ocean-node and ocean.js read it, a number's bytes (so without
+ * leading zero bytes).
  *
  * @param signer The signer; its `address` is sent as given.
  * @param command The endpoint's command.
@@ -58,8 +61,7 @@ export async function signRequest(
   if (!/^[0-9]+$/.test(options.nonce)) {
     throw new TypeError(`Invalid nonce: ${options.nonce}: a nonce is a string of digits`);
   }
-  const message = `${signer.address}${options.nonce}${command}`;
-  const hash = keccak256(new TextEncoder().encode(message));
+  const hash = nodeHashBytes(`${signer.address}${options.nonce}${command}`);
   const signature = await signer.signMessage({ message: { raw: hash } });
   return { consumerAddress: signer.address, nonce: options.nonce, signature };
 }

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { keccak256, recoverMessageAddress, stringToBytes } from "viem";
+import { hexToBytes, keccak256, recoverMessageAddress, stringToBytes } from "viem";
 import { AuthError, TidepoolError } from "../../lib/errors/errors.ts";
 import { OceanNode } from "../../lib/ocean/mod.ts";
 import { startFreeCompute } from "../../lib/ocean/compute/mod.ts";
@@ -47,12 +47,12 @@ Deno.test("jobs with metrics: signed by the signer, refused for a bare address b
     assert.equal(typeof metrics?.runSeconds, "number");
     const list = sent.find((s) => s.url.pathname === "/api/services/compute")!.url.searchParams;
     // Checked here with viem, not with tidepool: the signature recovers to the signer.
+    const hash = hexToBytes(keccak256(
+      stringToBytes(`${list.get("consumerAddress")}${list.get("nonce")}getComputeStatus`),
+    ));
     const recovered = await recoverMessageAddress({
-      message: {
-        raw: keccak256(
-          stringToBytes(`${list.get("consumerAddress")}${list.get("nonce")}getComputeStatus`),
-        ),
-      },
+      // As ocean-node reads it: the hash as a number's bytes, no leading zero byte.
+      message: { raw: hash.subarray(Math.max(0, hash.findIndex((byte) => byte !== 0))) },
       signature: list.get("signature") as `0x${string}`,
     });
     assert.equal(recovered, signer.address);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { keccak256, recoverMessageAddress, stringToBytes } from "viem";
+import { hexToBytes, keccak256, recoverMessageAddress, stringToBytes } from "viem";
 import { OceanNode, signerFromPrivateKey } from "../../mod.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import {
@@ -46,71 +46,83 @@ Deno.test("encrypt seals with the node's key; only authorized decrypters can ope
   }
 });
 
-Deno.test("decrypt: the node checks the decrypter's signature over ocean-node's message", async () => {
-  const sandbox = startOceanSandbox({
-    count: 10,
-    compute: { authorizedDecrypters: [decrypter.address] },
+for (const pre1 of [false, true]) {
+  const node = pre1 ? "a node before 1.0" : "today's ocean-node";
+  Deno.test(`decrypt: ${node} checks the decrypter's signature over its own message`, async () => {
+    const sandbox = startOceanSandbox({
+      count: 10,
+      compute: { authorizedDecrypters: [decrypter.address], pre1DecryptMessage: pre1 },
+    });
+    try {
+      const client = new OceanNode(sandbox.url, quiet);
+      const sealed = await client.encrypt("tide table", {
+        signer: signerFromPrivateKey(SANDBOX_WALLET_KEY),
+      });
+      // A request signed by another key under the decrypter's address is refused by the node.
+      const impostor = signerFromPrivateKey(`0x${"ee".repeat(32)}`);
+      const forged = {
+        address: decrypter.address,
+        signMessage: (args: { message: string | { raw: `0x${string}` | Uint8Array } }) =>
+          impostor.signMessage(args),
+      };
+      await assert.rejects(
+        () => client.decrypt({ signer: forged, chainId: 11155111, encryptedDocument: sealed }),
+        (error: unknown) => {
+          assert.ok(error instanceof AuthError, String(error));
+          assert.match(error.message, pre1 ? /invalid signature/ : /signature mismatch/);
+          return true;
+        },
+      );
+      // What the node accepted recovers, checked here with viem, to the decrypter.
+      const bodies: Record<string, unknown>[] = [];
+      const watched = new OceanNode(sandbox.url, {
+        ...quiet,
+        fetch: async (input, init) => {
+          const request = new Request(input, init);
+          if (new URL(request.url).pathname === "/api/services/decrypt") {
+            bodies.push(await request.clone().json());
+          }
+          return fetch(request);
+        },
+      });
+      const nft = `0x${"4".repeat(40)}`;
+      assert.equal(
+        await watched.decrypt({
+          signer: decrypter,
+          chainId: 11155111,
+          encryptedDocument: sealed,
+          dataNftAddress: nft,
+        }),
+        "tide table",
+      );
+      // Today's node gets one request; an older one first refuses today's form, then takes its own.
+      assert.equal(bodies.length, pre1 ? 2 : 1);
+      const sent = bodies.at(-1)!;
+      const message = pre1
+        ? `${nft}${decrypter.address}11155111${sent.nonce}`
+        : `${decrypter.address}${sent.nonce}decryptDDO`;
+      const hash = hexToBytes(keccak256(stringToBytes(message)));
+      const recovered = await recoverMessageAddress({
+        message: { raw: pre1 ? hash : hash.subarray(hash.findIndex((byte) => byte !== 0)) },
+        signature: sent.signature as `0x${string}`,
+      });
+      assert.equal(recovered, decrypter.address);
+      // Refused locally: no document, no chain.
+      const before = sandbox.requestCount;
+      await assert.rejects(
+        () => client.decrypt({ signer: decrypter, chainId: 11155111 }),
+        /give the encryptedDocument or its transactionId/,
+      );
+      await assert.rejects(
+        () => client.decrypt({ signer: decrypter, chainId: 0, encryptedDocument: sealed }),
+        /is not a chain id/,
+      );
+      assert.equal(sandbox.requestCount, before);
+    } finally {
+      await sandbox.close();
+    }
   });
-  try {
-    const node = new OceanNode(sandbox.url, quiet);
-    const sealed = await node.encrypt("tide table", {
-      signer: signerFromPrivateKey(SANDBOX_WALLET_KEY),
-    });
-    // A request signed by another key under the decrypter's address is refused by the node.
-    const impostor = signerFromPrivateKey(`0x${"ee".repeat(32)}`);
-    const forged = {
-      address: decrypter.address,
-      signMessage: (args: { message: string | { raw: `0x${string}` | Uint8Array } }) =>
-        impostor.signMessage(args),
-    };
-    await assert.rejects(
-      () => node.decrypt({ signer: forged, chainId: 11155111, encryptedDocument: sealed }),
-      /invalid signature/,
-    );
-    // What the node received recovers, checked here with viem, to the decrypter.
-    const bodies: Record<string, unknown>[] = [];
-    const watched = new OceanNode(sandbox.url, {
-      ...quiet,
-      fetch: async (input, init) => {
-        const request = new Request(input, init);
-        if (new URL(request.url).pathname === "/api/services/decrypt") {
-          bodies.push(await request.clone().json());
-        }
-        return fetch(request);
-      },
-    });
-    const nft = `0x${"4".repeat(40)}`;
-    assert.equal(
-      await watched.decrypt({
-        signer: decrypter,
-        chainId: 11155111,
-        encryptedDocument: sealed,
-        dataNftAddress: nft,
-      }),
-      "tide table",
-    );
-    const sent = bodies[0];
-    const message = `${nft}${decrypter.address}11155111${sent.nonce}`;
-    const recovered = await recoverMessageAddress({
-      message: { raw: keccak256(stringToBytes(message)) },
-      signature: sent.signature as `0x${string}`,
-    });
-    assert.equal(recovered, decrypter.address);
-    // Refused locally: no document, no chain.
-    const before = sandbox.requestCount;
-    await assert.rejects(
-      () => node.decrypt({ signer: decrypter, chainId: 11155111 }),
-      /give the encryptedDocument or its transactionId/,
-    );
-    await assert.rejects(
-      () => node.decrypt({ signer: decrypter, chainId: 0, encryptedDocument: sealed }),
-      /is not a chain id/,
-    );
-    assert.equal(sandbox.requestCount, before);
-  } finally {
-    await sandbox.close();
-  }
-});
+}
 
 Deno.test("empty data is refused locally; a nonce mismatch is retried once", async () => {
   const sandbox = startOceanSandbox({ count: 60 });

@@ -12,10 +12,14 @@ const KEY = "0x" + "4f3edf983ac636a65a842ce7c78d9aa706d3b113bce9c46f30d7d21715b2
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** EIP-191 over the 32 hash bytes, computed here from the primitives, not through viem. */
+/**
+ * EIP-191 over the hash as ocean-node reads it (a number's bytes: no leading
+ * zero bytes), computed here from the primitives, not through viem.
+ */
 function independentSignature(privateKey: string, message: string): string {
-  const hash = keccak_256(utf8(message));
-  const prefix = utf8("\x19Ethereum Signed Message:\n32");
+  const whole = keccak_256(utf8(message));
+  const hash = whole.subarray(Math.max(0, whole.findIndex((byte) => byte !== 0)));
+  const prefix = utf8(`\x19Ethereum Signed Message:\n${hash.length}`);
   const digest = keccak_256(new Uint8Array([...prefix, ...hash]));
   const signature = secp256k1.sign(digest, privateKey.slice(2));
   const r = signature.r.toString(16).padStart(64, "0");
@@ -42,6 +46,14 @@ Deno.test("signRequest signs address + nonce + command as EIP-191 over the kecca
     signature: fields.signature,
   });
   assert.equal(recovered, signer.address);
+  // A nonce whose hash starts with 0x00 (the first above this one): signed without that byte.
+  let nonce = 1732000000000n;
+  while (keccak_256(utf8(`${signer.address}${nonce}freeStartCompute`))[0] !== 0) nonce++;
+  const zeroLed = await signRequest(signer, "freeStartCompute", { nonce: `${nonce}` });
+  assert.equal(
+    zeroLed.signature,
+    independentSignature(KEY, `${signer.address}${nonce}freeStartCompute`),
+  );
 });
 
 Deno.test("the signed address is exactly the string sent", async () => {

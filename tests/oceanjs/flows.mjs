@@ -1,7 +1,7 @@
 // ocean.js 8.6.2, unchanged, against a tidepool sandbox node and its chain.
 // Run by tests/sandbox/oceanjs_test.ts from the folder it installed ocean.js
-// into: `node flows.mjs <setup.json>`. Prints one JSON object: what ocean.js
-// got from each flow, for the test to check.
+// into: `node flows.mjs <setup.json> [step,step]` (the steps named, or all).
+// Prints one JSON object: what ocean.js got from each flow, for the test to check.
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { JsonRpcProvider, Wallet } from "ethers";
@@ -40,7 +40,9 @@ const config = {
   routerFactoryAddress: setup.contracts.router,
 };
 const out = {};
+const only = process.argv[3]?.split(",");
 const step = async (name, run) => {
+  if (only && !only.includes(name)) return;
   try {
     out[name] = { ok: true, value: await run() };
   } catch (error) {

@@ -3,7 +3,9 @@
  * against `startSandbox({ chain: true })`: nonce, file info, environments,
  * encrypt, initialize, order and download of a dataset, a refused initialize
  * on an asset whose ordering is disabled, a free compute job to its result
- * file, waitForIndexer with a transaction id, and a JWT auth token.
+ * file, waitForIndexer with a transaction id, and a JWT auth token, also
+ * when the signed request's hash starts with a zero byte (ocean.js signs the
+ * hash as a number's bytes, as ocean-node reads it).
  *
  * ocean.js is installed from npm with `npm ci` (tests/oceanjs/package.json
  * pins it, with an override of @oceanprotocol/ddo-js to 0.2.0: its ^0.3
@@ -15,6 +17,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
+import { keccak256, stringToBytes } from "viem";
 import { startSandbox } from "../../lib/sandbox/start_sandbox.ts";
 import { SANDBOX_WALLET_ADDRESS, SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
 
@@ -159,6 +162,17 @@ Deno.test("ocean.js 8.6.2 runs its usual flows unchanged against the sandbox nod
     assert.equal(parts.length, 3, "a JWT");
     const payload = JSON.parse(atob(parts[1].replaceAll("-", "+").replaceAll("_", "/")));
     assert.equal(payload.address.toLowerCase(), SANDBOX_WALLET_ADDRESS.toLowerCase());
+
+    // ocean.js signs the stored nonce + 1: store the one before a nonce whose hash starts with 0x00.
+    const message = (nonce: bigint) => `${SANDBOX_WALLET_ADDRESS}${nonce}createAuthToken`;
+    let zeroHashNonce = BigInt(ocean.nonces.get(SANDBOX_WALLET_ADDRESS)) + 1n;
+    while (!keccak256(stringToBytes(message(zeroHashNonce))).startsWith("0x00")) zeroHashNonce++;
+    ocean.setNonce(SANDBOX_WALLET_ADDRESS, String(zeroHashNonce - 1n));
+    const again = await run("node", ["flows.mjs", setupFile, "authToken"], folder, 60_000);
+    assert.equal(again.code, 0, `node flows.mjs authToken: ${again.stderr.slice(-3000)}`);
+    const second = JSON.parse(again.stdout.trim().split("\n").at(-1)!) as Record<string, Step>;
+    assert.ok(second.authToken?.ok, `authToken at a zero-led hash: ${second.authToken?.error}`);
+    assert.equal(ocean.nonces.get(SANDBOX_WALLET_ADDRESS), String(zeroHashNonce));
   } finally {
     await Deno.remove(setupFile);
   }

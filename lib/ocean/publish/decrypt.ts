@@ -12,6 +12,7 @@ import { checksummedSigner } from "../_address.ts";
 import { keccak256 } from "../_keccak.ts";
 import { nextNonce } from "../_nonces.ts";
 import { storedNonce } from "../_signed_call.ts";
+import { signRequest } from "../sign_request.ts";
 import { inSigningLane } from "../_signing_lane.ts";
 import { checkAddress } from "../_validate.ts";
 import type { Signer } from "../signer.ts";
@@ -37,21 +38,25 @@ export interface DecryptParameters {
 }
 
 /**
- * The message a decrypter signs. The spec does not show it; ocean-node's is
- * `transactionId + dataNftAddress + decrypterAddress + chainId + nonce`,
- * hashed and signed as every node signature (keccak-256, EIP-191 over the
- * 32 bytes). docs/ASSUMPTIONS.md records it.
+ * The message a decrypter signed for ocean-node before 1.0, which a node of
+ * that age checks instead of today's signed request (address + nonce +
+ * `decryptDDO`): `(transactionId || dataNftAddress) + decrypterAddress +
+ * chainId + nonce`, keccak-256 and EIP-191 over the 32 bytes. The spec shows
+ * neither; docs/ASSUMPTIONS.md records both.
  */
-export function decryptMessage(
+function pre1Message(
   fields: Pick<DecryptParameters, "transactionId" | "dataNftAddress" | "chainId"> & {
     decrypterAddress: string;
     nonce: string;
   },
 ): string {
-  return `${fields.transactionId ?? ""}${
-    fields.dataNftAddress ?? ""
+  return `${
+    fields.transactionId || fields.dataNftAddress || ""
   }${fields.decrypterAddress}${fields.chainId}${fields.nonce}`;
 }
+
+/** The answer of a node before 1.0 to a signature over another message. */
+const PRE1_MISMATCH = /invalid signature or does not match/i;
 
 /** The body of {@linkcode OceanNode.decrypt}, on the node's HTTP client; documented there. */
 export async function decrypt(http: HttpClient, parameters: DecryptParameters): Promise<string> {
@@ -76,13 +81,19 @@ export async function decrypt(http: HttpClient, parameters: DecryptParameters): 
   }
   const address = signer.address;
   return await inSigningLane(http.baseUrl, address, async () => {
-    const stored = (await storedNonce(http, address, parameters.signal)) ?? "0";
-    const nonce = nextNonce(address, stored);
-    const message = decryptMessage({ ...parameters, decrypterAddress: address, nonce });
-    const hash = keccak256(new TextEncoder().encode(message));
-    const signature = await signer.signMessage({ message: { raw: hash } });
-    try {
-      const response = await http.request({
+    const send = async (pre1: boolean) => {
+      const stored = (await storedNonce(http, address, parameters.signal)) ?? "0";
+      const nonce = nextNonce(address, stored);
+      const signature = pre1
+        ? await signer.signMessage({
+          message: {
+            raw: keccak256(new TextEncoder().encode(
+              pre1Message({ ...parameters, decrypterAddress: address, nonce }),
+            )),
+          },
+        })
+        : (await signRequest(signer, "decryptDDO", { nonce })).signature;
+      return await http.request({
         method: "POST",
         path: "/api/services/decrypt",
         json: {
@@ -100,7 +111,18 @@ export async function decrypt(http: HttpClient, parameters: DecryptParameters): 
         sensitive: true,
         signal: parameters.signal,
       });
-      return response.text();
+    };
+    try {
+      try {
+        return await (await send(false)).text();
+      } catch (error) {
+        // A node before 1.0 checks its own message and says so with 400: sign that one, once.
+        const said = error instanceof HttpError ? `${error.serverMessage ?? error.body}` : "";
+        if (!(error instanceof HttpError && error.status === 400 && PRE1_MISMATCH.test(said))) {
+          throw error;
+        }
+        return await (await send(true)).text();
+      }
     } catch (error) {
       if (error instanceof HttpError && error.status === 403) {
         throw new AuthError(
@@ -112,6 +134,18 @@ export async function decrypt(http: HttpClient, parameters: DecryptParameters): 
             hint:
               "Only the node itself and the addresses on its list of authorised decrypters may decrypt; " +
               `ask the node operator to add ${address}`,
+          },
+        );
+      }
+      if (error instanceof HttpError && (error.status === 401 || error.status === 400)) {
+        throw new AuthError(
+          `Cannot decrypt: the node did not accept the signature of ${address}: ${
+            error.serverMessage ?? error.body
+          }`,
+          {
+            ...httpErrorFields(error),
+            hint: "Check that the signer's key is the decrypter's; another client raising the " +
+              "stored nonce at the same time also causes this: try again",
           },
         );
       }

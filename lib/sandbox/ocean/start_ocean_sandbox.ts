@@ -267,7 +267,7 @@ export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandb
     files,
     environments,
     nonces,
-  }, { shortJobIds: specForm, ...options.compute });
+  }, { shortJobIds: specForm, pre1DecryptMessage: specForm, ...options.compute });
   state.serviceEndpoints = specForm ? undefined : nodeServiceEndpoints(compute !== undefined);
   if (compute) state.activeJobs = (id) => compute.engine.activeInEnvironment(id);
 

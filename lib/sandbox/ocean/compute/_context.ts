@@ -118,6 +118,8 @@ export interface ComputeContext extends ComputeNode {
   tokens: AuthTokens;
   /** A start answers the short `jobId` (the spec's form), not `<cluster hash>-<jobId>` (ocean-node's). */
   shortJobIds: boolean;
+  /** Decrypt checks ocean-node's message from before 1.0, not today's signed request. */
+  pre1DecryptMessage: boolean;
   /** Addresses besides the node itself that may decrypt. */
   decrypters: string[];
   engine: JobEngine;

@@ -136,21 +136,36 @@ export async function decryptHandler(
   if (!allowed.includes(decrypter.toLowerCase())) {
     return text(403, "Decrypt DDO: Decrypter not authorized");
   }
-  // The signed message of decrypt is not shown in the spec: the sandbox checks
-  // ocean-node's, transactionId + dataNftAddress + decrypterAddress + chainId
-  // + nonce, hashed and signed as every node signature, with a rising nonce.
-  if (!/^[0-9]+$/.test(body.nonce) || BigInt(body.nonce) <= BigInt(context.nonces.get(decrypter))) {
-    return text(401, "consumer address and nonce signature mismatch");
-  }
-  const message = `${body.transactionId ?? ""}${
-    body.dataNftAddress ?? ""
-  }${decrypter}${body.chainId}${body.nonce}`;
-  const recovered = await recoverMessageAddress({
-    message: { raw: keccak256(stringToBytes(message)) },
-    signature: body.signature as `0x${string}`,
-  }).catch(() => "");
-  if (recovered.toLowerCase() !== decrypter.toLowerCase()) {
-    return text(400, "Decrypt DDO: invalid signature or does not match");
+  // The signed message of decrypt is not shown in the spec. ocean-node since
+  // 1.0 checks it as every signed request (address + nonce + "decryptDDO",
+  // 401); before 1.0 it checked (transactionId || dataNftAddress) +
+  // decrypterAddress + chainId + nonce and answered 400. Both with a rising nonce.
+  if (!context.pre1DecryptMessage) {
+    const check = await context.nonces.verify(
+      { consumerAddress: decrypter, nonce: body.nonce, signature: body.signature },
+      "decryptDDO",
+    );
+    if (!check.ok) return text(check.status, check.text);
+  } else {
+    if (
+      !/^[0-9]+$/.test(body.nonce) || BigInt(body.nonce) <= BigInt(context.nonces.get(decrypter))
+    ) {
+      return text(401, "consumer address and nonce signature mismatch");
+    }
+    const message = `${
+      body.transactionId || body.dataNftAddress || ""
+    }${decrypter}${body.chainId}${body.nonce}`;
+    const hash = keccak256(stringToBytes(message));
+    const forms = [hash, { raw: hash }];
+    const recovered = await Promise.all(
+      forms.map((form) =>
+        recoverMessageAddress({ message: form, signature: body.signature as `0x${string}` })
+          .catch(() => "")
+      ),
+    );
+    if (!recovered.some((address) => address.toLowerCase() === decrypter.toLowerCase())) {
+      return text(400, "Decrypt DDO: invalid signature or does not match");
+    }
   }
   context.nonces.set(decrypter, body.nonce);
   const plain = typeof body.encryptedDocument === "string"

@@ -56,6 +56,13 @@ export interface ComputeHandlersOptions {
    * (src/components/c2d/compute_engine_docker.ts). Default false.
    */
   shortJobIds?: boolean;
+  /**
+   * Decrypt checks the signed message of ocean-node before 1.0
+   * (`(transactionId || dataNftAddress) + decrypterAddress + chainId + nonce`,
+   * 400 when it does not match), not today's signed request
+   * (`decrypterAddress + nonce + "decryptDDO"`, 401). Default false.
+   */
+  pre1DecryptMessage?: boolean;
 }
 
 /** The route function and the state it shares, for tests to inspect and steer. */
@@ -125,6 +132,7 @@ export function createComputeHandlers(
     decrypters: options.authorizedDecrypters ?? [],
     tokens: new AuthTokens(),
     shortJobIds: options.shortJobIds ?? false,
+    pre1DecryptMessage: options.pre1DecryptMessage ?? false,
   };
   const requests: { method: string; path: string }[] = [];
 

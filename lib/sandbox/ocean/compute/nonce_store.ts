@@ -1,4 +1,4 @@
-import { keccak256, recoverMessageAddress, stringToBytes } from "viem";
+import { hexToBytes, keccak256, recoverMessageAddress, stringToBytes } from "viem";
 
 /** The outcome of checking a signed request. */
 export type SignatureCheck = { ok: true } | { ok: false; status: 401; text: string };
@@ -13,7 +13,8 @@ export const MISSING_CREDENTIALS_TEXT =
  * The sandbox node's nonce storage and signature check (spec section 5):
  * nonces stored per address, a signed request accepted only when its nonce
  * is a digit string above the stored one and its signature recovers (viem)
- * to the address sent; the nonce is then stored.
+ * to the address sent, in one of the two forms ocean-node accepts (see
+ * {@linkcode signedByAddress}); the nonce is then stored.
  *
  * @example Checking a request signed by a test key
  * ```ts
@@ -80,19 +81,49 @@ export class NonceStore {
     if (!/^[0-9]+$/.test(nonce) || BigInt(nonce) <= BigInt(this.get(consumerAddress))) {
       return { ok: false, status: 401, text: MISMATCH_TEXT };
     }
-    let recovered: string;
-    try {
-      recovered = await recoverMessageAddress({
-        message: { raw: keccak256(stringToBytes(`${consumerAddress}${nonce}${command}`)) },
-        signature: signature as `0x${string}`,
-      });
-    } catch {
-      return { ok: false, status: 401, text: MISMATCH_TEXT };
-    }
-    if (recovered.toLowerCase() !== consumerAddress.toLowerCase()) {
+    const message = `${consumerAddress}${nonce}${command}`;
+    if (!(await signedByAddress(message, signature as `0x${string}`, consumerAddress))) {
       return { ok: false, status: 401, text: MISMATCH_TEXT };
     }
     this.set(consumerAddress, nonce);
     return { ok: true };
   }
+}
+
+/**
+ * Whether a signature over a message's hash recovers to an address, in the
+ * two forms ocean-node's nonce check accepts (ethers' `verifyMessage` on the
+ * hash as text, and on `toBeArray(hash)`: the hash as a number's bytes,
+ * leading zero bytes dropped). All 32 bytes signed is a third form the node
+ * does not accept when the hash starts with 0x00, so neither does the sandbox.
+ *
+ * @param message The signed message, e.g. address + nonce + command.
+ * @param signature The EIP-191 signature.
+ * @param address The address it should recover to.
+ * @returns Whether it does.
+ *
+ * @example A signature from another key does not match
+ * ```ts
+ * import { privateKeyToAccount } from "viem/accounts";
+ * import { keccak256, stringToBytes } from "viem";
+ * const account = privateKeyToAccount(`0x${"11".repeat(32)}`);
+ * const signature = await account.signMessage({ message: keccak256(stringToBytes("m")) });
+ * console.log(await signedByAddress("m", signature, account.address)); // true
+ * console.log(await signedByAddress("m", signature, "0x0000000000000000000000000000000000000001")); // false
+ * ```
+ */
+export async function signedByAddress(
+  message: string,
+  signature: `0x${string}`,
+  address: string,
+): Promise<boolean> {
+  const hash = keccak256(stringToBytes(message));
+  const bytes = hexToBytes(hash);
+  const first = bytes.findIndex((byte) => byte !== 0);
+  const forms = [hash, { raw: first < 0 ? new Uint8Array(0) : bytes.subarray(first) }];
+  for (const form of forms) {
+    const recovered = await recoverMessageAddress({ message: form, signature }).catch(() => "");
+    if (recovered.toLowerCase() === address.toLowerCase()) return true;
+  }
+  return false;
 }
