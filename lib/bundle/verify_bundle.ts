@@ -9,48 +9,36 @@
  * @module
  */
 
-import type { ColumnTable } from "arquero";
 import { buildTable } from "../table/build_table.ts";
 import { defineSchema, type TableSchema } from "../table/schema.ts";
 import { tableDigest } from "../table/table_digest.ts";
 import { TABLE_DIGEST_NAME } from "./_ro_crate.ts";
-import { bundleName, fileState, hashKnownSize, readSmallText } from "./_bundle_file.ts";
+import { bundleName, readSmallText } from "./_bundle_file.ts";
 import { readBoundedTableFile, tableBounds } from "./_table_bounds.ts";
 import { comparePair, tableFiles } from "./_csv_matches_parquet.ts";
 import { checkReadingTerms } from "./_csv_reading_terms.ts";
-import { folderEntries, LISTING_LIMIT, withinLimit } from "./_bundle_folder.ts";
+import { folderEntries, withinLimit } from "./_bundle_folder.ts";
 import { inlineText } from "../errors/terminal_text.ts";
 import type { ParquetBounds } from "../dataset/parquet.ts";
 import { checkOptions } from "../options/check_options.ts";
-import { parseSha256sums, SHA256SUMS, SHA256SUMS_LIMIT } from "./_sha256sums.ts";
+import type { BundleProblem, BundleVerification, VerifyOptions } from "./verify_types.ts";
+import {
+  checkedFile,
+  CRATE,
+  type Entity,
+  type FileNow,
+  type Found,
+  METADATA_LIMIT,
+  overLimit,
+  printable,
+  short,
+} from "./_verify_common.ts";
+import { checkDataPackage, packageResources, resourcesByPath } from "./_package_check.ts";
+import { checkSums } from "./_sums_check.ts";
+import { SHA256SUMS } from "./_sha256sums.ts";
+import type { ColumnTable } from "arquero";
 
-/** One thing that does not hold. */
-export interface BundleProblem {
-  /** The file it concerns, as the bundle names it. */
-  path: string;
-  /** What was checked: `file`, `table`, `datapackage`, `crate` or `sums` (`SHA256SUMS`). */
-  check: "file" | "table" | "datapackage" | "crate" | "sums";
-  /** What differs, in words. */
-  problem: string;
-}
-
-/** How {@linkcode verifyBundle} reads a bundle. */
-export interface VerifyOptions {
-  /** The most cells (rows × columns) a table may have to be read back; default 10,000,000. */
-  maxTableCells?: number;
-}
-
-/** What {@linkcode verifyBundle} found. */
-export interface BundleVerification {
-  /** Whether everything holds. */
-  readonly ok: boolean;
-  /** The problems, one row each: `path, check, problem`; empty when all holds. */
-  readonly problems: ColumnTable;
-  /** How many files and tables were checked. */
-  readonly checked: { readonly files: number; readonly tables: number };
-  /** The verdict in words: what holds, or every problem. */
-  readonly summary: string;
-}
+export type { BundleProblem, BundleVerification, VerifyOptions } from "./verify_types.ts";
 
 const problemSchema: TableSchema<BundleProblem> = defineSchema(
   [
@@ -63,18 +51,6 @@ const problemSchema: TableSchema<BundleProblem> = defineSchema(
     { name: "problem", type: "string", description: "What differs" },
   ] as const,
 );
-
-const CRATE = "ro-crate-metadata.json";
-const PACKAGE = "datapackage.json";
-/** The most bytes the crate or the data package may have: far above any bundle's, far below memory. */
-const METADATA_LIMIT = 64 * 1024 * 1024;
-
-type Entity = Record<string, unknown> & { "@id"?: unknown };
-
-interface FileNow {
-  bytes: number;
-  sha256: string;
-}
 
 /**
  * Verifies a bundle written by `saveBundle`: files, tables, data package and
@@ -115,8 +91,6 @@ export async function verifyBundle(
   }
   return verdict(dir, problems, checked);
 }
-
-type Found = (path: string, check: BundleProblem["check"], problem: string) => void;
 
 async function checkBundle(
   dir: string,
@@ -253,203 +227,6 @@ async function checkBundle(
   await checkSums(dir, listed, found);
 }
 
-/**
- * A regular file's size and SHA-256, or what keeps it from being hashed:
- * missing, not a regular file, or a size other than the one recorded
- * (compared before a byte is read).
- */
-async function checkedFile(
-  dir: string,
-  path: string,
-  recordedSize: unknown,
-  by: string,
-): Promise<FileNow | { problem: string; regular?: boolean }> {
-  const state = await fileState(dir, path);
-  if (state.kind === "missing") return { problem: `missing: ${by} lists it` };
-  if (state.kind === "refused") return { problem: state.problem };
-  if (recordedSize !== undefined && String(recordedSize) !== String(state.bytes)) {
-    return {
-      problem: `changed: its size is ${state.bytes} bytes, ${by} recorded ${
-        printable(String(recordedSize)).slice(0, 40)
-      } (not hashed)`,
-      regular: true,
-    };
-  }
-  try {
-    return await hashKnownSize(`${dir}/${path}`, state.bytes);
-  } catch (error) {
-    return { problem: `cannot be read: ${(error as Error).message}` };
-  }
-}
-
-/** The resources of `datapackage.json`, read once; undefined when it is not listed, missing or unreadable (said). */
-async function packageResources(
-  dir: string,
-  listed: ReadonlyMap<string, Entity>,
-  found: Found,
-): Promise<unknown[] | undefined> {
-  if (!listed.has(PACKAGE)) return undefined; // a bundle without one: the crate check has said so if it should
-  const read = await readSmallText(dir, PACKAGE, METADATA_LIMIT);
-  if ("missing" in read) return undefined; // the crate check has said so
-  try {
-    if ("problem" in read) throw new Error(read.problem);
-    const descriptor = JSON.parse(read.text);
-    return Array.isArray(descriptor?.resources) ? descriptor.resources : [];
-  } catch (error) {
-    found(PACKAGE, "datapackage", `cannot be read: ${(error as Error).message}`);
-    return undefined;
-  }
-}
-
-/** Each resource by the file it names, the first one for a name. */
-function resourcesByPath(resources: unknown[] | undefined): Map<string, Entity> {
-  const byPath = new Map<string, Entity>();
-  for (const resource of withinLimit(resources ?? [], () => {})) {
-    const name = bundleName((resource as Entity | null)?.path, false);
-    if (!("refused" in name) && !byPath.has(name.name)) byPath.set(name.name, resource as Entity);
-  }
-  return byPath;
-}
-
-/** `datapackage.json` against the files: each resource there, the same bytes, every data file listed. */
-async function checkDataPackage(
-  dir: string,
-  resources: unknown[] | undefined,
-  listed: ReadonlyMap<string, Entity>,
-  now: ReadonlyMap<string, FileNow>,
-  found: Found,
-): Promise<void> {
-  if (!resources) return;
-  const described = new Set<string>();
-  const listedResources = withinLimit(
-    resources,
-    (n) => found(PACKAGE, "datapackage", overLimit(n, "resources")),
-  );
-  for (const [index, resource] of listedResources.entries()) {
-    const given = (resource as Entity | null)?.path;
-    const name = bundleName(given, false);
-    if ("refused" in name) {
-      found(
-        typeof given === "string" ? given : `resource ${index + 1}`,
-        "datapackage",
-        `not checked: datapackage.json lists it, but its path ${name.refused}`,
-      );
-      continue;
-    }
-    const path = name.name;
-    if (described.has(path)) {
-      found(path, "datapackage", "described more than once in datapackage.json");
-      continue;
-    }
-    described.add(path);
-    const file = now.get(path) ??
-      await checkedFile(dir, path, (resource as Entity).bytes, "datapackage.json");
-    if ("problem" in file) {
-      found(path, "datapackage", file.problem);
-      continue;
-    }
-    const hash = (resource as Entity).hash;
-    if (hash !== `sha256:${file.sha256}`) {
-      found(
-        path,
-        "datapackage",
-        `datapackage.json records hash ${short(String(hash))}, the file has ${short(file.sha256)}`,
-      );
-    }
-  }
-  for (const path of listed.keys()) {
-    if (path !== PACKAGE && /\.(csv|parquet|svg)$/.test(path) && !described.has(path)) {
-      found(path, "datapackage", "not described in datapackage.json");
-    }
-  }
-}
-
-/**
- * `SHA256SUMS` against the RO-Crate and the crate's own file: the same
- * files, with the SHA-256 the crate recorded (a file changed since is the
- * crate check's row, not this one's), and the crate file as it is now. So
- * `sha256sum -c SHA256SUMS` and verify agree, and an edited crate is caught.
- */
-async function checkSums(
-  dir: string,
-  listed: ReadonlyMap<string, Entity>,
-  found: Found,
-): Promise<void> {
-  const read = await readSmallText(dir, SHA256SUMS, SHA256SUMS_LIMIT);
-  if ("missing" in read) {
-    found(
-      SHA256SUMS,
-      "sums",
-      "missing: every bundle tidepool writes has one, for sha256sum -c SHA256SUMS",
-    );
-    return;
-  }
-  if ("problem" in read) {
-    found(SHA256SUMS, "sums", read.problem);
-    return;
-  }
-  const named = new Set<string>();
-  const lines = withinLimit(
-    parseSha256sums(read.text),
-    (n) => found(SHA256SUMS, "sums", overLimit(n, "lines")),
-  );
-  for (const line of lines) {
-    if ("problem" in line) {
-      found(SHA256SUMS, "sums", `line ${line.line} ${line.problem}`);
-      continue;
-    }
-    const name = bundleName(line.name, false);
-    if ("refused" in name) {
-      found(line.name, "sums", `not checked: SHA256SUMS lists it, but it ${name.refused}`);
-      continue;
-    }
-    if (named.has(name.name)) {
-      found(name.name, "sums", "listed more than once in SHA256SUMS");
-      continue;
-    }
-    named.add(name.name);
-    let expected: unknown;
-    if (name.name === CRATE) {
-      const file = await checkedFile(dir, CRATE, undefined, "SHA256SUMS");
-      if ("problem" in file) {
-        found(CRATE, "sums", file.problem);
-        continue;
-      }
-      expected = file.sha256;
-      if (expected !== line.sha256) {
-        found(
-          CRATE,
-          "sums",
-          `changed: its SHA-256 is ${short(expected)}, SHA256SUMS recorded ${short(line.sha256)}`,
-        );
-      }
-      continue;
-    }
-    if (!listed.has(name.name)) {
-      found(name.name, "sums", "SHA256SUMS lists it, the RO-Crate does not");
-      continue;
-    }
-    expected = listed.get(name.name)?.sha256;
-    if (expected !== line.sha256) {
-      found(
-        name.name,
-        "sums",
-        `SHA256SUMS records ${short(line.sha256)}, the RO-Crate ${short(expected)}`,
-      );
-    }
-  }
-  for (const path of [CRATE, ...listed.keys()]) {
-    if (!named.has(path)) {
-      found(path, "sums", "not in SHA256SUMS: sha256sum -c would not check it");
-    }
-  }
-}
-
-/** The problem of a listing past {@linkcode LISTING_LIMIT}. */
-function overLimit(count: number, what: string): string {
-  return `lists ${count} ${what}, more than the ${LISTING_LIMIT} verify checks: the rest is not checked`;
-}
-
 function verdict(
   dir: string,
   problems: BundleProblem[],
@@ -464,17 +241,4 @@ function verdict(
     } (${counted} checked):\n` +
       problems.map((p) => `- ${p.path}: ${p.problem}`).join("\n");
   return { ok, problems: buildTable(problemSchema, problems), checked, summary };
-}
-
-/** Text from a hostile file shown safely: control characters as `\u` escapes, at most 200 characters. */
-function printable(text: string): string {
-  const shown = inlineText(text);
-  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
-}
-
-/** The first 12 digits of a hash, enough to tell two apart in a message. */
-function short(hash: unknown): string {
-  return typeof hash === "string"
-    ? `${printable(hash.replace(/^sha256:/, "").slice(0, 12))}…`
-    : "none";
 }
