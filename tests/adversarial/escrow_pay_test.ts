@@ -107,6 +107,36 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
         await untouched(world, address);
       });
     }
+
+    await t.step("in replay mode nothing is read for the escrow or paid", async () => {
+      const { address, request } = await payer(world);
+      const dir = await Deno.makeTempDir({ prefix: "tidepool-recording-" });
+      const replaying = new OceanNode(world.ocean.url, {
+        progress: false,
+        cache: { dir, mode: "replay" },
+      });
+      try {
+        for (
+          const call of [
+            () => replaying.quoteCompute(request),
+            () => replaying.startCompute(request),
+          ]
+        ) {
+          await assert.rejects(
+            call(),
+            /in replay mode: a recording never decides or sends a payment/,
+          );
+        }
+        Deno.env.set("TIDEPOOL_CACHE_MODE", "replay");
+        Deno.env.set("TIDEPOOL_CACHE_DIR", dir);
+        await assert.rejects(node.startCompute(request), /in replay mode/);
+      } finally {
+        Deno.env.delete("TIDEPOOL_CACHE_MODE");
+        Deno.env.delete("TIDEPOOL_CACHE_DIR");
+        await Deno.remove(dir, { recursive: true });
+      }
+      await untouched(world, address);
+    });
   } finally {
     for (const proxy of proxies) await proxy.close();
     await world.close();

@@ -48,6 +48,9 @@ export interface StartComputeParameters {
    * A quote above it is refused before anything is sent, naming each part.
    * Not given: only the datatokens' prices as the chain's exchange lists
    * them are paid, and any fee above zero is refused until a cap allows it.
+   * An environment that charges for its resources through the Escrow counts
+   * too: the cap holds for the orders and the job's price the node locks
+   * together, and without a cap nothing is paid through the escrow.
    */
   maxPrice?: MaxPrice;
   /**
@@ -75,7 +78,9 @@ export interface StartComputeParameters {
    * Stops the job's orders and its start: checked before every transaction
    * and before the start is signed. An order whose datatoken is paid for is
    * still completed (`startOrder`), then nothing more is sent; the error
-   * lists what was paid and ordered.
+   * lists what was paid and ordered. A stop after an escrow deposit starts
+   * no job: the deposit stays free in the escrow (the error says so) and
+   * the node's authorization is set back.
    */
   signal?: AbortSignal;
   /**

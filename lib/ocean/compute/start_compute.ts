@@ -1,6 +1,9 @@
 /**
  * A paid compute job: its quote executed in the wallet's lane (every order
  * placed, reused or given), then `startCompute` signed and posted once.
+ * When the environment charges through the Escrow, the deposit, the
+ * authorization, the start and the authorization set back are in the same
+ * lane step (`_escrow_start.ts`).
  *
  * @module
  */
