@@ -7,13 +7,12 @@
  */
 
 import { OceanNode, signerFromEnv } from "../../mod.ts";
+import { readyThenWait } from "./_waiting_child.ts";
 
 const env = (name: string) => Deno.env.get(name) ?? "";
 const node = new OceanNode(env("NODE_URL"), { progress: false });
 const signer = signerFromEnv("BUYER_KEY");
-console.log("ready");
-const reader = Deno.stdin.readable.getReader();
-await reader.read();
+await readyThenWait();
 try {
   const started = await node.startCompute({
     signer,

@@ -7,6 +7,8 @@
  */
 
 import { erc20Abi, parseAbi } from "viem";
+import { generatePrivateKey } from "viem/accounts";
+import { signerFromPrivateKey } from "../../mod.ts";
 import { type MoneyWorld, moneyWorld } from "./_money_world.ts";
 
 const ESCROW = parseAbi([
@@ -93,4 +95,21 @@ export async function escrowWorld(): Promise<EscrowWorld> {
         args: [at(payer), escrow],
       }),
   };
+}
+
+/** A funded payer and the request of the priced job, capped at 1 Ocean. */
+export async function payer(world: EscrowWorld) {
+  const key = generatePrivateKey();
+  const signer = signerFromPrivateKey(key);
+  await world.chain.fund(signer.address, "10");
+  const request = {
+    signer,
+    environment: world.example.environment,
+    algorithm: world.example.algorithm,
+    datasets: [world.example.dataset],
+    rpcUrl: world.chain.rpcUrl,
+    ...PRICED_JOB,
+    maxPrice: { [world.chain.contracts.oceanToken.toLowerCase()]: "1" } as Record<string, string>,
+  };
+  return { key, signer, address: signer.address, request };
 }

@@ -10,31 +10,14 @@
 import assert from "node:assert/strict";
 import { parseAbi, parseEther, parseTransaction, toFunctionSelector } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
+import { OceanNode, TidepoolError } from "../../mod.ts";
 import { withdrawEscrow } from "../../lib/ocean/mod.ts";
-import { childEnvironment } from "../_child_runs.ts";
+import { startWaitingChild } from "./_waiting_child.ts";
 import { hostileNode, rpcProxy } from "./_money_world.ts";
-import { type EscrowWorld, escrowWorld, PRICED_JOB } from "./_escrow_world.ts";
+import { type EscrowWorld, escrowWorld, payer } from "./_escrow_world.ts";
 
 type Json = Record<string, unknown>;
 const PRICE = parseEther("0.75");
-
-/** A funded payer and the request of the priced job, capped at 1 Ocean. */
-async function payer(world: EscrowWorld) {
-  const key = generatePrivateKey();
-  const signer = signerFromPrivateKey(key);
-  await world.chain.fund(signer.address, "10");
-  const request = {
-    signer,
-    environment: world.example.environment,
-    algorithm: world.example.algorithm,
-    datasets: [world.example.dataset],
-    rpcUrl: world.chain.rpcUrl,
-    ...PRICED_JOB,
-    maxPrice: { [world.chain.contracts.oceanToken.toLowerCase()]: "1" } as Record<string, string>,
-  };
-  return { key, signer, address: signer.address, request };
-}
 
 /** Nothing of the payer's moved: no transaction, no Ocean, no escrow funds, no authorization, no order. */
 async function untouched(world: EscrowWorld, address: string) {
@@ -263,7 +246,6 @@ Deno.test("a stop between the deposit and the start starts no job and leaves the
   }
 });
 
-const root = new URL("../../", import.meta.url).pathname;
 const child = new URL("./_escrow_start_child.ts", import.meta.url).pathname;
 
 Deno.test("two processes starting with one key: each job paid once, nothing deposited twice", async () => {
@@ -276,39 +258,18 @@ Deno.test("two processes starting with one key: each job paid once, nothing depo
     const address = privateKeyToAccount(key).address;
     await world.chain.fund(address, "10");
     const children = [0, 1].map(() => {
-      const process = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--frozen", child],
-        cwd: root,
-        env: childEnvironment({
-          NODE_URL: world.ocean.url,
-          RPC_URL: world.chain.rpcUrl,
-          BUYER_KEY: key,
-          ENVIRONMENT: world.example.environment,
-          ALGORITHM: JSON.stringify(world.example.algorithm),
-          DATASET: JSON.stringify(world.example.dataset),
-          TOKEN: world.chain.contracts.oceanToken.toLowerCase(),
-          TIDEPOOL_STATE_DIR: state,
-        }),
-        clearEnv: true,
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-        signal: end.signal,
-      }).spawn();
-      running.push(process);
-      const lines = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
-      let buffered = "";
-      const nextLine = async () => {
-        while (!buffered.includes("\n")) {
-          const { value, done } = await lines.read();
-          if (done) return buffered;
-          buffered += value;
-        }
-        const [line, ...rest] = buffered.split("\n");
-        buffered = rest.join("\n");
-        return line;
-      };
-      return { process, nextLine };
+      const started = startWaitingChild(child, {
+        NODE_URL: world.ocean.url,
+        RPC_URL: world.chain.rpcUrl,
+        BUYER_KEY: key,
+        ENVIRONMENT: world.example.environment,
+        ALGORITHM: JSON.stringify(world.example.algorithm),
+        DATASET: JSON.stringify(world.example.dataset),
+        TOKEN: world.chain.contracts.oceanToken.toLowerCase(),
+        TIDEPOOL_STATE_DIR: state,
+      }, end.signal);
+      running.push(started.process);
+      return started;
     });
     for (const c of children) assert.equal(await c.nextLine(), "ready");
     for (const c of children) {

@@ -10,29 +10,18 @@
 
 import assert from "node:assert/strict";
 import { parseEther } from "viem";
-import { generatePrivateKey } from "viem/accounts";
-import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
-import { escrowWorld, PRICED_JOB } from "../adversarial/_escrow_world.ts";
+import { OceanNode } from "../../lib/ocean/mod.ts";
+import { escrowWorld, payer } from "../adversarial/_escrow_world.ts";
 
 Deno.test("a paid job on a priced environment: quote, deposit, lock, results; the balance change is the quote", async () => {
   const world = await escrowWorld();
-  const { ocean, chain, example } = world;
+  const { ocean, chain } = world;
   const dir = await Deno.makeTempDir();
   try {
     const node = new OceanNode(ocean.url, { progress: false, retry: false });
-    const signer = signerFromPrivateKey(generatePrivateKey());
-    await chain.fund(signer.address, "10");
+    const { signer, request } = await payer(world);
     const ocean0 = await world.oceanOf(signer.address);
     const token = chain.contracts.oceanToken.toLowerCase();
-    const request = {
-      signer,
-      environment: example.environment,
-      algorithm: example.algorithm,
-      datasets: [example.dataset],
-      rpcUrl: chain.rpcUrl,
-      ...PRICED_JOB,
-      maxPrice: { [token]: "1" },
-    };
     const quote = await node.quoteCompute(request);
     const price = parseEther("0.75");
     assert.equal(quote.escrow?.amount, price, "cpu 0.5 + ram 0.25 for one minute");

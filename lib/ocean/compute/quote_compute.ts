@@ -61,16 +61,7 @@ export async function quoteCompute(
     });
   }
   const payment = { chainId, token: check.token };
-  const terms = await node.initializeCompute({
-    consumer: signer.address,
-    environment: parameters.environment,
-    algorithm: parameters.algorithm,
-    datasets: parameters.datasets,
-    payment,
-    maxJobDuration: parameters.maxJobDuration,
-    resources: parameters.resources,
-    signal: parameters.signal,
-  });
+  const terms = await askTerms(node, signer.address, parameters, payment);
   const escrowTerms = escrowTermsOf(terms, payment);
   const refs = [parameters.algorithm, ...parameters.datasets];
   const assetTerms = matchTerms(refs, terms);
@@ -89,6 +80,34 @@ export async function quoteCompute(
     environment: parameters.environment,
     payment,
     escrow,
+  });
+}
+
+/**
+ * The node's terms of the job (`initializeCompute`): asked for the quote,
+ * and again right before paying.
+ *
+ * @param node The node.
+ * @param consumer The payer's address.
+ * @param parameters The job.
+ * @param payment The chain and token of the payment.
+ * @returns The node's answer.
+ */
+export function askTerms(
+  node: ComputeNode,
+  consumer: string,
+  parameters: QuoteComputeParameters,
+  payment: { chainId: number; token: string },
+): Promise<InitializeComputeReturnType> {
+  return node.initializeCompute({
+    consumer,
+    environment: parameters.environment,
+    algorithm: parameters.algorithm,
+    datasets: parameters.datasets,
+    payment,
+    maxJobDuration: parameters.maxJobDuration,
+    resources: parameters.resources,
+    signal: parameters.signal,
   });
 }
 
