@@ -126,13 +126,13 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
   }
 });
 
-Deno.test("a node that locks more than authorized starts nothing; the authorization is set back as it was", async () => {
+Deno.test("a node that locks more than quoted starts nothing, even under a generous standing authorization, which is set back", async () => {
   const world = await escrowWorld();
   try {
     const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
     const { key, address, request } = await payer(world);
-    // The payer's own escrow before: 1.5 Ocean free, and a standing authorization of
-    // the node for 0.1 Ocean, 100 s and one lock.
+    // The payer's own escrow before: 1.5 Ocean free, and a generous standing authorization
+    // of the node (10 Ocean, an hour, five locks) that would let it lock twice the price.
     const { chainClients } = await import("../../lib/sandbox/chain/_chain_clients.ts");
     const { walletClient, publicClient } = chainClients(world.chain);
     const abi = parseAbi([
@@ -157,9 +157,9 @@ Deno.test("a node that locks more than authorized starts nothing; the authorizat
     await send(escrow, "authorize", [
       oceanToken,
       world.chain.nodeAddress,
-      parseEther("0.1"),
-      100n,
-      1n,
+      parseEther("10"),
+      3600n,
+      5n,
     ]);
     const sentBefore = await world.sent(address);
     const before = await world.authorization(address);
@@ -308,5 +308,46 @@ Deno.test("two processes starting with one key: each job paid once, nothing depo
     for (const process of running) await process.status.catch(() => {});
     await world.close();
     await Deno.remove(state, { recursive: true });
+  }
+});
+
+Deno.test("a node that never claims: after the lock expires the payer takes every token back", async () => {
+  const world = await escrowWorld();
+  try {
+    const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
+    const { key, address, request } = await payer(world);
+    world.ocean.compute!.faults.escrowNeverClaims = true;
+    const { jobs: [job] } = await node.startCompute(request);
+    await node.waitForJob(address, job.jobId, { pollMs: 10, timeoutMs: 10_000 });
+    assert.deepEqual(await world.funds(address), { available: 0n, locked: PRICE }, "never claimed");
+    assert.deepEqual(await world.authorization(address), [0n, PRICE, 0n, 0n, 1n], "set back");
+    const { chainClients } = await import("../../lib/sandbox/chain/_chain_clients.ts");
+    const { walletClient, publicClient } = chainClients(world.chain);
+    // Past the lock's 660 s anyone may cancel it (0: any job of this payer and node).
+    await publicClient.request({ method: "evm_increaseTime" as never, params: [661] as never });
+    await publicClient.request({ method: "evm_mine" as never, params: [] as never });
+    const hash = await walletClient.writeContract({
+      address: world.chain.contracts.escrow,
+      abi: parseAbi([
+        "function cancelExpiredLock(uint256 jobId, address token, address payer, address payee)",
+      ]),
+      functionName: "cancelExpiredLock",
+      args: [0n, world.chain.contracts.oceanToken, address, world.chain.nodeAddress],
+      account: privateKeyToAccount(key),
+      chain: walletClient.chain,
+    });
+    await publicClient.waitForTransactionReceipt({ hash });
+    assert.deepEqual(await world.funds(address), { available: PRICE, locked: 0n });
+    assert.deepEqual(await world.authorization(address), [0n, 0n, 0n, 0n, 0n]);
+    await withdrawEscrow({
+      rpcUrl: world.chain.rpcUrl,
+      chainId: world.chain.chainId,
+      escrow: world.chain.contracts.escrow,
+      token: world.chain.contracts.oceanToken,
+      account: privateKeyToAccount(key),
+    });
+    assert.equal(await world.oceanOf(address), parseEther("10"), "every Ocean came back");
+  } finally {
+    await world.close();
   }
 });

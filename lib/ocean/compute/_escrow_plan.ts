@@ -1,9 +1,9 @@
 /**
  * The escrow part of a paid compute job, planned from live reads: what to
  * deposit (the job's price less the funds already free in the escrow), the
- * authorization the node needs to lock it (raised only where the standing
- * one falls short, and set back after the start), and the lock the node
- * will make. The cap of the whole job holds for its orders and this price
+ * authorization the node needs to lock it (exactly that lock during the
+ * start, whatever the standing one allows, and set back after the start),
+ * and the lock the node will make. The cap of the whole job holds for its orders and this price
  * together. No viem here: the reads are in `_escrow_pay_chain.ts`.
  *
  * @module
@@ -52,7 +52,11 @@ export interface ComputeEscrowQuote extends EscrowTerms {
   allowance: bigint;
   /** The payee's authorization before (null: none); the start sets it back to this. */
   authorizationBefore: EscrowAuthorization | null;
-  /** The authorization the start gives for the lock, or null when the standing one covers it. */
+  /**
+   * The authorization the start gives for the lock: exactly the locked
+   * amount plus the price, the lock's seconds and one more lock; null when
+   * the standing one is exactly that.
+   */
   authorize: { maxLockedAmount: bigint; maxLockSeconds: bigint; maxLockCounts: bigint } | null;
   /** The token's symbol and decimals. */
   tokenInfo: QuotedToken;
@@ -60,8 +64,6 @@ export interface ComputeEscrowQuote extends EscrowTerms {
 
 /** Gas of each escrow transaction at most (the Escrow's authorize and deposit are small). */
 export const ESCROW_GAS = { approve: 80_000n, deposit: 150_000n, authorize: 150_000n } as const;
-
-const max = (a: bigint, b: bigint) => (a > b ? a : b);
 
 /**
  * The escrow plan of a job from its terms and the payer's escrow now.
@@ -74,18 +76,16 @@ export function planEscrow(terms: EscrowTerms, state: EscrowState): ComputeEscro
   const deposit = terms.amount > state.available ? terms.amount - state.available : 0n;
   const before = state.authorization;
   const lockSeconds = BigInt(terms.lockSeconds);
-  const covered = before !== null &&
-    before.currentLockedAmount + terms.amount <= before.maxLockedAmount &&
-    before.maxLockSeconds >= lockSeconds &&
-    before.currentLocks + 1n <= before.maxLockCounts;
-  const authorize = covered ? null : {
-    maxLockedAmount: max(
-      before?.maxLockedAmount ?? 0n,
-      (before?.currentLockedAmount ?? 0n) + terms.amount,
-    ),
-    maxLockSeconds: max(before?.maxLockSeconds ?? 0n, lockSeconds),
-    maxLockCounts: max(before?.maxLockCounts ?? 0n, (before?.currentLocks ?? 0n) + 1n),
+  // Exactly the lock during the start, even under a larger standing
+  // authorization: the Escrow then refuses any lock above the quote.
+  const exact = {
+    maxLockedAmount: (before?.currentLockedAmount ?? 0n) + terms.amount,
+    maxLockSeconds: lockSeconds,
+    maxLockCounts: (before?.currentLocks ?? 0n) + 1n,
   };
+  const same = before !== null && before.maxLockedAmount === exact.maxLockedAmount &&
+    before.maxLockSeconds === exact.maxLockSeconds && before.maxLockCounts === exact.maxLockCounts;
+  const authorize = same ? null : exact;
   return {
     ...terms,
     available: state.available,
