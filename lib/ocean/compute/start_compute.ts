@@ -32,6 +32,9 @@ export type {
   StartComputeParameters,
   StartComputeReturnType,
 } from "./_paid_compute_types.ts";
+export type { ComputeEscrowQuote, EscrowAuthorization } from "./_escrow_plan.ts";
+export type { EscrowTerms } from "./_escrow_charge.ts";
+export type { EscrowSent } from "./_escrow_pay_chain.ts";
 
 /** The body of {@linkcode OceanNode.startCompute}, with the environments already read; documented there. */
 export async function startCompute(
