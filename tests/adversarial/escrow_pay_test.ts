@@ -91,6 +91,50 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
       });
     }
 
+    await t.step("funds free at the quote and gone at the start: no larger deposit", async () => {
+      const { key, address, request } = await payer(world);
+      // The payer deposits the price itself: the quote deposits nothing.
+      const { chainClients } = await import("../../lib/sandbox/chain/_chain_clients.ts");
+      const { walletClient, publicClient } = chainClients(world.chain);
+      const { escrow, oceanToken } = world.chain.contracts;
+      for (
+        const [address_, functionName, args] of [
+          [oceanToken, "approve", [escrow, PRICE]],
+          [escrow, "deposit", [oceanToken, PRICE]],
+        ] as const
+      ) {
+        const hash = await walletClient.writeContract({
+          address: address_,
+          abi: parseAbi([
+            "function approve(address spender, uint256 amount)",
+            "function deposit(address token, uint256 amount)",
+          ]),
+          functionName,
+          args,
+          account: privateKeyToAccount(key),
+          chain: walletClient.chain,
+        } as never);
+        await publicClient.waitForTransactionReceipt({ hash });
+      }
+      const quote = await node.quoteCompute(request);
+      assert.equal(quote.escrow?.deposit, 0n);
+      await withdrawEscrow({
+        rpcUrl: world.chain.rpcUrl,
+        chainId: world.chain.chainId,
+        escrow,
+        token: oceanToken,
+        account: privateKeyToAccount(key),
+      });
+      const sent = await world.sent(address);
+      await assert.rejects(
+        node.startCompute({ ...request, quote }),
+        /the escrow now needs a deposit of 0.75 .*, the quote said 0 /,
+      );
+      assert.equal(await world.sent(address), sent, "nothing sent");
+      assert.equal(await world.oceanOf(address), parseEther("10"));
+      assert.equal(await world.authorization(address), null);
+    });
+
     await t.step("in replay mode nothing is read for the escrow or paid", async () => {
       const { address, request } = await payer(world);
       const dir = await Deno.makeTempDir({ prefix: "tidepool-recording-" });

@@ -98,6 +98,7 @@ export async function startWithEscrow(
       await readEscrowState(context.reader, quote.escrow, context.buyer),
     );
     refuseEscrowAboveCap(quote.orders, plan, cap, quote.tokens);
+    refuseLargerDeposit(quote.escrow, plan);
     const ordered = totalsByToken(quote.orders.filter((o) => o.source !== "reused"))
       .get(plan.token.toLowerCase()) ?? 0n;
     await refuseUnfundedDeposit(context, plan, ordered);
@@ -146,6 +147,29 @@ export async function startWithEscrow(
     if (signal?.aborted && error === signal.reason) throw stoppedError(signal, [], []);
     throw error;
   });
+}
+
+/**
+ * Refuses a deposit larger than the quote's: funds that were free in the
+ * escrow when quoted were taken (by another job, a withdraw) and the
+ * wallet would pay more than the quote showed. A smaller one is fine.
+ */
+function refuseLargerDeposit(quoted: ComputeEscrowQuote, now: ComputeEscrowQuote): void {
+  if (now.deposit <= quoted.deposit) return;
+  const units = (v: bigint) => `${unitsText(v, now.tokenInfo.decimals)} ${now.tokenInfo.symbol}`;
+  throw new TidepoolError(
+    `Cannot start compute job: the escrow now needs a deposit of ${
+      units(now.deposit)
+    }, the quote said ${units(quoted.deposit)}`,
+    {
+      details: `free in the escrow when quoted: ${units(quoted.available)}; now: ${
+        units(now.available)
+      }`,
+      detailsLabel: "Escrow",
+      hint:
+        "Nothing was sent or paid. Quote again, look at the new deposit, and start with that quote",
+    },
+  );
 }
 
 /** What the escrow holds of the payer after a failed or stopped start, in words. */
