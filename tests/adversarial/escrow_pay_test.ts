@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { parseAbi, parseEther, parseTransaction, toFunctionSelector } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { OceanNode, TidepoolError } from "../../mod.ts";
+import { OceanNode, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
 import { withdrawEscrow } from "../../lib/ocean/mod.ts";
 import { startWaitingChild } from "./_waiting_child.ts";
 import { hostileNode, rpcProxy } from "./_money_world.ts";
@@ -133,6 +133,19 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
       assert.equal(await world.sent(address), sent, "nothing sent");
       assert.equal(await world.oceanOf(address), parseEther("10"));
       assert.equal(await world.authorization(address), null);
+    });
+
+    await t.step("a wallet that cannot fund the deposit is refused before the orders", async () => {
+      const { address, request } = await payer(world);
+      const poor = signerFromPrivateKey(generatePrivateKey());
+      await world.chain.fund(poor.address, "0.5");
+      await assert.rejects(
+        node.startCompute({ ...request, signer: poor }),
+        /insufficient balance: 0.5 \S+ held, 0.75 \S+ needed \(escrow deposit 0.75, orders 0\)/,
+      );
+      assert.equal(await world.sent(poor.address), 0, "no order, no deposit");
+      assert.equal((await world.ordersPaidBy(poor.address)).length, 0);
+      await untouched(world, address);
     });
 
     await t.step("in replay mode nothing is read for the escrow or paid", async () => {

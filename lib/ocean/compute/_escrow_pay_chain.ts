@@ -8,7 +8,8 @@
  * @module
  */
 
-import { erc20Abi, parseAbi } from "viem";
+import { erc20Abi, formatUnits, parseAbi } from "viem";
+import { GAS_PRICE_MARGIN_PERCENT } from "../order/_plan_checks.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import type { ChainContext } from "../order/_chain_context.ts";
 import type { ChainHex } from "../order/_order_types.ts";
@@ -203,34 +204,48 @@ export async function restoreAuthorization(
 
 /**
  * Refuses a deposit the wallet cannot fund, with the orders' total in the
- * same token, before anything is sent.
+ * same token, and gas for every transaction of the orders and the escrow at
+ * the current price with the orders' margin, before anything is sent.
  *
  * @param context The payer's clients.
  * @param plan The escrow plan.
  * @param ordered What the orders take of the escrow's token.
+ * @param gas The gas of the orders' and the escrow's transactions together.
  */
 export async function refuseUnfundedDeposit(
   context: ChainContext,
   plan: ComputeEscrowQuote,
   ordered: bigint,
+  gas: bigint,
 ): Promise<void> {
   const needed = ordered + plan.deposit;
-  if (needed === 0n) return;
+  const d = plan.tokenInfo.decimals;
   const held = await context.reader.readContract({
     address: plan.token,
     abi: erc20Abi,
     functionName: "balanceOf",
     args: [context.buyer],
   });
-  if (held >= needed) return;
-  const { formatUnits } = await import("viem");
-  const d = plan.tokenInfo.decimals;
+  if (held < needed) {
+    throw new TidepoolError(
+      `Cannot start compute job: insufficient balance: ${
+        formatUnits(held, d)
+      } ${plan.tokenInfo.symbol} held, ${
+        formatUnits(needed, d)
+      } ${plan.tokenInfo.symbol} needed (escrow deposit ${formatUnits(plan.deposit, d)}, orders ${
+        formatUnits(ordered, d)
+      })`,
+      { hint: `Fund ${context.buyer} with ${plan.tokenInfo.symbol}; nothing was sent` },
+    );
+  }
+  const price = await context.reader.getGasPrice();
+  const gasNeeded = gas * price * GAS_PRICE_MARGIN_PERCENT / 100n;
+  const native = await context.reader.getBalance({ address: context.buyer });
+  if (native >= gasNeeded) return;
   throw new TidepoolError(
-    `Cannot start compute job: insufficient balance: ${
-      formatUnits(held, d)
-    } ${plan.tokenInfo.symbol} held, ${formatUnits(needed, d)} needed (escrow deposit ${
-      formatUnits(plan.deposit, d)
-    }, orders ${formatUnits(ordered, d)})`,
-    { hint: `Fund ${context.buyer} with ${plan.tokenInfo.symbol}; nothing was sent` },
+    `Cannot start compute job: not enough of the chain's native token for gas: ${
+      formatUnits(native, 18)
+    } held, up to ${formatUnits(gasNeeded, 18)} needed for the orders and the escrow`,
+    { hint: `Fund ${context.buyer} with the chain's native token; nothing was sent` },
   );
 }

@@ -17,10 +17,10 @@ import type { PriceCap } from "../order/_max_price.ts";
 import type { DatatokenOrder, OrderAccount } from "../order/_order_types.ts";
 import { executeInLane } from "../order/_order_execution.ts";
 import { stoppedError } from "../order/_order_failures.ts";
-import { refuseAboveCap, totalsByToken } from "../order/_plan_checks.ts";
+import { refuseAboveCap, totalGas, totalsByToken } from "../order/_plan_checks.ts";
 import { inTransactionLane } from "../order/_transaction_lane.ts";
 import { type EscrowTerms, refuseChangedTerms } from "./_escrow_charge.ts";
-import { planEscrow, refuseEscrowAboveCap } from "./_escrow_plan.ts";
+import { escrowGas, planEscrow, refuseEscrowAboveCap } from "./_escrow_plan.ts";
 import type { ComputeEscrowQuote } from "./_escrow_plan.ts";
 import {
   type EscrowSent,
@@ -99,9 +99,9 @@ export async function startWithEscrow(
     );
     refuseEscrowAboveCap(quote.orders, plan, cap, quote.tokens);
     refuseLargerDeposit(quote.escrow, plan);
-    const ordered = totalsByToken(quote.orders.filter((o) => o.source !== "reused"))
-      .get(plan.token.toLowerCase()) ?? 0n;
-    await refuseUnfundedDeposit(context, plan, ordered);
+    const paying = quote.orders.filter((o) => o.source !== "reused");
+    const ordered = totalsByToken(paying).get(plan.token.toLowerCase()) ?? 0n;
+    await refuseUnfundedDeposit(context, plan, ordered, totalGas(paying) + escrowGas(plan));
     const orders = await executeInLane(context, quote, signal);
     const sent: EscrowSent = {};
     const stopped = () => {
