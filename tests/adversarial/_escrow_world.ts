@@ -7,7 +7,9 @@
  */
 
 import { erc20Abi, parseAbi } from "viem";
-import { generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { withdrawEscrow } from "../../lib/ocean/mod.ts";
+import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 import { signerFromPrivateKey } from "../../mod.ts";
 import { type MoneyWorld, moneyWorld } from "./_money_world.ts";
 
@@ -33,7 +35,21 @@ export interface EscrowWorld extends MoneyWorld {
   locks(payer: string): Promise<{ jobId: bigint; amount: bigint }[]>;
   /** What the payer allows the Escrow to take of Ocean. */
   allowance(payer: string): Promise<bigint>;
+  /** Sends the payer's own transaction with viem, as ocean.js would (approve on Ocean, the rest on the Escrow). */
+  payerSends(key: `0x${string}`, functionName: PayerCall, args: readonly unknown[]): Promise<void>;
+  /** Takes back all the payer's free funds with tidepool's `withdrawEscrow`. */
+  withdrawAll(key: `0x${string}`): Promise<{ amount: string }>;
 }
+
+/** What a payer sends itself in these tests. */
+export type PayerCall = "approve" | "deposit" | "authorize" | "cancelExpiredLock";
+
+const PAYER_CALLS = parseAbi([
+  "function approve(address spender, uint256 amount)",
+  "function deposit(address token, uint256 amount)",
+  "function authorize(address token, address payee, uint256 maxLockedAmount, uint256 maxLockSeconds, uint256 maxLockCounts)",
+  "function cancelExpiredLock(uint256 jobId, address token, address payer, address payee)",
+]);
 
 /** Starts the priced world. */
 export async function escrowWorld(): Promise<EscrowWorld> {
@@ -87,6 +103,27 @@ export async function escrowWorld(): Promise<EscrowWorld> {
       return all.filter((l) => l.payer.toLowerCase() === payer.toLowerCase())
         .map((l) => ({ jobId: l.jobId, amount: l.amount }));
     },
+    async payerSends(key, functionName, args) {
+      const { walletClient, publicClient } = chainClients(chain);
+      const hash = await walletClient.writeContract({
+        address: functionName === "approve" ? token : escrow,
+        abi: PAYER_CALLS,
+        functionName,
+        args,
+        account: privateKeyToAccount(key),
+        chain: walletClient.chain,
+      } as never);
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== "success") throw new Error(`${functionName} reverted`);
+    },
+    withdrawAll: (key) =>
+      withdrawEscrow({
+        rpcUrl: chain.rpcUrl,
+        chainId: chain.chainId,
+        escrow,
+        token,
+        account: privateKeyToAccount(key),
+      }),
     allowance: (payer) =>
       reader.readContract({
         address: token,

@@ -8,13 +8,12 @@
  */
 
 import assert from "node:assert/strict";
-import { parseAbi, parseEther, parseTransaction, toFunctionSelector } from "viem";
+import { parseEther, parseTransaction, toFunctionSelector } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { OceanNode, signerFromPrivateKey, TidepoolError } from "../../mod.ts";
-import { withdrawEscrow } from "../../lib/ocean/mod.ts";
 import { startWaitingChild } from "./_waiting_child.ts";
 import { hostileNode, rpcProxy } from "./_money_world.ts";
-import { type EscrowWorld, escrowWorld, payer } from "./_escrow_world.ts";
+import { type EscrowWorld, escrowWorld, payer, type PayerCall } from "./_escrow_world.ts";
 
 type Json = Record<string, unknown>;
 const PRICE = parseEther("0.75");
@@ -94,37 +93,11 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
     await t.step("funds free at the quote and gone at the start: no larger deposit", async () => {
       const { key, address, request } = await payer(world);
       // The payer deposits the price itself: the quote deposits nothing.
-      const { chainClients } = await import("../../lib/sandbox/chain/_chain_clients.ts");
-      const { walletClient, publicClient } = chainClients(world.chain);
-      const { escrow, oceanToken } = world.chain.contracts;
-      for (
-        const [address_, functionName, args] of [
-          [oceanToken, "approve", [escrow, PRICE]],
-          [escrow, "deposit", [oceanToken, PRICE]],
-        ] as const
-      ) {
-        const hash = await walletClient.writeContract({
-          address: address_,
-          abi: parseAbi([
-            "function approve(address spender, uint256 amount)",
-            "function deposit(address token, uint256 amount)",
-          ]),
-          functionName,
-          args,
-          account: privateKeyToAccount(key),
-          chain: walletClient.chain,
-        } as never);
-        await publicClient.waitForTransactionReceipt({ hash });
-      }
+      await world.payerSends(key, "approve", [world.chain.contracts.escrow, PRICE]);
+      await world.payerSends(key, "deposit", [world.chain.contracts.oceanToken, PRICE]);
       const quote = await node.quoteCompute(request);
       assert.equal(quote.escrow?.deposit, 0n);
-      await withdrawEscrow({
-        rpcUrl: world.chain.rpcUrl,
-        chainId: world.chain.chainId,
-        escrow,
-        token: oceanToken,
-        account: privateKeyToAccount(key),
-      });
+      await world.withdrawAll(key);
       const sent = await world.sent(address);
       await assert.rejects(
         node.startCompute({ ...request, quote }),
@@ -190,28 +163,12 @@ Deno.test("a node that locks more than quoted starts nothing, even under a gener
     const { key, address, request } = await payer(world);
     // The payer's own escrow before: 1.5 Ocean free, and a generous standing authorization
     // of the node (10 Ocean, an hour, five locks) that would let it lock twice the price.
-    const { chainClients } = await import("../../lib/sandbox/chain/_chain_clients.ts");
-    const { walletClient, publicClient } = chainClients(world.chain);
-    const abi = parseAbi([
-      "function approve(address spender, uint256 amount)",
-      "function deposit(address token, uint256 amount)",
-      "function authorize(address token, address payee, uint256 maxLockedAmount, uint256 maxLockSeconds, uint256 maxLockCounts)",
-    ]);
     const { escrow, oceanToken } = world.chain.contracts;
-    const send = async (address: `0x${string}`, functionName: string, args: unknown[]) => {
-      const hash = await walletClient.writeContract({
-        address,
-        abi,
-        functionName,
-        args,
-        account: privateKeyToAccount(key),
-        chain: walletClient.chain,
-      } as never);
-      await publicClient.waitForTransactionReceipt({ hash });
-    };
-    await send(oceanToken, "approve", [escrow, 2n * PRICE]);
-    await send(escrow, "deposit", [oceanToken, 2n * PRICE]);
-    await send(escrow, "authorize", [
+    const send = (functionName: PayerCall, args: unknown[]) =>
+      world.payerSends(key, functionName, args);
+    await send("approve", [escrow, 2n * PRICE]);
+    await send("deposit", [oceanToken, 2n * PRICE]);
+    await send("authorize", [
       oceanToken,
       world.chain.nodeAddress,
       parseEther("10"),
@@ -238,13 +195,7 @@ Deno.test("a node that locks more than quoted starts nothing, even under a gener
     assert.deepEqual(await world.locks(address), [], "nothing locked");
     assert.equal((await node.jobs(address)).numRows(), 0, "no job");
     assert.equal(await world.allowance(address), 0n);
-    await withdrawEscrow({
-      rpcUrl: world.chain.rpcUrl,
-      chainId: world.chain.chainId,
-      escrow: world.chain.contracts.escrow,
-      token: world.chain.contracts.oceanToken,
-      account: privateKeyToAccount(key),
-    });
+    await world.withdrawAll(key);
     assert.equal(await world.oceanOf(address), parseEther("10"), "every Ocean came back");
   } finally {
     await world.close();
@@ -284,13 +235,7 @@ Deno.test("a stop between the deposit and the start starts no job and leaves the
           const auth = await world.authorization(address);
           assert.deepEqual(auth, after === "deposit" ? null : [0n, 0n, 0n, 0n, 0n]);
           assert.equal(await world.allowance(address), 0n);
-          const back = await withdrawEscrow({
-            rpcUrl: world.chain.rpcUrl,
-            chainId: world.chain.chainId,
-            escrow: world.chain.contracts.escrow,
-            token: world.chain.contracts.oceanToken,
-            account: privateKeyToAccount(key),
-          });
+          const back = await world.withdrawAll(key);
           assert.equal(back.amount, "0.75");
           assert.equal(await world.oceanOf(address), parseEther("10"));
         } finally {
@@ -379,30 +324,19 @@ Deno.test("a node that never claims: after the lock expires the payer takes ever
     assert.deepEqual(await world.funds(address), { available: 0n, locked: PRICE }, "never claimed");
     assert.deepEqual(await world.authorization(address), [0n, PRICE, 0n, 0n, 1n], "set back");
     const { chainClients } = await import("../../lib/sandbox/chain/_chain_clients.ts");
-    const { walletClient, publicClient } = chainClients(world.chain);
+    const { publicClient } = chainClients(world.chain);
     // Past the lock's 660 s anyone may cancel it (0: any job of this payer and node).
     await publicClient.request({ method: "evm_increaseTime" as never, params: [661] as never });
     await publicClient.request({ method: "evm_mine" as never, params: [] as never });
-    const hash = await walletClient.writeContract({
-      address: world.chain.contracts.escrow,
-      abi: parseAbi([
-        "function cancelExpiredLock(uint256 jobId, address token, address payer, address payee)",
-      ]),
-      functionName: "cancelExpiredLock",
-      args: [0n, world.chain.contracts.oceanToken, address, world.chain.nodeAddress],
-      account: privateKeyToAccount(key),
-      chain: walletClient.chain,
-    });
-    await publicClient.waitForTransactionReceipt({ hash });
+    await world.payerSends(key, "cancelExpiredLock", [
+      0n,
+      world.chain.contracts.oceanToken,
+      address,
+      world.chain.nodeAddress,
+    ]);
     assert.deepEqual(await world.funds(address), { available: PRICE, locked: 0n });
     assert.deepEqual(await world.authorization(address), [0n, 0n, 0n, 0n, 0n]);
-    await withdrawEscrow({
-      rpcUrl: world.chain.rpcUrl,
-      chainId: world.chain.chainId,
-      escrow: world.chain.contracts.escrow,
-      token: world.chain.contracts.oceanToken,
-      account: privateKeyToAccount(key),
-    });
+    await world.withdrawAll(key);
     assert.equal(await world.oceanOf(address), parseEther("10"), "every Ocean came back");
   } finally {
     await world.close();
