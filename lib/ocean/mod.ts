@@ -35,7 +35,11 @@ export type {
   PaidComputeAssetRef,
 } from "./compute/initialize_compute.ts";
 export type {
+  ComputeEscrowQuote,
   ComputeQuote,
+  EscrowAuthorization,
+  EscrowSent,
+  EscrowTerms,
   QuoteComputeParameters,
   StartComputeParameters,
   StartComputeReturnType,

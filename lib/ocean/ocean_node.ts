@@ -475,7 +475,10 @@ export class OceanNode {
    *
    * Orders are made for the environment's consumer address and paid by the
    * signer, as the node checks them. An environment that prices its
-   * resources (an escrow payment) is refused before anything is sent.
+   * resources is paid through ocean-node's Escrow within the same cap: the
+   * node's terms asked again and the escrow read again in the wallet's
+   * lane, only the missing funds deposited, the node authorized for the
+   * lock, the job started, and the authorization set back to what it was.
    *
    * @param parameters Signer, environment, algorithm, datasets, order chain and limits.
    * @returns The started jobs and the orders they run on.
@@ -510,7 +513,9 @@ export class OceanNode {
    * the algorithm and each dataset the order's transactions (approvals,
    * purchase or dispenser, `startOrder`), what each pays and to whom, and
    * its gas, read live from the node and the chain (never from a
-   * recording). A still-valid order is quoted as reused. Pass the quote to
+   * recording). A still-valid order is quoted as reused. An environment
+   * that prices its resources adds the escrow (`escrow`: the deposit, the
+   * authorization, the node's lock) with its rows. Pass the quote to
    * `startCompute` as `quote` to execute exactly it.
    *
    * @param parameters As `startCompute`'s, without `quote`.

@@ -58,7 +58,12 @@ export interface MoneyWorld {
  * by `pricing` (default 1 Ocean).
  */
 export async function moneyWorld(
-  options: { extra?: number; pricing?: (did: string, position: number) => DatatokenPricing } = {},
+  options: {
+    extra?: number;
+    pricing?: (did: string, position: number) => DatatokenPricing;
+    /** Prices per resource unit and minute in Ocean: the node then charges through the Escrow. */
+    resourcePrices?: Readonly<Record<string, number>>;
+  } = {},
 ): Promise<MoneyWorld> {
   const ocean = startOceanSandbox({ count: 40, compute: { stepMs: 5 } });
   try {
@@ -75,6 +80,7 @@ export async function moneyWorld(
     const chain = await startChainSandbox(ocean, {
       dids: [seeded.dataset.documentId, seeded.algorithm.documentId, ...others, downloadDid],
       pricing: options.pricing ?? (() => ({ type: "fixed", price: "1" })),
+      resourcePrices: options.resourcePrices,
     });
     // Publishing renamed the assets: their DIDs name the chain and their NFTs.
     const example = ocean.computeExample();

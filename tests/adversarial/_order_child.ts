@@ -6,13 +6,12 @@
  */
 
 import { OceanNode, orderAsset, signerFromEnv } from "../../mod.ts";
+import { readyThenWait } from "./_waiting_child.ts";
 
 const env = (name: string) => Deno.env.get(name) ?? "";
 const node = new OceanNode(env("NODE_URL"), { progress: false });
 const signer = signerFromEnv("BUYER_KEY");
-console.log("ready");
-const reader = Deno.stdin.readable.getReader();
-await reader.read();
+await readyThenWait();
 try {
   const order = await orderAsset(node, env("DID"), env("SERVICE_ID"), signer, {
     rpcUrl: env("RPC_URL"),

@@ -1,11 +1,11 @@
 /**
- * A charge for compute resources is refused unless it is provably zero
- * (fail-closed): a hostile node that writes its `payment.amount`, or its
- * environment's resource prices, as a decimal, an exponent, hex, a
- * negative or another type cannot have it taken for free. A priced
- * environment is refused before initializeCompute is sent; a charged
- * amount before any order. Checked on anvil: nonces, Ocean balances,
- * `OrderStarted` events.
+ * The escrow terms a node states (`payment` of initializeCompute) are read
+ * fail-closed: an amount that is not base units in decimal digits (a
+ * decimal, an exponent, hex, a negative, another type, none), another
+ * token or chain than the one asked for, a payee or escrow that is not an
+ * address, or a lock time of zero is refused before anything is paid; an
+ * amount of zero is no charge whatever the environment's listed prices
+ * say. Checked on anvil: nonces, Ocean balances, `OrderStarted` events.
  */
 
 import assert from "node:assert/strict";
@@ -15,7 +15,7 @@ import { hostileNode, moneyWorld } from "./_money_world.ts";
 
 type Json = Record<string, unknown>;
 
-Deno.test("a resource charge that is not provably zero is refused before paying", async (t) => {
+Deno.test("escrow terms that are not usable are refused before paying", async (t) => {
   const world = await moneyWorld({ extra: 0 });
   const { ocean, chain, example } = world;
   const proxies: { close(): Promise<void> }[] = [];
@@ -60,88 +60,89 @@ Deno.test("a resource charge that is not provably zero is refused before paying"
       ["no amount at all", undefined],
     ];
     for (const [what, amount] of amounts) {
-      await t.step(`payment.amount as ${what} is a charge`, async () => {
+      await t.step(`payment.amount as ${what} is refused`, async () => {
         const node = through((url, body) => {
           if (url.pathname !== "/api/services/initializeCompute") return undefined;
           const terms = body as { payment?: Json };
           return { ...terms, payment: { ...terms.payment, amount } };
         });
-        await start(node, /charges .*base units .*escrow lock tidepool does not make/);
+        const error = await start(node, /escrow terms .* are not usable/);
+        assert.match(String(error.details), /amount .* is not a whole number of base units/);
       });
     }
 
-    const prices: [string, unknown][] = [
-      ["a decimal string", "1.5"],
-      ["an exponent", 1e21],
-      ["hex", "0x10"],
-      ["a negative", -1],
-      ["a word", "free"],
-      ["null", null],
+    const terms: [string, (payment: Json) => Json, RegExp][] = [
+      [
+        "another token",
+        (p) => ({ ...p, amount: "5", token: chain.contracts.escrow }),
+        /token .* is not the token asked for/,
+      ],
+      [
+        "another chain",
+        (p) => ({ ...p, amount: "5", chainId: 1 }),
+        /chainId 1 is not the chain asked for/,
+      ],
+      [
+        "a payee that is not an address",
+        (p) => ({ ...p, amount: "5", payee: "node" }),
+        /payee .* is not an address/,
+      ],
+      [
+        "no escrow address",
+        (p) => ({ ...p, amount: "5", escrowAddress: undefined }),
+        /escrowAddress null is not an address/,
+      ],
+      [
+        "a lock time of zero",
+        (p) => ({ ...p, amount: "5", escrowAddress: chain.contracts.escrow, minLockSeconds: 0 }),
+        /minLockSeconds 0 is not a positive/,
+      ],
     ];
-    for (const [what, price] of prices) {
-      await t.step(`a resource price as ${what} is refused before initializeCompute`, async () => {
-        seen.length = 0;
+    for (const [what, rewrite, detail] of terms) {
+      await t.step(`escrow terms with ${what} are refused before paying`, async () => {
         const node = through((url, body) => {
-          if (url.pathname !== "/api/services/computeEnvironments") return undefined;
-          const environments = structuredClone(body) as { fees?: Record<string, Json[]> }[];
-          for (const environment of environments) {
-            for (const fee of environment.fees?.[String(chain.chainId)] ?? []) {
-              fee.prices = [{ id: "cpu", price }, ...(fee.prices as Json[]).slice(1)];
-            }
-          }
-          return environments;
+          if (url.pathname !== "/api/services/initializeCompute") return undefined;
+          const answer = body as { payment?: Json };
+          return { ...answer, payment: rewrite(answer.payment ?? {}) };
         });
-        const error = await start(node, /environment .* charges for its resources/);
-        assert.match(String(error.details), /cpu /);
-        assert.ok(!seen.includes("/api/services/initializeCompute"), "initializeCompute not sent");
+        const error = await start(node, /escrow terms .* are not usable/);
+        assert.match(String(error.details), detail);
       });
     }
 
-    await t.step("a fee entry without its prices is refused too", async () => {
-      seen.length = 0;
-      const node = through((url, body) => {
-        if (url.pathname !== "/api/services/computeEnvironments") return undefined;
-        const environments = structuredClone(body) as { fees?: Record<string, Json[]> }[];
-        for (const environment of environments) {
-          for (const fee of environment.fees?.[String(chain.chainId)] ?? []) delete fee.prices;
-        }
-        return environments;
-      });
-      const error = await start(node, /environment .* charges for its resources/);
-      assert.match(String(error.details), /not a list/);
-      assert.ok(!seen.includes("/api/services/initializeCompute"), "initializeCompute not sent");
-    });
-
-    await t.step('zero written as 0 and "0.0" is free: the quote is made', async () => {
-      const node = through((url, body) => {
-        if (url.pathname === "/api/services/computeEnvironments") {
-          const environments = structuredClone(body) as { fees?: Record<string, Json[]> }[];
-          for (const environment of environments) {
-            for (const fee of environment.fees?.[String(chain.chainId)] ?? []) {
-              fee.prices = (fee.prices as Json[]).map((p, i) => ({
-                ...p,
-                price: [0, "0.0"][i % 2],
-              }));
+    await t.step(
+      "an amount of 0 is free whatever the listed prices say: the quote is made",
+      async () => {
+        const node = through((url, body) => {
+          if (url.pathname === "/api/services/computeEnvironments") {
+            const environments = structuredClone(body) as { fees?: Record<string, Json[]> }[];
+            for (const environment of environments) {
+              for (const fee of environment.fees?.[String(chain.chainId)] ?? []) {
+                fee.prices = (fee.prices as Json[]).map((p, i) => ({
+                  ...p,
+                  price: [0, "0.0", "free", null][i % 4],
+                }));
+              }
             }
+            return environments;
           }
-          return environments;
-        }
-        if (url.pathname !== "/api/services/initializeCompute") return undefined;
-        const terms = body as { payment?: Json };
-        return { ...terms, payment: { ...terms.payment, amount: 0 } };
-      });
-      const signer = signerFromPrivateKey(generatePrivateKey());
-      await chain.fund(signer.address, "20");
-      const quote = await node.quoteCompute({
-        signer,
-        environment: example.environment,
-        algorithm: example.algorithm,
-        datasets: [example.dataset],
-        rpcUrl: chain.rpcUrl,
-      });
-      assert.equal(quote.environment, example.environment);
-      assert.equal(await world.sent(signer.address), 0, "a quote sends nothing");
-    });
+          if (url.pathname !== "/api/services/initializeCompute") return undefined;
+          const terms = body as { payment?: Json };
+          return { ...terms, payment: { ...terms.payment, amount: 0 } };
+        });
+        const signer = signerFromPrivateKey(generatePrivateKey());
+        await chain.fund(signer.address, "20");
+        const quote = await node.quoteCompute({
+          signer,
+          environment: example.environment,
+          algorithm: example.algorithm,
+          datasets: [example.dataset],
+          rpcUrl: chain.rpcUrl,
+        });
+        assert.equal(quote.environment, example.environment);
+        assert.equal(await world.sent(signer.address), 0, "a quote sends nothing");
+      },
+    );
   } finally {
     for (const proxy of proxies) await proxy.close();
     await world.close();

@@ -10,37 +10,14 @@
 import assert from "node:assert/strict";
 import { parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { childEnvironment } from "../_child_runs.ts";
+import { startWaitingChild } from "./_waiting_child.ts";
 import { moneyWorld } from "./_money_world.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
 const child = new URL("./_order_child.ts", import.meta.url).pathname;
 
 /** Starts one ordering child; it waits for `go` on its standard input. */
 function startChild(env: Record<string, string>, signal: AbortSignal) {
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--frozen", child],
-    cwd: root,
-    env: childEnvironment(env),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal,
-  }).spawn();
-  const lines = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  const nextLine = async () => {
-    while (!buffered.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) return buffered;
-      buffered += value;
-    }
-    const [line, ...rest] = buffered.split("\n");
-    buffered = rest.join("\n");
-    return line;
-  };
-  return { process, nextLine };
+  return startWaitingChild(child, env, signal);
 }
 
 Deno.test("two processes with one key queue on the wallet's lock", async (t) => {

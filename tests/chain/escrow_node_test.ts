@@ -4,8 +4,9 @@
  * locks the quoted price after ocean-node's checks, the end claims it; a
  * lock the authorization does not cover is refused with no job. Every
  * figure is read from the chain with viem. The payer's side is sent with
- * viem here (tidepool's quote does not pay through the escrow yet), on
- * orders tidepool made for a first job while the prices were 0.
+ * viem here, as ocean.js sends it, so that the node is tested apart from
+ * tidepool's own escrow payment (tests/chain/escrow_paid_compute_test.ts),
+ * on orders tidepool made for a first job while the prices were 0.
  */
 
 import assert from "node:assert/strict";
@@ -80,7 +81,7 @@ async function pricedNode() {
     });
   const payment = { chainId: chain.chainId, token };
   // The orders, made by tidepool while the environment's prices are set to 0 for one job
-  // (its quote refuses a priced environment), then reused by the priced jobs.
+  // (so that they are made without the escrow), then reused by the priced jobs.
   const fee = ocean.environments[0].fees![String(chain.chainId)][0];
   const prices = fee.prices;
   fee.prices = prices.map((p) => ({ ...p, price: 0 }));

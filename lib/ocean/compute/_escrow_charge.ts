@@ -1,17 +1,36 @@
 /**
- * Whether a paid compute job charges for its resources through ocean-node's
- * escrow, which tidepool does not pay yet: fail-closed, so a price or an
- * amount that is not provably zero (a decimal, an exponent, hex, a negative,
- * another type) is a charge and the job is refused, the environment's prices
- * before anything is sent and the node's `payment.amount` before any order.
+ * The escrow terms of a paid compute job, as the node's `initializeCompute`
+ * states them in `payment`, read fail-closed: an amount that is not a
+ * whole number of base units written as decimal digits (a decimal, an
+ * exponent, hex, a negative, another type), an address that is not one, a
+ * chain or token other than the one asked for, or a lock time that is not a
+ * positive whole number of seconds is refused before anything is paid. An
+ * amount of zero (or no `payment`, as nodes without the escrow answer) is no
+ * escrow charge: the orders pay for everything.
  *
  * @module
  */
 
 import { TidepoolError } from "../../errors/errors.ts";
 import { showValue } from "../../errors/redact.ts";
+import type { ChainHex } from "../order/_order_types.ts";
 import type { InitializeComputeReturnType } from "./initialize_compute.ts";
-import type { ComputeEnvironmentLimits } from "./types.ts";
+
+/** What the node will lock in the payer's escrow for the job, checked. */
+export interface EscrowTerms {
+  /** The Escrow contract. */
+  escrow: ChainHex;
+  /** The node's address that locks and claims (the Escrow's payee). */
+  payee: ChainHex;
+  /** The token. */
+  token: ChainHex;
+  /** The chain. */
+  chainId: number;
+  /** The job's price the node locks, in base units of the token. */
+  amount: bigint;
+  /** How long the lock may last, in seconds (the authorization must allow it). */
+  lockSeconds: number;
+}
 
 /** A value the node sent, short and never a key. */
 function shown(value: unknown): string {
@@ -19,72 +38,98 @@ function shown(value: unknown): string {
   return (JSON.stringify(value) ?? String(value)).slice(0, 60);
 }
 
-/** Zero as a JSON number, or as a string of zeros (with zero decimals for a price). */
-function provablyZero(value: unknown, decimals: boolean): boolean {
-  if (typeof value === "number") return value === 0;
-  if (typeof value !== "string") return false;
-  return (decimals ? /^0+(\.0+)?$/ : /^0+$/).test(value);
-}
-
-const ESCROW_HINT =
-  "Nothing was sent or paid. Pick an environment whose resources cost nothing on this chain, or lock the payment in the node's escrow yourself";
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /**
- * Refuses an environment whose resources may cost anything in `token` on
- * `chainId`: each fee entry in that token must list its prices, and each
- * price must be zero (ocean-node prices a resource it does not list at 0).
+ * The escrow terms of an initializeCompute answer, or undefined when the job
+ * costs nothing beyond its orders.
  *
- * @param environment The environment, as the node listed it.
- * @param chainId The order chain.
- * @param token The payment token.
+ * @param terms The node's answer.
+ * @param asked The chain and token the payment was asked in.
+ * @returns The checked terms, or undefined.
  */
-export function refuseEscrowPriced(
-  environment: ComputeEnvironmentLimits,
-  chainId: number,
-  token: string,
-): void {
-  const fees = (environment.fees as Record<string, unknown> | null | undefined)?.[
-    String(chainId)
-  ];
-  const charges: string[] = [];
-  for (const fee of Array.isArray(fees) ? fees : []) {
-    if (String(fee?.feeToken).toLowerCase() !== token.toLowerCase()) continue;
-    if (!Array.isArray(fee.prices)) {
-      charges.push(`prices ${shown(fee.prices ?? null)} (not a list)`);
-      continue;
-    }
-    for (const entry of fee.prices) {
-      if (!provablyZero(entry?.price, true)) {
-        charges.push(`${String(entry?.id).slice(0, 40)} ${shown(entry?.price ?? null)}`);
-      }
+export function escrowTermsOf(
+  terms: InitializeComputeReturnType,
+  asked: { chainId: number; token: string },
+): EscrowTerms | undefined {
+  const payment = terms.payment as unknown;
+  if (payment === undefined || payment === null) return undefined;
+  const fields = (typeof payment === "object" ? payment : {}) as Record<string, unknown>;
+  const amount = typeof payment === "object" ? fields.amount : payment;
+  const problems: string[] = [];
+  if (amount === 0) return undefined;
+  if (typeof amount !== "string" || !/^[0-9]+$/.test(amount)) {
+    problems.push(
+      `amount ${shown(amount ?? null)} is not a whole number of base units in decimal digits`,
+    );
+  } else if (BigInt(amount) === 0n) {
+    return undefined;
+  }
+  for (const field of ["escrowAddress", "payee", "token"]) {
+    const value = fields[field];
+    if (typeof value !== "string" || !ADDRESS.test(value)) {
+      problems.push(`${field} ${shown(value ?? null)} is not an address`);
     }
   }
-  if (charges.length === 0) return;
-  throw new TidepoolError(
-    `Cannot start compute job: environment ${environment.id} charges for its resources in ${token} on chain ${chainId}, paid through an escrow lock tidepool does not make`,
-    { details: charges.join("; "), detailsLabel: "Prices per unit and minute", hint: ESCROW_HINT },
-  );
+  if (
+    typeof fields.token === "string" && fields.token.toLowerCase() !== asked.token.toLowerCase()
+  ) {
+    problems.push(`token ${shown(fields.token)} is not the token asked for (${asked.token})`);
+  }
+  if (fields.chainId !== undefined && Number(fields.chainId) !== asked.chainId) {
+    problems.push(`chainId ${shown(fields.chainId)} is not the chain asked for (${asked.chainId})`);
+  }
+  const seconds = fields.minLockSeconds;
+  if (typeof seconds !== "number" || !Number.isSafeInteger(seconds) || seconds <= 0) {
+    problems.push(`minLockSeconds ${shown(seconds ?? null)} is not a positive whole number`);
+  }
+  if (problems.length > 0) {
+    throw new TidepoolError(
+      `Cannot start compute job: the node's escrow terms (payment of initializeCompute) are not usable`,
+      {
+        details: problems.join("; "),
+        detailsLabel: "Node sent",
+        hint:
+          "Nothing was sent or paid. The node must state the job's price as base units in decimal digits, with its escrow, payee and token addresses; check the node's version",
+      },
+    );
+  }
+  return {
+    escrow: fields.escrowAddress as ChainHex,
+    payee: fields.payee as ChainHex,
+    token: fields.token as ChainHex,
+    chainId: asked.chainId,
+    amount: BigInt(amount as string),
+    lockSeconds: seconds as number,
+  };
+}
+
+/** The terms in words, for comparing and for errors. */
+function termsText(terms: EscrowTerms | undefined): string {
+  if (!terms) return "no escrow charge";
+  return `${terms.amount} base units of ${terms.token.toLowerCase()} locked for ${terms.lockSeconds} s by ${terms.payee.toLowerCase()} in escrow ${terms.escrow.toLowerCase()}`;
 }
 
 /**
- * Refuses terms whose `payment.amount` is not provably zero. A missing
- * `payment` is what a node without the escrow sends (the orders pay for
- * everything); a `payment` without an amount is refused.
+ * Refuses to pay when the node's terms, asked again right before paying,
+ * are not the ones quoted: a higher (or any other) amount, another payee,
+ * escrow, token or lock time. Called before any transfer.
  *
- * @param terms The node's initializeCompute answer.
+ * @param quoted The terms of the quote.
+ * @param now The terms the node states now.
  */
-export function refuseEscrowPayment(terms: InitializeComputeReturnType): void {
-  const payment = terms.payment as unknown;
-  if (payment === undefined || payment === null) return;
-  const amount = typeof payment === "object" ? (payment as { amount?: unknown }).amount : payment;
-  if (provablyZero(amount, false)) return;
-  const token = typeof payment === "object"
-    ? String((payment as { token?: unknown }).token).slice(0, 80)
-    : "an unnamed token";
+export function refuseChangedTerms(quoted: EscrowTerms, now: EscrowTerms | undefined): void {
+  if (termsText(quoted) === termsText(now)) return;
+  const more = now !== undefined && now.amount > quoted.amount;
   throw new TidepoolError(
-    `Cannot start compute job: the environment charges ${
-      shown(amount ?? null)
-    } base units of ${token} for its resources, paid through an escrow lock tidepool does not make`,
-    { hint: ESCROW_HINT },
+    `Cannot start compute job: the node now asks ${
+      more ? "more than it quoted" : "other escrow terms than it quoted"
+    }`,
+    {
+      details: `quoted: ${termsText(quoted)}; now: ${termsText(now)}`,
+      detailsLabel: "Escrow terms",
+      hint:
+        "Nothing was sent or paid. Quote again, look at the new terms, and start with that quote if you accept them",
+    },
   );
 }

@@ -18,6 +18,8 @@ import type {
   PaidComputeAssetRef,
 } from "./initialize_compute.ts";
 import type { ComputeJob, ResourceRequest } from "./types.ts";
+import type { ComputeEscrowQuote } from "./_escrow_plan.ts";
+import type { EscrowSent } from "./_escrow_pay_chain.ts";
 
 /** Parameters of {@linkcode OceanNode.startCompute}. */
 export interface StartComputeParameters {
@@ -46,6 +48,9 @@ export interface StartComputeParameters {
    * A quote above it is refused before anything is sent, naming each part.
    * Not given: only the datatokens' prices as the chain's exchange lists
    * them are paid, and any fee above zero is refused until a cap allows it.
+   * An environment that charges for its resources through the Escrow counts
+   * too: the cap holds for the orders and the job's price the node locks
+   * together, and without a cap nothing is paid through the escrow.
    */
   maxPrice?: MaxPrice;
   /**
@@ -73,7 +78,9 @@ export interface StartComputeParameters {
    * Stops the job's orders and its start: checked before every transaction
    * and before the start is signed. An order whose datatoken is paid for is
    * still completed (`startOrder`), then nothing more is sent; the error
-   * lists what was paid and ordered.
+   * lists what was paid and ordered. A stop after an escrow deposit starts
+   * no job: the deposit stays free in the escrow (the error says so) and
+   * the node's authorization is set back.
    */
   signal?: AbortSignal;
   /**
@@ -89,6 +96,12 @@ export interface StartComputeReturnType {
   jobs: ComputeJob[];
   /** The orders the job runs on: new, reused, or the ones you gave. */
   orders: { algorithm: DatatokenOrder; datasets: DatatokenOrder[] };
+  /**
+   * The escrow part, when the environment charges for its resources: the
+   * plan as executed (read again in the wallet's lane) and its transactions
+   * (the deposit, the authorization and the authorization set back).
+   */
+  escrow?: ComputeEscrowQuote & EscrowSent;
 }
 
 /**
@@ -109,6 +122,14 @@ export interface ComputeQuote extends OrderQuote {
   readonly environment: string;
   /** The chain and token the environment takes (the start names them). */
   readonly payment: { chainId: number; token: string };
+  /**
+   * The escrow part, when the environment charges for its resources: the
+   * job's price the node will lock, the deposit (the price less the funds
+   * already free in the escrow), the authorization the node needs and the
+   * one set back after the start. Its rows are in `transactions` and
+   * `totals`; the cap holds for it and the orders together.
+   */
+  readonly escrow?: ComputeEscrowQuote;
 }
 
 /** Parameters of {@linkcode OceanNode.quoteCompute}: those of `startCompute` without a quote. */

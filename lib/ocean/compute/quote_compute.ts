@@ -19,7 +19,7 @@ import type { QuoteItem } from "../order/_quote_reads.ts";
 import { accountOf, quoteOnChain } from "../order/_quote_runner.ts";
 import type { ChainHex } from "../order/_order_types.ts";
 import { precheckPaidCompute } from "./_paid_precheck.ts";
-import { refuseEscrowPayment, refuseEscrowPriced } from "./_escrow_charge.ts";
+import { escrowTermsOf } from "./_escrow_charge.ts";
 import type { ComputeNode, ComputeQuote, QuoteComputeParameters } from "./_paid_compute_types.ts";
 import type {
   ComputeAssetTerms,
@@ -60,19 +60,9 @@ export async function quoteCompute(
       hint: "Change the request to fit the environment (see computeEnvironments and its fees)",
     });
   }
-  refuseEscrowPriced(check.environment!, chainId, check.token);
   const payment = { chainId, token: check.token };
-  const terms = await node.initializeCompute({
-    consumer: signer.address,
-    environment: parameters.environment,
-    algorithm: parameters.algorithm,
-    datasets: parameters.datasets,
-    payment,
-    maxJobDuration: parameters.maxJobDuration,
-    resources: parameters.resources,
-    signal: parameters.signal,
-  });
-  refuseEscrowPayment(terms);
+  const terms = await askTerms(node, signer.address, parameters, payment);
+  const escrowTerms = escrowTermsOf(terms, payment);
   const refs = [parameters.algorithm, ...parameters.datasets];
   const assetTerms = matchTerms(refs, terms);
   const account = await accountOf(signer);
@@ -82,7 +72,43 @@ export async function quoteCompute(
   }
   const maxPrice = priceCap(parameters.maxPrice);
   const quote = await quoteOnChain(parameters.rpcUrl, chainId, account, items, maxPrice);
-  return Object.assign(quote, { environment: parameters.environment, payment });
+  if (!escrowTerms) return Object.assign(quote, { environment: parameters.environment, payment });
+  // viem loads with the first paid quote: importing tidepool should not pay for it.
+  const { quoteEscrow, withEscrowTables } = await import("./_escrow_quote.ts");
+  const escrow = await quoteEscrow(parameters.rpcUrl, account, escrowTerms, quote, maxPrice);
+  return Object.assign(quote, withEscrowTables(quote, escrow), {
+    environment: parameters.environment,
+    payment,
+    escrow,
+  });
+}
+
+/**
+ * The node's terms of the job (`initializeCompute`): asked for the quote,
+ * and again right before paying.
+ *
+ * @param node The node.
+ * @param consumer The payer's address.
+ * @param parameters The job.
+ * @param payment The chain and token of the payment.
+ * @returns The node's answer.
+ */
+export function askTerms(
+  node: ComputeNode,
+  consumer: string,
+  parameters: QuoteComputeParameters,
+  payment: { chainId: number; token: string },
+): Promise<InitializeComputeReturnType> {
+  return node.initializeCompute({
+    consumer,
+    environment: parameters.environment,
+    algorithm: parameters.algorithm,
+    datasets: parameters.datasets,
+    payment,
+    maxJobDuration: parameters.maxJobDuration,
+    resources: parameters.resources,
+    signal: parameters.signal,
+  });
 }
 
 /** An order for one asset: the one given, the one the node found valid, or one to plan. */

@@ -1,6 +1,9 @@
 /**
  * A paid compute job: its quote executed in the wallet's lane (every order
  * placed, reused or given), then `startCompute` signed and posted once.
+ * When the environment charges through the Escrow, the deposit, the
+ * authorization, the start and the authorization set back are in the same
+ * lane step (`_escrow_start.ts`).
  *
  * @module
  */
@@ -12,7 +15,8 @@ import { checksummedSigner } from "../_address.ts";
 import { accountOf, executeOnChain } from "../order/_quote_runner.ts";
 import { sendStart } from "./_start_answer.ts";
 import type { PaidComputeAssetRef } from "./initialize_compute.ts";
-import { quoteCompute } from "./quote_compute.ts";
+import { askTerms, quoteCompute } from "./quote_compute.ts";
+import { escrowTermsOf } from "./_escrow_charge.ts";
 import type { ComputeEnvironmentLimits, ComputeJob } from "./types.ts";
 import type {
   ComputeNode,
@@ -28,6 +32,9 @@ export type {
   StartComputeParameters,
   StartComputeReturnType,
 } from "./_paid_compute_types.ts";
+export type { ComputeEscrowQuote, EscrowAuthorization } from "./_escrow_plan.ts";
+export type { EscrowTerms } from "./_escrow_charge.ts";
+export type { EscrowSent } from "./_escrow_pay_chain.ts";
 
 /** The body of {@linkcode OceanNode.startCompute}, with the environments already read; documented there. */
 export async function startCompute(
@@ -42,6 +49,51 @@ export async function startCompute(
     : await quoteCompute(node, parameters, environments);
   const payment = quote.payment;
   const account = await accountOf(signer);
+  const body = (orders: readonly DatatokenOrder[]) => {
+    const withOrders = refs.map((ref, i) => ({ ...ref, transferTxId: orders[i].txHash }));
+    return {
+      environment: parameters.environment,
+      algorithm: withOrders[0],
+      datasets: withOrders.slice(1),
+      payment,
+      resources: parameters.resources,
+      maxJobDuration: parameters.maxJobDuration,
+      output: parameters.output,
+      metadata: parameters.metadata,
+      additionalViewers: parameters.additionalViewers,
+    };
+  };
+  const send = (orders: readonly DatatokenOrder[]) =>
+    sendStart(node.http, signer, {
+      command: "startCompute",
+      action: "start a paid compute job",
+      path: "/api/services/compute",
+      body: body(orders),
+      signal: parameters.signal,
+    });
+  if (quote.escrow) {
+    const escrowQuote = quote as ComputeQuote & { escrow: NonNullable<ComputeQuote["escrow"]> };
+    // viem loads with the first paid start: importing tidepool should not pay for it.
+    const { startWithEscrow } = await import("./_escrow_start.ts");
+    const done = await startWithEscrow(
+      parameters.rpcUrl,
+      account,
+      escrowQuote,
+      priceCap(parameters.maxPrice),
+      {
+        terms: async () =>
+          escrowTermsOf(await askTerms(node, signer.address, parameters, payment), payment),
+        start: send,
+        failed: (error, orders) => failedAfterPaying(error, refs, orders),
+      },
+      parameters.signal,
+    );
+    return {
+      jobs: done.jobs,
+      orders: { algorithm: done.orders[0], datasets: done.orders.slice(1) },
+      escrow: done.escrow,
+    };
+  }
   const orders = await executeOnChain(parameters.rpcUrl, account, quote, {
     maxPrice: priceCap(parameters.maxPrice),
     signal: parameters.signal,
@@ -59,27 +111,9 @@ export async function startCompute(
       orders,
     );
   }
-  const withOrders = refs.map((ref, i) => ({ ...ref, transferTxId: orders[i].txHash }));
-  const body = {
-    environment: parameters.environment,
-    algorithm: withOrders[0],
-    datasets: withOrders.slice(1),
-    payment,
-    resources: parameters.resources,
-    maxJobDuration: parameters.maxJobDuration,
-    output: parameters.output,
-    metadata: parameters.metadata,
-    additionalViewers: parameters.additionalViewers,
-  };
   let jobs: ComputeJob[];
   try {
-    jobs = await sendStart(node.http, signer, {
-      command: "startCompute",
-      action: "start a paid compute job",
-      path: "/api/services/compute",
-      body,
-      signal: parameters.signal,
-    });
+    jobs = await send(orders);
   } catch (error) {
     throw failedAfterPaying(error, refs, orders);
   }

@@ -63,43 +63,64 @@ export function executeQuote(
       { hint: "Nothing was sent. Quote again for a fresh provider fee, then order with it" },
     );
   }
-  return inTransactionLane(quote.chainId, context.buyer, async () => {
-    stopIfAborted(signal, []);
-    const now: QuotedOrder[] = [];
-    const allowances: PlanAllowances = new Map();
-    for (const quoted of quote.orders) {
-      // An order given by the caller (a transferTxId) was checked on chain when quoted.
-      if (quoted.source === "reused" && quoted.reuseWithinSeconds === undefined) {
-        now.push(quoted);
-        continue;
-      }
-      const fresh = await planOrder(context, quoted, allowances);
-      if (fresh.source !== "reused") refuseChanged(quoted, fresh, quote.tokens);
-      now.push(fresh);
-    }
-    // The plan whole, before its first transaction: every fee startOrder would take, then the funds.
-    await refuseUnpayableFees(now);
-    await refuseUnfunded(context, now.filter((o) => o.source !== "reused"), quote.tokens);
-    const placed: Placed[] = [];
-    for (const order of now) {
-      if (order.source === "reused" && order.reused) {
-        placed.push({ order, result: order.reused });
-        continue;
-      }
-      stopIfAborted(signal, placed);
-      try {
-        placed.push({ order, result: await sendOrder(context, order, quote, signal) });
-      } catch (error) {
-        if (error instanceof StoppedBeforePaying) throw stoppedError(signal!, placed, error.sent);
-        throw afterPlacing(error, placed);
-      }
-    }
-    return placed.map((p) => p.result);
-  }, signal).catch((error) => {
+  return inTransactionLane(
+    quote.chainId,
+    context.buyer,
+    () => executeInLane(context, quote, signal),
+    signal,
+  ).catch((error) => {
     // Stopped while waiting for the lane: the wait rejects with the signal's bare reason.
     if (signal?.aborted && error === signal.reason) throw stoppedError(signal, [], []);
     throw error;
   });
+}
+
+/**
+ * The body of {@linkcode executeQuote}, for a caller already in the
+ * wallet's lane (a paid compute start, whose escrow payment and start
+ * follow the orders in the same lane step): re-plans, checks and sends.
+ *
+ * @param context The buyer's clients.
+ * @param quote The quote.
+ * @param signal Stops before the next transaction.
+ * @returns One order per quoted order, in the quote's order.
+ */
+export async function executeInLane(
+  context: ChainContext,
+  quote: Pick<OrderQuote, "chainId" | "orders" | "tokens" | "validUntil">,
+  signal?: AbortSignal,
+): Promise<DatatokenOrder[]> {
+  stopIfAborted(signal, []);
+  const now: QuotedOrder[] = [];
+  const allowances: PlanAllowances = new Map();
+  for (const quoted of quote.orders) {
+    // An order given by the caller (a transferTxId) was checked on chain when quoted.
+    if (quoted.source === "reused" && quoted.reuseWithinSeconds === undefined) {
+      now.push(quoted);
+      continue;
+    }
+    const fresh = await planOrder(context, quoted, allowances);
+    if (fresh.source !== "reused") refuseChanged(quoted, fresh, quote.tokens);
+    now.push(fresh);
+  }
+  // The plan whole, before its first transaction: every fee startOrder would take, then the funds.
+  await refuseUnpayableFees(now);
+  await refuseUnfunded(context, now.filter((o) => o.source !== "reused"), quote.tokens);
+  const placed: Placed[] = [];
+  for (const order of now) {
+    if (order.source === "reused" && order.reused) {
+      placed.push({ order, result: order.reused });
+      continue;
+    }
+    stopIfAborted(signal, placed);
+    try {
+      placed.push({ order, result: await sendOrder(context, order, quote, signal) });
+    } catch (error) {
+      if (error instanceof StoppedBeforePaying) throw stoppedError(signal!, placed, error.sent);
+      throw afterPlacing(error, placed);
+    }
+  }
+  return placed.map((p) => p.result);
 }
 
 /**

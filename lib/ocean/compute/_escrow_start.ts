@@ -1,0 +1,218 @@
+/**
+ * A paid compute start whose environment charges through the Escrow, as one
+ * step of the wallet's lane (one lane across processes): the node's terms
+ * asked again and compared with the quote, the escrow read again live, the
+ * cap and the funds checked, then the orders, the deposit, the
+ * authorization, the start, and the authorization set back to what it was,
+ * whatever happened. Another process's start of the same wallet waits for
+ * the whole step, so it reads the escrow as this one left it.
+ *
+ * @module
+ */
+
+import { TidepoolError } from "../../errors/errors.ts";
+import { chainContext } from "../order/_chain_context.ts";
+import { chainError } from "../order/_chain_errors.ts";
+import type { PriceCap } from "../order/_max_price.ts";
+import type { DatatokenOrder, OrderAccount } from "../order/_order_types.ts";
+import { executeInLane } from "../order/_order_execution.ts";
+import { stoppedError } from "../order/_order_failures.ts";
+import { refuseAboveCap, totalGas, totalsByToken } from "../order/_plan_checks.ts";
+import { inTransactionLane } from "../order/_transaction_lane.ts";
+import { type EscrowTerms, refuseChangedTerms } from "./_escrow_charge.ts";
+import { escrowGas, planEscrow, refuseEscrowAboveCap } from "./_escrow_plan.ts";
+import type { ComputeEscrowQuote } from "./_escrow_plan.ts";
+import {
+  type EscrowSent,
+  fundAndAuthorize,
+  readEscrowState,
+  refuseUnfundedDeposit,
+  restoreAuthorization,
+} from "./_escrow_pay_chain.ts";
+import type { ComputeQuote } from "./_paid_compute_types.ts";
+import type { ComputeJob } from "./types.ts";
+
+/** What the lane step needs from the start: the node's terms now, and the start itself. */
+export interface EscrowStartHooks {
+  /** Asks the node's terms again (initializeCompute), checked. */
+  terms(): Promise<EscrowTerms | undefined>;
+  /** Signs and sends the start with these orders. */
+  start(orders: readonly DatatokenOrder[]): Promise<ComputeJob[]>;
+  /** Names the paid orders in an error after they were paid. */
+  failed(error: unknown, orders: readonly DatatokenOrder[]): unknown;
+}
+
+/** What the step did. */
+export interface EscrowStartResult {
+  /** The orders, in the quote's order. */
+  orders: DatatokenOrder[];
+  /** The jobs the node started. */
+  jobs: ComputeJob[];
+  /** The escrow plan as executed, and its transactions. */
+  escrow: ComputeEscrowQuote & EscrowSent;
+}
+
+/**
+ * Executes a compute quote with an escrow part in the wallet's lane.
+ *
+ * @param rpcUrl The chain's JSON-RPC URL.
+ * @param account The payer; it must be the quote's buyer.
+ * @param quote The quote (with `escrow`).
+ * @param cap The job's cap.
+ * @param hooks The terms, the start and the error naming paid orders.
+ * @param signal Stops before the next transaction and before the start.
+ * @returns The orders, the jobs and the escrow's transactions.
+ */
+export async function startWithEscrow(
+  rpcUrl: string,
+  account: OrderAccount,
+  quote: ComputeQuote & { escrow: ComputeEscrowQuote },
+  cap: PriceCap | undefined,
+  hooks: EscrowStartHooks,
+  signal?: AbortSignal,
+): Promise<EscrowStartResult> {
+  if (account.address.toLowerCase() !== quote.buyer.toLowerCase()) {
+    throw new TidepoolError(
+      `Cannot start compute job: the quote is for wallet ${quote.buyer}, the signer is ${account.address}`,
+      { hint: "Nothing was sent. Quote with the wallet that pays" },
+    );
+  }
+  if (quote.validUntil && quote.validUntil.getTime() < Date.now()) {
+    throw new TidepoolError(
+      `Cannot start compute job: the quote expired at ${quote.validUntil.toISOString()} (its provider fee)`,
+      { hint: "Nothing was sent. Quote again for a fresh provider fee, then start with it" },
+    );
+  }
+  refuseAboveCap(quote.orders, cap, quote.tokens);
+  const context = chainContext(rpcUrl, quote.chainId, account);
+  const action = "start a paid compute job";
+  const stop = () => {
+    if (signal?.aborted) throw stoppedError(signal, [], []);
+  };
+  return await inTransactionLane(quote.chainId, context.buyer, async () => {
+    stop();
+    // Live inputs only: the node's terms and the escrow, read again inside the lane.
+    refuseChangedTerms(quote.escrow, await hooks.terms());
+    const plan = planEscrow(
+      quote.escrow,
+      await readEscrowState(context.reader, quote.escrow, context.buyer),
+    );
+    refuseEscrowAboveCap(quote.orders, plan, cap, quote.tokens);
+    refuseLargerDeposit(quote.escrow, plan);
+    const paying = quote.orders.filter((o) => o.source !== "reused");
+    const ordered = totalsByToken(paying).get(plan.token.toLowerCase()) ?? 0n;
+    await refuseUnfundedDeposit(context, plan, ordered, totalGas(paying) + escrowGas(plan));
+    const orders = await executeInLane(context, quote, signal);
+    const sent: EscrowSent = {};
+    const stopped = () => {
+      if (!signal?.aborted) return;
+      throw new TidepoolError(
+        `Cannot ${action}: stopped by the signal before the start was signed`,
+        {
+          hint: "The job was not started",
+          cause: signal.reason,
+        },
+      );
+    };
+    let jobs: ComputeJob[];
+    try {
+      await fundAndAuthorize(context, plan, sent, stopped);
+      stopped();
+      jobs = await hooks.start(orders);
+    } catch (error) {
+      const restored = await restoreAuthorization(context, plan, sent).then(
+        () => true,
+        () => false,
+      );
+      throw hooks.failed(withEscrowState(error, escrowLeft(plan, sent), restored, plan), orders);
+    }
+    await restoreAuthorization(context, plan, sent).catch((raw) => {
+      throw new TidepoolError(
+        `The job ${
+          jobs.map((j) => j.jobId).join(", ")
+        } started, but the node's escrow authorization could not be set back`,
+        {
+          details: String((chainError(raw, rpcUrl, "set the authorization back") as Error).message),
+          hint:
+            `The node stays authorized for up to ${plan.authorize?.maxLockedAmount} base units; authorize it again as it was (${
+              plan.authorizationBefore?.maxLockedAmount ?? 0n
+            })`,
+          cause: raw,
+        },
+      );
+    });
+    return { orders, jobs, escrow: { ...plan, ...sent } };
+  }, signal).catch((error) => {
+    // Stopped while waiting for the lane: the wait rejects with the signal's bare reason.
+    if (signal?.aborted && error === signal.reason) throw stoppedError(signal, [], []);
+    throw error;
+  });
+}
+
+/**
+ * Refuses a deposit larger than the quote's: funds that were free in the
+ * escrow when quoted were taken (by another job, a withdraw) and the
+ * wallet would pay more than the quote showed. A smaller one is fine.
+ */
+function refuseLargerDeposit(quoted: ComputeEscrowQuote, now: ComputeEscrowQuote): void {
+  if (now.deposit <= quoted.deposit) return;
+  const units = (v: bigint) => `${unitsText(v, now.tokenInfo.decimals)} ${now.tokenInfo.symbol}`;
+  throw new TidepoolError(
+    `Cannot start compute job: the escrow now needs a deposit of ${
+      units(now.deposit)
+    }, the quote said ${units(quoted.deposit)}`,
+    {
+      details: `free in the escrow when quoted: ${units(quoted.available)}; now: ${
+        units(now.available)
+      }`,
+      detailsLabel: "Escrow",
+      hint:
+        "Nothing was sent or paid. Quote again, look at the new deposit, and start with that quote",
+    },
+  );
+}
+
+/** What the escrow holds of the payer after a failed or stopped start, in words. */
+function escrowLeft(plan: ComputeEscrowQuote, sent: EscrowSent): string {
+  const formatUnits = (v: bigint) => unitsText(v, plan.tokenInfo.decimals);
+  if (!sent.depositTx) {
+    return `nothing was deposited into the escrow ${plan.escrow}`;
+  }
+  return `${
+    formatUnits(plan.deposit)
+  } ${plan.tokenInfo.symbol} was deposited into the escrow ${plan.escrow} (${sent.depositTx}) and stays there free: withdrawEscrow takes it back, or the next start uses it`;
+}
+
+/** Base units as exact whole tokens. */
+function unitsText(amount: bigint, decimals: number): string {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (amount % scale).toString().padStart(decimals, "0").replace(/0+$/, "");
+  return `${amount / scale}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** An error after escrow steps, saying what the escrow holds and whether the authorization is back. */
+function withEscrowState(
+  error: unknown,
+  left: string,
+  restored: boolean,
+  plan: ComputeEscrowQuote,
+): TidepoolError {
+  const said = error instanceof TidepoolError
+    ? error.shortMessage
+    : (error as { shortMessage?: string })?.shortMessage ??
+      String((error as Error)?.message ?? error);
+  const authorization = !plan.authorize
+    ? "the node's authorization was not changed"
+    : restored
+    ? "the node's authorization is back to what it was"
+    : `the node's authorization could not be set back: it allows up to ${plan.authorize.maxLockedAmount} base units (it allowed ${
+      plan.authorizationBefore?.maxLockedAmount ?? 0n
+    }); authorize it again as before`;
+  const earlier = error instanceof TidepoolError && error.hint ? `${error.hint}. ` : "";
+  return new TidepoolError(said, {
+    details: error instanceof TidepoolError ? error.details : undefined,
+    detailsLabel: error instanceof TidepoolError ? error.detailsLabel : undefined,
+    hint: `${earlier}${left}; ${authorization}`,
+    cause: error,
+  });
+}
