@@ -243,6 +243,47 @@ Deno.test("a stop between the deposit and the start starts no job and leaves the
         }
       });
     }
+
+    await t.step(
+      "stopped as the escrow's approval is mined, another program's allowance standing",
+      async () => {
+        const { key, address, request } = await payer(world);
+        // Another program of the payer's allows the Escrow 5 Ocean.
+        await world.payerSends(key, "approve", [world.chain.contracts.escrow, parseEther("5")]);
+        const sent = await world.sent(address);
+        const stop = new AbortController();
+        const approve = toFunctionSelector("approve(address,uint256)");
+        const proxy = rpcProxy(world.chain.rpcUrl, {
+          after: (call) => {
+            if (call.method !== "eth_sendRawTransaction") return;
+            const tx = parseTransaction(call.params[0] as `0x${string}`);
+            if (tx.data?.startsWith(approve)) stop.abort(new Error("stopped after the approval"));
+          },
+        });
+        try {
+          const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
+          const error = await node.startCompute({
+            ...request,
+            rpcUrl: proxy.url,
+            signal: stop.signal,
+          }).then(() => undefined, (e) => e);
+          assert.ok(error instanceof TidepoolError, `stopped: ${error}`);
+          assert.match(
+            String(error.hint),
+            /no deposit into the escrow .* was confirmed; 0 \S+ free/,
+          );
+          assert.equal((await node.jobs(address)).numRows(), 0, "no job");
+          assert.deepEqual(await world.funds(address), { available: 0n, locked: 0n }, "no deposit");
+          assert.equal(await world.authorization(address), null, "never authorized");
+          assert.equal(await world.allowance(address), parseEther("5"), "the allowance set back");
+          assert.equal(await world.oceanOf(address), parseEther("10"));
+          // The orders (dispense, startOrder, twice), the approval and the one setting it back.
+          assert.equal(await world.sent(address) - sent, 6);
+        } finally {
+          await proxy.close();
+        }
+      },
+    );
   } finally {
     await world.close();
   }
