@@ -143,8 +143,9 @@ export async function fundAndAuthorize(
 ): Promise<void> {
   if (plan.deposit > 0n) {
     stopped();
-    await send(context, plan.token, "approve", [plan.escrow, plan.deposit]);
     try {
+      // Inside the try: an approval mined but answered with an error is set back too.
+      await send(context, plan.token, "approve", [plan.escrow, plan.deposit]);
       stopped();
       sent.depositTx = await send(context, plan.escrow, "deposit", [plan.token, plan.deposit]);
     } finally {
