@@ -79,6 +79,17 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
         /above maxPrice 0.5/,
       ],
       ["an amount alone, with no datatoken priced in Ocean", "5", /a token maxPrice does not cap/],
+      ["a cap in another token only", { [other]: "100" }, /a token maxPrice does not cap/],
+      [
+        "a cap one base unit below the price",
+        { [world.chain.contracts.oceanToken]: "0.749999999999999999" },
+        /above maxPrice 0.749999999999999999/,
+      ],
+      [
+        "a cap past the token's decimals, rounded down below the price",
+        { [world.chain.contracts.oceanToken]: "0.7499999999999999999" },
+        /above maxPrice/,
+      ],
     ];
     for (const [what, maxPrice, pattern] of caps) {
       await t.step(`${what}: the escrow is refused at the quote and at the start`, async () => {
