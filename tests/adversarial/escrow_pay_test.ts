@@ -79,6 +79,17 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
         /above maxPrice 0.5/,
       ],
       ["an amount alone, with no datatoken priced in Ocean", "5", /a token maxPrice does not cap/],
+      ["a cap in another token only", { [other]: "100" }, /a token maxPrice does not cap/],
+      [
+        "a cap one base unit below the price",
+        { [world.chain.contracts.oceanToken]: "0.749999999999999999" },
+        /above maxPrice 0.749999999999999999/,
+      ],
+      [
+        "a cap past the token's decimals, rounded down below the price",
+        { [world.chain.contracts.oceanToken]: "0.7499999999999999999" },
+        /above maxPrice/,
+      ],
     ];
     for (const [what, maxPrice, pattern] of caps) {
       await t.step(`${what}: the escrow is refused at the quote and at the start`, async () => {
@@ -202,6 +213,35 @@ Deno.test("a node that locks more than quoted starts nothing, even under a gener
   }
 });
 
+/** Starts the payer's job through an RPC proxy that fires the stop once a transaction of `selector` is sent. */
+async function startStoppedAt(
+  world: EscrowWorld,
+  request: Awaited<ReturnType<typeof payer>>["request"],
+  selector: string,
+) {
+  const stop = new AbortController();
+  const proxy = rpcProxy(world.chain.rpcUrl, {
+    after: (call) => {
+      if (call.method !== "eth_sendRawTransaction") return;
+      const tx = parseTransaction(call.params[0] as `0x${string}`);
+      if (tx.data?.startsWith(selector)) stop.abort(new Error(`stopped after ${selector}`));
+    },
+  });
+  try {
+    const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
+    const error = await node.startCompute({
+      ...request,
+      rpcUrl: proxy.url,
+      signal: stop.signal,
+    }).then(() => undefined, (e) => e);
+    assert.ok(error instanceof TidepoolError, `stopped: ${error}`);
+    assert.equal((await node.jobs(request.signer.address)).numRows(), 0, "no job");
+    return error;
+  } finally {
+    await proxy.close();
+  }
+}
+
 Deno.test("a stop between the deposit and the start starts no job and leaves the deposit withdrawable", async (t) => {
   const world = await escrowWorld();
   const deposit = toFunctionSelector("deposit(address,uint256)");
@@ -210,39 +250,39 @@ Deno.test("a stop between the deposit and the start starts no job and leaves the
     for (const [after, selector] of [["deposit", deposit], ["authorize", authorize]] as const) {
       await t.step(`stopped as the ${after} is mined`, async () => {
         const { key, address, request } = await payer(world);
-        const stop = new AbortController();
-        const proxy = rpcProxy(world.chain.rpcUrl, {
-          after: (call) => {
-            if (call.method !== "eth_sendRawTransaction") return;
-            const tx = parseTransaction(call.params[0] as `0x${string}`);
-            if (tx.data?.startsWith(selector)) stop.abort(new Error(`stopped after the ${after}`));
-          },
-        });
-        try {
-          const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
-          const error = await node.startCompute({
-            ...request,
-            rpcUrl: proxy.url,
-            signal: stop.signal,
-          }).then(() => undefined, (e) => e);
-          assert.ok(error instanceof TidepoolError, `stopped: ${error}`);
-          assert.match(error.message, /stopped by the signal before the start was signed/);
-          assert.match(String(error.hint), /was deposited into the escrow .* withdrawEscrow/);
-          assert.equal((await node.jobs(address)).numRows(), 0, "no job");
-          assert.deepEqual(await world.funds(address), { available: PRICE, locked: 0n });
-          assert.deepEqual(await world.locks(address), []);
-          // Never authorized, or authorized and set back to allowing nothing.
-          const auth = await world.authorization(address);
-          assert.deepEqual(auth, after === "deposit" ? null : [0n, 0n, 0n, 0n, 0n]);
-          assert.equal(await world.allowance(address), 0n);
-          const back = await world.withdrawAll(key);
-          assert.equal(back.amount, "0.75");
-          assert.equal(await world.oceanOf(address), parseEther("10"));
-        } finally {
-          await proxy.close();
-        }
+        const error = await startStoppedAt(world, request, selector);
+        assert.match(error.message, /stopped by the signal before the start was signed/);
+        assert.match(String(error.hint), /was deposited into the escrow .* withdrawEscrow/);
+        assert.deepEqual(await world.funds(address), { available: PRICE, locked: 0n });
+        assert.deepEqual(await world.locks(address), []);
+        // Never authorized, or authorized and set back to allowing nothing.
+        const auth = await world.authorization(address);
+        assert.deepEqual(auth, after === "deposit" ? null : [0n, 0n, 0n, 0n, 0n]);
+        assert.equal(await world.allowance(address), 0n);
+        const back = await world.withdrawAll(key);
+        assert.equal(back.amount, "0.75");
+        assert.equal(await world.oceanOf(address), parseEther("10"));
       });
     }
+
+    await t.step(
+      "stopped as the escrow's approval is mined, another program's allowance standing",
+      async () => {
+        const { key, address, request } = await payer(world);
+        // Another program of the payer's allows the Escrow 5 Ocean.
+        await world.payerSends(key, "approve", [world.chain.contracts.escrow, parseEther("5")]);
+        const sent = await world.sent(address);
+        const approve = toFunctionSelector("approve(address,uint256)");
+        const error = await startStoppedAt(world, request, approve);
+        assert.match(String(error.hint), /no deposit into the escrow .* was confirmed; 0 \S+ free/);
+        assert.deepEqual(await world.funds(address), { available: 0n, locked: 0n }, "no deposit");
+        assert.equal(await world.authorization(address), null, "never authorized");
+        assert.equal(await world.allowance(address), parseEther("5"), "the allowance set back");
+        assert.equal(await world.oceanOf(address), parseEther("10"));
+        // The orders (dispense, startOrder, twice), the approval and the one setting it back.
+        assert.equal(await world.sent(address) - sent, 6);
+      },
+    );
   } finally {
     await world.close();
   }

@@ -143,8 +143,9 @@ export async function fundAndAuthorize(
 ): Promise<void> {
   if (plan.deposit > 0n) {
     stopped();
-    await send(context, plan.token, "approve", [plan.escrow, plan.deposit]);
     try {
+      // Inside the try: an approval mined but answered with an error is set back too.
+      await send(context, plan.token, "approve", [plan.escrow, plan.deposit]);
       stopped();
       sent.depositTx = await send(context, plan.escrow, "deposit", [plan.token, plan.deposit]);
     } finally {
@@ -178,9 +179,12 @@ async function restoreAllowance(context: ChainContext, plan: ComputeEscrowQuote)
 
 /**
  * Sets the payee's authorization back to what it was before the start
- * (none before: all zero, which allows no lock), when the start changed it.
- * The Escrow keeps the locks' amounts and counts apart, so a lock made
- * meanwhile is still claimed or cancelled as usual.
+ * (none before: all zero, which allows no lock), when the chain says it is
+ * not: read live rather than judged from the hashes received, since an
+ * `authorize` the endpoint passed on and then answered with an error
+ * stands on chain all the same (it left the node allowed to lock the
+ * deposit with no job). The Escrow keeps the locks' amounts and counts
+ * apart, so a lock made meanwhile is still claimed or cancelled as usual.
  *
  * @param context The payer's clients.
  * @param plan The escrow plan.
@@ -191,15 +195,42 @@ export async function restoreAuthorization(
   plan: ComputeEscrowQuote,
   sent: EscrowSent,
 ): Promise<void> {
-  if (!plan.authorize || !sent.authorizeTx) return;
+  if (!plan.authorize) return;
   const before = plan.authorizationBefore;
+  const now = await readAuthorization(context.reader, plan, context.buyer);
+  const limits = (a: EscrowAuthorization | null) =>
+    [a?.maxLockedAmount ?? 0n, a?.maxLockSeconds ?? 0n, a?.maxLockCounts ?? 0n] as const;
+  const [amount, seconds, counts] = limits(before);
+  if (limits(now).join() === [amount, seconds, counts].join()) return;
   sent.restoreTx = await send(context, plan.escrow, "authorize", [
     plan.token,
     plan.payee,
-    before?.maxLockedAmount ?? 0n,
-    before?.maxLockSeconds ?? 0n,
-    before?.maxLockCounts ?? 0n,
+    amount,
+    seconds,
+    counts,
   ]);
+}
+
+/**
+ * The payer's funds in the escrow for the plan's token, and what the plan's
+ * payee holds locked of them, read live.
+ *
+ * @param context The payer's clients.
+ * @param plan The escrow plan.
+ * @returns Free funds, and the payee's locked amount.
+ */
+export async function readEscrowNow(
+  context: ChainContext,
+  plan: ComputeEscrowQuote,
+): Promise<{ available: bigint; lockedByPayee: bigint }> {
+  const funds = await context.reader.readContract({
+    address: plan.escrow,
+    abi: ESCROW_ABI,
+    functionName: "getUserFunds",
+    args: [context.buyer, plan.token],
+  });
+  const auth = await readAuthorization(context.reader, plan, context.buyer);
+  return { available: funds.available, lockedByPayee: auth?.currentLockedAmount ?? 0n };
 }
 
 /**

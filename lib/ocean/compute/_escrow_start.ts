@@ -11,7 +11,7 @@
  */
 
 import { TidepoolError } from "../../errors/errors.ts";
-import { chainContext } from "../order/_chain_context.ts";
+import { type ChainContext, chainContext } from "../order/_chain_context.ts";
 import { chainError } from "../order/_chain_errors.ts";
 import type { PriceCap } from "../order/_max_price.ts";
 import type { DatatokenOrder, OrderAccount } from "../order/_order_types.ts";
@@ -25,6 +25,7 @@ import type { ComputeEscrowQuote } from "./_escrow_plan.ts";
 import {
   type EscrowSent,
   fundAndAuthorize,
+  readEscrowNow,
   readEscrowState,
   refuseUnfundedDeposit,
   restoreAuthorization,
@@ -124,7 +125,8 @@ export async function startWithEscrow(
         () => true,
         () => false,
       );
-      throw hooks.failed(withEscrowState(error, escrowLeft(plan, sent), restored, plan), orders);
+      const left = await escrowLeft(context, plan, sent);
+      throw hooks.failed(withEscrowState(error, left, restored, plan), orders);
     }
     await restoreAuthorization(context, plan, sent).catch((raw) => {
       throw new TidepoolError(
@@ -172,15 +174,35 @@ function refuseLargerDeposit(quoted: ComputeEscrowQuote, now: ComputeEscrowQuote
   );
 }
 
-/** What the escrow holds of the payer after a failed or stopped start, in words. */
-function escrowLeft(plan: ComputeEscrowQuote, sent: EscrowSent): string {
-  const formatUnits = (v: bigint) => unitsText(v, plan.tokenInfo.decimals);
-  if (!sent.depositTx) {
-    return `nothing was deposited into the escrow ${plan.escrow}`;
+/**
+ * What the escrow holds of the payer after a failed or stopped start, in
+ * words, read from the chain: a deposit or a lock made without tidepool
+ * hearing of it (an answer lost on the way back, a stop while the node
+ * answered) is said as it stands, never assumed from the hashes received.
+ */
+async function escrowLeft(
+  context: ChainContext,
+  plan: ComputeEscrowQuote,
+  sent: EscrowSent,
+): Promise<string> {
+  const units = (v: bigint) => `${unitsText(v, plan.tokenInfo.decimals)} ${plan.tokenInfo.symbol}`;
+  const deposited = sent.depositTx
+    ? `${units(plan.deposit)} was deposited into the escrow ${plan.escrow} (${sent.depositTx})`
+    : plan.deposit === 0n
+    ? `nothing was deposited into the escrow ${plan.escrow} (enough was free)`
+    : `no deposit into the escrow ${plan.escrow} was confirmed`;
+  const now = await readEscrowNow(context, plan).catch(() => undefined);
+  if (!now) {
+    return `${deposited}; the escrow could not be read: see what it holds with escrowTable`;
   }
-  return `${
-    formatUnits(plan.deposit)
-  } ${plan.tokenInfo.symbol} was deposited into the escrow ${plan.escrow} (${sent.depositTx}) and stays there free: withdrawEscrow takes it back, or the next start uses it`;
+  const free = `${
+    units(now.available)
+  } free in the escrow now, which withdrawEscrow takes back or the next start uses`;
+  const locked = now.lockedByPayee - (plan.authorizationBefore?.currentLockedAmount ?? 0n);
+  if (locked <= 0n) return `${deposited}; ${free}`;
+  return `${deposited}; ${free}; ${
+    units(locked)
+  } locked by the node ${plan.payee} for a job that may have started: list it with jobs(consumer) before starting another (the node claims it, or it comes back after the lock expires)`;
 }
 
 /** Base units as exact whole tokens. */

