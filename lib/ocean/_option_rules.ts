@@ -30,6 +30,8 @@ const PAID_COMPUTE: OptionRules = {
   chainId: "integer",
   paymentToken: "string",
   maxPrice: "any",
+  escrowAddress: "string",
+  maxLockSeconds: "integer",
   force: "boolean",
   logRangeBlocks: "integer",
 };

@@ -20,6 +20,7 @@ try {
     algorithm: JSON.parse(env("ALGORITHM")),
     datasets: [JSON.parse(env("DATASET"))],
     rpcUrl: env("RPC_URL"),
+    escrowAddress: env("ESCROW"),
     maxJobDuration: 60,
     resources: [{ id: "cpu", amount: 1 }, { id: "ram", amount: 1 }],
     maxPrice: { [env("TOKEN")]: "1" },

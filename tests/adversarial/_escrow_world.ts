@@ -145,6 +145,7 @@ export async function payer(world: EscrowWorld) {
     algorithm: world.example.algorithm,
     datasets: [world.example.dataset],
     rpcUrl: world.chain.rpcUrl,
+    escrowAddress: world.chain.contracts.escrow as string,
     ...PRICED_JOB,
     maxPrice: { [world.chain.contracts.oceanToken.toLowerCase()]: "1" } as Record<string, string>,
   };

@@ -38,6 +38,7 @@ Deno.test("escrow terms that are not usable are refused before paying", async (t
       algorithm: example.algorithm,
       datasets: [example.dataset],
       rpcUrl: chain.rpcUrl,
+      escrowAddress: chain.contracts.escrow,
       maxPrice: "10",
     }).then(() => undefined, (e) => e);
     assert.ok(error instanceof TidepoolError, `refused as a TidepoolError: ${error}`);

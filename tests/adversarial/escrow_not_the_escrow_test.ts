@@ -11,9 +11,10 @@
  * contract address the node chooses, trusted as the Escrow. Members: the
  * escrow named at the quote and at the start alike.
  *
- * Not fixed (ignored): tidepool has no address of the Escrow it can trust
- * for a chain (ocean-contracts' address list, or one the caller names);
- * see the report of h-escrowattack.
+ * Fixed: the escrow must be the one trusted on the chain (the caller's
+ * `escrowAddress`, or ocean-contracts' list): the node's contract is
+ * refused before anything is sent, and with no Escrow known on the chain a
+ * charge is refused too.
  */
 
 import assert from "node:assert/strict";
@@ -53,7 +54,6 @@ async function deployThief(world: Awaited<ReturnType<typeof escrowWorld>>): Prom
 
 Deno.test({
   name: "a node naming its own contract as the escrow takes no deposit",
-  ignore: true,
   fn: async () => {
     const world = await escrowWorld();
     try {
@@ -66,7 +66,15 @@ Deno.test({
       try {
         const { address, request } = await payer(world);
         const node = new OceanNode(proxy.url, { progress: false, retry: false });
-        await node.startCompute(request).catch(() => undefined);
+        const sent = await world.sent(address);
+        const refused = await node.startCompute(request).then(() => undefined, (e) => e);
+        assert.match(String(refused?.message), /not the Escrow contract trusted on chain/);
+        // Without an Escrow known on the chain, the node's word is not taken either.
+        const { escrowAddress: _, ...untrusting } = request;
+        const unknown = await node.startCompute(untrusting).then(() => undefined, (e) => e);
+        assert.match(String(unknown?.message), /no Escrow contract is known on chain/);
+        assert.match(String(unknown?.hint), /escrowAddress/);
+        assert.equal(await world.sent(address), sent, "nothing was sent");
         const funds = await world.funds(address);
         const thiefHolds = await world.balance(world.chain.contracts.oceanToken, thief);
         assert.equal(thiefHolds, 0n, "the node's contract took nothing");

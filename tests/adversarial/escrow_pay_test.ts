@@ -39,7 +39,11 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
         /more than it quoted/,
       ],
       ["another payee", (p) => ({ ...p, payee: other }), /other escrow terms/],
-      ["another escrow", (p) => ({ ...p, escrowAddress: other }), /other escrow terms/],
+      [
+        "another escrow",
+        (p) => ({ ...p, escrowAddress: other }),
+        /not the Escrow contract trusted on chain/,
+      ],
       [
         "a longer lock",
         (p) => ({ ...p, minLockSeconds: Number(p.minLockSeconds) * 100 }),
@@ -69,6 +73,26 @@ Deno.test("a node that asks more or other escrow terms than it quoted is refused
         await untouched(world, address);
       });
     }
+
+    await t.step("a lock longer than maxLockSeconds is refused at the quote", async () => {
+      const eightDays = 8 * 24 * 3600;
+      const proxy = hostileNode(world.ocean.url, (url, body) => {
+        if (url.pathname !== "/api/services/initializeCompute") return undefined;
+        const terms = body as { payment: Json };
+        return { ...terms, payment: { ...terms.payment, minLockSeconds: eightDays } };
+      });
+      proxies.push(proxy);
+      const node = new OceanNode(proxy.url, { progress: false, retry: false });
+      const { address, request } = await payer(world);
+      await assert.rejects(node.quoteCompute(request), /longer than maxLockSeconds \(604800\)/);
+      await assert.rejects(
+        node.quoteCompute({ ...request, maxLockSeconds: 3600 }),
+        /minLockSeconds 691200 is longer than maxLockSeconds \(3600\)/,
+      );
+      const quote = await node.quoteCompute({ ...request, maxLockSeconds: eightDays });
+      assert.equal(quote.escrow?.lockSeconds, eightDays);
+      await untouched(world, address);
+    });
 
     const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
     const caps: [string, unknown, RegExp][] = [
@@ -308,6 +332,7 @@ Deno.test("two processes starting with one key: each job paid once, nothing depo
         ALGORITHM: JSON.stringify(world.example.algorithm),
         DATASET: JSON.stringify(world.example.dataset),
         TOKEN: world.chain.contracts.oceanToken.toLowerCase(),
+        ESCROW: world.chain.contracts.escrow,
         TIDEPOOL_STATE_DIR: state,
       }, end.signal);
       running.push(started.process);

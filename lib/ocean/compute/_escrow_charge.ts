@@ -3,8 +3,9 @@
  * states them in `payment`, read fail-closed: an amount that is not a
  * whole number of base units written as decimal digits (a decimal, an
  * exponent, hex, a negative, another type), an address that is not one, a
- * chain or token other than the one asked for, or a lock time that is not a
- * positive whole number of seconds is refused before anything is paid. An
+ * chain or token other than the one asked for, an escrow other than the one
+ * trusted on the chain, or a lock time that is not a positive whole number
+ * of seconds or is longer than allowed is refused before anything is paid. An
  * amount of zero (or no `payment`, as nodes without the escrow answer) is no
  * escrow charge: the orders pay for everything.
  *
@@ -45,12 +46,18 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
  * costs nothing beyond its orders.
  *
  * @param terms The node's answer.
- * @param asked The chain and token the payment was asked in.
+ * @param asked The chain and token the payment was asked in, the Escrow
+ *   trusted there (none known: a charge is refused) and the longest lock.
  * @returns The checked terms, or undefined.
  */
 export function escrowTermsOf(
   terms: InitializeComputeReturnType,
-  asked: { chainId: number; token: string },
+  asked: {
+    chainId: number;
+    token: string;
+    trustedEscrow: string | undefined;
+    maxLockSeconds: number;
+  },
 ): EscrowTerms | undefined {
   const payment = terms.payment as unknown;
   if (payment === undefined || payment === null) return undefined;
@@ -82,6 +89,11 @@ export function escrowTermsOf(
   const seconds = fields.minLockSeconds;
   if (typeof seconds !== "number" || !Number.isSafeInteger(seconds) || seconds <= 0) {
     problems.push(`minLockSeconds ${shown(seconds ?? null)} is not a positive whole number`);
+  } else if (seconds > asked.maxLockSeconds) {
+    problems.push(
+      `minLockSeconds ${seconds} is longer than maxLockSeconds (${asked.maxLockSeconds}): ` +
+        "the price would be held that long if the node never claims",
+    );
   }
   if (problems.length > 0) {
     throw new TidepoolError(
@@ -91,6 +103,29 @@ export function escrowTermsOf(
         detailsLabel: "Node sent",
         hint:
           "Nothing was sent or paid. The node must state the job's price as base units in decimal digits, with its escrow, payee and token addresses; check the node's version",
+      },
+    );
+  }
+  const escrow = fields.escrowAddress as string;
+  if (asked.trustedEscrow === undefined) {
+    throw new TidepoolError(
+      `Cannot start compute job: no Escrow contract is known on chain ${asked.chainId}, and the node's word alone is not trusted`,
+      {
+        details: `escrowAddress ${escrow}`,
+        detailsLabel: "Node sent",
+        hint:
+          "Nothing was sent or paid. Give escrowAddress: the Escrow contract you trust on that chain (the sandbox's is sandbox.chain.contracts.escrow)",
+      },
+    );
+  }
+  if (escrow.toLowerCase() !== asked.trustedEscrow.toLowerCase()) {
+    throw new TidepoolError(
+      `Cannot start compute job: the node names ${escrow} as its escrow, not the Escrow contract trusted on chain ${asked.chainId}`,
+      {
+        details: `escrowAddress ${escrow}; trusted ${asked.trustedEscrow}`,
+        detailsLabel: "Node sent",
+        hint:
+          "Nothing was sent or paid. A node paid through another contract could keep the deposit with no job; if that contract is the chain's Escrow, give it as escrowAddress",
       },
     );
   }

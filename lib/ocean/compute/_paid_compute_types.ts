@@ -54,6 +54,22 @@ export interface StartComputeParameters {
    */
   maxPrice?: MaxPrice;
   /**
+   * The Escrow contract you trust on the chain, for an environment that
+   * charges through it: a node naming another in its terms is refused
+   * before anything is sent. Default: the Escrow ocean-contracts 2.6.0 lists
+   * for the chain (Ethereum, Sepolia, Optimism, Optimism Sepolia, Base,
+   * Oasis Sapphire). On any other chain, such as the sandbox's
+   * (`sandbox.chain.contracts.escrow`), a charging environment needs it.
+   */
+  escrowAddress?: string;
+  /**
+   * The longest the node may lock the job's price, in seconds (its
+   * `minLockSeconds`: the job's run, its queue wait and the node's claim
+   * time); default 604,800 (7 days). Longer terms are refused before
+   * anything is sent: if the node never claims, the price is held that long.
+   */
+  maxLockSeconds?: number;
+  /**
    * Pay for new orders even when still-valid ones exist (as `orderAsset`'s
    * `force`); default false. A `transferTxId` given is still used.
    */

@@ -20,6 +20,7 @@ import { accountOf, quoteOnChain } from "../order/_quote_runner.ts";
 import type { ChainHex } from "../order/_order_types.ts";
 import { precheckPaidCompute } from "./_paid_precheck.ts";
 import { escrowTermsOf } from "./_escrow_charge.ts";
+import { trustedEscrow } from "./_trusted_escrow.ts";
 import type { ComputeNode, ComputeQuote, QuoteComputeParameters } from "./_paid_compute_types.ts";
 import type {
   ComputeAssetTerms,
@@ -62,7 +63,7 @@ export async function quoteCompute(
   }
   const payment = { chainId, token: check.token };
   const terms = await askTerms(node, signer.address, parameters, payment);
-  const escrowTerms = escrowTermsOf(terms, payment);
+  const escrowTerms = escrowTermsOf(terms, await escrowAsked(parameters, payment));
   const refs = [parameters.algorithm, ...parameters.datasets];
   const assetTerms = matchTerms(refs, terms);
   const account = await accountOf(signer);
@@ -81,6 +82,31 @@ export async function quoteCompute(
     payment,
     escrow,
   });
+}
+
+/** The longest escrow lock taken without `maxLockSeconds`: 7 days. */
+export const DEFAULT_MAX_LOCK_SECONDS = 7 * 24 * 3600;
+
+/**
+ * What a node's escrow terms are checked against: the payment asked, the
+ * Escrow trusted on its chain, and the longest lock the caller allows.
+ *
+ * @param parameters The job's parameters (`escrowAddress`, `maxLockSeconds`).
+ * @param payment The chain and token of the payment.
+ * @returns The terms' bounds.
+ */
+export async function escrowAsked(
+  parameters: Pick<QuoteComputeParameters, "escrowAddress" | "maxLockSeconds">,
+  payment: { chainId: number; token: string },
+): Promise<Parameters<typeof escrowTermsOf>[1]> {
+  const maxLockSeconds = parameters.maxLockSeconds ?? DEFAULT_MAX_LOCK_SECONDS;
+  if (!Number.isSafeInteger(maxLockSeconds) || maxLockSeconds <= 0) {
+    throw new TidepoolError(`Invalid maxLockSeconds: ${String(maxLockSeconds).slice(0, 40)}`, {
+      hint: "Give the longest escrow lock you accept, a positive whole number of seconds",
+    });
+  }
+  const trusted = await trustedEscrow(payment.chainId, parameters.escrowAddress);
+  return { ...payment, trustedEscrow: trusted, maxLockSeconds };
 }
 
 /**

@@ -15,7 +15,7 @@ import { checksummedSigner } from "../_address.ts";
 import { accountOf, executeOnChain } from "../order/_quote_runner.ts";
 import { sendStart } from "./_start_answer.ts";
 import type { PaidComputeAssetRef } from "./initialize_compute.ts";
-import { askTerms, quoteCompute } from "./quote_compute.ts";
+import { askTerms, escrowAsked, quoteCompute } from "./quote_compute.ts";
 import { escrowTermsOf } from "./_escrow_charge.ts";
 import type { ComputeEnvironmentLimits, ComputeJob } from "./types.ts";
 import type {
@@ -82,7 +82,10 @@ export async function startCompute(
       priceCap(parameters.maxPrice),
       {
         terms: async () =>
-          escrowTermsOf(await askTerms(node, signer.address, parameters, payment), payment),
+          escrowTermsOf(
+            await askTerms(node, signer.address, parameters, payment),
+            await escrowAsked(parameters, payment),
+          ),
         start: send,
         failed: (error, orders) => failedAfterPaying(error, refs, orders),
       },
