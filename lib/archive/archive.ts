@@ -154,7 +154,7 @@ export class Archive {
       registerSecret(apiKey);
       registerSecret(apiKey.slice(dot + 1));
     }
-    const http = new HttpClient(baseUrl, clientOptions, ARCHIVE_PACING);
+    const http = new HttpClient(baseUrl, { ...clientOptions, defaults: ARCHIVE_PACING });
     this.url = http.baseUrl;
     this.account = account;
     this.db = db;

@@ -90,7 +90,7 @@ export class ExpressionSearch {
       ...CLIENT_OPTION_RULES,
       pageSize: "integer",
     });
-    this.http = new HttpClient(url, clientOptions, EXPRESSION_SEARCH_PACING);
+    this.http = new HttpClient(url, { ...clientOptions, defaults: EXPRESSION_SEARCH_PACING });
     this.#pageSize = pageSize;
   }
 

@@ -112,7 +112,7 @@ export class OceanNode {
    */
   constructor(url: string, options: ClientOptions = {}) {
     const checked = checkOptions("new OceanNode", options, CLIENT_OPTION_RULES);
-    this.http = new HttpClient(url, checked, { concurrency: 4 });
+    this.http = new HttpClient(url, { ...checked, defaults: { concurrency: 4 } });
   }
 
   /**

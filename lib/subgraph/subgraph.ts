@@ -101,7 +101,7 @@ export class Subgraph {
       registerSecret(apiKey);
       clientOptions.headers = { ...options.headers, Authorization: `Bearer ${apiKey}` };
     }
-    const http = new HttpClient(url, clientOptions, SUBGRAPH_PACING);
+    const http = new HttpClient(url, { ...clientOptions, defaults: SUBGRAPH_PACING });
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
     this.#context = {

@@ -14,7 +14,10 @@ console.log("ready");
 const reader = Deno.stdin.readable.getReader();
 await reader.read();
 try {
-  const order = await orderAsset(node, env("DID"), env("SERVICE_ID"), signer, {
+  const order = await orderAsset(node, {
+    did: env("DID"),
+    serviceId: env("SERVICE_ID"),
+    signer,
     rpcUrl: env("RPC_URL"),
   });
   console.log(JSON.stringify({ txHash: order.txHash, source: order.source }));

@@ -266,7 +266,8 @@ export async function harvestSources(options: HarvestSourcesOptions): Promise<So
         fetch,
         concurrency: perHost,
         signal: options.signal,
-      }, ARCHIVE_PACING);
+        defaults: ARCHIVE_PACING,
+      });
       clients.set(url.origin, client);
     }
     return client;

@@ -84,7 +84,7 @@ export class ResourceSync {
         : RESOURCE_SYNC_RULES,
     );
     this.#http = typeof endpoint === "string"
-      ? new HttpClient(endpoint, opts, ARCHIVE_PACING)
+      ? new HttpClient(endpoint, { ...opts, defaults: ARCHIVE_PACING })
       : endpoint;
     this.#options = opts;
   }

@@ -198,7 +198,10 @@ export function compareOrders(fromChain: ColumnTable, fromSubgraph: ColumnTable)
     status: chainTx.has(tx) ? graphTx.has(tx) ? "both" : "missing from subgraph" : "not on chain",
   }));
   const table = buildTable(COMPARISON_SCHEMA, rows);
-  return deriveProvenance(table, "compareOrders", { fromChain, fromSubgraph });
+  return deriveProvenance(table, {
+    operation: "compareOrders",
+    inputs: { fromChain, fromSubgraph },
+  });
 }
 
 const COMPARISON_SCHEMA = defineSchema(

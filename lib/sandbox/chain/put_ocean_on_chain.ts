@@ -122,7 +122,7 @@ export async function putOceanOnChain(
   }
   routes.useChain({
     escrow: priced ? escrowPayee(chain, contracts, node) : undefined,
-    async initialize(did, serviceId, consumer, validUntil, environment) {
+    async initialize({ did, serviceId, consumer, validUntil, environment }) {
       const found = locate(did, serviceId);
       if (!found) return { error: `Service ${serviceId} of ${did} is not on chain` };
       const providerFee = await signProviderFee(node, {
