@@ -231,3 +231,49 @@ Deno.test("the call-shape check names a four-positional function and passes a (c
     "threeNoOptions",
   ]);
 });
+
+/** Every `ts ignore` fence of lib/ without a reason in parentheses after it, as `file:line`. */
+export async function ignoredWithoutReason(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) found.push(...await ignoredWithoutReason(path));
+    else if (entry.name.endsWith(".ts")) {
+      const lines = (await Deno.readTextFile(path)).split("\n");
+      lines.forEach((line, index) => {
+        if (
+          /```(ts|typescript|js|javascript)\s+ignore\b/.test(line) && !IGNORE_WITH_REASON.test(line)
+        ) {
+          found.push(`${relative(ROOT, path)}:${index + 1}`);
+        }
+      });
+    }
+  }
+  return found.sort();
+}
+
+/** A fence that says why it cannot run: ```ts ignore (needs a funded wallet on a real chain) */
+const IGNORE_WITH_REASON = /```(ts|typescript|js|javascript)\s+ignore\s+\([^)]{8,}\)\s*$/;
+
+Deno.test("every example fenced `ts ignore` in lib/ says why on its fence line", async () => {
+  assert.deepEqual(
+    await ignoredWithoutReason(resolve(ROOT, "lib")),
+    [],
+    "make these examples run (start the sandbox they need), or say why they cannot: ```ts ignore (needs a real key)",
+  );
+});
+
+Deno.test("the ignore check names a fence without a reason and passes one with a reason", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/a.ts`,
+      "/**\n * ```ts ignore\n * x;\n * ```\n * ```ts ignore (needs a real chain)\n * y;\n * ```\n */\n",
+    );
+    const found = await ignoredWithoutReason(dir);
+    assert.equal(found.length, 1);
+    assert.match(found[0], /a\.ts:2$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

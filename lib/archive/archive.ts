@@ -108,10 +108,14 @@ export interface ArchiveOptions extends ClientOptions {
  * return Arquero tables with documented columns.
  *
  * @example Search with facets, then SPARQL
- * ```ts ignore
- * const archive = new Archive("https://archive.example", { account: "acme", db: "letters" });
- * const { hits, facets, total } = await archive.search({ q: "map", facet: ["dcterms:creator"] });
+ * ```ts
+ * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+ * const { hits, facets, total } = await archive.search({ q: "Tokyo", facet: ["dcterms:creator"] });
+ * console.log(total, hits.numRows(), facets.size);
  * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
+ * console.log(rows.numRows());
  * ```
  */
 export class Archive {
@@ -222,7 +226,10 @@ export class Archive {
    * @returns The table `account, slug, title, service, provider, rdf, isPublic`.
    *
    * @example Public databases and their apps
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { progress: false });
    * const dbs = await archive.databases();
    * console.log(dbs.objects());
    * ```
@@ -245,9 +252,12 @@ export class Archive {
    *   parent` and one column per metadata key; each facet table has `value, count`.
    *
    * @example Facets by creator
-   * ```ts ignore
-   * const { hits, facets, total } = await archive.search({ q: "map", facet: "dcterms:creator" });
-   * console.log(total, facets.get("dcterms:creator")?.objects({ limit: 5 }));
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const { hits, facets, total } = await archive.search({ q: "Tokyo", facet: "dcterms:creator" });
+   * console.log(total, hits.numRows(), facets.get("dcterms:creator")?.objects({ limit: 5 }));
    * ```
    */
   async search(parameters: SearchParameters = {}): Promise<SearchResult> {
@@ -272,7 +282,10 @@ export class Archive {
    * @returns The hits table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
    *
    * @example Every letter in the archive
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const letters = await archive.searchAll({ filter: { "dcterms:type": "letter" } });
    * console.log(letters.numRows());
    * ```
@@ -312,8 +325,12 @@ export class Archive {
    * @returns The table `id, slug, type, title, isPublic, parent` and one column per metadata key.
    *
    * @example The collections of a database
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const collections = await archive.resources({ type: "collection" });
+   * console.log(collections.numRows());
    * ```
    */
   async resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
@@ -333,8 +350,12 @@ export class Archive {
    * @returns The resource.
    *
    * @example One letter
-   * ```ts ignore
-   * const letter = await archive.resource("letter-0001");
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * const letter = await archive.resource(first.slug);
    * console.log(letter.metadata["dcterms:creator"]);
    * ```
    */
@@ -349,7 +370,10 @@ export class Archive {
    * @returns The entity with its labels in every language, variants and `sameAs` links.
    *
    * @example The labels of a place
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const tokyo = await archive.entity("tokyo");
    * console.log(tokyo.prefLabel.ja, tokyo.altLabels);
    * ```
@@ -366,9 +390,12 @@ export class Archive {
    * @returns The JSON-LD document.
    *
    * @example The linked data of a place
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const doc = await archive.entityLinkedData("tokyo");
-   * console.log(doc["@id"]);
+   * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
   async entityLinkedData(slug: string): Promise<JsonLdDocument> {
@@ -385,8 +412,13 @@ export class Archive {
    * @returns The parsed JSON-LD for the JSON forms, the Turtle text for the others.
    *
    * @example RiC-O JSON-LD of a letter
-   * ```ts ignore
-   * const doc = await archive.linkedData("letter-0001", "rico");
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * const doc = await archive.linkedData(first.slug, "rico");
+   * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
   linkedData(id: string, format?: JsonLdFormat): Promise<JsonLdDocument>;
@@ -410,8 +442,12 @@ export class Archive {
    * @returns The URI.
    *
    * @example The URI a SPARQL query names
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const uri = archive.dataUri("letter-0001");
+   * console.log(uri);
    * ```
    */
   dataUri(id: string): string {
@@ -431,9 +467,13 @@ export class Archive {
    * @returns The parsed JSON-LD document, or the Turtle text.
    *
    * @example A resource found in a change list
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const [loc] = (await archive.changeList()).array("loc") as string[];
    * const doc = await archive.linkedDataAt(loc);
+   * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
   linkedDataAt(target: string, options?: { format?: "jsonld"; signal?: AbortSignal }): Promise<
@@ -459,8 +499,14 @@ export class Archive {
    * @returns What the platform answered (not shown in the spec; `{}` when it sends no body).
    *
    * @example After an import, make the new resources queryable
-   * ```ts ignore
-   * await archive.importCsv(table);
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * import * as aq from "arquero";
+   * await archive.importCsv(aq.table({ slug: ["a-1"], title: ["書簡"] }));
    * await archive.rebuildGraph();
    * ```
    */
@@ -482,9 +528,13 @@ export class Archive {
    * @returns The triples table `subject, predicate, object, objectType, datatype, lang`.
    *
    * @example The properties of a map
-   * ```ts ignore
-   * const triples = await archive.linkedDataTable("map-0003", "ttl");
-   * console.log(triples.objects());
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * const triples = await archive.linkedDataTable(first.slug, "ttl");
+   * console.log(triples.numRows() > 0);
    * ```
    */
   async linkedDataTable(
@@ -514,8 +564,12 @@ export class Archive {
    *   `subject, predicate, object, objectType, datatype, lang`.
    *
    * @example Titles of a site
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
+   * console.log(rows.columnNames());
    * ```
    */
   async sparql<T extends SparqlResult = ColumnTable>(
@@ -575,8 +629,12 @@ export class Archive {
    * @returns The normalised info.
    *
    * @example The size of a scan
-   * ```ts ignore
-   * const { width, height } = await archive.iiifInfo(asset.id);
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const { width, height } = await archive.iiifInfo("img-0001");
+   * console.log(width, height);
    * ```
    */
   iiifInfo(asset: string): Promise<IiifInfo> {
@@ -595,9 +653,14 @@ export class Archive {
    * @returns The bytes, the URL, the output size and the content type.
    *
    * @example A 300-pixel-wide PNG saved to a file
-   * ```ts ignore
-   * const image = await archive.iiifImage(asset.id, { size: "300,", format: "png", path: "scan.png" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const path = await Deno.makeTempFile({ suffix: ".png" });
+   * const image = await archive.iiifImage("img-0001", { size: "300,", format: "png", path });
    * console.log(image.width, image.height, image.bytes.length);
+   * await Deno.remove(path);
    * ```
    */
   async iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
@@ -614,8 +677,12 @@ export class Archive {
    * @returns The URL.
    *
    * @example A 400-pixel-wide JPEG
-   * ```ts ignore
-   * const url = archive.iiifImageUrl(asset.id, { size: "400,", format: "jpg" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const url = archive.iiifImageUrl("img-0001", { size: "400,", format: "jpg" });
+   * console.log(url);
    * ```
    */
   iiifImageUrl(asset: string | IiifInfo, options: IiifImageOptions = {}): string {
@@ -647,8 +714,12 @@ export class Archive {
    * documented there.
    *
    * @example The repository description
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const { granularity, earliestDatestamp } = await archive.identify();
+   * console.log(granularity, earliestDatestamp);
    * ```
    */
   identify(options: StrictOption = {}): Promise<OaiIdentify> {
@@ -660,8 +731,12 @@ export class Archive {
    * documented there.
    *
    * @example The formats offered
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const formats = await archive.listMetadataFormats();
+   * console.log(formats.array("metadataPrefix"));
    * ```
    */
   listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
@@ -673,8 +748,12 @@ export class Archive {
    * documented there.
    *
    * @example The sets
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const sets = await archive.listSets();
+   * console.log(sets.numRows());
    * ```
    */
   listSets(): Promise<ColumnTable> {
@@ -686,8 +765,13 @@ export class Archive {
    * documented there.
    *
    * @example One record
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [identifier] = (await archive.harvest({ metadataPrefix: "oai_dc" })).array("identifier") as string[];
    * const record = await archive.getRecord(identifier, "oai_dc");
+   * console.log(record.identifier === identifier);
    * ```
    */
   getRecord(
@@ -703,8 +787,13 @@ export class Archive {
    * documented there.
    *
    * @example An incremental harvest
-   * ```ts ignore
-   * const records = await archive.harvest({ metadataPrefix: "oai_dc", state: "letters.harvest.json" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const state = `${await Deno.makeTempDir()}/letters.harvest.json`;
+   * const records = await archive.harvest({ metadataPrefix: "oai_dc", state });
+   * console.log(records.numRows());
    * ```
    */
   harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
@@ -716,8 +805,13 @@ export class Archive {
    * documented there.
    *
    * @example Page by page
-   * ```ts ignore
-   * for await (const page of archive.harvestRecords({ metadataPrefix: "oai_dc" })) console.log(page.records.length);
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * for await (const page of archive.harvestRecords({ metadataPrefix: "oai_dc" })) {
+   *   console.log(page.records.length);
+   * }
    * ```
    */
   harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
@@ -729,8 +823,12 @@ export class Archive {
    * documented there.
    *
    * @example Discovery
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const { capabilities } = await archive.resourceSync();
+   * console.log(capabilities);
    * ```
    */
   resourceSync(): Promise<ResourceSyncDiscovery> {
@@ -742,8 +840,12 @@ export class Archive {
    * documented there.
    *
    * @example Every public resource
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const list = await archive.resourceList();
+   * console.log(list.numRows());
    * ```
    */
   resourceList(options: { pages?: number } = {}): Promise<ColumnTable> {
@@ -755,8 +857,12 @@ export class Archive {
    * documented there.
    *
    * @example Changes since New Year
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const changes = await archive.changeList({ from: "2026-01-01" });
+   * console.log(changes.numRows());
    * ```
    */
   changeList(options: { from?: string | Date } = {}): Promise<ColumnTable> {
@@ -768,8 +874,13 @@ export class Archive {
    * documented there.
    *
    * @example Keeping a local list
-   * ```ts ignore
-   * const result = await archive.mirror({ state: "letters.mirror.json" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const dir = await Deno.makeTempDir();
+   * const result = await archive.mirror({ dir, state: `${dir}/letters.mirror.json` });
+   * console.log(result);
    * ```
    */
   mirror(options: MirrorOptions): Promise<MirrorResult> {
@@ -786,8 +897,13 @@ export class Archive {
    * @returns `{ key, publicId, account, scopes }`.
    *
    * @example Issue a read-only key
-   * ```ts ignore
-   * const { key } = await archive.issueKey(idToken, { scopes: ["read"] });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * import { SANDBOX_ID_TOKENS } from "../sandbox/archive/mod.ts";
+   * const { key } = await archive.issueKey(SANDBOX_ID_TOKENS.shinano, { scopes: ["read"] });
+   * console.log(key.length > 0);
    * ```
    */
   async issueKey(
@@ -807,8 +923,14 @@ export class Archive {
    * @returns The new database.
    *
    * @example A new site
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * const db = await archive.createDatabase({ slug: "postcards", title: "Postcards" });
+   * console.log(db);
    * ```
    */
   async createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
@@ -826,8 +948,14 @@ export class Archive {
    * @returns The database and the move, if any.
    *
    * @example Switch the serving app
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * const { moved } = await archive.updateSettings({ service: "records" });
+   * console.log(moved);
    * ```
    */
   async updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
@@ -846,8 +974,17 @@ export class Archive {
    * @returns The created resource.
    *
    * @example A new letter
-   * ```ts ignore
-   * await archive.createResource({ slug: "letter-9001", title: "A letter", metadata: { "dcterms:creator": "Mori Ōgai" } });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * await archive.createResource({
+   *   slug: "letter-9001",
+   *   title: "A letter",
+   *   metadata: { "dcterms:creator": "Mori Ōgai" },
+   * });
    * ```
    */
   async createResource(input: CreateResourceInput): Promise<ArchiveResource> {
@@ -863,8 +1000,14 @@ export class Archive {
    * @returns The resource after the change.
    *
    * @example Retitle
-   * ```ts ignore
-   * await archive.updateResource("letter-0001", { title: "Letter to Natsume Sōseki" });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * await archive.updateResource(first.slug, { title: "Letter to Natsume Sōseki" });
    * ```
    */
   async updateResource(
@@ -882,7 +1025,13 @@ export class Archive {
    * @returns Nothing once it is deleted.
    *
    * @example Delete a draft
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * await archive.createResource({ slug: "letter-9001", title: "A letter" });
    * await archive.deleteResource("letter-9001");
    * ```
    */
@@ -897,8 +1046,19 @@ export class Archive {
    * @returns The entity as created.
    *
    * @example A place
-   * ```ts ignore
-   * await archive.createEntity({ slug: "nagasaki", entityType: "place", prefLabel: { en: "Nagasaki", ja: "長崎" }, altLabels: ["Nangasaki"], sameAs: [] });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * await archive.createEntity({
+   *   slug: "shimoda",
+   *   entityType: "place",
+   *   prefLabel: { en: "Shimoda", ja: "下田" },
+   *   altLabels: ["Simoda"],
+   *   sameAs: [],
+   * });
    * ```
    */
   async createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
@@ -913,8 +1073,14 @@ export class Archive {
    * @returns The usage object.
    *
    * @example Storage used
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * const { storage_bytes } = await archive.usage();
+   * console.log(storage_bytes);
    * ```
    */
   async usage(): Promise<Record<string, unknown>> {
@@ -927,7 +1093,12 @@ export class Archive {
    * @returns The domains.
    *
    * @example List
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
    * for (const d of await archive.domains()) console.log(d.host, d.status);
    * ```
    */
@@ -945,8 +1116,14 @@ export class Archive {
    * @returns The domain with its records.
    *
    * @example An external domain
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
    * const { records } = await archive.addDomain("letters.example.org");
+   * console.log(records);
    * ```
    */
   async addDomain(host: string): Promise<CustomDomain> {
@@ -961,8 +1138,16 @@ export class Archive {
    * @returns The domain, with its status and the records to set.
    *
    * @example Verify
-   * ```ts ignore
-   * const { status, records } = await archive.verifyDomain("letters.example.org");
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
+   * const { records } = await archive.addDomain("letters.example.org");
+   * for (const record of records ?? []) sandbox.publishDns(record.value);
+   * const { status } = await archive.verifyDomain("letters.example.org");
+   * console.log(status);
    * ```
    */
   async verifyDomain(host: string): Promise<CustomDomain> {
@@ -978,7 +1163,13 @@ export class Archive {
    * @returns Nothing once it is removed; a host the account does not have is a `NotFoundError`.
    *
    * @example Give up an external domain
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
+   * await archive.addDomain("letters.example.org");
    * await archive.removeDomain("letters.example.org");
    * ```
    */
@@ -994,10 +1185,16 @@ export class Archive {
    * @returns Counts of created and updated resources, and the rows refused.
    *
    * @example Import a table
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * import * as aq from "arquero";
    * const table = aq.table({ slug: ["a-1"], title: ["書簡, 一通"], "dcterms:creator": ["森鷗外"] });
    * const { created } = await archive.importCsv(table);
+   * console.log(created);
    * ```
    */
   async importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
@@ -1016,8 +1213,14 @@ export class Archive {
    * @returns The ready asset `{ id, status, width, height, iiif, isPublic }`.
    *
    * @example Upload a scan
-   * ```ts ignore
-   * const asset = await archive.upload("scans/letter-0001.png", { derivative: "ptif", isPublic: true });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const asset = await archive.upload(bytes, { derivative: "ptif", isPublic: true, pollMs: 10 });
    * console.log(asset.width, asset.height, asset.iiif);
    * ```
    */
@@ -1039,8 +1242,14 @@ export class Archive {
    * @returns The asset as it stands.
    *
    * @example Check on an upload started with `wait: false`
-   * ```ts ignore
-   * const started = await archive.upload("scans/big.tif", { wait: false });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const started = await archive.upload(bytes, { wait: false });
    * console.log((await archive.uploadStatus(started)).status);
    * ```
    */
@@ -1064,9 +1273,16 @@ export class Archive {
    * @returns The ready asset.
    *
    * @example Upload many scans, then wait for all of them
-   * ```ts ignore
-   * const started = await Promise.all(paths.map((p) => archive.upload(p, { wait: false })));
-   * const ready = await Promise.all(started.map((a) => archive.waitForUpload(a)));
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const started = await Promise.all([bytes, bytes].map((b) => archive.upload(b, { wait: false })));
+   * const ready = await Promise.all(started.map((a) => archive.waitForUpload(a, { pollMs: 10 })));
+   * console.log(ready.map((a) => a.status));
    * ```
    */
   async waitForUpload(
@@ -1086,7 +1302,14 @@ export class Archive {
    * @returns The asset after the change.
    *
    * @example Publish
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const asset = await archive.upload(bytes, { pollMs: 10 });
    * await archive.setAssetPublic(asset, true);
    * ```
    */

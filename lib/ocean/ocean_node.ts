@@ -93,8 +93,10 @@ export type { WaitForIndexedOptions } from "./_ddo.ts";
  * A client of one Ocean node.
  *
  * @example Searching the catalogue into a table
- * ```ts ignore
- * const node = new OceanNode("https://node.example");
+ * ```ts
+ * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+ * await using sandbox = startOceanSandbox({ count: 20 });
+ * const node = new OceanNode(sandbox.url, { progress: false });
  * const assets = await node.searchAssets({ type: "dataset", tags: ["weather"] });
  * console.log(assets.numRows(), assets.columnNames());
  * ```
@@ -146,8 +148,12 @@ export class OceanNode {
    * @returns The node information.
    *
    * @example Reading the node version
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const { version, chainIds } = await node.info();
+   * console.log(version, chainIds);
    * ```
    */
   async info(): Promise<NodeInfo> {
@@ -170,8 +176,12 @@ export class OceanNode {
    * @returns The nonce as a string of digits (a millisecond timestamp on some wallets).
    *
    * @example Reading a nonce
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const nonce = await node.nonce("0x" + "ab".repeat(20));
+   * console.log(nonce);
    * ```
    */
   async nonce(address: string): Promise<string> {
@@ -206,8 +216,12 @@ export class OceanNode {
    * @throws NotFoundError when the asset is not indexed (yet, or never); see `ddoState`.
    *
    * @example Reading a DDO
-   * ```ts ignore
-   * const ddo = await node.ddo("did:op:" + "0".repeat(64));
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
    * console.log(ddo.metadata.name);
    * ```
    */
@@ -248,7 +262,10 @@ export class OceanNode {
    * @returns One result per DDO collection; documents are at `[i].hits[j].document`.
    *
    * @example Ten datasets
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const [result] = await node.query({
    *   size: 10, query: { bool: { filter: [{ term: { "metadata.type": "dataset" } }] } },
    * });
@@ -278,8 +295,12 @@ export class OceanNode {
    * @returns An Arquero table, the same columns for 0 rows or many.
    *
    * @example Algorithms of one owner
-   * ```ts ignore
-   * const algorithms = await node.searchAssets({ type: "algorithm", owner: "0x..." });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const algorithms = await node.searchAssets({ type: "algorithm" });
+   * console.log(algorithms.numRows());
    * ```
    */
   searchAssets(filter: AssetFilter = {}, options: SearchAssetsOptions = {}): Promise<ColumnTable> {
@@ -300,8 +321,13 @@ export class OceanNode {
    * @returns The same columns as `searchAssets`.
    *
    * @example A table of two DDOs
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [a, b] = (await node.searchAssets()).array("did") as string[];
    * const table = node.assetsTable([await node.ddo(a), await node.ddo(b)]);
+   * console.log(table.numRows());
    * ```
    */
   assetsTable(ddos: Iterable<Ddo>, options: StrictOption = {}): ColumnTable {
@@ -319,8 +345,14 @@ export class OceanNode {
    * @returns Columns index, valid, name, type, contentType, contentLength (number), checksum.
    *
    * @example Sizes of a dataset's files
-   * ```ts ignore
-   * const files = await node.fileInfo({ did, serviceId });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
+   * const files = await node.fileInfo({ did: first.did, serviceId: ddo.services[0].id });
+   * console.log(files.objects());
    * ```
    */
   fileInfo(target: ServiceRef | FileObject): Promise<ColumnTable> {
@@ -381,8 +413,13 @@ export class OceanNode {
    * @returns The DDO once the node serves it.
    *
    * @example After publishing
-   * ```ts ignore
-   * const ddo = await node.waitForIndexed(did, { timeoutMs: 120_000 });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.waitForIndexed(first.did, { timeoutMs: 120_000 });
+   * console.log(ddo.id === first.did);
    * ```
    */
   async waitForIndexed(
@@ -830,8 +867,16 @@ export class OceanNode {
    * @returns The node's `0x`-prefixed lowercase hex string.
    *
    * @example Sealing a file list
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const url = "https://data.example/weather.csv";
    * const files = await node.encrypt([{ type: "url", url, method: "GET" }], { signer });
+   * console.log(files.length > 0);
    * ```
    */
   async encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
@@ -849,7 +894,15 @@ export class OceanNode {
    * @returns The verdict, with the node's signature or its messages.
    *
    * @example Checking before publishing
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
    * const verdict = await node.validateDdo(ddo, { signer });
    * if (!verdict.valid) console.log(verdict.errors);
    * ```
@@ -885,7 +938,12 @@ export class OceanNode {
    * (`valid: false` with the node's messages), not an error.
    *
    * @example Check a DDO before publishing it
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
    * const result = await node.validateDdo(ddo);
    * if (!result.valid) console.log(result.errors.join("\n"));
    * ```
@@ -910,9 +968,16 @@ export class OceanNode {
    * @returns The token, for the signer's address at this node.
    *
    * @example Metrics without signing each request
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
    * const token = await node.createAuthToken({ signer });
    * const jobs = await node.jobs(signer.address, { includeMetrics: true, token });
+   * console.log(jobs.numRows());
    * ```
    */
   async createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {

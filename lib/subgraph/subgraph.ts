@@ -71,9 +71,12 @@ export interface SubgraphOptions extends ClientOptions {
  * the table (`subgraphInfo(table).stale`), or throws when `minBlock` is set.
  *
  * @example Orders of one consumer, all pages
- * ```ts ignore
- * const sg = new Subgraph("https://subgraph.example/subgraphs/name/owner/name");
- * const orders = await sg.orders({ consumer: "0xAbC..." });
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { subgraphInfo } from "./subgraph_info.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const orders = await sg.orders({ since: "2024-01-01" });
  * if (subgraphInfo(orders)?.stale) console.log("the subgraph is behind; do not trust empty results");
  * ```
  */
