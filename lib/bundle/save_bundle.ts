@@ -323,7 +323,7 @@ async function saveOneTable(
  * ```
  *
  * @example The tables and charts of a notebook
- * ```ts ignore
+ * ```ts ignore (needs orders from a live subgraph and a chart; tests/bundle saves one from the sandbox)
  * const orders = await sg.orders();
  * await saveBundle("paper/data", {
  *   tables: { orders, ordersPerWeek },

@@ -92,7 +92,7 @@ interface FileNow {
  * @returns Whether all holds, the problems as a table and in words.
  *
  * @example Checking a bundle
- * ```ts ignore
+ * ```ts ignore (needs a bundle folder written by saveBundle)
  * const check = await verifyBundle("paper/data");
  * if (!check.ok) console.log(check.summary);
  * ```

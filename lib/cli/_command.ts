@@ -123,7 +123,7 @@ export const KEY_FLAG: Readonly<Record<string, OptionSpec>> = {
  * streams for the command, others for a program that runs it inside itself.
  *
  * @example Capturing what a run prints
- * ```ts ignore
+ * ```ts ignore (reads a live subgraph; tests/cli runs every command on the sandbox)
  * let out = "";
  * const io: CommandIo = {
  *   stdout: async (bytes) => void (out += new TextDecoder().decode(bytes)),

@@ -24,7 +24,7 @@ import { StaleSubgraphError } from "../subgraph/stale_subgraph_error.ts";
  * The exit codes, by what happened.
  *
  * @example Telling a service that is down from a bad flag in a script
- * ```ts ignore
+ * ```ts ignore (reads a live subgraph; tests/cli runs every command on the sandbox)
  * const code = await runCli(["orders", url, "--to", "orders.csv"]);
  * if (code === EXIT.network) console.error("the subgraph is unreachable; trying again in an hour");
  * ```

@@ -155,7 +155,7 @@ function readInput(command: CommandSpec, args: readonly string[]): CommandInput 
  * @returns The exit code (see `EXIT`).
  *
  * @example Running a subcommand from a script, with its exit code
- * ```ts ignore
+ * ```ts ignore (harvests a live archive; tests/cli runs every command on the sandbox)
  * const code = await runCli(["harvest", "https://archive.example/acme/letters/api/oai", "--to", "letters.csv"]);
  * if (code !== EXIT.ok) Deno.exit(code);
  * ```

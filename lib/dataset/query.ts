@@ -98,7 +98,7 @@ export function readParquetSql(location: string): string {
  * @throws {TidepoolError} When DuckDB rejects the SQL, with DuckDB's message.
  *
  * @example Counting a harvest by set
- * ```ts ignore
+ * ```ts ignore (needs a harvested dataset folder and DuckDB; tests/dataset runs queries)
  * const counts = await query(
  *   "SELECT set, count(*) AS n FROM records GROUP BY set ORDER BY n DESC",
  *   { views: { records: "out/harvest" } },

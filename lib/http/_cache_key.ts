@@ -101,7 +101,7 @@ function keyedHash(name: string, value: string): Promise<string> {
  * @returns The URL a key and a recording file name.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; the hashed value differs per run)
  * await keyUrl("https://x.example/oai?key=maps&verb=ListSets"); // ...?key=hashed-<hex>&verb=ListSets
  * ```
  */

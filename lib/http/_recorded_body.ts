@@ -73,7 +73,7 @@ function replaceAll(text: string, forms: [string, string][]): string {
  * @returns The same bytes when they hold no secret, else redacted bytes.
  *
  * @example An ISO-8859-1 answer echoing a registered key
- * ```ts ignore
+ * ```ts ignore (internal; shows a redaction, asserted in tests/http)
  * registerSecret("key-0123456789abcdef");
  * recordableBody(latin1Bytes("caf\xe9 api_key=key-0123456789abcdef")); // "caf\xe9 api_key=[redacted]"
  * ```

@@ -38,7 +38,7 @@ const swept = new Set<string>();
  * @param text The file's text.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; writes into a recording folder, as tests/http does)
  * await writeRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`, JSON.stringify(file));
  * ```
  */
@@ -63,7 +63,7 @@ export async function writeRecordingFile(path: string, text: string): Promise<vo
  * @returns The paths removed.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; writes into a recording folder, as tests/http does)
  * await sweepLeftovers(".cache/tidepool"); // [".cache/tidepool/x.example/ab/.ab….json.1f2e3d4c.part"]
  * ```
  */
@@ -145,7 +145,7 @@ function notARecording(path: string, why: string): TidepoolError {
  * @throws {TidepoolError} When something else is at the path.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; writes into a recording folder, as tests/http does)
  * await readRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`); // { format: "tidepool-cache/1", ... }
  * ```
  */

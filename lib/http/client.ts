@@ -61,8 +61,10 @@ const USER_AGENT = `tidepool/${TIDEPOOL_VERSION} (Deno; +https://github.com/tide
  * {@linkcode stream}; nothing else in tidepool calls `fetch`.
  *
  * @example Reading JSON from a service
- * ```ts ignore
- * const http = new HttpClient("https://expressions.example", { timeoutMs: 10_000 });
+ * ```ts
+ * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+ * await using sandbox = startExpressionSandbox({ size: 100 });
+ * const http = new HttpClient(sandbox.url, { timeoutMs: 10_000, progress: false });
  * const response = await http.request({ path: "/api/stats" });
  * console.log(response.json());
  * ```

@@ -33,7 +33,7 @@ export interface SavePlotOptions {
  * @returns The path written.
  *
  * @example Saving a chart
- * ```ts ignore
+ * ```ts ignore (needs expression statistics and a chart; tests/plot renders them)
  * await savePlot("out/emotions.svg", emotionDistributionChart(stats.emotions));
  * await savePlot("out/emotions.png", emotionDistributionChart(stats.emotions));
  * ```

@@ -64,7 +64,7 @@ export function isFinalAnswer(response: HttpResponse): boolean {
  * the query: a retry would answer the same, so it was sent once.
  *
  * @example Telling a timeout from the rest
- * ```ts ignore
+ * ```ts ignore (needs a SPARQL endpoint that refuses the query, as Virtuoso does; tests/sparql runs it)
  * try {
  *   await endpoint.query("SELECT * WHERE { ?s ?p ?o }");
  * } catch (error) {

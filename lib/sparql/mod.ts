@@ -4,7 +4,7 @@
  * {@linkcode sparql} builds queries with escaped values.
  *
  * @example A plain endpoint
- * ```ts ignore
+ * ```ts ignore (needs a SPARQL endpoint such as Virtuoso; tests/sparql runs it)
  * import { SparqlEndpoint } from "@tidepool/tidepool/sparql";
  * const endpoint = new SparqlEndpoint("http://127.0.0.1:8890/sparql");
  * const rows = await endpoint.all("SELECT ?s ?o WHERE { ?s <http://schema.org/name> ?o }");

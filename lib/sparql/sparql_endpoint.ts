@@ -34,7 +34,7 @@ const pagesCode = () => import("./query_pages.ts");
  * code (a compile error, a timeout) are sent once, never retried.
  *
  * @example Names from any endpoint
- * ```ts ignore
+ * ```ts ignore (needs a SPARQL endpoint such as Virtuoso; tests/sparql runs it)
  * const endpoint = new SparqlEndpoint("https://query.example/sparql");
  * const names = await endpoint.all("SELECT ?s ?name WHERE { ?s <http://schema.org/name> ?name }");
  * console.log(names.numRows());
@@ -73,7 +73,7 @@ export class SparqlEndpoint {
    * @returns SELECT: a typed table; ASK: a boolean; CONSTRUCT and DESCRIBE: a triples table.
    *
    * @example Whether a graph has a name
-   * ```ts ignore
+   * ```ts ignore (needs a SPARQL endpoint such as Virtuoso; tests/sparql runs it)
    * const any = await endpoint.query<boolean>("ASK { ?s <http://schema.org/name> ?o }");
    * ```
    */
@@ -107,7 +107,7 @@ export class SparqlEndpoint {
    * @returns One table of every row.
    *
    * @example Every label
-   * ```ts ignore
+   * ```ts ignore (needs a SPARQL endpoint such as Virtuoso; tests/sparql runs it)
    * const labels = await endpoint.all("SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?label }");
    * ```
    */
@@ -128,7 +128,7 @@ export class SparqlEndpoint {
    * @returns The pages, each with its own provenance.
    *
    * @example Page by page
-   * ```ts ignore
+   * ```ts ignore (needs a SPARQL endpoint such as Virtuoso; tests/sparql runs it)
    * for await (const page of endpoint.pages("SELECT ?s WHERE { ?s ?p ?o }")) console.log(page.numRows());
    * ```
    */

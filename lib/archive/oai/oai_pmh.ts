@@ -57,8 +57,10 @@ const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, t
  * A client of one OAI-PMH endpoint.
  *
  * @example Harvesting Dublin Core records into a table
- * ```ts ignore
- * const oai = new OaiPmh("https://archive.example/acme/letters/api/oai");
+ * ```ts
+ * import { startArchiveSandbox } from "../../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const oai = new OaiPmh(`${sandbox.url}/shinano/letters/api/oai`, { progress: false });
  * const records = await oai.harvest({ metadataPrefix: "oai_dc", from: "2026-01-01" });
  * console.log(records.numRows(), records.columnNames());
  * ```

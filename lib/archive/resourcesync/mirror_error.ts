@@ -50,9 +50,14 @@ export class MirrorFileError extends TidepoolError {
  * state is saved, so the next run asks again only for these.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { startArchiveSandbox } from "../../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * import { ResourceSync } from "./resource_sync.ts";
+ * const rs = new ResourceSync(sandbox.url, { site: "shinano/letters", progress: false });
+ * const dir = await Deno.makeTempDir();
  * try {
- *   await rs.mirror({ state: "mirror.json", dir: "mirror" });
+ *   await rs.mirror({ state: `${dir}/mirror.json`, dir: `${dir}/mirror` });
  * } catch (error) {
  *   if (error instanceof MirrorError) console.log(error.failed.map((f) => f.loc));
  * }

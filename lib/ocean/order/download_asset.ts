@@ -38,7 +38,7 @@ export interface DownloadAssetReturnType {
  * @param parameters `did`, `serviceId`, `signer` (the buyer), chain, `maxPrice`, folder.
  * @returns The order and the saved files.
  * @example Buy and fetch a dataset on the sandbox chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const { order, files } = await downloadAsset(node, {
  *   did, serviceId, signer, rpcUrl: sandbox.chain!.rpcUrl, dir: "data", maxPrice: "2",
  * });

@@ -53,7 +53,7 @@ export {
  * sent, until a cap allows it.
  *
  * @example Order the first service of an asset on the sandbox chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const order = await orderAsset(node, {
  *   did,
  *   serviceId: ddo.services[0].id,

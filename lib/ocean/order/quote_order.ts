@@ -34,7 +34,7 @@ import { priceCap } from "./_max_price.ts";
  *   pay), chain RPC URL and id, `maxPrice`.
  * @returns The quote: `transactions` and `totals` tables; pass it to `orderAsset` as `quote`.
  * @example Look at the price before paying
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
  * quote.totals.print();
  * // A fee in the quote is paid only under a cap that allows it.

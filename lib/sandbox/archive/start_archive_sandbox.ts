@@ -110,10 +110,11 @@ export interface ArchiveSandbox extends LocalServer {
  * @returns The running sandbox; close it when done.
  *
  * @example Start, use, close
- * ```ts ignore
+ * ```ts
+ * import { Archive } from "../../archive/archive.ts";
  * const sandbox = await startArchiveSandbox();
  * try {
- *   const archive = new Archive(sandbox.url, { account: "shinano", db: "letters" });
+ *   const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
  *   console.log((await archive.search({ q: "Tokyo" })).total);
  * } finally {
  *   await sandbox.close();

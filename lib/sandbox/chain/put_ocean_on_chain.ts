@@ -58,7 +58,7 @@ export interface OceanOnChain {
  * @param options Which assets and their pricing.
  * @returns The node address and the datatokens.
  * @example Put two assets on chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * await putOceanOnChain(ocean, chain, contracts, { dids: ocean.ddos.slice(0, 2).map((d) => d.id) });
  * ```
  */
