@@ -6,7 +6,6 @@
  */
 
 import { checkCall } from "../_option_rules.ts";
-import type { Signer } from "../signer.ts";
 import {
   type AssetOrderNode,
   type QuoteOrderParameters,
