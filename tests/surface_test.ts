@@ -78,7 +78,8 @@ async function docNodes(roots: string[]): Promise<DocNode[]> {
 }
 
 /** Type names that mark a final parameter as a parameters object. */
-const PARAMETERS_TYPE = /(Options?|Parameters|Params|Init|Request|Input|Settings|Config|Args)$/;
+const PARAMETERS_TYPE =
+  /(Options?|Parameters|Params|Init|Request|Input|Changes|Settings|Config|Args)$/;
 
 /** Whether a parameter, as written, is an object of named parameters. */
 function isParametersObject(param: DocParam): boolean {

@@ -14,14 +14,12 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
-import { checkCall } from "./_option_rules.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import { registerSecret } from "../errors/redact.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
 import type { DatabasesParameters } from "./databases.ts";
-import { iiifBase, type IiifImageOptions, iiifImageUrl, type IiifInfo, iiifInfo } from "./iiif.ts";
-import { dataUri as dataUriOf } from "./_data_uri.ts";
+import type { IiifImageOptions, IiifInfo } from "./iiif.ts";
 import type {
   JsonLdFormat,
   LinkedDataAtOptions,
@@ -50,36 +48,11 @@ import type { ImportResult } from "./import_csv.ts";
 import type { PollOptions } from "../http/poll_until.ts";
 import type { UploadedAsset, UploadOptions } from "./upload.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
-import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
-import { lazyPages } from "../paging/lazy_pages.ts";
-
-// Each capability's code loads on its first call, so that importing
-// tidepool stays quick (bench/import_bench.ts); a loaded module is not
-// loaded again.
-const databasesCode = () => import("./databases.ts");
-const searchCode = () => import("./search.ts");
-const searchAllCode = () => import("./search_all.ts");
-const resourcesCode = () => import("./resources.ts");
-const resourceCode = () => import("./resource.ts");
-const entityCode = () => import("./entity.ts");
-const linkedDataCode = () => import("./linked_data.ts");
-const linkedDataTableCode = () => import("./linked_data_table.ts");
-const sparqlCode = () => import("./sparql.ts");
-const sparqlAllCode = () => import("./sparql_all.ts");
-const iiifImageCode = () => import("./iiif_image.ts");
-const issueKeyCode = () => import("./issue_key.ts");
-const createDatabaseCode = () => import("./create_database.ts");
-const updateSettingsCode = () => import("./update_settings.ts");
-const createResourceCode = () => import("./create_resource.ts");
-const updateResourceCode = () => import("./update_resource.ts");
-const deleteResourceCode = () => import("./delete_resource.ts");
-const createEntityCode = () => import("./create_entity.ts");
-const usageCode = () => import("./usage.ts");
-const domainsCode = () => import("./domains.ts");
-const importCsvCode = () => import("./import_csv.ts");
-const uploadCode = () => import("./upload.ts");
-const setAssetPublicCode = () => import("./set_asset_public.ts");
-const rebuildGraphCode = () => import("./rebuild_graph.ts");
+import { bindContext } from "./_archive_handle.ts";
+import * as images from "./actions/images.ts";
+import * as linked from "./actions/linked_data.ts";
+import * as reads from "./actions/reads.ts";
+import * as writes from "./actions/writes.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -171,46 +144,11 @@ export class Archive {
       auth: auth ?? "auto",
       services: new Map(),
       moved: [],
+      // The catalogue reader loads with its first use, as every read does.
       readCatalogue: async (context, scope) =>
-        await (await databasesCode()).databases(context, { scope }),
+        await (await import("./databases.ts")).databases(context, { scope }),
     };
-  }
-
-  /**
-   * Runs a table call with its provenance: the platform, this client's
-   * account and database, and the call's parameters.
-   */
-  #table<T>(
-    operation: string,
-    params: Record<string, unknown>,
-    run: () => Promise<T>,
-    tablesOf?: (value: T) => readonly ColumnTable[],
-  ): Promise<T> {
-    return withProvenance(
-      {
-        service: this.url,
-        operation: `Archive.${operation}`,
-        params: { account: this.account, db: this.db, ...params },
-      },
-      run,
-      tablesOf,
-    );
-  }
-
-  /** Hands on the pages of a page-by-page read, each with its own provenance. */
-  #pages(
-    operation: string,
-    params: Record<string, unknown>,
-    pages: AsyncGenerator<ColumnTable>,
-  ): AsyncGenerator<ColumnTable> {
-    return pagesWithProvenance(
-      {
-        service: this.url,
-        operation: `Archive.${operation}`,
-        params: { account: this.account, db: this.db, ...params },
-      },
-      pages,
-    );
+    bindContext(this, this.#context);
   }
 
   /** Path prefixes that moved after a service switch (307), as learnt so far. */
@@ -234,13 +172,8 @@ export class Archive {
    * console.log(dbs.objects());
    * ```
    */
-  async databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
-    checkCall("Archive.databases", parameters);
-    return await this.#table(
-      "databases",
-      { ...parameters },
-      async () => (await databasesCode()).databases(this.#context, parameters),
-    );
+  databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
+    return reads.databases(this, parameters);
   }
 
   /**
@@ -260,14 +193,8 @@ export class Archive {
    * console.log(total, hits.numRows(), facets.get("dcterms:creator")?.objects({ limit: 5 }));
    * ```
    */
-  async search(parameters: SearchParameters = {}): Promise<SearchResult> {
-    checkCall("Archive.search", parameters);
-    return await this.#table(
-      "search",
-      { ...parameters },
-      async () => (await searchCode()).search(this.#context, parameters),
-      (result) => [result.hits, ...result.facets.values()],
-    );
+  search(parameters: SearchParameters = {}): Promise<SearchResult> {
+    return reads.search(this, parameters);
   }
 
   /**
@@ -290,13 +217,8 @@ export class Archive {
    * console.log(letters.numRows());
    * ```
    */
-  async searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
-    checkCall("Archive.searchAll", parameters);
-    return await this.#table(
-      "searchAll",
-      { ...parameters },
-      async () => (await searchAllCode()).searchAll(this.#context, parameters),
-    );
+  searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
+    return reads.searchAll(this, parameters);
   }
 
   /**
@@ -309,11 +231,7 @@ export class Archive {
    * @returns The pages, each with its own provenance (`page`, its rows and cache keys).
    */
   searchPages(parameters: SearchAllParameters = {}): AsyncGenerator<ColumnTable> {
-    checkCall("Archive.searchPages", parameters);
-    const pages = lazyPages(async () =>
-      (await searchAllCode()).searchPages(this.#context, parameters)
-    );
-    return this.#pages("searchPages", { ...parameters }, pages);
+    return reads.searchPages(this, parameters);
   }
 
   /**
@@ -333,13 +251,8 @@ export class Archive {
    * console.log(collections.numRows());
    * ```
    */
-  async resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
-    checkCall("Archive.resources", parameters);
-    return await this.#table(
-      "resources",
-      { ...parameters },
-      async () => (await resourcesCode()).resources(this.#context, parameters),
-    );
+  resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
+    return reads.resources(this, parameters);
   }
 
   /**
@@ -359,8 +272,8 @@ export class Archive {
    * console.log(letter.metadata["dcterms:creator"]);
    * ```
    */
-  async resource(id: string): Promise<ArchiveResource> {
-    return await (await resourceCode()).resource(this.#context, id);
+  resource(id: string): Promise<ArchiveResource> {
+    return reads.resource(this, id);
   }
 
   /**
@@ -378,8 +291,8 @@ export class Archive {
    * console.log(tokyo.prefLabel.ja, tokyo.altLabels);
    * ```
    */
-  async entity(slug: string): Promise<ArchiveEntity> {
-    return await (await entityCode()).entity(this.#context, slug);
+  entity(slug: string): Promise<ArchiveEntity> {
+    return reads.entity(this, slug);
   }
 
   /**
@@ -398,8 +311,8 @@ export class Archive {
    * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
-  async entityLinkedData(slug: string): Promise<JsonLdDocument> {
-    return await (await linkedDataCode()).entityLinkedData(this.#context, slug);
+  entityLinkedData(slug: string): Promise<JsonLdDocument> {
+    return linked.entityLinkedData(this, slug);
   }
 
   /**
@@ -426,11 +339,8 @@ export class Archive {
   linkedData(id: string, format: TurtleFormat): Promise<string>;
   /** A resource as linked data, for a format known only at run time. */
   linkedData(id: string, format?: LinkedDataFormat): Promise<JsonLdDocument | string>;
-  async linkedData(
-    id: string,
-    format: LinkedDataFormat = "jsonld",
-  ): Promise<JsonLdDocument | string> {
-    return await (await linkedDataCode()).linkedData(this.#context, id, format);
+  linkedData(id: string, format: LinkedDataFormat = "jsonld"): Promise<JsonLdDocument | string> {
+    return linked.linkedData(this, id, { format });
   }
 
   /**
@@ -451,7 +361,7 @@ export class Archive {
    * ```
    */
   dataUri(id: string): string {
-    return dataUriOf(this.#context, id);
+    return linked.dataUri(this, id);
   }
 
   /**
@@ -481,12 +391,11 @@ export class Archive {
   >;
   /** A resource at its data URI as Turtle text. */
   linkedDataAt(target: string, options: { format: "ttl"; signal?: AbortSignal }): Promise<string>;
-  async linkedDataAt(
+  linkedDataAt(
     target: string,
     options: LinkedDataAtOptions = {},
   ): Promise<JsonLdDocument | string> {
-    checkCall("Archive.linkedDataAt", options);
-    return await (await linkedDataCode()).linkedDataAt(this.#context, target, options);
+    return linked.linkedDataAt(this, target, options as { format?: "jsonld" });
   }
 
   /**
@@ -510,9 +419,8 @@ export class Archive {
    * await archive.rebuildGraph();
    * ```
    */
-  async rebuildGraph(options: RebuildGraphOptions = {}): Promise<Record<string, unknown>> {
-    checkCall("Archive.rebuildGraph", options);
-    return await (await rebuildGraphCode()).rebuildGraph(this.#context, options);
+  rebuildGraph(options: RebuildGraphOptions = {}): Promise<Record<string, unknown>> {
+    return linked.rebuildGraph(this, options);
   }
 
   /**
@@ -537,17 +445,12 @@ export class Archive {
    * console.log(triples.numRows() > 0);
    * ```
    */
-  async linkedDataTable(
+  linkedDataTable(
     id: string,
     format: LinkedDataFormat = "jsonld",
     options: StrictOption = {},
   ): Promise<ColumnTable> {
-    checkCall("Archive.linkedDataTable", options);
-    return await this.#table(
-      "linkedDataTable",
-      { id, format, ...options },
-      async () => (await linkedDataTableCode()).linkedDataTable(this.#context, id, format, options),
-    );
+    return linked.linkedDataTable(this, id, { ...options, format });
   }
 
   /**
@@ -572,17 +475,11 @@ export class Archive {
    * console.log(rows.columnNames());
    * ```
    */
-  async sparql<T extends SparqlResult = ColumnTable>(
+  sparql<T extends SparqlResult = ColumnTable>(
     query: string,
     options: SparqlOptions = {},
   ): Promise<T> {
-    checkCall("Archive.sparql", options);
-    return await this.#table(
-      "sparql",
-      { query, ...options },
-      async () => (await sparqlCode()).runSparql(this.#context, query, options) as Promise<T>,
-      (result) => typeof result === "boolean" ? [] : [result as ColumnTable],
-    );
+    return linked.sparql<T>(this, query, options);
   }
 
   /**
@@ -594,13 +491,8 @@ export class Archive {
    * @param options Page size, the COUNT check, caps, signal, and the options of `sparql`.
    * @returns One table of every row.
    */
-  async sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
-    checkCall("Archive.sparqlAll", options);
-    return await this.#table(
-      "sparqlAll",
-      { query, ...options },
-      async () => (await sparqlAllCode()).sparqlAll(this.#context, query, options),
-    );
+  sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
+    return linked.sparqlAll(this, query, options);
   }
 
   /**
@@ -612,12 +504,7 @@ export class Archive {
    * @returns The pages, each with its own provenance (`page`, its rows, cache keys and endpoint).
    */
   sparqlPages(query: string, options: SparqlAllOptions = {}): AsyncGenerator<ColumnTable> {
-    checkCall("Archive.sparqlPages", options);
-    return this.#pages(
-      "sparqlPages",
-      { query, ...options },
-      lazyPages(async () => (await sparqlAllCode()).sparqlPages(this.#context, query, options)),
-    );
+    return linked.sparqlPages(this, query, options);
   }
 
   /**
@@ -638,7 +525,7 @@ export class Archive {
    * ```
    */
   iiifInfo(asset: string): Promise<IiifInfo> {
-    return iiifInfo(this.#context, asset);
+    return images.iiifInfo(this, asset);
   }
 
   /**
@@ -663,9 +550,8 @@ export class Archive {
    * await Deno.remove(path);
    * ```
    */
-  async iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
-    checkCall("Archive.iiifImage", options);
-    return await (await iiifImageCode()).iiifImage(this.#context, asset, options);
+  iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
+    return images.iiifImage(this, asset, options);
   }
 
   /**
@@ -686,9 +572,7 @@ export class Archive {
    * ```
    */
   iiifImageUrl(asset: string | IiifInfo, options: IiifImageOptions = {}): string {
-    checkCall("Archive.iiifImageUrl", options);
-    const base = typeof asset === "string" ? iiifBase(this.#context, asset) : asset.id;
-    return iiifImageUrl(base, options);
+    return images.iiifImageUrl(this, asset, options);
   }
 
   /** The site's OAI-PMH endpoint, `/{account}/{db}/api/oai`, made on first use. */
@@ -906,12 +790,8 @@ export class Archive {
    * console.log(key.length > 0);
    * ```
    */
-  async issueKey(
-    idToken: string,
-    options: { scopes?: ("read" | "write")[] } = {},
-  ): Promise<IssuedKey> {
-    checkCall("Archive.issueKey", options);
-    return await (await issueKeyCode()).issueKey(this.#context, idToken, options);
+  issueKey(idToken: string, options: { scopes?: ("read" | "write")[] } = {}): Promise<IssuedKey> {
+    return writes.issueKey(this, idToken, options);
   }
 
   /**
@@ -933,8 +813,8 @@ export class Archive {
    * console.log(db);
    * ```
    */
-  async createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
-    return await (await createDatabaseCode()).createDatabase(this.#context, input);
+  createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
+    return writes.createDatabase(this, input);
   }
 
   /**
@@ -958,8 +838,8 @@ export class Archive {
    * console.log(moved);
    * ```
    */
-  async updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
-    return await (await updateSettingsCode()).updateSettings(this.#context, settings);
+  updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
+    return writes.updateSettings(this, settings);
   }
 
   /**
@@ -987,8 +867,8 @@ export class Archive {
    * });
    * ```
    */
-  async createResource(input: CreateResourceInput): Promise<ArchiveResource> {
-    return await (await createResourceCode()).createResource(this.#context, input);
+  createResource(input: CreateResourceInput): Promise<ArchiveResource> {
+    return writes.createResource(this, input);
   }
 
   /**
@@ -1010,11 +890,11 @@ export class Archive {
    * await archive.updateResource(first.slug, { title: "Letter to Natsume Sōseki" });
    * ```
    */
-  async updateResource(
+  updateResource(
     id: string,
     changes: Partial<Omit<CreateResourceInput, "slug">>,
   ): Promise<ArchiveResource> {
-    return await (await updateResourceCode()).updateResource(this.#context, id, changes);
+    return writes.updateResource(this, id, changes);
   }
 
   /**
@@ -1035,8 +915,8 @@ export class Archive {
    * await archive.deleteResource("letter-9001");
    * ```
    */
-  async deleteResource(id: string): Promise<void> {
-    return await (await deleteResourceCode()).deleteResource(this.#context, id);
+  deleteResource(id: string): Promise<void> {
+    return writes.deleteResource(this, id);
   }
 
   /**
@@ -1061,8 +941,8 @@ export class Archive {
    * });
    * ```
    */
-  async createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
-    return await (await createEntityCode()).createEntity(this.#context, input);
+  createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
+    return writes.createEntity(this, input);
   }
 
   /**
@@ -1083,8 +963,8 @@ export class Archive {
    * console.log(storage_bytes);
    * ```
    */
-  async usage(): Promise<Record<string, unknown>> {
-    return await (await usageCode()).usage(this.#context);
+  usage(): Promise<Record<string, unknown>> {
+    return writes.usage(this);
   }
 
   /**
@@ -1102,8 +982,8 @@ export class Archive {
    * for (const d of await archive.domains()) console.log(d.host, d.status);
    * ```
    */
-  async domains(): Promise<CustomDomain[]> {
-    return await (await domainsCode()).domains(this.#context);
+  domains(): Promise<CustomDomain[]> {
+    return writes.domains(this);
   }
 
   /**
@@ -1126,8 +1006,8 @@ export class Archive {
    * console.log(records);
    * ```
    */
-  async addDomain(host: string): Promise<CustomDomain> {
-    return await (await domainsCode()).addDomain(this.#context, host);
+  addDomain(host: string): Promise<CustomDomain> {
+    return writes.addDomain(this, host);
   }
 
   /**
@@ -1150,8 +1030,8 @@ export class Archive {
    * console.log(status);
    * ```
    */
-  async verifyDomain(host: string): Promise<CustomDomain> {
-    return await (await domainsCode()).verifyDomain(this.#context, host);
+  verifyDomain(host: string): Promise<CustomDomain> {
+    return writes.verifyDomain(this, host);
   }
 
   /**
@@ -1173,8 +1053,8 @@ export class Archive {
    * await archive.removeDomain("letters.example.org");
    * ```
    */
-  async removeDomain(host: string): Promise<void> {
-    return await (await domainsCode()).removeDomain(this.#context, host);
+  removeDomain(host: string): Promise<void> {
+    return writes.removeDomain(this, host);
   }
 
   /**
@@ -1197,8 +1077,8 @@ export class Archive {
    * console.log(created);
    * ```
    */
-  async importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
-    return await (await importCsvCode()).importCsv(this.#context, tableOrCsv);
+  importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
+    return writes.importCsv(this, tableOrCsv);
   }
 
   /**
@@ -1224,12 +1104,11 @@ export class Archive {
    * console.log(asset.width, asset.height, asset.iiif);
    * ```
    */
-  async upload(
+  upload(
     file: string | URL | Blob | Uint8Array,
     options: UploadOptions = {},
   ): Promise<UploadedAsset> {
-    checkCall("Archive.upload", options);
-    return await (await uploadCode()).upload(this.#context, file, options);
+    return images.upload(this, file, options);
   }
 
   /**
@@ -1253,12 +1132,11 @@ export class Archive {
    * console.log((await archive.uploadStatus(started)).status);
    * ```
    */
-  async uploadStatus(
+  uploadStatus(
     asset: string | { id: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<UploadedAsset> {
-    checkCall("Archive.uploadStatus", options);
-    return await (await uploadCode()).uploadStatus(this.#context, asset, options);
+    return images.uploadStatus(this, asset, options);
   }
 
   /**
@@ -1285,12 +1163,8 @@ export class Archive {
    * console.log(ready.map((a) => a.status));
    * ```
    */
-  async waitForUpload(
-    asset: string | { id: string },
-    options: PollOptions = {},
-  ): Promise<UploadedAsset> {
-    checkCall("Archive.waitForUpload", options);
-    return await (await uploadCode()).waitForUpload(this.#context, asset, options);
+  waitForUpload(asset: string | { id: string }, options: PollOptions = {}): Promise<UploadedAsset> {
+    return images.waitForUpload(this, asset, options);
   }
 
   /**
@@ -1313,8 +1187,8 @@ export class Archive {
    * await archive.setAssetPublic(asset, true);
    * ```
    */
-  async setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
-    return await (await setAssetPublicCode()).setAssetPublic(this.#context, asset, isPublic);
+  setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
+    return images.setAssetPublic(this, asset, { isPublic });
   }
 }
 
