@@ -91,6 +91,7 @@ export type {
   AlgorithmMetadata,
   AssetFilter,
   AssetOrderNode,
+  AssetOrderTarget,
   AuthToken,
   ChainHex,
   ChainOrdersOptions,
