@@ -101,8 +101,9 @@ function keyedHash(name: string, value: string): Promise<string> {
  * @returns The URL a key and a recording file name.
  *
  * @example
- * ```ts ignore (internal; the hashed value differs per run)
- * await keyUrl("https://x.example/oai?key=maps&verb=ListSets"); // ...?key=hashed-<hex>&verb=ListSets
+ * ```ts
+ * const url = await keyUrl("https://x.example/oai?key=maps&verb=ListSets");
+ * console.log(url.includes("maps")); // false: the key's value is hashed
  * ```
  */
 export async function keyUrl(url: string): Promise<string> {
