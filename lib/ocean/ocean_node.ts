@@ -12,10 +12,9 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { checkCall } from "./_option_rules.ts";
-import { ProtocolError, TidepoolError } from "../errors/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
-import { assetsTable } from "./assets_table.ts";
 import type { Ddo } from "./ddo.ts";
 import type {
   ComputeEnvironment,
@@ -28,12 +27,9 @@ import type {
   TypesenseQuery,
   TypesenseResult,
 } from "./types.ts";
-import { checkForms } from "./_ddo_forms.ts";
-import { checkQueryBody } from "./_check_query.ts";
 import { priceCap } from "./order/_max_price.ts";
 import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
-import { checkAddress } from "./_validate.ts";
 import type {
   ComputeLogsOptions,
   DownloadResultsOptions,
@@ -66,23 +62,19 @@ import type {
   ValidateDdoResult,
 } from "./publish/mod.ts";
 import { withProvenance } from "../table/with_provenance.ts";
+import { checkServedHere, nodeVersion } from "./actions/_node.ts";
+import * as files from "./actions/files.ts";
+import * as reads from "./actions/reads.ts";
 
 // Each capability's code loads on its first call, so that importing
 // tidepool stays quick (bench/import_bench.ts); a loaded module is not
 // loaded again.
-const ddoCode = () => import("./_ddo.ts");
 const environmentsCode = () => import("./_environments.ts");
-const fileInfoCode = () => import("./_file_info.ts");
-const searchCode = () => import("./_search_assets.ts");
-const queryCode = () => import("./_run_query.ts");
 const computeCode = () => import("./compute/mod.ts");
 const algorithmPolicyCode = () => import("./compute/_algorithm_policy.ts");
 const initializeComputeCode = () => import("./compute/initialize_compute.ts");
 const startComputeCode = () => import("./compute/start_compute.ts");
 const quoteComputeCode = () => import("./compute/quote_compute.ts");
-const downloadCode = () => import("./download/mod.ts");
-const publishCode = () => import("./publish/mod.ts");
-const authTokenCode = () => import("./auth_token.ts");
 const liveEnvironmentsCode = () => import("./compute/_live_environments.ts");
 const servedHereCode = () => import("./_served_here.ts");
 
@@ -104,7 +96,6 @@ export type { WaitForIndexedOptions } from "./_ddo.ts";
 export class OceanNode {
   /** The HTTP client of this node (shared with the compute and download methods). */
   readonly http: HttpClient;
-  #version?: Promise<string | undefined>;
 
   /**
    * Creates a client of one node, sending at most four requests at a time.
@@ -135,11 +126,7 @@ export class OceanNode {
    * table call; undefined when the node does not say.
    */
   #nodeVersion(): Promise<string | undefined> {
-    this.#version ??= this.info().then(
-      (info) => typeof info.version === "string" ? info.version : undefined,
-      () => undefined,
-    );
-    return this.#version;
+    return nodeVersion(this);
   }
 
   /**
@@ -156,16 +143,8 @@ export class OceanNode {
    * console.log(version, chainIds);
    * ```
    */
-  async info(): Promise<NodeInfo> {
-    const response = await this.http.request({ path: "/" });
-    const info = response.json<NodeInfo>();
-    if (!info || typeof info !== "object" || Array.isArray(info)) {
-      throw new ProtocolError("Unexpected node information: expected an object", {
-        details: response.text(),
-        hint: "Check that the URL is the address of an Ocean node",
-      });
-    }
-    return info;
+  info(): Promise<NodeInfo> {
+    return reads.info(this);
   }
 
   /**
@@ -184,22 +163,8 @@ export class OceanNode {
    * console.log(nonce);
    * ```
    */
-  async nonce(address: string): Promise<string> {
-    checkAddress(address);
-    const response = await this.http.request({
-      path: "/api/services/nonce",
-      query: { userAddress: address },
-    });
-    const body = response.json<{ nonce?: unknown }>();
-    const nonce = body?.nonce;
-    if (nonce === null || nonce === undefined || !/^[0-9]+(\.0+)?$/.test(String(nonce))) {
-      throw new ProtocolError("Unexpected nonce answer: no nonce of digits", {
-        details: response.text(),
-        hint: "Check that the URL is an Ocean node",
-      });
-    }
-    // Some node versions send a number; large timestamps are exact below 2^53.
-    return String(nonce).replace(/\.0+$/, "");
+  nonce(address: string): Promise<string> {
+    return reads.nonce(this, address);
   }
 
   /**
@@ -225,8 +190,8 @@ export class OceanNode {
    * console.log(ddo.metadata.name);
    * ```
    */
-  async ddo(did: string): Promise<Ddo> {
-    return await (await ddoCode()).fetchDdo(this.http, did);
+  ddo(did: string): Promise<Ddo> {
+    return reads.ddo(this, did);
   }
 
   /**
@@ -247,8 +212,8 @@ export class OceanNode {
    * const same = await node.ddoState({ didPrefix: state.did.slice(0, 20) });
    * ```
    */
-  async ddoState(key: DdoStateKey): Promise<DdoState> {
-    return await (await ddoCode()).fetchDdoState(this.http, key);
+  ddoState(key: DdoStateKey): Promise<DdoState> {
+    return reads.ddoState(this, key);
   }
 
   /**
@@ -272,9 +237,8 @@ export class OceanNode {
    * console.log(result.found, result.hits.length);
    * ```
    */
-  async query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
-    checkQueryBody(body);
-    return await (await queryCode()).runQuery(this.http, body);
+  query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
+    return reads.query(this, body);
   }
 
   /**
@@ -304,11 +268,7 @@ export class OceanNode {
    * ```
    */
   searchAssets(filter: AssetFilter = {}, options: SearchAssetsOptions = {}): Promise<ColumnTable> {
-    return this.#table(
-      "searchAssets",
-      { filter, ...options },
-      async () => (await searchCode()).searchAssetsTable(this.http, filter, options),
-    );
+    return reads.searchAssets(this, filter, options);
   }
 
   /**
@@ -331,10 +291,7 @@ export class OceanNode {
    * ```
    */
   assetsTable(ddos: Iterable<Ddo>, options: StrictOption = {}): ColumnTable {
-    checkCall("OceanNode.assetsTable", options);
-    const list = [...ddos];
-    checkForms(list, this.http, options.strict);
-    return assetsTable(list);
+    return reads.assetsTable(this, ddos, options);
   }
 
   /**
@@ -356,11 +313,7 @@ export class OceanNode {
    * ```
    */
   fileInfo(target: ServiceRef | FileObject): Promise<ColumnTable> {
-    return this.#table(
-      "fileInfo",
-      { ...target },
-      async () => (await fileInfoCode()).fileInfoTable(this.http, target),
-    );
+    return reads.fileInfo(this, target);
   }
 
   /**
@@ -422,12 +375,11 @@ export class OceanNode {
    * console.log(ddo.id === first.did);
    * ```
    */
-  async waitForIndexed(
+  waitForIndexed(
     target: string | { txId: string },
     options: WaitForIndexedOptions = {},
   ): Promise<Ddo> {
-    checkCall("OceanNode.waitForIndexed", options);
-    return await (await ddoCode()).waitIndexed(this.http, target, options);
+    return reads.waitForIndexed(this, target, options);
   }
 
   /**
@@ -830,10 +782,8 @@ export class OceanNode {
    * const { providerFee, datatoken } = await node.initialize({ did, serviceId, consumer: signer.address });
    * ```
    */
-  async initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
-    checkCall("OceanNode.initialize", parameters);
-    await this.#checkServedHere(parameters.did, parameters.serviceId, "initialize a download");
-    return await (await downloadCode()).initialize(this.http, parameters);
+  initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
+    return files.initialize(this, parameters);
   }
 
   /**
@@ -852,10 +802,8 @@ export class OceanNode {
    * const file = await node.download({ did, serviceId, txId, signer, dir: "data", verify: true });
    * ```
    */
-  async download(parameters: DownloadParameters): Promise<DownloadReturnType> {
-    checkCall("OceanNode.download", parameters);
-    await this.#checkServedHere(parameters.did, parameters.serviceId, "download");
-    return await (await downloadCode()).download(this.http, parameters);
+  download(parameters: DownloadParameters): Promise<DownloadReturnType> {
+    return files.download(this, parameters);
   }
 
   /**
@@ -879,9 +827,8 @@ export class OceanNode {
    * console.log(files.length > 0);
    * ```
    */
-  async encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
-    checkCall("OceanNode.encrypt", options);
-    return await (await publishCode()).encrypt(this.http, data, options);
+  encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
+    return files.encrypt(this, data, options);
   }
 
   /**
@@ -925,9 +872,8 @@ export class OceanNode {
    * const text = await node.decrypt({ signer: decrypter, chainId: 11155111, encryptedDocument: sealed });
    * ```
    */
-  async decrypt(parameters: DecryptParameters): Promise<string> {
-    checkCall("OceanNode.decrypt", parameters);
-    return await (await publishCode()).decrypt(this.http, parameters);
+  decrypt(parameters: DecryptParameters): Promise<string> {
+    return files.decrypt(this, parameters);
   }
 
   /**
@@ -948,12 +894,11 @@ export class OceanNode {
    * if (!result.valid) console.log(result.errors.join("\n"));
    * ```
    */
-  async validateDdo(
+  validateDdo(
     ddo: Ddo | Record<string, unknown>,
     options: ValidateDdoOptions = {},
   ): Promise<ValidateDdoResult> {
-    checkCall("OceanNode.validateDdo", options);
-    return await (await publishCode()).validateDdo(this.http, ddo, options);
+    return files.validateDdo(this, ddo, options);
   }
 
   /**
@@ -980,9 +925,8 @@ export class OceanNode {
    * console.log(jobs.numRows());
    * ```
    */
-  async createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
-    checkCall("OceanNode.createAuthToken", parameters);
-    return await (await authTokenCode()).createAuthToken(this.http, parameters);
+  createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
+    return files.createAuthToken(this, parameters);
   }
 
   /**
@@ -990,9 +934,7 @@ export class OceanNode {
    * naming both nodes, before anything is signed, ordered or paid.
    */
   async #checkServedHere(did: unknown, serviceId: unknown, action: string): Promise<void> {
-    if (typeof did !== "string" || typeof serviceId !== "string") return;
-    const { checkServedHere } = await servedHereCode();
-    checkServedHere(this.http.baseUrl, await this.ddo(did), serviceId, action);
+    await checkServedHere(this, { did, serviceId, action });
   }
 
   async #defaultChainId(): Promise<number> {
