@@ -77,8 +77,11 @@ async function oceanAssets(node: OceanNode): Promise<ColumnTable> {
   const tags = withLineage(
     assets.select("did", "tags").unroll("tags").groupby("tags").count()
       .orderby(aq.desc("count")).slice(0, 15),
-    { assets },
-    'assets.select("did", "tags").unroll("tags").groupby("tags").count().orderby(desc("count")).slice(0, 15)',
+    {
+      inputs: { assets },
+      steps:
+        'assets.select("did", "tags").unroll("tags").groupby("tags").count().orderby(desc("count")).slice(0, 15)',
+    },
   );
   await table("ocean_assets_by_tag", tags);
   await chart(
@@ -98,8 +101,11 @@ async function oceanAssets(node: OceanNode): Promise<ColumnTable> {
         ),
       })
       .groupby("month", "type").count().orderby("month", "type"),
-    { assets },
-    'assets.derive({ month: the year and month of "created" }).groupby("month", "type").count().orderby("month", "type")',
+    {
+      inputs: { assets },
+      steps:
+        'assets.derive({ month: the year and month of "created" }).groupby("month", "type").count().orderby("month", "type")',
+    },
   );
   await table("ocean_assets_by_month", months);
   await chart(
@@ -160,8 +166,7 @@ async function computeToData(node: OceanNode, services: Services): Promise<void>
         Object.entries(columns).map(([column, s]) => ({ did, column, ...s }))
       ),
     ),
-    "summary of the job's output",
-    { files },
+    { operation: "summary of the job's output", inputs: { files } },
   );
   await table("compute_summary", stats);
   await chart(
@@ -189,8 +194,11 @@ async function subgraphOrders(sg: Subgraph, assets: ColumnTable): Promise<void> 
     orders
       .derive({ week: aq.escape((d: { createdAt: Date }) => weekOf(d.createdAt)) })
       .groupby("week").count().orderby("week"),
-    { orders },
-    'orders.derive({ week: Monday 00:00 UTC of "createdAt" }).groupby("week").count().orderby("week")',
+    {
+      inputs: { orders },
+      steps:
+        'orders.derive({ week: Monday 00:00 UTC of "createdAt" }).groupby("week").count().orderby("week")',
+    },
   );
   await table("subgraph_orders_per_week", weekly);
   await chart(
@@ -207,8 +215,11 @@ async function subgraphOrders(sg: Subgraph, assets: ColumnTable): Promise<void> 
     orders.groupby("datatoken").count({ as: "orders" })
       .join_left(byDatatoken, "datatoken")
       .orderby(aq.desc("orders")).slice(0, 10),
-    { orders, assets },
-    'orders.groupby("datatoken").count({ as: "orders" }).join_left(assets.select("did", "name", "datatokens").unroll("datatokens") with datatoken = lower(datatokens), "datatoken").orderby(desc("orders")).slice(0, 10)',
+    {
+      inputs: { orders, assets },
+      steps:
+        'orders.groupby("datatoken").count({ as: "orders" }).join_left(assets.select("did", "name", "datatokens").unroll("datatokens") with datatoken = lower(datatokens), "datatoken").orderby(desc("orders")).slice(0, 10)',
+    },
   );
   await table("subgraph_top_datasets", top);
   await chart(
@@ -256,8 +267,10 @@ async function archiveLinkedData(archive: Archive): Promise<void> {
   await table("archive_oai_records", records);
   const bySet = withLineage(
     records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec").count(),
-    { records },
-    'records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec").count()',
+    {
+      inputs: { records },
+      steps: 'records.select("identifier", "setSpec").unroll("setSpec").groupby("setSpec").count()',
+    },
   );
   await table("archive_oai_by_set", bySet);
   await chart(

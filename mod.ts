@@ -91,6 +91,7 @@ export type {
   AlgorithmMetadata,
   AssetFilter,
   AssetOrderNode,
+  AssetOrderTarget,
   AuthToken,
   ChainHex,
   ChainOrdersOptions,
@@ -118,6 +119,7 @@ export type {
   DdoStateKey,
   DecryptParameters,
   DownloadAssetOptions,
+  DownloadAssetParameters,
   DownloadAssetReturnType,
   DownloadParameters,
   DownloadResultsOptions,
@@ -145,6 +147,7 @@ export type {
   NodeInfo,
   OrderAccount,
   OrderAssetOptions,
+  OrderAssetParameters,
   OrderDatatokenParameters,
   OrderProviderFee,
   OrderQuote,
@@ -159,6 +162,7 @@ export type {
   QuotedOrder,
   QuotedToken,
   QuoteOrderOptions,
+  QuoteOrderParameters,
   ResourceRequest,
   ResultTextOptions,
   SavedResult,
@@ -279,8 +283,17 @@ export type {
 } from "./lib/archive/resourcesync/mod.ts";
 export { buildTable, columnTypes, TableBuilder } from "./lib/table/build_table.ts";
 export { defineSchema } from "./lib/table/schema.ts";
-export { deriveProvenance } from "./lib/table/derived_provenance.ts";
-export { type Lineage, lineage, type LineageInput, withLineage } from "./lib/table/lineage.ts";
+export {
+  deriveProvenance,
+  type DeriveProvenanceParameters,
+} from "./lib/table/derived_provenance.ts";
+export {
+  type Lineage,
+  lineage,
+  type LineageInput,
+  withLineage,
+  type WithLineageParameters,
+} from "./lib/table/lineage.ts";
 export { provenance } from "./lib/table/provenance.ts";
 export { rows } from "./lib/table/typed_rows.ts";
 export { tableDigest } from "./lib/table/table_digest.ts";

@@ -14,14 +14,12 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { TidepoolError } from "../errors/errors.ts";
-import { checkCall } from "./_option_rules.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import { registerSecret } from "../errors/redact.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { ArchiveContext, AuthMode, MovedPath } from "./_context.ts";
 import type { DatabasesParameters } from "./databases.ts";
-import { iiifBase, type IiifImageOptions, iiifImageUrl, type IiifInfo, iiifInfo } from "./iiif.ts";
-import { dataUri as dataUriOf } from "./_data_uri.ts";
+import type { IiifImageOptions, IiifInfo } from "./iiif.ts";
 import type {
   JsonLdFormat,
   LinkedDataAtOptions,
@@ -50,36 +48,11 @@ import type { ImportResult } from "./import_csv.ts";
 import type { PollOptions } from "../http/poll_until.ts";
 import type { UploadedAsset, UploadOptions } from "./upload.ts";
 import type { MirrorOptions, MirrorResult, ResourceSyncDiscovery } from "./resourcesync/types.ts";
-import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
-import { lazyPages } from "../paging/lazy_pages.ts";
-
-// Each capability's code loads on its first call, so that importing
-// tidepool stays quick (bench/import_bench.ts); a loaded module is not
-// loaded again.
-const databasesCode = () => import("./databases.ts");
-const searchCode = () => import("./search.ts");
-const searchAllCode = () => import("./search_all.ts");
-const resourcesCode = () => import("./resources.ts");
-const resourceCode = () => import("./resource.ts");
-const entityCode = () => import("./entity.ts");
-const linkedDataCode = () => import("./linked_data.ts");
-const linkedDataTableCode = () => import("./linked_data_table.ts");
-const sparqlCode = () => import("./sparql.ts");
-const sparqlAllCode = () => import("./sparql_all.ts");
-const iiifImageCode = () => import("./iiif_image.ts");
-const issueKeyCode = () => import("./issue_key.ts");
-const createDatabaseCode = () => import("./create_database.ts");
-const updateSettingsCode = () => import("./update_settings.ts");
-const createResourceCode = () => import("./create_resource.ts");
-const updateResourceCode = () => import("./update_resource.ts");
-const deleteResourceCode = () => import("./delete_resource.ts");
-const createEntityCode = () => import("./create_entity.ts");
-const usageCode = () => import("./usage.ts");
-const domainsCode = () => import("./domains.ts");
-const importCsvCode = () => import("./import_csv.ts");
-const uploadCode = () => import("./upload.ts");
-const setAssetPublicCode = () => import("./set_asset_public.ts");
-const rebuildGraphCode = () => import("./rebuild_graph.ts");
+import { bindContext } from "./_archive_handle.ts";
+import * as images from "./actions/images.ts";
+import * as linked from "./actions/linked_data.ts";
+import * as reads from "./actions/reads.ts";
+import * as writes from "./actions/writes.ts";
 
 /** Options of an {@linkcode Archive}: the shared client options and the target. */
 export interface ArchiveOptions extends ClientOptions {
@@ -108,10 +81,14 @@ export interface ArchiveOptions extends ClientOptions {
  * return Arquero tables with documented columns.
  *
  * @example Search with facets, then SPARQL
- * ```ts ignore
- * const archive = new Archive("https://archive.example", { account: "acme", db: "letters" });
- * const { hits, facets, total } = await archive.search({ q: "map", facet: ["dcterms:creator"] });
+ * ```ts
+ * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+ * const { hits, facets, total } = await archive.search({ q: "Tokyo", facet: ["dcterms:creator"] });
+ * console.log(total, hits.numRows(), facets.size);
  * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
+ * console.log(rows.numRows());
  * ```
  */
 export class Archive {
@@ -154,7 +131,7 @@ export class Archive {
       registerSecret(apiKey);
       registerSecret(apiKey.slice(dot + 1));
     }
-    const http = new HttpClient(baseUrl, clientOptions, ARCHIVE_PACING);
+    const http = new HttpClient(baseUrl, { ...clientOptions, defaults: ARCHIVE_PACING });
     this.url = http.baseUrl;
     this.account = account;
     this.db = db;
@@ -167,46 +144,11 @@ export class Archive {
       auth: auth ?? "auto",
       services: new Map(),
       moved: [],
+      // The catalogue reader loads with its first use, as every read does.
       readCatalogue: async (context, scope) =>
-        await (await databasesCode()).databases(context, { scope }),
+        await (await import("./databases.ts")).databases(context, { scope }),
     };
-  }
-
-  /**
-   * Runs a table call with its provenance: the platform, this client's
-   * account and database, and the call's parameters.
-   */
-  #table<T>(
-    operation: string,
-    params: Record<string, unknown>,
-    run: () => Promise<T>,
-    tablesOf?: (value: T) => readonly ColumnTable[],
-  ): Promise<T> {
-    return withProvenance(
-      {
-        service: this.url,
-        operation: `Archive.${operation}`,
-        params: { account: this.account, db: this.db, ...params },
-      },
-      run,
-      tablesOf,
-    );
-  }
-
-  /** Hands on the pages of a page-by-page read, each with its own provenance. */
-  #pages(
-    operation: string,
-    params: Record<string, unknown>,
-    pages: AsyncGenerator<ColumnTable>,
-  ): AsyncGenerator<ColumnTable> {
-    return pagesWithProvenance(
-      {
-        service: this.url,
-        operation: `Archive.${operation}`,
-        params: { account: this.account, db: this.db, ...params },
-      },
-      pages,
-    );
+    bindContext(this, this.#context);
   }
 
   /** Path prefixes that moved after a service switch (307), as learnt so far. */
@@ -222,18 +164,16 @@ export class Archive {
    * @returns The table `account, slug, title, service, provider, rdf, isPublic`.
    *
    * @example Public databases and their apps
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { progress: false });
    * const dbs = await archive.databases();
    * console.log(dbs.objects());
    * ```
    */
-  async databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
-    checkCall("Archive.databases", parameters);
-    return await this.#table(
-      "databases",
-      { ...parameters },
-      async () => (await databasesCode()).databases(this.#context, parameters),
-    );
+  databases(parameters: DatabasesParameters = {}): Promise<ColumnTable> {
+    return reads.databases(this, parameters);
   }
 
   /**
@@ -245,19 +185,16 @@ export class Archive {
    *   parent` and one column per metadata key; each facet table has `value, count`.
    *
    * @example Facets by creator
-   * ```ts ignore
-   * const { hits, facets, total } = await archive.search({ q: "map", facet: "dcterms:creator" });
-   * console.log(total, facets.get("dcterms:creator")?.objects({ limit: 5 }));
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const { hits, facets, total } = await archive.search({ q: "Tokyo", facet: "dcterms:creator" });
+   * console.log(total, hits.numRows(), facets.get("dcterms:creator")?.objects({ limit: 5 }));
    * ```
    */
-  async search(parameters: SearchParameters = {}): Promise<SearchResult> {
-    checkCall("Archive.search", parameters);
-    return await this.#table(
-      "search",
-      { ...parameters },
-      async () => (await searchCode()).search(this.#context, parameters),
-      (result) => [result.hits, ...result.facets.values()],
-    );
+  search(parameters: SearchParameters = {}): Promise<SearchResult> {
+    return reads.search(this, parameters);
   }
 
   /**
@@ -272,18 +209,16 @@ export class Archive {
    * @returns The hits table: `id, slug, type, title, isPublic, parent` and one column per metadata key.
    *
    * @example Every letter in the archive
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const letters = await archive.searchAll({ filter: { "dcterms:type": "letter" } });
    * console.log(letters.numRows());
    * ```
    */
-  async searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
-    checkCall("Archive.searchAll", parameters);
-    return await this.#table(
-      "searchAll",
-      { ...parameters },
-      async () => (await searchAllCode()).searchAll(this.#context, parameters),
-    );
+  searchAll(parameters: SearchAllParameters = {}): Promise<ColumnTable> {
+    return reads.searchAll(this, parameters);
   }
 
   /**
@@ -296,11 +231,7 @@ export class Archive {
    * @returns The pages, each with its own provenance (`page`, its rows and cache keys).
    */
   searchPages(parameters: SearchAllParameters = {}): AsyncGenerator<ColumnTable> {
-    checkCall("Archive.searchPages", parameters);
-    const pages = lazyPages(async () =>
-      (await searchAllCode()).searchPages(this.#context, parameters)
-    );
-    return this.#pages("searchPages", { ...parameters }, pages);
+    return reads.searchPages(this, parameters);
   }
 
   /**
@@ -312,17 +243,16 @@ export class Archive {
    * @returns The table `id, slug, type, title, isPublic, parent` and one column per metadata key.
    *
    * @example The collections of a database
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const collections = await archive.resources({ type: "collection" });
+   * console.log(collections.numRows());
    * ```
    */
-  async resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
-    checkCall("Archive.resources", parameters);
-    return await this.#table(
-      "resources",
-      { ...parameters },
-      async () => (await resourcesCode()).resources(this.#context, parameters),
-    );
+  resources(parameters: ResourcesParameters = {}): Promise<ColumnTable> {
+    return reads.resources(this, parameters);
   }
 
   /**
@@ -333,13 +263,17 @@ export class Archive {
    * @returns The resource.
    *
    * @example One letter
-   * ```ts ignore
-   * const letter = await archive.resource("letter-0001");
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * const letter = await archive.resource(first.slug);
    * console.log(letter.metadata["dcterms:creator"]);
    * ```
    */
-  async resource(id: string): Promise<ArchiveResource> {
-    return await (await resourceCode()).resource(this.#context, id);
+  resource(id: string): Promise<ArchiveResource> {
+    return reads.resource(this, id);
   }
 
   /**
@@ -349,13 +283,16 @@ export class Archive {
    * @returns The entity with its labels in every language, variants and `sameAs` links.
    *
    * @example The labels of a place
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const tokyo = await archive.entity("tokyo");
    * console.log(tokyo.prefLabel.ja, tokyo.altLabels);
    * ```
    */
-  async entity(slug: string): Promise<ArchiveEntity> {
-    return await (await entityCode()).entity(this.#context, slug);
+  entity(slug: string): Promise<ArchiveEntity> {
+    return reads.entity(this, slug);
   }
 
   /**
@@ -366,13 +303,16 @@ export class Archive {
    * @returns The JSON-LD document.
    *
    * @example The linked data of a place
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const doc = await archive.entityLinkedData("tokyo");
-   * console.log(doc["@id"]);
+   * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
-  async entityLinkedData(slug: string): Promise<JsonLdDocument> {
-    return await (await linkedDataCode()).entityLinkedData(this.#context, slug);
+  entityLinkedData(slug: string): Promise<JsonLdDocument> {
+    return linked.entityLinkedData(this, slug);
   }
 
   /**
@@ -385,8 +325,13 @@ export class Archive {
    * @returns The parsed JSON-LD for the JSON forms, the Turtle text for the others.
    *
    * @example RiC-O JSON-LD of a letter
-   * ```ts ignore
-   * const doc = await archive.linkedData("letter-0001", "rico");
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * const doc = await archive.linkedData(first.slug, "rico");
+   * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
   linkedData(id: string, format?: JsonLdFormat): Promise<JsonLdDocument>;
@@ -394,11 +339,8 @@ export class Archive {
   linkedData(id: string, format: TurtleFormat): Promise<string>;
   /** A resource as linked data, for a format known only at run time. */
   linkedData(id: string, format?: LinkedDataFormat): Promise<JsonLdDocument | string>;
-  async linkedData(
-    id: string,
-    format: LinkedDataFormat = "jsonld",
-  ): Promise<JsonLdDocument | string> {
-    return await (await linkedDataCode()).linkedData(this.#context, id, format);
+  linkedData(id: string, format: LinkedDataFormat = "jsonld"): Promise<JsonLdDocument | string> {
+    return linked.linkedData(this, id, { format });
   }
 
   /**
@@ -410,12 +352,16 @@ export class Archive {
    * @returns The URI.
    *
    * @example The URI a SPARQL query names
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const uri = archive.dataUri("letter-0001");
+   * console.log(uri);
    * ```
    */
   dataUri(id: string): string {
-    return dataUriOf(this.#context, id);
+    return linked.dataUri(this, id);
   }
 
   /**
@@ -431,9 +377,13 @@ export class Archive {
    * @returns The parsed JSON-LD document, or the Turtle text.
    *
    * @example A resource found in a change list
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const [loc] = (await archive.changeList()).array("loc") as string[];
    * const doc = await archive.linkedDataAt(loc);
+   * console.log(Array.isArray(doc) ? doc.length : Object.keys(doc));
    * ```
    */
   linkedDataAt(target: string, options?: { format?: "jsonld"; signal?: AbortSignal }): Promise<
@@ -441,12 +391,11 @@ export class Archive {
   >;
   /** A resource at its data URI as Turtle text. */
   linkedDataAt(target: string, options: { format: "ttl"; signal?: AbortSignal }): Promise<string>;
-  async linkedDataAt(
+  linkedDataAt(
     target: string,
     options: LinkedDataAtOptions = {},
   ): Promise<JsonLdDocument | string> {
-    checkCall("Archive.linkedDataAt", options);
-    return await (await linkedDataCode()).linkedDataAt(this.#context, target, options);
+    return linked.linkedDataAt(this, target, options as { format?: "jsonld" });
   }
 
   /**
@@ -459,14 +408,19 @@ export class Archive {
    * @returns What the platform answered (not shown in the spec; `{}` when it sends no body).
    *
    * @example After an import, make the new resources queryable
-   * ```ts ignore
-   * await archive.importCsv(table);
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * import * as aq from "arquero";
+   * await archive.importCsv(aq.table({ slug: ["a-1"], title: ["書簡"] }));
    * await archive.rebuildGraph();
    * ```
    */
-  async rebuildGraph(options: RebuildGraphOptions = {}): Promise<Record<string, unknown>> {
-    checkCall("Archive.rebuildGraph", options);
-    return await (await rebuildGraphCode()).rebuildGraph(this.#context, options);
+  rebuildGraph(options: RebuildGraphOptions = {}): Promise<Record<string, unknown>> {
+    return linked.rebuildGraph(this, options);
   }
 
   /**
@@ -482,22 +436,21 @@ export class Archive {
    * @returns The triples table `subject, predicate, object, objectType, datatype, lang`.
    *
    * @example The properties of a map
-   * ```ts ignore
-   * const triples = await archive.linkedDataTable("map-0003", "ttl");
-   * console.log(triples.objects());
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * const triples = await archive.linkedDataTable(first.slug, "ttl");
+   * console.log(triples.numRows() > 0);
    * ```
    */
-  async linkedDataTable(
+  linkedDataTable(
     id: string,
     format: LinkedDataFormat = "jsonld",
     options: StrictOption = {},
   ): Promise<ColumnTable> {
-    checkCall("Archive.linkedDataTable", options);
-    return await this.#table(
-      "linkedDataTable",
-      { id, format, ...options },
-      async () => (await linkedDataTableCode()).linkedDataTable(this.#context, id, format, options),
-    );
+    return linked.linkedDataTable(this, id, { ...options, format });
   }
 
   /**
@@ -514,21 +467,19 @@ export class Archive {
    *   `subject, predicate, object, objectType, datatype, lang`.
    *
    * @example Titles of a site
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const rows = await archive.sparql("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }");
+   * console.log(rows.columnNames());
    * ```
    */
-  async sparql<T extends SparqlResult = ColumnTable>(
+  sparql<T extends SparqlResult = ColumnTable>(
     query: string,
     options: SparqlOptions = {},
   ): Promise<T> {
-    checkCall("Archive.sparql", options);
-    return await this.#table(
-      "sparql",
-      { query, ...options },
-      async () => (await sparqlCode()).runSparql(this.#context, query, options) as Promise<T>,
-      (result) => typeof result === "boolean" ? [] : [result as ColumnTable],
-    );
+    return linked.sparql<T>(this, query, options);
   }
 
   /**
@@ -540,13 +491,8 @@ export class Archive {
    * @param options Page size, the COUNT check, caps, signal, and the options of `sparql`.
    * @returns One table of every row.
    */
-  async sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
-    checkCall("Archive.sparqlAll", options);
-    return await this.#table(
-      "sparqlAll",
-      { query, ...options },
-      async () => (await sparqlAllCode()).sparqlAll(this.#context, query, options),
-    );
+  sparqlAll(query: string, options: SparqlAllOptions = {}): Promise<ColumnTable> {
+    return linked.sparqlAll(this, query, options);
   }
 
   /**
@@ -558,12 +504,7 @@ export class Archive {
    * @returns The pages, each with its own provenance (`page`, its rows, cache keys and endpoint).
    */
   sparqlPages(query: string, options: SparqlAllOptions = {}): AsyncGenerator<ColumnTable> {
-    checkCall("Archive.sparqlPages", options);
-    return this.#pages(
-      "sparqlPages",
-      { query, ...options },
-      lazyPages(async () => (await sparqlAllCode()).sparqlPages(this.#context, query, options)),
-    );
+    return linked.sparqlPages(this, query, options);
   }
 
   /**
@@ -575,12 +516,16 @@ export class Archive {
    * @returns The normalised info.
    *
    * @example The size of a scan
-   * ```ts ignore
-   * const { width, height } = await archive.iiifInfo(asset.id);
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const { width, height } = await archive.iiifInfo("img-0001");
+   * console.log(width, height);
    * ```
    */
   iiifInfo(asset: string): Promise<IiifInfo> {
-    return iiifInfo(this.#context, asset);
+    return images.iiifInfo(this, asset);
   }
 
   /**
@@ -595,14 +540,18 @@ export class Archive {
    * @returns The bytes, the URL, the output size and the content type.
    *
    * @example A 300-pixel-wide PNG saved to a file
-   * ```ts ignore
-   * const image = await archive.iiifImage(asset.id, { size: "300,", format: "png", path: "scan.png" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const path = await Deno.makeTempFile({ suffix: ".png" });
+   * const image = await archive.iiifImage("img-0001", { size: "300,", format: "png", path });
    * console.log(image.width, image.height, image.bytes.length);
+   * await Deno.remove(path);
    * ```
    */
-  async iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
-    checkCall("Archive.iiifImage", options);
-    return await (await iiifImageCode()).iiifImage(this.#context, asset, options);
+  iiifImage(asset: string, options: IiifImageFetchOptions = {}): Promise<IiifImage> {
+    return images.iiifImage(this, asset, options);
   }
 
   /**
@@ -614,14 +563,16 @@ export class Archive {
    * @returns The URL.
    *
    * @example A 400-pixel-wide JPEG
-   * ```ts ignore
-   * const url = archive.iiifImageUrl(asset.id, { size: "400,", format: "jpg" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const url = archive.iiifImageUrl("img-0001", { size: "400,", format: "jpg" });
+   * console.log(url);
    * ```
    */
   iiifImageUrl(asset: string | IiifInfo, options: IiifImageOptions = {}): string {
-    checkCall("Archive.iiifImageUrl", options);
-    const base = typeof asset === "string" ? iiifBase(this.#context, asset) : asset.id;
-    return iiifImageUrl(base, options);
+    return images.iiifImageUrl(this, asset, options);
   }
 
   /** The site's OAI-PMH endpoint, `/{account}/{db}/api/oai`, made on first use. */
@@ -647,8 +598,12 @@ export class Archive {
    * documented there.
    *
    * @example The repository description
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const { granularity, earliestDatestamp } = await archive.identify();
+   * console.log(granularity, earliestDatestamp);
    * ```
    */
   identify(options: StrictOption = {}): Promise<OaiIdentify> {
@@ -660,8 +615,12 @@ export class Archive {
    * documented there.
    *
    * @example The formats offered
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const formats = await archive.listMetadataFormats();
+   * console.log(formats.array("metadataPrefix"));
    * ```
    */
   listMetadataFormats(options: { identifier?: string } = {}): Promise<ColumnTable> {
@@ -673,8 +632,12 @@ export class Archive {
    * documented there.
    *
    * @example The sets
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const sets = await archive.listSets();
+   * console.log(sets.numRows());
    * ```
    */
   listSets(): Promise<ColumnTable> {
@@ -686,8 +649,13 @@ export class Archive {
    * documented there.
    *
    * @example One record
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const [identifier] = (await archive.harvest({ metadataPrefix: "oai_dc" })).array("identifier") as string[];
    * const record = await archive.getRecord(identifier, "oai_dc");
+   * console.log(record.identifier === identifier);
    * ```
    */
   getRecord(
@@ -703,8 +671,13 @@ export class Archive {
    * documented there.
    *
    * @example An incremental harvest
-   * ```ts ignore
-   * const records = await archive.harvest({ metadataPrefix: "oai_dc", state: "letters.harvest.json" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const state = `${await Deno.makeTempDir()}/letters.harvest.json`;
+   * const records = await archive.harvest({ metadataPrefix: "oai_dc", state });
+   * console.log(records.numRows());
    * ```
    */
   harvest(options: HarvestOptions = {}): Promise<ColumnTable> {
@@ -716,8 +689,13 @@ export class Archive {
    * documented there.
    *
    * @example Page by page
-   * ```ts ignore
-   * for await (const page of archive.harvestRecords({ metadataPrefix: "oai_dc" })) console.log(page.records.length);
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * for await (const page of archive.harvestRecords({ metadataPrefix: "oai_dc" })) {
+   *   console.log(page.records.length);
+   * }
    * ```
    */
   harvestRecords(options: HarvestOptions = {}): AsyncGenerator<HarvestPage> {
@@ -729,8 +707,12 @@ export class Archive {
    * documented there.
    *
    * @example Discovery
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const { capabilities } = await archive.resourceSync();
+   * console.log(capabilities);
    * ```
    */
   resourceSync(): Promise<ResourceSyncDiscovery> {
@@ -742,8 +724,12 @@ export class Archive {
    * documented there.
    *
    * @example Every public resource
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const list = await archive.resourceList();
+   * console.log(list.numRows());
    * ```
    */
   resourceList(options: { pages?: number } = {}): Promise<ColumnTable> {
@@ -755,8 +741,12 @@ export class Archive {
    * documented there.
    *
    * @example Changes since New Year
-   * ```ts ignore
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
    * const changes = await archive.changeList({ from: "2026-01-01" });
+   * console.log(changes.numRows());
    * ```
    */
   changeList(options: { from?: string | Date } = {}): Promise<ColumnTable> {
@@ -768,8 +758,13 @@ export class Archive {
    * documented there.
    *
    * @example Keeping a local list
-   * ```ts ignore
-   * const result = await archive.mirror({ state: "letters.mirror.json" });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * const dir = await Deno.makeTempDir();
+   * const result = await archive.mirror({ dir, state: `${dir}/letters.mirror.json` });
+   * console.log(result);
    * ```
    */
   mirror(options: MirrorOptions): Promise<MirrorResult> {
@@ -786,16 +781,17 @@ export class Archive {
    * @returns `{ key, publicId, account, scopes }`.
    *
    * @example Issue a read-only key
-   * ```ts ignore
-   * const { key } = await archive.issueKey(idToken, { scopes: ["read"] });
+   * ```ts
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+   * import { SANDBOX_ID_TOKENS } from "../sandbox/archive/mod.ts";
+   * const { key } = await archive.issueKey(SANDBOX_ID_TOKENS.shinano, { scopes: ["read"] });
+   * console.log(key.length > 0);
    * ```
    */
-  async issueKey(
-    idToken: string,
-    options: { scopes?: ("read" | "write")[] } = {},
-  ): Promise<IssuedKey> {
-    checkCall("Archive.issueKey", options);
-    return await (await issueKeyCode()).issueKey(this.#context, idToken, options);
+  issueKey(idToken: string, options: { scopes?: ("read" | "write")[] } = {}): Promise<IssuedKey> {
+    return writes.issueKey(this, idToken, options);
   }
 
   /**
@@ -807,12 +803,18 @@ export class Archive {
    * @returns The new database.
    *
    * @example A new site
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * const db = await archive.createDatabase({ slug: "postcards", title: "Postcards" });
+   * console.log(db);
    * ```
    */
-  async createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
-    return await (await createDatabaseCode()).createDatabase(this.#context, input);
+  createDatabase(input: { slug: string; title: string }): Promise<DatabaseRecord> {
+    return writes.createDatabase(this, input);
   }
 
   /**
@@ -826,12 +828,18 @@ export class Archive {
    * @returns The database and the move, if any.
    *
    * @example Switch the serving app
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * const { moved } = await archive.updateSettings({ service: "records" });
+   * console.log(moved);
    * ```
    */
-  async updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
-    return await (await updateSettingsCode()).updateSettings(this.#context, settings);
+  updateSettings(settings: Record<string, unknown>): Promise<UpdateSettingsResult> {
+    return writes.updateSettings(this, settings);
   }
 
   /**
@@ -846,12 +854,21 @@ export class Archive {
    * @returns The created resource.
    *
    * @example A new letter
-   * ```ts ignore
-   * await archive.createResource({ slug: "letter-9001", title: "A letter", metadata: { "dcterms:creator": "Mori Ōgai" } });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * await archive.createResource({
+   *   slug: "letter-9001",
+   *   title: "A letter",
+   *   metadata: { "dcterms:creator": "Mori Ōgai" },
+   * });
    * ```
    */
-  async createResource(input: CreateResourceInput): Promise<ArchiveResource> {
-    return await (await createResourceCode()).createResource(this.#context, input);
+  createResource(input: CreateResourceInput): Promise<ArchiveResource> {
+    return writes.createResource(this, input);
   }
 
   /**
@@ -863,15 +880,21 @@ export class Archive {
    * @returns The resource after the change.
    *
    * @example Retitle
-   * ```ts ignore
-   * await archive.updateResource("letter-0001", { title: "Letter to Natsume Sōseki" });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const [first] = (await archive.resources()).objects() as { id: string; slug: string }[];
+   * await archive.updateResource(first.slug, { title: "Letter to Natsume Sōseki" });
    * ```
    */
-  async updateResource(
+  updateResource(
     id: string,
     changes: Partial<Omit<CreateResourceInput, "slug">>,
   ): Promise<ArchiveResource> {
-    return await (await updateResourceCode()).updateResource(this.#context, id, changes);
+    return writes.updateResource(this, id, changes);
   }
 
   /**
@@ -882,12 +905,18 @@ export class Archive {
    * @returns Nothing once it is deleted.
    *
    * @example Delete a draft
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * await archive.createResource({ slug: "letter-9001", title: "A letter" });
    * await archive.deleteResource("letter-9001");
    * ```
    */
-  async deleteResource(id: string): Promise<void> {
-    return await (await deleteResourceCode()).deleteResource(this.#context, id);
+  deleteResource(id: string): Promise<void> {
+    return writes.deleteResource(this, id);
   }
 
   /**
@@ -897,12 +926,23 @@ export class Archive {
    * @returns The entity as created.
    *
    * @example A place
-   * ```ts ignore
-   * await archive.createEntity({ slug: "nagasaki", entityType: "place", prefLabel: { en: "Nagasaki", ja: "長崎" }, altLabels: ["Nangasaki"], sameAs: [] });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * await archive.createEntity({
+   *   slug: "shimoda",
+   *   entityType: "place",
+   *   prefLabel: { en: "Shimoda", ja: "下田" },
+   *   altLabels: ["Simoda"],
+   *   sameAs: [],
+   * });
    * ```
    */
-  async createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
-    return await (await createEntityCode()).createEntity(this.#context, input);
+  createEntity(input: CreateEntityInput): Promise<ArchiveEntity> {
+    return writes.createEntity(this, input);
   }
 
   /**
@@ -913,12 +953,18 @@ export class Archive {
    * @returns The usage object.
    *
    * @example Storage used
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * const { storage_bytes } = await archive.usage();
+   * console.log(storage_bytes);
    * ```
    */
-  async usage(): Promise<Record<string, unknown>> {
-    return await (await usageCode()).usage(this.#context);
+  usage(): Promise<Record<string, unknown>> {
+    return writes.usage(this);
   }
 
   /**
@@ -927,12 +973,17 @@ export class Archive {
    * @returns The domains.
    *
    * @example List
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
    * for (const d of await archive.domains()) console.log(d.host, d.status);
    * ```
    */
-  async domains(): Promise<CustomDomain[]> {
-    return await (await domainsCode()).domains(this.#context);
+  domains(): Promise<CustomDomain[]> {
+    return writes.domains(this);
   }
 
   /**
@@ -945,12 +996,18 @@ export class Archive {
    * @returns The domain with its records.
    *
    * @example An external domain
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
    * const { records } = await archive.addDomain("letters.example.org");
+   * console.log(records);
    * ```
    */
-  async addDomain(host: string): Promise<CustomDomain> {
-    return await (await domainsCode()).addDomain(this.#context, host);
+  addDomain(host: string): Promise<CustomDomain> {
+    return writes.addDomain(this, host);
   }
 
   /**
@@ -961,12 +1018,20 @@ export class Archive {
    * @returns The domain, with its status and the records to set.
    *
    * @example Verify
-   * ```ts ignore
-   * const { status, records } = await archive.verifyDomain("letters.example.org");
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
+   * const { records } = await archive.addDomain("letters.example.org");
+   * for (const record of records ?? []) sandbox.publishDns(record.value);
+   * const { status } = await archive.verifyDomain("letters.example.org");
+   * console.log(status);
    * ```
    */
-  async verifyDomain(host: string): Promise<CustomDomain> {
-    return await (await domainsCode()).verifyDomain(this.#context, host);
+  verifyDomain(host: string): Promise<CustomDomain> {
+    return writes.verifyDomain(this, host);
   }
 
   /**
@@ -978,12 +1043,18 @@ export class Archive {
    * @returns Nothing once it is removed; a host the account does not have is a `NotFoundError`.
    *
    * @example Give up an external domain
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_ID_TOKENS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", session: SANDBOX_ID_TOKENS.shinano, progress: false,
+   * });
+   * await archive.addDomain("letters.example.org");
    * await archive.removeDomain("letters.example.org");
    * ```
    */
-  async removeDomain(host: string): Promise<void> {
-    return await (await domainsCode()).removeDomain(this.#context, host);
+  removeDomain(host: string): Promise<void> {
+    return writes.removeDomain(this, host);
   }
 
   /**
@@ -994,14 +1065,20 @@ export class Archive {
    * @returns Counts of created and updated resources, and the rows refused.
    *
    * @example Import a table
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
    * import * as aq from "arquero";
    * const table = aq.table({ slug: ["a-1"], title: ["書簡, 一通"], "dcterms:creator": ["森鷗外"] });
    * const { created } = await archive.importCsv(table);
+   * console.log(created);
    * ```
    */
-  async importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
-    return await (await importCsvCode()).importCsv(this.#context, tableOrCsv);
+  importCsv(tableOrCsv: ColumnTable | string): Promise<ImportResult> {
+    return writes.importCsv(this, tableOrCsv);
   }
 
   /**
@@ -1016,17 +1093,22 @@ export class Archive {
    * @returns The ready asset `{ id, status, width, height, iiif, isPublic }`.
    *
    * @example Upload a scan
-   * ```ts ignore
-   * const asset = await archive.upload("scans/letter-0001.png", { derivative: "ptif", isPublic: true });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const asset = await archive.upload(bytes, { derivative: "ptif", isPublic: true, pollMs: 10 });
    * console.log(asset.width, asset.height, asset.iiif);
    * ```
    */
-  async upload(
+  upload(
     file: string | URL | Blob | Uint8Array,
     options: UploadOptions = {},
   ): Promise<UploadedAsset> {
-    checkCall("Archive.upload", options);
-    return await (await uploadCode()).upload(this.#context, file, options);
+    return images.upload(this, file, options);
   }
 
   /**
@@ -1039,17 +1121,22 @@ export class Archive {
    * @returns The asset as it stands.
    *
    * @example Check on an upload started with `wait: false`
-   * ```ts ignore
-   * const started = await archive.upload("scans/big.tif", { wait: false });
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const started = await archive.upload(bytes, { wait: false });
    * console.log((await archive.uploadStatus(started)).status);
    * ```
    */
-  async uploadStatus(
+  uploadStatus(
     asset: string | { id: string },
     options: { signal?: AbortSignal } = {},
   ): Promise<UploadedAsset> {
-    checkCall("Archive.uploadStatus", options);
-    return await (await uploadCode()).uploadStatus(this.#context, asset, options);
+    return images.uploadStatus(this, asset, options);
   }
 
   /**
@@ -1064,17 +1151,20 @@ export class Archive {
    * @returns The ready asset.
    *
    * @example Upload many scans, then wait for all of them
-   * ```ts ignore
-   * const started = await Promise.all(paths.map((p) => archive.upload(p, { wait: false })));
-   * const ready = await Promise.all(started.map((a) => archive.waitForUpload(a)));
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const started = await Promise.all([bytes, bytes].map((b) => archive.upload(b, { wait: false })));
+   * const ready = await Promise.all(started.map((a) => archive.waitForUpload(a, { pollMs: 10 })));
+   * console.log(ready.map((a) => a.status));
    * ```
    */
-  async waitForUpload(
-    asset: string | { id: string },
-    options: PollOptions = {},
-  ): Promise<UploadedAsset> {
-    checkCall("Archive.waitForUpload", options);
-    return await (await uploadCode()).waitForUpload(this.#context, asset, options);
+  waitForUpload(asset: string | { id: string }, options: PollOptions = {}): Promise<UploadedAsset> {
+    return images.waitForUpload(this, asset, options);
   }
 
   /**
@@ -1086,12 +1176,19 @@ export class Archive {
    * @returns The asset after the change.
    *
    * @example Publish
-   * ```ts ignore
+   * ```ts
+   * import { SANDBOX_KEYS, startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const archive = new Archive(sandbox.url, {
+   *   account: "shinano", db: "letters", apiKey: SANDBOX_KEYS.shinanoWrite, progress: false,
+   * });
+   * const { bytes } = await archive.iiifImage("img-0001", { size: "40,", format: "png" });
+   * const asset = await archive.upload(bytes, { pollMs: 10 });
    * await archive.setAssetPublic(asset, true);
    * ```
    */
-  async setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
-    return await (await setAssetPublicCode()).setAssetPublic(this.#context, asset, isPublic);
+  setAssetPublic(asset: string | { id: string }, isPublic: boolean): Promise<UploadedAsset> {
+    return images.setAssetPublic(this, asset, { isPublic });
   }
 }
 

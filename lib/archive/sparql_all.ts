@@ -23,8 +23,13 @@ export interface SparqlAllOptions extends SparqlOptions, PagesOptions, PagedRead
  * @returns The pages as typed tables.
  *
  * @example Every title, past a 10,000-row cap
- * ```ts ignore
- * for await (const page of archive.sparqlPages("SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }")) {
+ * ```ts
+ * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+ * import { Archive } from "./archive.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
+ * const query = "SELECT ?s ?title WHERE { ?s <http://schema.org/name> ?title }";
+ * for await (const page of archive.sparqlPages(query)) {
  *   console.log(page.numRows());
  * }
  * ```
@@ -47,8 +52,13 @@ export function sparqlPages(
  * @returns One table of every row.
  *
  * @example Every name in the archive
- * ```ts ignore
+ * ```ts
+ * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+ * import { Archive } from "./archive.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
  * const names = await archive.sparqlAll("SELECT ?s ?name WHERE { ?s <http://schema.org/name> ?name }");
+ * console.log(names.numRows());
  * ```
  */
 export function sparqlAll(

@@ -14,7 +14,7 @@
  * @returns Each name and what it is (empty for a regular file), sorted by name.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; needs a bundle folder, as tests/bundle writes)
  * await folderEntries("paper/bundle"); // Map { "counts.csv" => "", "link.csv" => " (a symbolic link)" }
  * ```
  */

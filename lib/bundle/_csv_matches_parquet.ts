@@ -150,7 +150,7 @@ function firstDifference(csv: Grid, parquet: Grid): string | undefined {
  * @returns The first difference in words (columns, rows, or the first differing cell).
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; needs a CSV and a Parquet file read from a bundle, as tests/bundle writes)
  * csvDiffersFromParquet("k,n\nA,99999\n", parquetTable); // 'row 1, column "n": the CSV has "99999", the Parquet file "10"'
  * ```
  */
@@ -205,7 +205,7 @@ export function tableFiles(paths: Iterable<string>): Map<string, string[]> {
  * @returns The files of the pairs that differ.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; needs a CSV and a Parquet file read from a bundle, as tests/bundle writes)
  * await comparePair(new Map([["a.csv", csvRead], ["a.parquet", parquetRead]]), found);
  * ```
  */

@@ -39,7 +39,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * @returns The first difference, in words.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; needs a bundle's reading terms and tables, as tests/bundle writes)
  * csvTermsDiffer({ dialect: { delimiter: ";" } }, ["k"], table); // 'its dialect sets delimiter to ";" ...'
  * ```
  */
@@ -107,7 +107,7 @@ export function csvTermsDiffer(
  * @param found Takes a problem row.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; needs a bundle's reading terms and tables, as tests/bundle writes)
  * checkReadingTerms(new Map([["a.csv", csvRead], ["a.parquet", parquetRead]]), resources, found);
  * ```
  */

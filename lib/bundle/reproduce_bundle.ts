@@ -130,7 +130,7 @@ const reproducedSchema: TableSchema<ReproducedTable> = defineSchema(
  *   the run fails, or it writes no bundle where the paper's is.
  *
  * @example Reproducing a paper's tables
- * ```ts ignore
+ * ```ts ignore (runs a notebook in a Jupyter kernel)
  * const result = await reproduceBundle("out/bundle", "analysis.ipynb", {
  *   recording: ".cache/tidepool",
  * });

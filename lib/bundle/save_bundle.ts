@@ -323,15 +323,22 @@ async function saveOneTable(
  * ```
  *
  * @example The tables and charts of a notebook
- * ```ts ignore
- * const orders = await sg.orders();
- * await saveBundle("paper/data", {
- *   tables: { orders, ordersPerWeek },
- *   plots: { ordersPerWeek: chart },
+ * ```ts
+ * import * as aq from "arquero";
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "../subgraph/subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const orders = await sg.orders({ since: "2024-01-01" });
+ * const perToken = orders.groupby("datatoken").count().orderby(aq.desc("count"));
+ * const dir = await Deno.makeTempDir();
+ * const saved = await saveBundle(`${dir}/paper`, {
+ *   tables: { orders, perToken },
  *   title: "Ocean orders, 2025-2026",
  *   authors: [{ name: "Ada Lovelace", orcid: "0000-0002-1825-0097" }],
  *   license: "https://creativecommons.org/licenses/by/4.0/",
  * });
+ * console.log(saved);
  * ```
  */
 export async function saveBundle(dir: string, options: SaveBundleOptions): Promise<SavedBundle> {

@@ -68,9 +68,18 @@ const problemSchema: TableSchema<BundleProblem> = defineSchema(
  * @returns Whether all holds, the problems as a table and in words.
  *
  * @example Checking a bundle
- * ```ts ignore
- * const check = await verifyBundle("paper/data");
+ * ```ts
+ * import * as aq from "arquero";
+ * import { saveBundle } from "./save_bundle.ts";
+ * const dir = `${await Deno.makeTempDir()}/paper`;
+ * await saveBundle(dir, {
+ *   tables: { counts: aq.table({ tag: ["sea", "air"], n: [3, 1] }) },
+ *   title: "Tags",
+ *   license: "https://creativecommons.org/licenses/by/4.0/",
+ * });
+ * const check = await verifyBundle(dir);
  * if (!check.ok) console.log(check.summary);
+ * console.log(check.ok);
  * ```
  */
 export async function verifyBundle(

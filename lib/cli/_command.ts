@@ -123,7 +123,11 @@ export const KEY_FLAG: Readonly<Record<string, OptionSpec>> = {
  * streams for the command, others for a program that runs it inside itself.
  *
  * @example Capturing what a run prints
- * ```ts ignore
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * await using sandbox = serveSubgraph();
+ * const url = sandbox.endpoint;
+ * import { runCli } from "./run_cli.ts";
  * let out = "";
  * const io: CommandIo = {
  *   stdout: async (bytes) => void (out += new TextDecoder().decode(bytes)),
@@ -132,6 +136,7 @@ export const KEY_FLAG: Readonly<Record<string, OptionSpec>> = {
  *   env: (name) => Deno.env.get(name),
  * };
  * await runCli(["orders", url, "--to", "-"], io);
+ * console.log(out.split("\n")[0]);
  * ```
  */
 export interface CommandIo {

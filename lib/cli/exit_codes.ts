@@ -24,9 +24,14 @@ import { StaleSubgraphError } from "../subgraph/stale_subgraph_error.ts";
  * The exit codes, by what happened.
  *
  * @example Telling a service that is down from a bad flag in a script
- * ```ts ignore
- * const code = await runCli(["orders", url, "--to", "orders.csv"]);
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * await using sandbox = serveSubgraph();
+ * const url = sandbox.endpoint;
+ * import { runCli } from "./run_cli.ts";
+ * const code = await runCli(["orders", url, "--to", `${await Deno.makeTempDir()}/orders.csv`]);
  * if (code === EXIT.network) console.error("the subgraph is unreachable; trying again in an hour");
+ * console.log(code === EXIT.ok);
  * ```
  */
 export const EXIT = {

@@ -129,7 +129,11 @@ export function mergeRecords(
       return { name, type: joinedTypes[name], values: order.map((row) => values[row]) };
     }),
   );
-  return deriveProvenance(merged, "tidepool harvest", { changes }, {
-    earlierRows: earlier.numRows(),
+  return deriveProvenance(merged, {
+    operation: "tidepool harvest",
+    inputs: { changes },
+    params: {
+      earlierRows: earlier.numRows(),
+    },
   });
 }

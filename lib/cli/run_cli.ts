@@ -155,8 +155,12 @@ function readInput(command: CommandSpec, args: readonly string[]): CommandInput 
  * @returns The exit code (see `EXIT`).
  *
  * @example Running a subcommand from a script, with its exit code
- * ```ts ignore
- * const code = await runCli(["harvest", "https://archive.example/acme/letters/api/oai", "--to", "letters.csv"]);
+ * ```ts
+ * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+ * import { EXIT } from "./exit_codes.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const to = `${await Deno.makeTempDir()}/letters.csv`;
+ * const code = await runCli(["harvest", `${sandbox.url}/shinano/letters/api/oai`, "--to", to]);
  * if (code !== EXIT.ok) Deno.exit(code);
  * ```
  */

@@ -98,11 +98,19 @@ export function readParquetSql(location: string): string {
  * @throws {TidepoolError} When DuckDB rejects the SQL, with DuckDB's message.
  *
  * @example Counting a harvest by set
- * ```ts ignore
+ * ```ts
+ * import * as aq from "arquero";
+ * import { writeDataset } from "./dataset_writer.ts";
+ * const dir = `${await Deno.makeTempDir()}/harvest`;
+ * async function* pages() {
+ *   yield aq.table({ set: ["letters", "maps", "letters"], id: ["a", "b", "c"] });
+ * }
+ * await writeDataset(pages(), dir, {});
  * const counts = await query(
  *   "SELECT set, count(*) AS n FROM records GROUP BY set ORDER BY n DESC",
- *   { views: { records: "out/harvest" } },
+ *   { views: { records: dir } },
  * );
+ * console.log(counts.objects());
  * ```
  */
 export async function query(sql: string, options: QueryOptions = {}): Promise<ColumnTable> {

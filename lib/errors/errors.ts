@@ -356,7 +356,7 @@ export class ResponseTooLargeError extends TidepoolError {
  *
  * @example Telling a cache miss apart
  * ```ts
- * const error = new CacheMissError("GET", "https://x.example/a", ".cache/tidepool");
+ * const error = new CacheMissError("GET", "https://x.example/a", { dir: ".cache/tidepool" });
  * console.log(error.shortMessage);
  * ```
  */
@@ -369,11 +369,19 @@ export class CacheMissError extends TidepoolError {
    *
    * @param method The method of the request that missed.
    * @param url The URL of the request that missed.
-   * @param dir The cache folder that was searched.
-   * @param replayable False for a request that is never stored (signed, a write, a poll).
-   * @param operation The public call that sent it, when known (`Subgraph.tokens`).
+   * @param cache `dir`, the cache folder that was searched; `replayable`,
+   *   false for a request that is never stored (signed, a write, a poll);
+   *   `operation`, the public call that sent it, when known (`Subgraph.tokens`).
    */
-  constructor(method: string, url: string, dir: string, replayable = true, operation?: string) {
+  constructor(
+    method: string,
+    url: string,
+    { dir, replayable = true, operation }: {
+      dir: string;
+      replayable?: boolean;
+      operation?: string;
+    },
+  ) {
     const by = operation ? ` (sent by ${operation})` : "";
     super(
       replayable

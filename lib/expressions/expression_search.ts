@@ -65,11 +65,15 @@ const FACET_NAMES = {
  * A client of the expression search service.
  *
  * @example Searching and reading every page
- * ```ts ignore
- * const ex = new ExpressionSearch("https://expressions.example");
+ * ```ts
+ * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+ * await using sandbox = startExpressionSandbox({ size: 500 });
+ * const ex = new ExpressionSearch(sandbox.url, { progress: false });
  * const page = await ex.search({ emotion: ["喜", "驚"], bodyPart: "目", limit: 50 });
  * console.log(page.total, page.hits.numRows(), page.facets.emotions.objects());
- * const all = await ex.searchAll({ pid: "1234567" }); // every page, paced
+ * const [hit] = (await ex.search({ limit: 1 })).hits.objects() as { id: string; pid: string }[];
+ * const all = await ex.searchAll({ pid: hit.pid }); // every page, paced
+ * console.log(all.numRows());
  * ```
  */
 export class ExpressionSearch {
@@ -90,7 +94,7 @@ export class ExpressionSearch {
       ...CLIENT_OPTION_RULES,
       pageSize: "integer",
     });
-    this.http = new HttpClient(url, clientOptions, EXPRESSION_SEARCH_PACING);
+    this.http = new HttpClient(url, { ...clientOptions, defaults: EXPRESSION_SEARCH_PACING });
     this.#pageSize = pageSize;
   }
 
@@ -101,8 +105,12 @@ export class ExpressionSearch {
    * @returns The hits as a table, the total and the facets.
    *
    * @example Joy or surprise shown by the eyes, in works by one author's characters
-   * ```ts ignore
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
    * const { hits, total, facets } = await ex.search({ emotion: ["喜", "驚"], bodyPart: "目" });
+   * console.log(total, hits.numRows(), facets.emotions.numRows());
    * ```
    */
   async search(parameters: SearchParameters = {}): Promise<SearchResult> {
@@ -159,8 +167,13 @@ export class ExpressionSearch {
    * @returns A table with the columns of `EXPRESSION_COLUMNS`.
    *
    * @example Every expression of one work
-   * ```ts ignore
-   * const all = await ex.searchAll({ pid: "1234567" }, { maxRows: 5000 });
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
+   * const [hit] = (await ex.search({ limit: 1 })).hits.objects() as { id: string; pid: string }[];
+   * const all = await ex.searchAll({ pid: hit.pid }, { maxRows: 5000 });
+   * console.log(all.numRows());
    * ```
    */
   async searchAll(
@@ -200,8 +213,15 @@ export class ExpressionSearch {
    * @returns The pages, each with its own provenance (`page`, its rows and cache keys).
    *
    * @example Every expression of one work into Parquet
-   * ```ts ignore
-   * await writeDataset(ex.searchPages({ pid: "1234567" }), "out/expressions");
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
+   * import { writeDataset } from "../dataset/mod.ts";
+   * const [hit] = (await ex.search({ limit: 1 })).hits.objects() as { id: string; pid: string }[];
+   * const dir = await Deno.makeTempDir();
+   * const summary = await writeDataset(ex.searchPages({ pid: hit.pid }), `${dir}/expressions`, {});
+   * console.log(summary);
    * ```
    */
   searchPages(
@@ -264,8 +284,12 @@ export class ExpressionSearch {
    * @throws {NotFoundError} When the service does not know the id.
    *
    * @example Reading one expression
-   * ```ts ignore
-   * const expression = await ex.expression("D_FKhr0NDrfEjqE8nquI");
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
+   * const [hit] = (await ex.search({ limit: 1 })).hits.objects() as { id: string; pid: string }[];
+   * const expression = await ex.expression(hit.id);
    * console.log(expression.surface, expression.bodyPart);
    * ```
    */
@@ -301,8 +325,13 @@ export class ExpressionSearch {
    * @returns A table with the columns of `EXPRESSION_COLUMNS`.
    *
    * @example The expressions of one work
-   * ```ts ignore
-   * const rows = await ex.byBook("1234567");
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
+   * const [hit] = (await ex.search({ limit: 1 })).hits.objects() as { id: string; pid: string }[];
+   * const rows = await ex.byBook(hit.pid);
+   * console.log(rows.numRows());
    * ```
    */
   async byBook(pid: string, options: PagingOptions = {}): Promise<ColumnTable> {
@@ -336,9 +365,13 @@ export class ExpressionSearch {
    * @returns A table: `pid, title, author, year, genre, ndc, expressionCount`.
    *
    * @example Works by count
-   * ```ts ignore
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
+   * import * as aq from "arquero";
    * const books = await ex.books();
-   * console.log(books.orderby(aq.desc("expressionCount")).objects());
+   * console.log(books.orderby(aq.desc("expressionCount")).objects({ limit: 3 }));
    * ```
    */
   books(): Promise<ColumnTable> {
@@ -355,8 +388,12 @@ export class ExpressionSearch {
    * @returns A table: `pid, title, emotion, count, total` (`total`: the work's expressions).
    *
    * @example Emotions per work
-   * ```ts ignore
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
    * const long = await ex.bookEmotions();
+   * console.log(long.columnNames());
    * ```
    */
   bookEmotions(): Promise<ColumnTable> {
@@ -380,8 +417,12 @@ export class ExpressionSearch {
    * @returns Tables `emotion, count`, `bodyPart, count`, `valence, count` (largest first) and the total.
    *
    * @example The total and the commonest emotion
-   * ```ts ignore
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
    * const { emotions, total } = await ex.stats();
+   * console.log(total, emotions.numRows());
    * ```
    */
   stats(): Promise<ExpressionStats> {
@@ -423,8 +464,12 @@ export class ExpressionSearch {
    * @returns `bookEmotions`, `emotionBodyPart`, `valence`, `emotion` and `bodyPart` tables.
    *
    * @example A heatmap's data
-   * ```ts ignore
+   * ```ts
+   * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+   * await using sandbox = startExpressionSandbox({ size: 500 });
+   * const ex = new ExpressionSearch(sandbox.url, { progress: false });
    * const { emotionBodyPart } = await ex.analytics();
+   * console.log(emotionBodyPart.numRows());
    * ```
    */
   analytics(): Promise<ExpressionAnalytics> {

@@ -125,8 +125,12 @@ export function kwic(hits: ColumnTable, keyword?: string, options: KwicOptions =
       });
     }
   });
-  return deriveProvenance(buildTable(KWIC_COLUMNS, lines), "kwic", { hits }, {
-    keyword,
-    span: options.span,
+  return deriveProvenance(buildTable(KWIC_COLUMNS, lines), {
+    operation: "kwic",
+    inputs: { hits },
+    params: {
+      keyword,
+      span: options.span,
+    },
   });
 }

@@ -101,8 +101,9 @@ function keyedHash(name: string, value: string): Promise<string> {
  * @returns The URL a key and a recording file name.
  *
  * @example
- * ```ts ignore
- * await keyUrl("https://x.example/oai?key=maps&verb=ListSets"); // ...?key=hashed-<hex>&verb=ListSets
+ * ```ts
+ * const url = await keyUrl("https://x.example/oai?key=maps&verb=ListSets");
+ * console.log(url.includes("maps")); // false: the key's value is hashed
  * ```
  */
 export async function keyUrl(url: string): Promise<string> {
@@ -132,24 +133,28 @@ export async function keyUrl(url: string): Promise<string> {
   return parsed.toString();
 }
 
+/** A request as the response cache sees it. */
+export interface CacheRequest {
+  /** The HTTP method. */
+  method: string;
+  /** The absolute URL. */
+  url: string;
+  /** The body as the cache sees it, if any. */
+  body?: string;
+}
+
 /**
  * The key of a request: SHA-256 of the method, {@linkcode keyUrl} and the body.
  *
- * @param method The HTTP method.
- * @param url The absolute URL.
- * @param body The body as the cache sees it, if any.
+ * @param request `method`, the absolute `url` and the `body` as the cache sees it, if any.
  * @returns 64 hex digits.
  *
  * @example
  * ```ts
- * console.log((await cacheKey("GET", "https://x.example/a?key=maps", undefined)).length); // 64
+ * console.log((await cacheKey({ method: "GET", url: "https://x.example/a?key=maps" })).length); // 64
  * ```
  */
-export async function cacheKey(
-  method: string,
-  url: string,
-  body: string | undefined,
-): Promise<string> {
+export async function cacheKey({ method, url, body }: CacheRequest): Promise<string> {
   const text = `${method.toUpperCase()} ${await keyUrl(url)}\n${body ?? ""}`;
   return hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
 }

@@ -45,7 +45,7 @@ export async function cachedResponse(
   cache: ResponseCache,
   { method, url, cacheBody }: PreparedRequest,
 ): Promise<HttpResponse | undefined> {
-  const cached = await cache.read(method, url.toString(), cacheBody);
+  const cached = await cache.read({ method, url: url.toString(), body: cacheBody });
   if (!cached) return undefined;
   return bufferedResponse({
     status: cached.status,
@@ -67,11 +67,11 @@ export async function recordResponse(
   { method, url, cacheBody }: PreparedRequest,
   response: HttpResponse,
 ): Promise<void> {
-  response.cacheKey = await cacheKey(method, url.toString(), cacheBody);
+  response.cacheKey = await cacheKey({ method, url: url.toString(), body: cacheBody });
   // What is not an answer is still recorded, marked, so a replay retraces
   // this run exactly (the same restart after the same refused token); a
   // live client never gets it back and asks again.
-  await cache.write(method, url.toString(), cacheBody, {
+  await cache.write({ method, url: url.toString(), body: cacheBody }, {
     status: response.status,
     headers: Object.fromEntries(response.headers),
     body: response.bytes,

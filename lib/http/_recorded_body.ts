@@ -73,9 +73,11 @@ function replaceAll(text: string, forms: [string, string][]): string {
  * @returns The same bytes when they hold no secret, else redacted bytes.
  *
  * @example An ISO-8859-1 answer echoing a registered key
- * ```ts ignore
+ * ```ts
+ * import { registerSecret } from "../errors/redact.ts";
  * registerSecret("key-0123456789abcdef");
- * recordableBody(latin1Bytes("caf\xe9 api_key=key-0123456789abcdef")); // "caf\xe9 api_key=[redacted]"
+ * const body = new Uint8Array([...new TextEncoder().encode("caf"), 0xe9, ...new TextEncoder().encode(" api_key=key-0123456789abcdef")]);
+ * console.log(new TextDecoder("latin1").decode(recordableBody(body))); // "caf\xe9 api_key=[redacted]"
  * ```
  */
 export function recordableBody(body: Uint8Array): Uint8Array {

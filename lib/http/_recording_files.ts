@@ -38,8 +38,11 @@ const swept = new Set<string>();
  * @param text The file's text.
  *
  * @example
- * ```ts ignore
- * await writeRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`, JSON.stringify(file));
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * const file = { format: "tidepool-cache/1", status: 200 };
+ * await writeRecordingFile(`${dir}/127.0.0.1_8080/ab/abcd.json`, JSON.stringify(file));
+ * console.log(await readRecordingFile(`${dir}/127.0.0.1_8080/ab/abcd.json`));
  * ```
  */
 export async function writeRecordingFile(path: string, text: string): Promise<void> {
@@ -63,8 +66,12 @@ export async function writeRecordingFile(path: string, text: string): Promise<vo
  * @returns The paths removed.
  *
  * @example
- * ```ts ignore
- * await sweepLeftovers(".cache/tidepool"); // [".cache/tidepool/x.example/ab/.ab….json.1f2e3d4c.part"]
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${dir}/x.example/ab`, { recursive: true });
+ * const key = "ab" + "0".repeat(62); // a stored answer's key starts with its folder's name
+ * await Deno.writeTextFile(`${dir}/x.example/ab/.${key}.json.1f2e3d4c.part`, "{");
+ * console.log((await sweepLeftovers(dir)).length); // 1: the part file of a stopped run
  * ```
  */
 export async function sweepLeftovers(dir: string): Promise<string[]> {
@@ -145,8 +152,10 @@ function notARecording(path: string, why: string): TidepoolError {
  * @throws {TidepoolError} When something else is at the path.
  *
  * @example
- * ```ts ignore
- * await readRecordingFile(`${dir}/127.0.0.1_8080/ab/${key}.json`); // { format: "tidepool-cache/1", ... }
+ * ```ts
+ * const dir = await Deno.makeTempDir();
+ * await writeRecordingFile(`${dir}/127.0.0.1_8080/ab/abcd.json`, JSON.stringify({ format: "tidepool-cache/1" }));
+ * console.log(await readRecordingFile(`${dir}/127.0.0.1_8080/ab/abcd.json`)); // { format: "tidepool-cache/1" }
  * ```
  */
 export async function readRecordingFile(

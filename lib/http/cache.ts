@@ -38,11 +38,11 @@
 import { currentOperation } from "../table/call_trace.ts";
 import { CacheMissError } from "../errors/errors.ts";
 import { redact } from "../errors/redact.ts";
-import { cacheKey, keyUrl } from "./_cache_key.ts";
+import { cacheKey, type CacheRequest, keyUrl } from "./_cache_key.ts";
 import { recordableBody } from "./_recorded_body.ts";
 import { readRecordingFile, sweepLeftovers, writeRecordingFile } from "./_recording_files.ts";
 
-export { cacheKey } from "./_cache_key.ts";
+export { cacheKey, type CacheRequest } from "./_cache_key.ts";
 
 /** The cache modes; see the module documentation. */
 export type CacheMode = "off" | "record" | "replay" | "refresh";
@@ -124,18 +124,19 @@ export class ResponseCache {
    * Looks up a stored answer. In `replay` mode a miss throws; in `record`
    * mode a miss returns undefined; in `refresh` mode nothing is read.
    */
-  async read(
-    method: string,
-    url: string,
-    body: string | undefined,
-  ): Promise<CachedResponse | undefined> {
+  async read(request: CacheRequest): Promise<CachedResponse | undefined> {
     if (this.mode === "off" || this.mode === "refresh") return undefined;
-    const key = await cacheKey(method, url, body);
+    const { method, url } = request;
+    const key = await cacheKey(request);
     const path = this.#path(url, key);
     const file = await readRecordingFile(path) as CacheFile | undefined;
     if (!file) {
       if (this.mode === "replay") {
-        throw new CacheMissError(method, url, this.dir, true, currentOperation());
+        throw new CacheMissError(method, url, {
+          dir: this.dir,
+          replayable: true,
+          operation: currentOperation(),
+        });
       }
       return undefined;
     }
@@ -154,14 +155,10 @@ export class ResponseCache {
   }
 
   /** Stores an answer, atomically (a temporary file renamed into place). */
-  async write(
-    method: string,
-    url: string,
-    body: string | undefined,
-    response: CachedResponse,
-  ): Promise<void> {
+  async write(request: CacheRequest, response: CachedResponse): Promise<void> {
     if (this.mode !== "record" && this.mode !== "refresh") return;
-    const path = this.#path(url, response.key ?? await cacheKey(method, url, body));
+    const { method, url } = request;
+    const path = this.#path(url, response.key ?? await cacheKey(request));
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = response.headers[name];
@@ -200,10 +197,9 @@ export class ResponseCache {
    * no probe. Nothing is written in `replay` mode.
    *
    * @param url Any URL of the service; its host names the recording.
-   * @param name The setting.
-   * @param value A JSON value.
+   * @param setting The setting's `name` and its `value`, a JSON value.
    */
-  async remember(url: string, name: string, value: unknown): Promise<void> {
+  async remember(url: string, { name, value }: { name: string; value: unknown }): Promise<void> {
     if (this.mode !== "record" && this.mode !== "refresh") return;
     const file = {
       format: "tidepool-setting/1",

@@ -89,7 +89,7 @@ export const SUCCESSFUL_ANSWERS: CachePolicy = answersOnly("request");
  * @returns True when the answer is worth replaying.
  *
  * @example
- * ```ts ignore
+ * ```ts ignore (internal; a fragment of the client's cache path)
  * if (await worthStoring(policy, response)) await cache.write(...);
  * ```
  */

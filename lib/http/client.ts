@@ -61,8 +61,10 @@ const USER_AGENT = `tidepool/${TIDEPOOL_VERSION} (Deno; +https://github.com/tide
  * {@linkcode stream}; nothing else in tidepool calls `fetch`.
  *
  * @example Reading JSON from a service
- * ```ts ignore
- * const http = new HttpClient("https://expressions.example", { timeoutMs: 10_000 });
+ * ```ts
+ * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+ * await using sandbox = startExpressionSandbox({ size: 100 });
+ * const http = new HttpClient(sandbox.url, { timeoutMs: 10_000, progress: false });
  * const response = await http.request({ path: "/api/stats" });
  * console.log(response.json());
  * ```
@@ -88,14 +90,14 @@ export class HttpClient {
    * Creates a client of one service; no request is sent until the first call.
    *
    * @param baseUrl The service address; paths are joined below it.
-   * @param options The shared client options.
-   * @param defaults Per-service defaults applied before the options.
+   * @param options The shared client options, and `defaults`: a service's
+   *   own pacing, applied before the options.
    */
   constructor(
     baseUrl: string,
-    options: ClientOptions = {},
-    defaults: ClientDefaults = {},
+    options: ClientOptions & { defaults?: ClientDefaults } = {},
   ) {
+    const defaults = options.defaults ?? {};
     let parsed: URL;
     try {
       parsed = new URL(baseUrl);
@@ -219,7 +221,7 @@ export class HttpClient {
    * @param value A JSON value.
    */
   async remember(name: string, value: unknown): Promise<void> {
-    await this.#cache?.remember(this.baseUrl, name, value);
+    await this.#cache?.remember(this.baseUrl, { name, value });
   }
 
   /** Starts a progress task on the client's sink. */
@@ -406,7 +408,11 @@ export class HttpClient {
   /** Replay mode promises no network: a request that is never stored cannot run in it. */
   #refuseInReplay(method: string, url: URL): void {
     if (this.#cache?.mode === "replay") {
-      throw new CacheMissError(method, url.toString(), this.#cache.dir, false, currentOperation());
+      throw new CacheMissError(method, url.toString(), {
+        dir: this.#cache.dir,
+        replayable: false,
+        operation: currentOperation(),
+      });
     }
   }
 

@@ -17,29 +17,36 @@ export interface StrictOption {
   strict?: boolean;
 }
 
+/** What {@linkcode reportUnknownShape} reports, and whether it throws. */
+export interface UnknownShapeReport {
+  /** Throw a `ProtocolError` instead of warning. */
+  strict?: boolean;
+  /** What was read, and as what. */
+  message: string;
+  /** An excerpt of the data, for the error's details. */
+  details?: string;
+}
+
 /**
  * Reports an unknown shape: a warning, or with `strict` a `ProtocolError`
  * (code `unknownShape`) carrying the same message.
  *
  * @param reporter Where warnings go (an `HttpClient`).
- * @param strict Whether to throw instead.
- * @param message What was not understood, and what tidepool did with it.
- * @param details What the server sent, for the error.
+ * @param report `message` (what was not understood, and what tidepool did
+ *   with it), `details` (what the server sent), `strict` (throw instead).
  * @throws {ProtocolError} With code `unknownShape` when `strict` is true.
  *
  * @example A warning unless strict
  * ```ts
  * import { reportUnknownShape } from "./unknown_shape.ts";
  * const warnings: string[] = [];
- * reportUnknownShape({ warn: (m) => warnings.push(m) }, false, "A DDO of version 9.0.0 was read as 4.x");
+ * reportUnknownShape({ warn: (m) => warnings.push(m) }, { strict: false, message: "A DDO of version 9.0.0 was read as 4.x" });
  * console.log(warnings.length); // 1
  * ```
  */
 export function reportUnknownShape(
   reporter: { warn(message: string): void },
-  strict: boolean | undefined,
-  message: string,
-  details?: string,
+  { strict, message, details }: UnknownShapeReport,
 ): void {
   if (strict) {
     throw new ProtocolError(message, {

@@ -47,8 +47,10 @@ export function jupyterNamespace(): JupyterNamespace | undefined {
  * @returns The sink (it draws nothing outside the kernel).
  *
  * @example Progress in a notebook cell
- * ```ts ignore
- * const node = new OceanNode(url, { progress: jupyterProgress(500) });
+ * ```ts
+ * import { OceanNode } from "../ocean/ocean_node.ts";
+ * const node = new OceanNode("https://node.example", { progress: jupyterProgress(500) });
+ * console.log(node.http.baseUrl);
  * ```
  */
 export function jupyterProgress(throttleMs = 250): ProgressSink {

@@ -163,23 +163,21 @@ export function checkForms(
     if (!why) continue;
     const did = typeof ddo.id === "string" && ddo.id !== "" ? ddo.id : "(no id)";
     if (strict) {
-      reportUnknownShape(
-        reporter,
-        true,
-        `A DDO of a form tidepool does not know: ${did} (${why})`,
-        JSON.stringify(ddo).slice(0, 300),
-      );
+      reportUnknownShape(reporter, {
+        strict: true,
+        message: `A DDO of a form tidepool does not know: ${did} (${why})`,
+        details: JSON.stringify(ddo).slice(0, 300),
+      });
     }
     unknown.set(why, [...unknown.get(why) ?? [], did]);
   }
   if (unknown.size === 0) return;
   const count = [...unknown.values()].reduce((n, dids) => n + dids.length, 0);
   const kinds = [...unknown].map(([why, dids]) => `${why}: ${dids.slice(0, 3).join(", ")}`);
-  reportUnknownShape(
-    reporter,
-    false,
-    `${count} DDOs of a form tidepool does not know (${
+  reportUnknownShape(reporter, {
+    strict: false,
+    message: `${count} DDOs of a form tidepool does not know (${
       kinds.join("; ")
     }); their rows hold only the fields found. Pass strict: true to make this an error`,
-  );
+  });
 }

@@ -45,6 +45,9 @@ const JOBS: OptionRules = {
 };
 
 const QUOTE_ORDER: OptionRules = {
+  did: "string",
+  serviceId: "string",
+  signer: "object",
   rpcUrl: "string",
   chainId: "integer",
   maxPrice: "any",
@@ -172,11 +175,11 @@ const OCEAN_CALL_RULES = {
     required: ["signer", "chainId"],
   },
   "OceanNode.validateDdo": { rules: { signer: "object", signal: "signal" }, required: [] },
-  quoteOrder: { rules: QUOTE_ORDER, required: ["rpcUrl"] },
-  orderAsset: { rules: ORDER_ASSET, required: ["rpcUrl"] },
+  quoteOrder: { rules: QUOTE_ORDER, required: ["did", "serviceId", "signer", "rpcUrl"] },
+  orderAsset: { rules: ORDER_ASSET, required: ["did", "serviceId", "signer", "rpcUrl"] },
   downloadAsset: {
     rules: { ...ORDER_ASSET, dir: "string", verify: "boolean" },
-    required: ["rpcUrl", "dir"],
+    required: ["did", "serviceId", "signer", "rpcUrl", "dir"],
   },
   orderDatatoken: ORDER_DATATOKEN,
   prepareOrder: ORDER_DATATOKEN,

@@ -55,5 +55,8 @@ export function tags(assets: ColumnTable): ColumnTable {
   }
   const rows = [...counts].map(([tag, count]) => ({ tag, count }))
     .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  return deriveProvenance(buildTable(TAG_COUNT_COLUMNS, rows), "tags", { assets });
+  return deriveProvenance(buildTable(TAG_COUNT_COLUMNS, rows), {
+    operation: "tags",
+    inputs: { assets },
+  });
 }

@@ -44,11 +44,13 @@ export class AuthToken {
    * Wraps a token the node issued.
    *
    * @param token The token text.
-   * @param address The wallet it stands for.
-   * @param node The base URL of the node that issued it.
-   * @param validUntil When it expires.
+   * @param issued `address`, the wallet it stands for; `node`, the base URL
+   *   of the node that issued it; `validUntil`, when it expires.
    */
-  constructor(token: string, address: Hex, node: string, validUntil?: Date) {
+  constructor(
+    token: string,
+    { address, node, validUntil }: { address: Hex; node: string; validUntil?: Date },
+  ) {
     registerSecret(token);
     this.#token = token;
     this.address = address;
@@ -151,5 +153,5 @@ export async function createAuthToken(
       hint: "Check that the node offers POST /api/services/auth/token; sign each request instead",
     });
   }
-  return new AuthToken(token, signer.address, http.baseUrl, validUntil);
+  return new AuthToken(token, { address: signer.address, node: http.baseUrl, validUntil });
 }

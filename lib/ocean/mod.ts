@@ -63,9 +63,12 @@ export { TAG_COUNT_COLUMNS, type TagCountRow, tags } from "./asset_tags.ts";
 export { ordersWithAssets, type OrdersWithAssetsOptions } from "./orders_with_assets.ts";
 export {
   type AssetOrderNode,
+  type AssetOrderTarget,
   orderAsset,
   type OrderAssetOptions,
+  type OrderAssetParameters,
   type QuoteOrderOptions,
+  type QuoteOrderParameters,
   SANDBOX_CHAIN_ID,
 } from "./order/order_asset.ts";
 export { quoteOrder } from "./order/quote_order.ts";
@@ -105,5 +108,6 @@ export {
 export {
   downloadAsset,
   type DownloadAssetOptions,
+  type DownloadAssetParameters,
   type DownloadAssetReturnType,
 } from "./order/download_asset.ts";

@@ -12,10 +12,9 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { checkCall } from "./_option_rules.ts";
-import { ProtocolError, TidepoolError } from "../errors/errors.ts";
+import { TidepoolError } from "../errors/errors.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
-import { assetsTable } from "./assets_table.ts";
 import type { Ddo } from "./ddo.ts";
 import type {
   ComputeEnvironment,
@@ -28,12 +27,9 @@ import type {
   TypesenseQuery,
   TypesenseResult,
 } from "./types.ts";
-import { checkForms } from "./_ddo_forms.ts";
-import { checkQueryBody } from "./_check_query.ts";
 import { priceCap } from "./order/_max_price.ts";
 import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
-import { checkAddress } from "./_validate.ts";
 import type {
   ComputeLogsOptions,
   DownloadResultsOptions,
@@ -66,23 +62,19 @@ import type {
   ValidateDdoResult,
 } from "./publish/mod.ts";
 import { withProvenance } from "../table/with_provenance.ts";
+import { checkServedHere, nodeVersion } from "./actions/_node.ts";
+import * as files from "./actions/files.ts";
+import * as reads from "./actions/reads.ts";
 
 // Each capability's code loads on its first call, so that importing
 // tidepool stays quick (bench/import_bench.ts); a loaded module is not
 // loaded again.
-const ddoCode = () => import("./_ddo.ts");
 const environmentsCode = () => import("./_environments.ts");
-const fileInfoCode = () => import("./_file_info.ts");
-const searchCode = () => import("./_search_assets.ts");
-const queryCode = () => import("./_run_query.ts");
 const computeCode = () => import("./compute/mod.ts");
 const algorithmPolicyCode = () => import("./compute/_algorithm_policy.ts");
 const initializeComputeCode = () => import("./compute/initialize_compute.ts");
 const startComputeCode = () => import("./compute/start_compute.ts");
 const quoteComputeCode = () => import("./compute/quote_compute.ts");
-const downloadCode = () => import("./download/mod.ts");
-const publishCode = () => import("./publish/mod.ts");
-const authTokenCode = () => import("./auth_token.ts");
 const liveEnvironmentsCode = () => import("./compute/_live_environments.ts");
 const servedHereCode = () => import("./_served_here.ts");
 
@@ -93,8 +85,10 @@ export type { WaitForIndexedOptions } from "./_ddo.ts";
  * A client of one Ocean node.
  *
  * @example Searching the catalogue into a table
- * ```ts ignore
- * const node = new OceanNode("https://node.example");
+ * ```ts
+ * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+ * await using sandbox = startOceanSandbox({ count: 20 });
+ * const node = new OceanNode(sandbox.url, { progress: false });
  * const assets = await node.searchAssets({ type: "dataset", tags: ["weather"] });
  * console.log(assets.numRows(), assets.columnNames());
  * ```
@@ -102,7 +96,6 @@ export type { WaitForIndexedOptions } from "./_ddo.ts";
 export class OceanNode {
   /** The HTTP client of this node (shared with the compute and download methods). */
   readonly http: HttpClient;
-  #version?: Promise<string | undefined>;
 
   /**
    * Creates a client of one node, sending at most four requests at a time.
@@ -112,7 +105,7 @@ export class OceanNode {
    */
   constructor(url: string, options: ClientOptions = {}) {
     const checked = checkOptions("new OceanNode", options, CLIENT_OPTION_RULES);
-    this.http = new HttpClient(url, checked, { concurrency: 4 });
+    this.http = new HttpClient(url, { ...checked, defaults: { concurrency: 4 } });
   }
 
   /**
@@ -133,11 +126,7 @@ export class OceanNode {
    * table call; undefined when the node does not say.
    */
   #nodeVersion(): Promise<string | undefined> {
-    this.#version ??= this.info().then(
-      (info) => typeof info.version === "string" ? info.version : undefined,
-      () => undefined,
-    );
-    return this.#version;
+    return nodeVersion(this);
   }
 
   /**
@@ -146,20 +135,16 @@ export class OceanNode {
    * @returns The node information.
    *
    * @example Reading the node version
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const { version, chainIds } = await node.info();
+   * console.log(version, chainIds);
    * ```
    */
-  async info(): Promise<NodeInfo> {
-    const response = await this.http.request({ path: "/" });
-    const info = response.json<NodeInfo>();
-    if (!info || typeof info !== "object" || Array.isArray(info)) {
-      throw new ProtocolError("Unexpected node information: expected an object", {
-        details: response.text(),
-        hint: "Check that the URL is the address of an Ocean node",
-      });
-    }
-    return info;
+  info(): Promise<NodeInfo> {
+    return reads.info(this);
   }
 
   /**
@@ -170,26 +155,16 @@ export class OceanNode {
    * @returns The nonce as a string of digits (a millisecond timestamp on some wallets).
    *
    * @example Reading a nonce
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const nonce = await node.nonce("0x" + "ab".repeat(20));
+   * console.log(nonce);
    * ```
    */
-  async nonce(address: string): Promise<string> {
-    checkAddress(address);
-    const response = await this.http.request({
-      path: "/api/services/nonce",
-      query: { userAddress: address },
-    });
-    const body = response.json<{ nonce?: unknown }>();
-    const nonce = body?.nonce;
-    if (nonce === null || nonce === undefined || !/^[0-9]+(\.0+)?$/.test(String(nonce))) {
-      throw new ProtocolError("Unexpected nonce answer: no nonce of digits", {
-        details: response.text(),
-        hint: "Check that the URL is an Ocean node",
-      });
-    }
-    // Some node versions send a number; large timestamps are exact below 2^53.
-    return String(nonce).replace(/\.0+$/, "");
+  nonce(address: string): Promise<string> {
+    return reads.nonce(this, address);
   }
 
   /**
@@ -206,13 +181,17 @@ export class OceanNode {
    * @throws NotFoundError when the asset is not indexed (yet, or never); see `ddoState`.
    *
    * @example Reading a DDO
-   * ```ts ignore
-   * const ddo = await node.ddo("did:op:" + "0".repeat(64));
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
    * console.log(ddo.metadata.name);
    * ```
    */
-  async ddo(did: string): Promise<Ddo> {
-    return await (await ddoCode()).fetchDdo(this.http, did);
+  ddo(did: string): Promise<Ddo> {
+    return reads.ddo(this, did);
   }
 
   /**
@@ -227,14 +206,14 @@ export class OceanNode {
    * @throws NotFoundError when the indexer has never seen the asset.
    *
    * @example Why an asset is missing
-   * ```ts ignore
+   * ```ts ignore (needs the transaction id of a DDO published on a chain)
    * const state = await node.ddoState({ txId: "0x..." });
    * if (!state.valid) console.log(state.error);
    * const same = await node.ddoState({ didPrefix: state.did.slice(0, 20) });
    * ```
    */
-  async ddoState(key: DdoStateKey): Promise<DdoState> {
-    return await (await ddoCode()).fetchDdoState(this.http, key);
+  ddoState(key: DdoStateKey): Promise<DdoState> {
+    return reads.ddoState(this, key);
   }
 
   /**
@@ -248,16 +227,18 @@ export class OceanNode {
    * @returns One result per DDO collection; documents are at `[i].hits[j].document`.
    *
    * @example Ten datasets
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const [result] = await node.query({
    *   size: 10, query: { bool: { filter: [{ term: { "metadata.type": "dataset" } }] } },
    * });
    * console.log(result.found, result.hits.length);
    * ```
    */
-  async query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
-    checkQueryBody(body);
-    return await (await queryCode()).runQuery(this.http, body);
+  query(body: EsStyleQuery | TypesenseQuery): Promise<TypesenseResult[]> {
+    return reads.query(this, body);
   }
 
   /**
@@ -278,16 +259,16 @@ export class OceanNode {
    * @returns An Arquero table, the same columns for 0 rows or many.
    *
    * @example Algorithms of one owner
-   * ```ts ignore
-   * const algorithms = await node.searchAssets({ type: "algorithm", owner: "0x..." });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const algorithms = await node.searchAssets({ type: "algorithm" });
+   * console.log(algorithms.numRows());
    * ```
    */
   searchAssets(filter: AssetFilter = {}, options: SearchAssetsOptions = {}): Promise<ColumnTable> {
-    return this.#table(
-      "searchAssets",
-      { filter, ...options },
-      async () => (await searchCode()).searchAssetsTable(this.http, filter, options),
-    );
+    return reads.searchAssets(this, filter, options);
   }
 
   /**
@@ -300,15 +281,17 @@ export class OceanNode {
    * @returns The same columns as `searchAssets`.
    *
    * @example A table of two DDOs
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [a, b] = (await node.searchAssets()).array("did") as string[];
    * const table = node.assetsTable([await node.ddo(a), await node.ddo(b)]);
+   * console.log(table.numRows());
    * ```
    */
   assetsTable(ddos: Iterable<Ddo>, options: StrictOption = {}): ColumnTable {
-    checkCall("OceanNode.assetsTable", options);
-    const list = [...ddos];
-    checkForms(list, this.http, options.strict);
-    return assetsTable(list);
+    return reads.assetsTable(this, ddos, options);
   }
 
   /**
@@ -319,16 +302,18 @@ export class OceanNode {
    * @returns Columns index, valid, name, type, contentType, contentLength (number), checksum.
    *
    * @example Sizes of a dataset's files
-   * ```ts ignore
-   * const files = await node.fileInfo({ did, serviceId });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
+   * const files = await node.fileInfo({ did: first.did, serviceId: ddo.services[0].id });
+   * console.log(files.objects());
    * ```
    */
   fileInfo(target: ServiceRef | FileObject): Promise<ColumnTable> {
-    return this.#table(
-      "fileInfo",
-      { ...target },
-      async () => (await fileInfoCode()).fileInfoTable(this.http, target),
-    );
+    return reads.fileInfo(this, target);
   }
 
   /**
@@ -338,7 +323,7 @@ export class OceanNode {
    * @returns The environments.
    *
    * @example The free tier's longest job
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const [env] = await node.computeEnvironments(11155111);
    * console.log(env.free?.maxJobDuration);
    * ```
@@ -357,7 +342,7 @@ export class OceanNode {
    * @returns One row per environment.
    *
    * @example Free limits
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const envs = await node.environmentsTable(11155111);
    * ```
    */
@@ -381,16 +366,20 @@ export class OceanNode {
    * @returns The DDO once the node serves it.
    *
    * @example After publishing
-   * ```ts ignore
-   * const ddo = await node.waitForIndexed(did, { timeoutMs: 120_000 });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.waitForIndexed(first.did, { timeoutMs: 120_000 });
+   * console.log(ddo.id === first.did);
    * ```
    */
-  async waitForIndexed(
+  waitForIndexed(
     target: string | { txId: string },
     options: WaitForIndexedOptions = {},
   ): Promise<Ddo> {
-    checkCall("OceanNode.waitForIndexed", options);
-    return await (await ddoCode()).waitIndexed(this.http, target, options);
+    return reads.waitForIndexed(this, target, options);
   }
 
   /**
@@ -408,7 +397,7 @@ export class OceanNode {
    * @returns The started jobs (usually one), as the node answered.
    *
    * @example A free job
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const [env] = await node.computeEnvironments(11155111);
    * const [job] = await node.startFreeCompute({
    *   signer, environment: env.id,
@@ -443,7 +432,7 @@ export class OceanNode {
    * @returns The node's terms, in ocean-node's field names, as received.
    *
    * @example What a paid job needs
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const terms = await node.initializeCompute({
    *   consumer: signer.address, environment: env.id, algorithm, datasets: [dataset],
    *   payment: { chainId: 31337, token: oceanToken },
@@ -488,7 +477,7 @@ export class OceanNode {
    *   again and they are reused, or give each as its asset's `transferTxId`).
    *
    * @example A paid job on the sandbox chain
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const { jobs: [job], orders } = await node.startCompute({
    *   signer, environment: env.id, algorithm, datasets: [dataset],
    *   rpcUrl: sandbox.chain!.rpcUrl, maxPrice: "2",
@@ -522,7 +511,7 @@ export class OceanNode {
    * @returns The quote: `transactions` and `totals` tables, and the orders.
    *
    * @example What a paid job will cost
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const quote = await node.quoteCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl });
    * quote.totals.print();
    * // One cap for the whole job: its orders together, fees included.
@@ -596,7 +585,7 @@ export class OceanNode {
    * @returns One row per job.
    *
    * @example Listing the jobs of a wallet
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const table = await node.jobs(signer.address);
    * console.log(table.select("jobId", "statusLabel").objects());
    * ```
@@ -621,7 +610,7 @@ export class OceanNode {
    * @returns One row per result file.
    *
    * @example The outputs of every job of a wallet
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const files = await node.jobResults(signer.address);
    * console.log(files.filter((d) => d.type === "output").objects());
    * ```
@@ -650,7 +639,7 @@ export class OceanNode {
    * @throws {TimeoutError} When the job has not finished within the limit.
    *
    * @example Waiting for a job
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const done = await node.waitForJob(signer.address, job.jobId, { timeoutMs: 600_000 });
    * console.log(done.results?.map((r) => r.filename));
    * ```
@@ -675,7 +664,7 @@ export class OceanNode {
    * @throws {TidepoolError} When the node lists no such job for the consumer.
    *
    * @example The status of one job
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const job = await node.job(signer.address, started.jobId);
    * console.log(job.status, job.statusText);
    * ```
@@ -703,7 +692,7 @@ export class OceanNode {
    * @throws {TidepoolError} When the node has no such job of the signer.
    *
    * @example Stopping a job that runs too long
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * await node.stopCompute(job.jobId, { signer });
    * const ended = await node.waitForJob(signer.address, job.jobId);
    * ```
@@ -728,7 +717,7 @@ export class OceanNode {
    * @throws {HttpError} 404 when the job is not running.
    *
    * @example Printing a job's output as it runs
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * for await (const line of node.computeLogs(job.jobId, { signer })) console.log(line);
    * ```
    */
@@ -750,7 +739,7 @@ export class OceanNode {
    * @returns A table of the saved files: `index, type, filename, path, bytes, sha256`.
    *
    * @example Saving every result
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const done = await node.waitForJob(signer.address, job.jobId);
    * const files = await node.downloadResults(done, { signer, dir: "results" });
    * console.log(files.objects());
@@ -775,7 +764,7 @@ export class OceanNode {
    * @returns The result's text.
    *
    * @example Reading the algorithm log of a failed job
-   * ```ts ignore
+   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
    * const index = error.job.results.findIndex((r) => r.type === "algorithmLog");
    * console.log(await node.resultText(error.job, index, { signer }));
    * ```
@@ -794,14 +783,12 @@ export class OceanNode {
    * @returns The provider fee object, as the node answered.
    *
    * @example Before ordering
-   * ```ts ignore
+   * ```ts ignore (needs a datatoken and provider fee from a chain: tests/chain runs it on anvil)
    * const { providerFee, datatoken } = await node.initialize({ did, serviceId, consumer: signer.address });
    * ```
    */
-  async initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
-    checkCall("OceanNode.initialize", parameters);
-    await this.#checkServedHere(parameters.did, parameters.serviceId, "initialize a download");
-    return await (await downloadCode()).initialize(this.http, parameters);
+  initialize(parameters: InitializeParameters): Promise<InitializeReturnType> {
+    return files.initialize(this, parameters);
   }
 
   /**
@@ -816,14 +803,12 @@ export class OceanNode {
    * @returns Where the file was saved, its size and SHA-256.
    *
    * @example Downloading an ordered file
-   * ```ts ignore
+   * ```ts ignore (needs the transaction of an order paid on a chain: tests/chain runs it on anvil)
    * const file = await node.download({ did, serviceId, txId, signer, dir: "data", verify: true });
    * ```
    */
-  async download(parameters: DownloadParameters): Promise<DownloadReturnType> {
-    checkCall("OceanNode.download", parameters);
-    await this.#checkServedHere(parameters.did, parameters.serviceId, "download");
-    return await (await downloadCode()).download(this.http, parameters);
+  download(parameters: DownloadParameters): Promise<DownloadReturnType> {
+    return files.download(this, parameters);
   }
 
   /**
@@ -835,13 +820,20 @@ export class OceanNode {
    * @returns The node's `0x`-prefixed lowercase hex string.
    *
    * @example Sealing a file list
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const url = "https://data.example/weather.csv";
    * const files = await node.encrypt([{ type: "url", url, method: "GET" }], { signer });
+   * console.log(files.length > 0);
    * ```
    */
-  async encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
-    checkCall("OceanNode.encrypt", options);
-    return await (await publishCode()).encrypt(this.http, data, options);
+  encrypt(data: EncryptInput, options: EncryptOptions): Promise<string> {
+    return files.encrypt(this, data, options);
   }
 
   /**
@@ -854,7 +846,15 @@ export class OceanNode {
    * @returns The verdict, with the node's signature or its messages.
    *
    * @example Checking before publishing
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
    * const verdict = await node.validateDdo(ddo, { signer });
    * if (!verdict.valid) console.log(verdict.errors);
    * ```
@@ -873,14 +873,13 @@ export class OceanNode {
    * @returns The decrypted DDO as the node's text.
    *
    * @example Open a document the node sealed
-   * ```ts ignore
+   * ```ts ignore (needs a decrypter key the node trusts)
    * const sealed = await node.encrypt(ddo, { signer });
    * const text = await node.decrypt({ signer: decrypter, chainId: 11155111, encryptedDocument: sealed });
    * ```
    */
-  async decrypt(parameters: DecryptParameters): Promise<string> {
-    checkCall("OceanNode.decrypt", parameters);
-    return await (await publishCode()).decrypt(this.http, parameters);
+  decrypt(parameters: DecryptParameters): Promise<string> {
+    return files.decrypt(this, parameters);
   }
 
   /**
@@ -891,17 +890,21 @@ export class OceanNode {
    * (`valid: false` with the node's messages), not an error.
    *
    * @example Check a DDO before publishing it
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const [first] = (await node.searchAssets({ type: "dataset" })).objects() as { did: string }[];
+   * const ddo = await node.ddo(first.did);
    * const result = await node.validateDdo(ddo);
    * if (!result.valid) console.log(result.errors.join("\n"));
    * ```
    */
-  async validateDdo(
+  validateDdo(
     ddo: Ddo | Record<string, unknown>,
     options: ValidateDdoOptions = {},
   ): Promise<ValidateDdoResult> {
-    checkCall("OceanNode.validateDdo", options);
-    return await (await publishCode()).validateDdo(this.http, ddo, options);
+    return files.validateDdo(this, ddo, options);
   }
 
   /**
@@ -916,14 +919,20 @@ export class OceanNode {
    * @returns The token, for the signer's address at this node.
    *
    * @example Metrics without signing each request
-   * ```ts ignore
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ count: 20 });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
    * const token = await node.createAuthToken({ signer });
    * const jobs = await node.jobs(signer.address, { includeMetrics: true, token });
+   * console.log(jobs.numRows());
    * ```
    */
-  async createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
-    checkCall("OceanNode.createAuthToken", parameters);
-    return await (await authTokenCode()).createAuthToken(this.http, parameters);
+  createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
+    return files.createAuthToken(this, parameters);
   }
 
   /**
@@ -931,9 +940,7 @@ export class OceanNode {
    * naming both nodes, before anything is signed, ordered or paid.
    */
   async #checkServedHere(did: unknown, serviceId: unknown, action: string): Promise<void> {
-    if (typeof did !== "string" || typeof serviceId !== "string") return;
-    const { checkServedHere } = await servedHereCode();
-    checkServedHere(this.http.baseUrl, await this.ddo(did), serviceId, action);
+    await checkServedHere(this, { did, serviceId, action });
   }
 
   async #defaultChainId(): Promise<number> {

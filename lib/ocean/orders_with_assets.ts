@@ -74,8 +74,12 @@ export function ordersWithAssets(
     const values = assets.array(name) as ArrayLike<unknown>;
     added[name] = matched.map((row) => row === undefined ? null : values[row]);
   }
-  return deriveProvenance(orders.assign(added), "ordersWithAssets", { orders, assets }, {
-    columns: options.columns,
+  return deriveProvenance(orders.assign(added), {
+    operation: "ordersWithAssets",
+    inputs: { orders, assets },
+    params: {
+      columns: options.columns,
+    },
   });
 }
 

@@ -97,7 +97,7 @@ export function signerFromPrivateKey(privateKey: string, source = "the private k
  * @returns The signer.
  *
  * @example A signer from the environment
- * ```ts ignore
+ * ```ts ignore (reads a real private key from OCEAN_PRIVATE_KEY)
  * const signer = signerFromEnv(); // reads OCEAN_PRIVATE_KEY
  * ```
  */

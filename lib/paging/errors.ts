@@ -45,7 +45,7 @@ export class PagingError extends ProtocolError {
  *
  * @example Reading which cap was reached
  * ```ts
- * const error = new PagingCapError("archive resources", "maxPages", 10);
+ * const error = new PagingCapError("archive resources", { cap: "maxPages", limit: 10 });
  * console.log(error.cap, error.limit); // "maxPages" 10
  * ```
  */
@@ -61,11 +61,17 @@ export class PagingCapError extends TidepoolError {
    * Creates the error; the hint names the option that raises the cap.
    *
    * @param label What was read.
-   * @param cap The cap reached.
-   * @param limit Its value.
-   * @param call The call whose options raise it, e.g. `archive.resources()`.
+   * @param reached `cap`, the cap reached; `limit`, its value; `call`, the
+   *   call whose options raise it, e.g. `archive.resources()`.
    */
-  constructor(label: string, cap: "maxPages" | "maxRows", limit: number, call = "the call") {
+  constructor(
+    label: string,
+    { cap, limit, call = "the call" }: {
+      cap: "maxPages" | "maxRows";
+      limit: number;
+      call?: string;
+    },
+  ) {
     const what = cap === "maxPages" ? "pages" : "rows";
     super(`Stopped ${label} at the cap of ${limit.toLocaleString("en-US")} ${what} (${cap})`, {
       hint: `Pass { ${cap}: ${

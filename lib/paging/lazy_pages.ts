@@ -15,9 +15,13 @@
  * @returns A generator over the walk's values.
  *
  * @example Handing out a walk whose code is not loaded yet
- * ```ts ignore
- * const pages = lazyPages(async () => (await import("./walk.ts")).walk(context));
- * for await (const page of pages) console.log(page.numRows());
+ * ```ts
+ * // In tidepool `load` imports the walk's module; here the walk is written inline.
+ * async function* walk(rows: number[]) {
+ *   for (const row of rows) yield [row];
+ * }
+ * const pages = lazyPages(async () => walk([1, 2, 3]));
+ * for await (const page of pages) console.log(page.length);
  * ```
  */
 export async function* lazyPages<T, TReturn = void>(

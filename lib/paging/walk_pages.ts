@@ -119,7 +119,11 @@ export async function* walkPages<C, P, R>(
       clearTimeout(deferred);
       options.signal?.throwIfAborted();
       if (state.pages >= maxPages) {
-        throw new PagingCapError(pager.label, "maxPages", maxPages, pager.call);
+        throw new PagingCapError(pager.label, {
+          cap: "maxPages",
+          limit: maxPages,
+          call: pager.call,
+        });
       }
       const key = kind.key(cursor);
       if (cursors.has(key)) {
@@ -189,7 +193,7 @@ export async function* walkPages<C, P, R>(
       state.total ??= read.total;
       state.rows += read.rows.length;
       if (state.rows > maxRows) {
-        throw new PagingCapError(pager.label, "maxRows", maxRows, pager.call);
+        throw new PagingCapError(pager.label, { cap: "maxRows", limit: maxRows, call: pager.call });
       }
       const next: C | null = read.done ? null : kind.advance(cursor, read, state);
       if (read.rows.length > 0) {

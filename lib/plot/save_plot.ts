@@ -33,9 +33,16 @@ export interface SavePlotOptions {
  * @returns The path written.
  *
  * @example Saving a chart
- * ```ts ignore
- * await savePlot("out/emotions.svg", emotionDistributionChart(stats.emotions));
- * await savePlot("out/emotions.png", emotionDistributionChart(stats.emotions));
+ * ```ts
+ * import { startExpressionSandbox } from "../sandbox/expressions/mod.ts";
+ * import { ExpressionSearch } from "../expressions/expression_search.ts";
+ * import { emotionDistributionChart } from "./emotion_distribution_chart.ts";
+ * await using sandbox = startExpressionSandbox({ size: 200 });
+ * const stats = await new ExpressionSearch(sandbox.url, { progress: false }).stats();
+ * const out = await Deno.makeTempDir();
+ * await savePlot(`${out}/emotions.svg`, emotionDistributionChart(stats.emotions));
+ * await savePlot(`${out}/emotions.png`, emotionDistributionChart(stats.emotions));
+ * console.log((await Deno.stat(`${out}/emotions.png`)).size > 0);
  * ```
  */
 export async function savePlot(

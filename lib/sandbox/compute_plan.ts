@@ -70,7 +70,7 @@ function env(name: string): string | undefined {
  * @returns The plan, or `{ skipped }` with a one-line reason.
  *
  * @example In the demo
- * ```ts ignore
+ * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
  * const plan = await computePlan(node, services);
  * if ("skipped" in plan) console.log(plan.skipped);
  * else {

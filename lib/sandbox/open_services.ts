@@ -75,7 +75,7 @@ export interface Services {
  * @returns The addresses, which are real, the cache settings and a close function.
  *
  * @example In a notebook's first cell
- * ```ts ignore
+ * ```ts ignore (opens the real services, or the sandbox when offline; tests/sandbox runs it)
  * const services = await openServices();
  * const ex = new ExpressionSearch(services.urls.expressions, { cache: services.cache });
  * ```

@@ -72,9 +72,11 @@ export interface Sandbox {
  * @returns The running services and their URLs.
  *
  * @example Running against the sandbox
- * ```ts ignore
+ * ```ts
+ * import { ExpressionSearch } from "../expressions/expression_search.ts";
  * await using sandbox = await startSandbox();
- * const ex = new ExpressionSearch(sandbox.urls.expressions);
+ * const ex = new ExpressionSearch(sandbox.urls.expressions, { progress: false });
+ * console.log((await ex.stats()).total);
  * ```
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

@@ -131,12 +131,13 @@ export async function jsonLdToTriples(
       documentLoader: documentLoader(options.http),
       eventHandler: ({ event }) => {
         if (options.strict) {
-          reportUnknownShape(
-            reporter,
-            true,
-            `JSON-LD that would lose data: ${event.message.replace(/\.$/, "")} (${event.code})`,
-            JSON.stringify(event.details ?? {}),
-          );
+          reportUnknownShape(reporter, {
+            strict: true,
+            message: `JSON-LD that would lose data: ${
+              event.message.replace(/\.$/, "")
+            } (${event.code})`,
+            details: JSON.stringify(event.details ?? {}),
+          });
         }
         dropped.push(event);
       },

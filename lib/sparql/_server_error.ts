@@ -64,7 +64,7 @@ export function isFinalAnswer(response: HttpResponse): boolean {
  * the query: a retry would answer the same, so it was sent once.
  *
  * @example Telling a timeout from the rest
- * ```ts ignore
+ * ```ts ignore (needs a SPARQL endpoint that refuses the query, as Virtuoso does; tests/sparql runs it)
  * try {
  *   await endpoint.query("SELECT * WHERE { ?s ?p ?o }");
  * } catch (error) {
@@ -88,10 +88,9 @@ export class SparqlServerError extends HttpError {
    * Wraps the HTTP error of an answer whose body names a fault of the query.
    *
    * @param error The HTTP error of the answer.
-   * @param found What its body names.
-   * @param query The query as the caller wrote it.
+   * @param parameters `found`, what its body names; `query`, the query as the caller wrote it.
    */
-  constructor(error: HttpError, found: ServerFault, query: string) {
+  constructor(error: HttpError, { found, query }: { found: ServerFault; query: string }) {
     const named = [found.sqlState, found.code].filter(Boolean).join(" ");
     // The URL without its query string: that holds the text sent (a page, a COUNT), not the user's.
     const endpoint = error.url.split("?")[0];
@@ -126,5 +125,5 @@ const HINTS: Record<SparqlFault, string> = {
 export function queryError(error: unknown, query: string): unknown {
   if (!(error instanceof HttpError) || error instanceof SparqlServerError) return error;
   const found = serverFault(error.body);
-  return found ? new SparqlServerError(error, found, query) : error;
+  return found ? new SparqlServerError(error, { found, query }) : error;
 }

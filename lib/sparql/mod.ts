@@ -4,10 +4,13 @@
  * {@linkcode sparql} builds queries with escaped values.
  *
  * @example A plain endpoint
- * ```ts ignore
+ * ```ts
  * import { SparqlEndpoint } from "@tidepool/tidepool/sparql";
- * const endpoint = new SparqlEndpoint("http://127.0.0.1:8890/sparql");
+ * import { startArchiveSandbox } from "@tidepool/tidepool/sandbox/archive";
+ * await using sandbox = await startArchiveSandbox();
+ * const endpoint = new SparqlEndpoint(`${sandbox.url}/api/shinano/dl/letters/sparql`, { progress: false });
  * const rows = await endpoint.all("SELECT ?s ?o WHERE { ?s <http://schema.org/name> ?o }");
+ * console.log(rows.numRows());
  * ```
  *
  * @module

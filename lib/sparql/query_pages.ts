@@ -262,7 +262,7 @@ export async function* queryPages(
     for (const table of page.rows) {
       received += table.numRows();
       if (maxRows !== undefined && received > maxRows) {
-        throw new PagingCapError(label, "maxRows", maxRows, call);
+        throw new PagingCapError(label, { cap: "maxRows", limit: maxRows, call });
       }
       yield table;
     }

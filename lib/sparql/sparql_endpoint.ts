@@ -34,8 +34,11 @@ const pagesCode = () => import("./query_pages.ts");
  * code (a compile error, a timeout) are sent once, never retried.
  *
  * @example Names from any endpoint
- * ```ts ignore
- * const endpoint = new SparqlEndpoint("https://query.example/sparql");
+ * ```ts
+ * // The archive sandbox serves a read-only SPARQL endpoint.
+ * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const endpoint = new SparqlEndpoint(`${sandbox.url}/api/shinano/dl/letters/sparql`, { progress: false });
  * const names = await endpoint.all("SELECT ?s ?name WHERE { ?s <http://schema.org/name> ?name }");
  * console.log(names.numRows());
  * ```
@@ -73,8 +76,13 @@ export class SparqlEndpoint {
    * @returns SELECT: a typed table; ASK: a boolean; CONSTRUCT and DESCRIBE: a triples table.
    *
    * @example Whether a graph has a name
-   * ```ts ignore
+   * ```ts
+   * // The archive sandbox serves a read-only SPARQL endpoint.
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const endpoint = new SparqlEndpoint(`${sandbox.url}/api/shinano/dl/letters/sparql`, { progress: false });
    * const any = await endpoint.query<boolean>("ASK { ?s <http://schema.org/name> ?o }");
+   * console.log(any);
    * ```
    */
   async query<T extends SparqlResult = ColumnTable>(
@@ -107,8 +115,15 @@ export class SparqlEndpoint {
    * @returns One table of every row.
    *
    * @example Every label
-   * ```ts ignore
-   * const labels = await endpoint.all("SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?label }");
+   * ```ts
+   * // The archive sandbox serves a read-only SPARQL endpoint.
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const endpoint = new SparqlEndpoint(`${sandbox.url}/api/shinano/dl/letters/sparql`, { progress: false });
+   * const labels = await endpoint.all(
+   *   "SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?label }",
+   * );
+   * console.log(labels.numRows());
    * ```
    */
   async all(query: string, options: PagesOptions = {}): Promise<ColumnTable> {
@@ -128,7 +143,11 @@ export class SparqlEndpoint {
    * @returns The pages, each with its own provenance.
    *
    * @example Page by page
-   * ```ts ignore
+   * ```ts
+   * // The archive sandbox serves a read-only SPARQL endpoint.
+   * import { startArchiveSandbox } from "../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const endpoint = new SparqlEndpoint(`${sandbox.url}/api/shinano/dl/letters/sparql`, { progress: false });
    * for await (const page of endpoint.pages("SELECT ?s WHERE { ?s ?p ?o }")) console.log(page.numRows());
    * ```
    */

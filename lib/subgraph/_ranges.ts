@@ -145,13 +145,17 @@ export async function readRanges(
       );
     }
     range.keys.add(key);
-    if (++pages > maxPages) throw new PagingCapError(label, "maxPages", maxPages, "paginate()");
+    if (++pages > maxPages) {
+      throw new PagingCapError(label, { cap: "maxPages", limit: maxPages, call: "paginate()" });
+    }
     const answer = await range.pager.fetch(cursor, signal);
     const read = range.pager.read(answer, cursor, { pages, rows, received: rows, restarts: 0 });
     range.pages.push([...read.rows]);
     range.rowsRead += read.rows.length;
     rows += read.rows.length;
-    if (rows > maxRows) throw new PagingCapError(label, "maxRows", maxRows, "paginate()");
+    if (rows > maxRows) {
+      throw new PagingCapError(label, { cap: "maxRows", limit: maxRows, call: "paginate()" });
+    }
     if (read.rows.length > 0) range.reached = read.rows[read.rows.length - 1][field];
     range.cursor = read.done ? null : read.next ?? null;
     const { requests } = context.http.inFlight;

@@ -26,7 +26,11 @@ export const globalStatisticsSchema: TableSchema<SubgraphRow> = defineSchema([
  * @returns The statistics table (columns of {@linkcode globalStatisticsSchema}).
  *
  * @example The order count
- * ```ts ignore
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
  * const stats = await sg.globalStatistics();
  * console.log(stats.get("orderCount", 0));
  * ```

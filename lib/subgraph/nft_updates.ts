@@ -60,8 +60,13 @@ export const nftUpdateSchema: TableSchema<SubgraphRow, NftUpdateRow> = defineSch
  * @returns The update table (columns of {@linkcode nftUpdateSchema}).
  *
  * @example Updates of one owner's NFTs
- * ```ts ignore
- * const updates = await sg.nftUpdates({ owner: "0xAbC..." });
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const updates = await sg.nftUpdates();
+ * console.log(updates.numRows());
  * ```
  */
 export function fetchNftUpdates(

@@ -30,7 +30,11 @@ export interface OpcRecord {
  * @returns The settings, or null when the subgraph has none (normal here).
  *
  * @example Fees, when the subgraph has them
- * ```ts ignore
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
  * const opc = await sg.opc();
  * console.log(opc === null ? "no OPC entity on this subgraph" : opc.swapOceanFee);
  * ```

@@ -259,8 +259,13 @@ function readNested(row: SubgraphRow, key: string, field: string): unknown {
  * @returns The order table (columns of {@linkcode orderSchema}).
  *
  * @example Orders of one consumer in 2026
- * ```ts ignore
- * const orders = await sg.orders({ consumer: "0xAbC...", since: "2026-01-01" });
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const orders = await sg.orders({ since: "2024-01-01" });
+ * console.log(orders.numRows());
  * ```
  */
 export async function fetchOrders(
@@ -281,9 +286,15 @@ export async function fetchOrders(
  * @returns The pages; when done, what the read saw (block, staleness, pages, rows).
  *
  * @example Orders by month into Parquet
- * ```ts ignore
- * await writeDataset(sg.orderPages({ since: "2024-01-01" }), "out/orders", {
- *   partitionBy: [{ name: "month", value: (o) => (o.createdAt as Date).toISOString().slice(0, 7) }],
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * import { writeDataset } from "../dataset/mod.ts";
+ * const dir = await Deno.makeTempDir();
+ * await writeDataset(sg.orderPages({ since: "2024-01-01" }), `${dir}/orders`, {
+ *   partitionBy: [{ name: "month", value: (o: { createdAt: Date }) => o.createdAt.toISOString().slice(0, 7) }],
  * });
  * ```
  */

@@ -91,7 +91,11 @@ export function fieldSchema(fields: readonly string[]): TableSchema<SubgraphRow>
  * @returns The table, with {@linkcode subgraphInfo} attached.
  *
  * @example Every token, nested fields as dotted columns
- * ```ts ignore
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
  * const table = await sg.paginate({ entity: "tokens", fields: ["id", "symbol", "nft.owner.id"] });
  * console.log(table.columnNames()); // ["id", "symbol", "nft.owner.id"]
  * ```

@@ -71,9 +71,12 @@ export interface SubgraphOptions extends ClientOptions {
  * the table (`subgraphInfo(table).stale`), or throws when `minBlock` is set.
  *
  * @example Orders of one consumer, all pages
- * ```ts ignore
- * const sg = new Subgraph("https://subgraph.example/subgraphs/name/owner/name");
- * const orders = await sg.orders({ consumer: "0xAbC..." });
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { subgraphInfo } from "./subgraph_info.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const orders = await sg.orders({ since: "2024-01-01" });
  * if (subgraphInfo(orders)?.stale) console.log("the subgraph is behind; do not trust empty results");
  * ```
  */
@@ -101,7 +104,7 @@ export class Subgraph {
       registerSecret(apiKey);
       clientOptions.headers = { ...options.headers, Authorization: `Bearer ${apiKey}` };
     }
-    const http = new HttpClient(url, clientOptions, SUBGRAPH_PACING);
+    const http = new HttpClient(url, { ...clientOptions, defaults: SUBGRAPH_PACING });
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
     this.#context = {

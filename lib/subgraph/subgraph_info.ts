@@ -56,8 +56,12 @@ export function attachSubgraphInfo<T extends object>(table: T, info: SubgraphInf
  * @returns Its info, or undefined for a table that did not come from a subgraph.
  *
  * @example Refusing to plot a stale answer
- * ```ts ignore
- * const orders = await sg.orders({ consumer: "0xAbC..." });
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const orders = await sg.orders({ since: "2024-01-01" });
  * const info = subgraphInfo(orders);
  * if (info?.stale) console.log(`Not trusted: ${info.reasons.join("; ")}`);
  * else console.log(`${orders.numRows()} orders as of block ${info?.block}`);

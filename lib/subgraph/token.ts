@@ -53,8 +53,13 @@ export interface TokenRecord {
  * @returns The token, or null.
  *
  * @example A datatoken's fee settings
- * ```ts ignore
- * const token = await sg.token("0xAbC...");
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
+ * const [address] = (await sg.tokens({ isDatatoken: true })).array("address") as string[];
+ * const token = await sg.token(address);
  * console.log(token?.symbol, token?.publishMarketFeeAmount);
  * ```
  */

@@ -73,8 +73,13 @@ export interface TokensOptions extends PagedReadOptions {
  * @returns The token table (columns of {@linkcode tokenSchema}), in id order.
  *
  * @example Every datatoken
- * ```ts ignore
+ * ```ts
+ * import { serveSubgraph } from "../sandbox/subgraph/mod.ts";
+ * import { Subgraph } from "./subgraph.ts";
+ * await using sandbox = serveSubgraph();
+ * const sg = new Subgraph(sandbox.endpoint, { progress: false });
  * const datatokens = await sg.tokens({ isDatatoken: true });
+ * console.log(datatokens.numRows());
  * ```
  */
 export function fetchTokens(

@@ -12,6 +12,16 @@ import type { ColumnTable } from "arquero";
 import { TIDEPOOL_VERSION } from "../version.ts";
 import { attachProvenance, type Provenance, provenance } from "./provenance.ts";
 
+/** Parameters of {@linkcode deriveProvenance}. */
+export interface DeriveProvenanceParameters {
+  /** The operation that derived the table, e.g. `"tags"`. */
+  operation: string;
+  /** The tables it was derived from, by name. */
+  inputs: Readonly<Record<string, ColumnTable>>;
+  /** The operation's own parameters, recorded beside the inputs'. */
+  params?: Readonly<Record<string, unknown>>;
+}
+
 /**
  * Attaches to a derived table the provenance of the helper that made it,
  * when at least one input has one; a table derived only from tables
@@ -27,9 +37,8 @@ import { attachProvenance, type Provenance, provenance } from "./provenance.ts";
  * - `cacheKeys`: the inputs' keys in order, each once.
  *
  * @param table The derived table.
- * @param operation The helper's name.
- * @param inputs The input tables by parameter name.
- * @param options The helper's own options, JSON-serialisable.
+ * @param parameters `operation`, the helper's name; `inputs`, the input
+ *   tables by parameter name; `params`, the helper's own options, JSON-serialisable.
  * @returns The same table.
  *
  * @example Tag counts name the search they count
@@ -41,16 +50,14 @@ import { attachProvenance, type Provenance, provenance } from "./provenance.ts";
  *   tidepoolVersion: "0.1.0", startedAt: "2026-01-01T00:00:00Z",
  *   endedAt: "2026-01-01T00:00:01Z", asOf: { nodeVersion: "2.1.0" }, cacheKeys: ["k1"],
  * });
- * const counts = deriveProvenance(aq.table({ tag: ["sea"], count: [1] }), "tags", { assets });
+ * const counts = deriveProvenance(aq.table({ tag: ["sea"], count: [1] }), { operation: "tags", inputs: { assets } });
  * const from = provenance(counts)!;
  * console.log(from.operation, from.asOf, from.cacheKeys); // tags { nodeVersion: "2.1.0" } ["k1"]
  * ```
  */
 export function deriveProvenance(
   table: ColumnTable,
-  operation: string,
-  inputs: Readonly<Record<string, ColumnTable>>,
-  options: Readonly<Record<string, unknown>> = {},
+  { operation, inputs, params: options = {} }: DeriveProvenanceParameters,
 ): ColumnTable {
   const named = Object.entries(inputs).map(([name, input]) => [name, provenance(input)] as const);
   const known = named.flatMap(([, from]) => from ? [from] : []);

@@ -39,6 +39,14 @@ export interface Lineage {
 
 const lineages = new WeakMap<ColumnTable, Lineage>();
 
+/** Parameters of {@linkcode withLineage}. */
+export interface WithLineageParameters {
+  /** The tables it was made from, by name. */
+  inputs: Readonly<Record<string, ColumnTable>>;
+  /** The steps, as text (the verbs as written, or a sentence). */
+  steps: string;
+}
+
 /**
  * States where a table made with Arquero verbs came from: its input tables
  * (their digests are taken now, with the call that returned each) and the
@@ -47,26 +55,24 @@ const lineages = new WeakMap<ColumnTable, Lineage>();
  * `Arquero verbs`), so its service, times and cache keys carry over.
  *
  * @param table The derived table.
- * @param inputs The tables it was made from, by name.
- * @param steps The steps, as text (the verbs as written, or a sentence).
+ * @param parameters `inputs`, the tables it was made from, by name; `steps`,
+ *   as text (the verbs as written, or a sentence).
  * @returns The same table.
  *
  * @example Counts per tag, with where they came from
  * ```ts
  * import * as aq from "arquero";
  * const assets = aq.table({ did: ["a", "b"], tags: [["sea"], ["sea", "air"]] });
- * const byTag = withLineage(
- *   assets.unroll("tags").groupby("tags").count(),
- *   { assets },
- *   'assets.unroll("tags").groupby("tags").count()',
- * );
+ * const byTag = withLineage(assets.unroll("tags").groupby("tags").count(), {
+ *   inputs: { assets },
+ *   steps: 'assets.unroll("tags").groupby("tags").count()',
+ * });
  * console.log(lineage(byTag)?.inputs[0].rows); // 2
  * ```
  */
 export function withLineage(
   table: ColumnTable,
-  inputs: Readonly<Record<string, ColumnTable>>,
-  steps: string,
+  { inputs, steps }: WithLineageParameters,
 ): ColumnTable {
   const described = Object.entries(inputs).map(([name, input]) => {
     const from = provenance(input);
@@ -77,7 +83,7 @@ export function withLineage(
       ...(from ? { operation: from.operation, service: from.service } : {}),
     };
   });
-  deriveProvenance(table, "Arquero verbs", inputs, { steps });
+  deriveProvenance(table, { operation: "Arquero verbs", inputs, params: { steps } });
   lineages.set(table, Object.freeze({ inputs: Object.freeze(described), steps }));
   return table;
 }

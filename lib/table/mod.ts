@@ -13,7 +13,13 @@ export * from "./schema.ts";
 export * from "./concat_tables.ts";
 export * from "./typed_rows.ts";
 export { type Provenance, provenance } from "./provenance.ts";
-export { deriveProvenance } from "./derived_provenance.ts";
-export { type Lineage, lineage, type LineageInput, withLineage } from "./lineage.ts";
+export { deriveProvenance, type DeriveProvenanceParameters } from "./derived_provenance.ts";
+export {
+  type Lineage,
+  lineage,
+  type LineageInput,
+  withLineage,
+  type WithLineageParameters,
+} from "./lineage.ts";
 export { canonicalTable } from "./canonical_table.ts";
 export { type TableDigest, tableDigest } from "./table_digest.ts";

@@ -124,10 +124,14 @@ export function frozenProvenance(record: Omit<Provenance, "rows">, rows: number)
  * @returns Its provenance, or undefined for a table no tidepool call returned.
  *
  * @example Where a table came from
- * ```ts ignore
+ * ```ts
+ * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+ * import { OceanNode } from "../ocean/ocean_node.ts";
+ * await using sandbox = startOceanSandbox({ count: 5 });
+ * const node = new OceanNode(sandbox.url, { progress: false });
  * const assets = await node.searchAssets({ type: "dataset" });
  * const from = provenance(assets);
- * console.log(from?.operation, from?.service, from?.asOf); // OceanNode.searchAssets http://… { nodeVersion: "2.1.0" }
+ * console.log(from?.operation, from?.service, from?.asOf); // OceanNode.searchAssets http://… { nodeVersion: … }
  * ```
  *
  * @example A table made here has none

@@ -13,7 +13,10 @@ const node = new OceanNode(env("NODE_URL"), { progress: false });
 const signer = signerFromEnv("BUYER_KEY");
 await readyThenWait();
 try {
-  const order = await orderAsset(node, env("DID"), env("SERVICE_ID"), signer, {
+  const order = await orderAsset(node, {
+    did: env("DID"),
+    serviceId: env("SERVICE_ID"),
+    signer,
     rpcUrl: env("RPC_URL"),
   });
   console.log(JSON.stringify({ txHash: order.txHash, source: order.source }));

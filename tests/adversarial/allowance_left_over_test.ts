@@ -73,7 +73,7 @@ Deno.test("an order that pays less than quoted leaves every allowance as it was"
     const signer = await fundedBuyer(world, "10");
     const proxy = changeBeforeFill(world, to, change);
     try {
-      await orderAsset(node, did, serviceId, signer, { rpcUrl: proxy.url, maxPrice: "2" });
+      await orderAsset(node, { did, serviceId, signer, rpcUrl: proxy.url, maxPrice: "2" });
       assert.ok(proxy.changed(), "the publisher changed its terms before the transaction");
       assert.equal((await world.ordersPaidBy(signer.address)).length, 1, "the order was placed");
       return signer;

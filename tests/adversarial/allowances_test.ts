@@ -130,7 +130,10 @@ Deno.test("an order leaves every allowance as it was and pays no fee raised afte
       try {
         const before = await world.oceanOf(signer.address);
         const marketBefore = await world.oceanOf(market);
-        const error = await orderAsset(node, did, serviceId, signer, {
+        const error = await orderAsset(node, {
+          did,
+          serviceId,
+          signer,
           rpcUrl: proxy.url,
           maxPrice: "2",
         }).then(() => undefined, (e) => e);
@@ -153,7 +156,10 @@ Deno.test("an order leaves every allowance as it was and pays no fee raised afte
       for (const [spender, amount] of [[exchange, "0.5"], [exchange, "5"], [datatoken, "5"]]) {
         const signer = await buyerAllowing(spender, amount);
         const before = await world.oceanOf(signer.address);
-        const order = await orderAsset(node, did, serviceId, signer, {
+        const order = await orderAsset(node, {
+          did,
+          serviceId,
+          signer,
           rpcUrl: chain.rpcUrl,
           maxPrice: "2",
         });

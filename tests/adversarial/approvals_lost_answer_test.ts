@@ -56,10 +56,8 @@ Deno.test("an approval mined but answered with an error is set back", async (t) 
       },
     });
     try {
-      const error = await orderAsset(node, did, serviceId, signer, {
-        rpcUrl: proxy.url,
-        maxPrice,
-      }).then(() => undefined, (e) => e);
+      const error = await orderAsset(node, { did, serviceId, signer, rpcUrl: proxy.url, maxPrice })
+        .then(() => undefined, (e) => e);
       assert.ok(error instanceof TidepoolError, `the order failed: ${error}`);
       assert.equal(lost, 1, "one approval's answer was lost");
       return signer;

@@ -87,7 +87,10 @@ Deno.test("an order stopped or failed after an approval leaves every allowance a
       },
     });
     try {
-      const error = await orderAsset(node, did, serviceId, signer, {
+      const error = await orderAsset(node, {
+        did,
+        serviceId,
+        signer,
         rpcUrl: proxy.url,
         signal: stop.signal,
         maxPrice: options.maxPrice,

@@ -35,7 +35,10 @@ Deno.test("maxPrice is a cap: never rounded up to the token's precision", async 
       const signer = await buyer();
       const node = new OceanNode(ocean.url, { progress: false, retry: false });
       const before = await world.oceanOf(signer.address);
-      const order = await orderAsset(node, did, serviceId, signer, {
+      const order = await orderAsset(node, {
+        did,
+        serviceId,
+        signer,
         rpcUrl: chain.rpcUrl,
         maxPrice: "1.0009999999999999995",
       }).catch((error) => error);
@@ -99,7 +102,10 @@ Deno.test("maxPrice is a cap: never rounded up to the token's precision", async 
       });
       proxies.push(proxy);
       const node = new OceanNode(proxy.url, { progress: false, retry: false });
-      const order = await orderAsset(node, did, serviceId, signer, {
+      const order = await orderAsset(node, {
+        did,
+        serviceId,
+        signer,
         rpcUrl: chain.rpcUrl,
         maxPrice: "1.5",
       }).catch((error) => error);

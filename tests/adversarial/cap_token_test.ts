@@ -66,7 +66,7 @@ Deno.test("a node cannot move the cap to a token the user did not price in", asy
 
     // The user looks at a quote: 1.001 Ocean, all in Ocean.
     const honest = new OceanNode(ocean.url, { progress: false, retry: false });
-    const quote = await quoteOrder(honest, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+    const quote = await quoteOrder(honest, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
     const symbols = (quote.totals.objects() as { symbol: string }[]).map((row) => row.symbol);
     assert.deepEqual(symbols.filter((s) => s !== "native"), ["OCEAN"]);
 
@@ -86,7 +86,10 @@ Deno.test("a node cannot move the cap to a token the user did not price in", asy
     });
     proxies.push(proxy);
     const node = new OceanNode(proxy.url, { progress: false, retry: false });
-    const order = await orderAsset(node, did, serviceId, signer, {
+    const order = await orderAsset(node, {
+      did,
+      serviceId,
+      signer,
       rpcUrl: chain.rpcUrl,
       maxPrice: "2",
     }).catch((error) => error);

@@ -142,13 +142,13 @@ Deno.test("maxPrice caps the price token; every other token needs its own cap", 
     signer: ReturnType<typeof signerFromPrivateKey>,
     maxPrice: unknown,
   ) =>
-    orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl, maxPrice: maxPrice as never });
+    orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl, maxPrice: maxPrice as never });
 
   try {
     await t.step("the quote's totals show every token, the node's fee token too", async () => {
       const { signer } = await buyer();
       const { node } = charging(weth.address, parseEther("2"));
-      const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+      const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
       const rows = quote.totals.objects() as { symbol: string; amount: string }[];
       assert.deepEqual(
         rows.filter((r) => r.symbol !== "native").map((r) => [r.symbol, r.amount]).sort(),
@@ -235,7 +235,13 @@ Deno.test("maxPrice caps the price token; every other token needs its own cap", 
       const { node } = charging(chain.contracts.oceanToken, parseEther("0.5"));
       await refused(
         () =>
-          orderAsset(node, free, freeService.id, signer, { rpcUrl: chain.rpcUrl, maxPrice: "2" }),
+          orderAsset(node, {
+            did: free,
+            serviceId: freeService.id,
+            signer,
+            rpcUrl: chain.rpcUrl,
+            maxPrice: "2",
+          }),
         signer.address,
         /would pay 0\.5 OCEAN .*this order buys none/s,
         [ocn],
@@ -261,7 +267,10 @@ Deno.test("maxPrice caps the price token; every other token needs its own cap", 
         assert.equal(await world.balance(datatoken, signer.address), parseEther("1"));
         const { node } = charging(datatoken, parseEther("1"));
         const orderFree = (maxPrice: unknown) =>
-          orderAsset(node, free, freeService.id, signer, {
+          orderAsset(node, {
+            did: free,
+            serviceId: freeService.id,
+            signer,
             rpcUrl: chain.rpcUrl,
             maxPrice: maxPrice as never,
           });

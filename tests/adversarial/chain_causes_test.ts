@@ -26,7 +26,7 @@ Deno.test("another sender's doings are named by cause, with the hint that fits",
     return { key, signer: signerFromPrivateKey(key), account, other };
   };
   const order = async (signer: ReturnType<typeof signerFromPrivateKey>, proxy: { url: string }) =>
-    await orderAsset(node, did, serviceId, signer, { rpcUrl: proxy.url })
+    await orderAsset(node, { did, serviceId, signer, rpcUrl: proxy.url })
       .then(() => undefined, (e) => e);
   try {
     await t.step("replacement transaction underpriced", async () => {

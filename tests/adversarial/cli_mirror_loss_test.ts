@@ -44,7 +44,11 @@ Deno.test("tidepool resourcesync --mirror: a change is not lost when the output 
     const loc = String((await readTable(`${dir}/control.csv`)).get("loc", 0));
     // A second later than the baseline, so the change is after the mirror's time.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    sandbox.archive.updateResource("shinano", "letters", loc.slice(loc.lastIndexOf("/") + 1), {
+    sandbox.archive.updateResource({
+      account: "shinano",
+      db: "letters",
+      slug: loc.slice(loc.lastIndexOf("/") + 1),
+    }, {
       title: "changed after the baseline",
     });
     const changes = async (mirror: string) => {

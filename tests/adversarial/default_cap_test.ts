@@ -67,7 +67,7 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
       try {
         const error = await untouched(
           signer.address,
-          () => downloadAsset(proxy, did, serviceId, signer, { rpcUrl: chain.rpcUrl, dir }),
+          () => downloadAsset(proxy, { did, serviceId, signer, rpcUrl: chain.rpcUrl, dir }),
           /provider fee 15 OCEAN beyond the datatoken's listed price, and no maxPrice was given/,
         );
         assert.match(String(error.hint), /maxPrice/);
@@ -85,7 +85,7 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
           ? { ...(body as Json), providerFee: await fee("1") }
           : undefined
       );
-      const quote = await quoteOrder(proxy, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+      const quote = await quoteOrder(proxy, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
       assert.ok(
         quote.orders[0].transactions.some((tx) =>
           tx.payments.some((p) => p.part === "provider fee" && p.amount === parseEther("1"))
@@ -93,11 +93,11 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
       );
       await untouched(
         signer.address,
-        () => orderAsset(proxy, did, serviceId, signer, { rpcUrl: chain.rpcUrl, quote }),
+        () => orderAsset(proxy, { did, serviceId, signer, rpcUrl: chain.rpcUrl, quote }),
         /no maxPrice was given/,
       );
       const before = await world.oceanOf(signer.address);
-      await orderAsset(proxy, did, serviceId, signer, { rpcUrl: chain.rpcUrl, maxPrice: "2.001" });
+      await orderAsset(proxy, { did, serviceId, signer, rpcUrl: chain.rpcUrl, maxPrice: "2.001" });
       assert.equal(before - await world.oceanOf(signer.address), parseEther("2.001"));
     });
 
@@ -166,7 +166,7 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
         ) {
           await untouched(
             signer.address,
-            () => orderAsset(proxy, did, serviceId, signer, { rpcUrl: chain.rpcUrl, maxPrice }),
+            () => orderAsset(proxy, { did, serviceId, signer, rpcUrl: chain.rpcUrl, maxPrice }),
             /is capped twice/,
           );
         }
@@ -182,14 +182,14 @@ Deno.test("without maxPrice only the listed price is paid, and one cap covers a 
         const setFee = (amount: string) => setMarketFee(world, datatoken, market, amount);
         const listed = await buyer();
         const before = await world.oceanOf(listed.address);
-        await orderAsset(node, did, serviceId, listed, { rpcUrl: chain.rpcUrl });
+        await orderAsset(node, { did, serviceId, signer: listed, rpcUrl: chain.rpcUrl });
         assert.equal(before - await world.oceanOf(listed.address), parseEther("1.001"));
         // The last step: the market's address, once set, is the only one that may set the fee again.
         await setFee("0.1");
         const signer = await buyer();
         await untouched(
           signer.address,
-          () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+          () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
           /publish market fee 0\.1 OCEAN beyond the datatoken's listed price/,
         );
         assert.equal(await world.oceanOf(market), 0n);

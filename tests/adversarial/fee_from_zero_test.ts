@@ -61,7 +61,10 @@ Deno.test("a market fee raised from nothing before startOrder is not taken from 
         );
         try {
           const before = await world.oceanOf(signer.address);
-          const error = await orderAsset(node, did, serviceId, signer, {
+          const error = await orderAsset(node, {
+            did,
+            serviceId,
+            signer,
             rpcUrl: proxy.url,
             maxPrice,
           }).then(() => undefined, (e) => e);
@@ -92,7 +95,7 @@ Deno.test("a market fee raised from nothing before startOrder is not taken from 
         const notAToken = privateKeyToAccount(generatePrivateKey()).address;
         await setMarketFee(world, datatoken, market, "0", notAToken);
         const signer = await fundedBuyer(world, "10");
-        await orderAsset(node, did, serviceId, signer, { rpcUrl: world.chain.rpcUrl });
+        await orderAsset(node, { did, serviceId, signer, rpcUrl: world.chain.rpcUrl });
         assert.equal((await world.ordersPaidBy(signer.address)).length, 1, "the order was placed");
       },
     );

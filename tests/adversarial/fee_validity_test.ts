@@ -82,7 +82,7 @@ Deno.test("a provider fee valid until an absurd time is refused before anything 
         );
         await untouched(
           signer.address,
-          () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl, maxPrice: "2" }),
+          () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl, maxPrice: "2" }),
         );
       });
     }
@@ -115,7 +115,7 @@ Deno.test("a provider fee valid until an absurd time is refused before anything 
           ? { ...(body as Json), providerFee: await fee(253_402_300_799) }
           : undefined
       );
-      const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+      const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
       assert.equal(quote.validUntil?.toISOString(), "9999-12-31T23:59:59.000Z");
     });
   } finally {

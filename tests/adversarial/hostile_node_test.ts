@@ -66,7 +66,7 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
       const node = onInitialize(async (body) => ({ ...body, providerFee: await fee("9") }));
       const error = await untouched(
         signer.address,
-        () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl, maxPrice: "2" }),
+        () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl, maxPrice: "2" }),
         /would take 10\.001 OCEAN from the wallet, above maxPrice 2/,
       );
       assert.match(String(error.details), /provider fee 9 OCEAN to 0x[0-9a-fA-F]{40}/);
@@ -101,7 +101,10 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
       const node = onInitialize(async (body) => ({ ...body, providerFee: await fee("9") }));
       const before = await world.oceanOf(signer.address);
       const feeBefore = await world.oceanOf(hostile.address);
-      const order = await orderAsset(node, did, serviceId, signer, {
+      const order = await orderAsset(node, {
+        did,
+        serviceId,
+        signer,
         rpcUrl: chain.rpcUrl,
         maxPrice: "10.001",
       });
@@ -127,7 +130,7 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
       }));
       await untouched(
         signer.address,
-        () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+        () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
         /provider fee has expired/,
       );
     });
@@ -140,7 +143,7 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
       }));
       await untouched(
         signer.address,
-        () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+        () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
         /provider fee is malformed \(providerFeeAmount\)/,
       );
     });
@@ -157,7 +160,7 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
         });
         const error = await untouched(
           signer.address,
-          () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+          () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
           /the DDO names datatoken 0x[0-9a-fA-F]{40} .* initialize answer names 0x[0-9a-fA-F]{40}/,
         );
         assert.ok(error.message.includes(otherDatatoken));
@@ -169,7 +172,7 @@ Deno.test("a hostile node cannot raise, redirect or stale what is paid", async (
       const node = onInitialize((body) => Promise.resolve({ ...body, datatoken: otherDatatoken }));
       await untouched(
         signer.address,
-        () => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+        () => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
         /the DDO names datatoken .* initialize answer names/,
       );
     });

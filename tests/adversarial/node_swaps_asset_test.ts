@@ -51,9 +51,12 @@ Deno.test("a node cannot make tidepool pay for another asset than the DID named"
         const signer = signerFromPrivateKey(generatePrivateKey());
         await chain.fund(signer.address, "10");
         const node = swapping(answer);
-        const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl })
+        const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl })
           .catch((error) => error);
-        const order = await orderAsset(node, did, serviceId, signer, {
+        const order = await orderAsset(node, {
+          did,
+          serviceId,
+          signer,
           rpcUrl: chain.rpcUrl,
           maxPrice: "2",
         }).catch((error) => error);
@@ -115,7 +118,10 @@ Deno.test("a DID is tied to the chain: every way a node can swap the asset is re
     const signer = signerFromPrivateKey(generatePrivateKey());
     await chain.fund(signer.address, "10");
     const before = await world.oceanOf(signer.address);
-    const error = await orderAsset(node, did, serviceId, signer, {
+    const error = await orderAsset(node, {
+      did,
+      serviceId,
+      signer,
       rpcUrl: chain.rpcUrl,
       maxPrice: "20",
     }).then(() => undefined, (e) => e);

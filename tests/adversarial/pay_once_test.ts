@@ -24,7 +24,7 @@ Deno.test("one service ordered by parallel calls is paid once", async (t) => {
       const before = await world.oceanOf(signer.address);
       const nodes = [0, 1, 2].map(() => new OceanNode(ocean.url, { progress: false }));
       const orders = await Promise.all(
-        nodes.map((node) => orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl })),
+        nodes.map((node) => orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl })),
       );
       const paid = await world.ordersPaidBy(signer.address);
       assert.equal(paid.length, 1, "one OrderStarted on chain");

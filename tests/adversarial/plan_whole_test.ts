@@ -105,7 +105,7 @@ Deno.test("a plan with a fee startOrder would refuse sends nothing", async (t) =
       const signer = await buyer();
       await untouched(
         signer.address,
-        () => orderAsset(orderNode(forged), did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+        () => orderAsset(orderNode(forged), { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
         /provider fee is not signed by the address it pays/,
       );
     });
@@ -144,7 +144,10 @@ Deno.test("a plan with a fee startOrder would refuse sends nothing", async (t) =
       await untouched(
         signer.address,
         () =>
-          orderAsset(node, did, serviceId, signer, {
+          orderAsset(node, {
+            did,
+            serviceId,
+            signer,
             rpcUrl: chain.rpcUrl,
             maxPrice: { [token]: "1", [chain.contracts.oceanToken]: "2" },
           }),

@@ -41,14 +41,17 @@ Deno.test("ordering executes the quote the user looked at, and only while it hol
       async () => {
         const signer = await buyer();
         const sent = await world.sent(signer.address);
-        const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+        const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
         assert.equal(await world.sent(signer.address), sent, "a quote sends nothing");
         assert.deepEqual(quote.transactions.columnNames(), QUOTE_TRANSACTION_COLUMNS.names);
         assert.deepEqual(quote.transactions.array("action"), ["approve", "buy", "startOrder"]);
         const total = totalsOf(quote).find((row) => row.symbol === "OCEAN")!;
         assert.equal(total.amount, "1.001");
         const before = await world.oceanOf(signer.address);
-        const order = await orderAsset(node, did, serviceId, signer, {
+        const order = await orderAsset(node, {
+          did,
+          serviceId,
+          signer,
           rpcUrl: chain.rpcUrl,
           quote,
         });
@@ -65,10 +68,10 @@ Deno.test("ordering executes the quote the user looked at, and only while it hol
 
     await t.step("a quote whose provider fee expired is refused", async () => {
       const signer = await buyer();
-      const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+      const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
       const expired = { ...quote, validUntil: new Date(Date.now() - 1000) };
       await assert.rejects(
-        orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl, quote: expired }),
+        orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl, quote: expired }),
         (error: Error) => error instanceof TidepoolError && /the quote expired/.test(error.message),
       );
       assert.equal(await world.sent(signer.address), 0);
@@ -81,7 +84,12 @@ Deno.test("ordering executes the quote the user looked at, and only while it hol
         d !== did && d !== example.algorithm.documentId && d !== example.dataset.documentId
       )!;
       const otherService = ocean.ddos.find((d) => d.id === other)!.services[0].id;
-      const quote = await quoteOrder(node, other, otherService, signer, { rpcUrl: chain.rpcUrl });
+      const quote = await quoteOrder(node, {
+        did: other,
+        serviceId: otherService,
+        signer,
+        rpcUrl: chain.rpcUrl,
+      });
       // The publisher doubles the price after the user looked.
       const { publicClient, walletClient } = chainClients(chain);
       const datatoken = quote.orders[0].datatoken;
@@ -101,7 +109,13 @@ Deno.test("ordering executes the quote the user looked at, and only while it hol
       await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
       const before = await world.oceanOf(signer.address);
       await assert.rejects(
-        orderAsset(node, other, otherService, signer, { rpcUrl: chain.rpcUrl, quote }),
+        orderAsset(node, {
+          did: other,
+          serviceId: otherService,
+          signer,
+          rpcUrl: chain.rpcUrl,
+          quote,
+        }),
         (error: Error) =>
           error instanceof TidepoolError &&
           /no longer matches the chain/.test(error.message) &&

@@ -60,7 +60,7 @@ async function replay(dir: string): Promise<{ code: number; out: string; readByt
 }
 
 async function recordingPath(dir: string): Promise<string> {
-  const key = await cacheKey("GET", `${BASE}/status`, "");
+  const key = await cacheKey({ method: "GET", url: `${BASE}/status`, body: "" });
   await Deno.mkdir(`${dir}/127.0.0.1_9/${key.slice(0, 2)}`, { recursive: true });
   return `${dir}/127.0.0.1_9/${key.slice(0, 2)}/${key}.json`;
 }

@@ -50,7 +50,10 @@ Deno.test("a key in the service's host name is in no recording file's name", asy
       },
     });
     await http.request({ path: "/ipfs/status" });
-    await new ResponseCache({ dir, mode: "record" }).remember(base, "pageSize", 100);
+    await new ResponseCache({ dir, mode: "record" }).remember(base, {
+      name: "pageSize",
+      value: 100,
+    });
     assert.deepEqual(seen, ["/ipfs/status"], "the answer came from the listener");
     const names = await paths(dir);
     assert.ok(names.some((p) => p.endsWith(".json")), names.join("\n"));

@@ -90,7 +90,7 @@ Deno.test("a recording neither decides a payment nor sends one", async (t) => {
       );
       const signer = await buyer();
       const held = await world.oceanOf(signer.address);
-      const order = await orderAsset(recording, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+      const order = await orderAsset(recording, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
       assert.equal(await world.oceanOf(signer.address), held, "a free dataset cost nothing");
       const paid = await world.ordersPaidBy(signer.address);
       assert.deepEqual(paid, [{ datatoken: realDatatoken.toLowerCase(), tx: order.txHash }]);
@@ -124,14 +124,13 @@ Deno.test("a recording neither decides a payment nor sends one", async (t) => {
       const signer = await buyer();
       const { providerFee } = await new OceanNode(ocean.url, { progress: false })
         .initialize({ did, serviceId, consumer: signer.address });
-      await refusedInReplay(signer.address, () =>
-        orderAsset(replayNode, did, serviceId, signer, {
-          rpcUrl: chain.rpcUrl,
-          providerFee,
-        }));
       await refusedInReplay(
         signer.address,
-        () => orderAsset(replayNode, did, serviceId, signer, { rpcUrl: chain.rpcUrl }),
+        () => orderAsset(replayNode, { did, serviceId, signer, rpcUrl: chain.rpcUrl, providerFee }),
+      );
+      await refusedInReplay(
+        signer.address,
+        () => orderAsset(replayNode, { did, serviceId, signer, rpcUrl: chain.rpcUrl }),
       );
     });
 

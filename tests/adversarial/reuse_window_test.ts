@@ -35,7 +35,7 @@ Deno.test("a node's malformed service timeout cannot make parallel calls pay twi
         const before = await world.oceanOf(signer.address);
         const results = await Promise.all(
           [0, 1, 2].map(() =>
-            orderAsset(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl })
+            orderAsset(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl })
               .then((order) => order.source, (error) => (error as Error).message)
           ),
         );

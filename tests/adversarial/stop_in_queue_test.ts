@@ -34,7 +34,10 @@ Deno.test("a stop while waiting for the wallet's lane is told as a stop", async 
         });
         await held;
         const stop = new AbortController();
-        const waiting = orderAsset(node, did, serviceId, signer, {
+        const waiting = orderAsset(node, {
+          did,
+          serviceId,
+          signer,
           rpcUrl: chain.rpcUrl,
           signal: stop.signal,
         }).then(() => "ordered", (error) => error);

@@ -61,11 +61,11 @@ Deno.test("an asset the node will not order is refused before initialize", async
   const options = { rpcUrl: chain.rpcUrl };
   const calls = {
     orderAsset: (did: string, serviceId: string) =>
-      orderAsset(node, did, serviceId, signer, options),
+      orderAsset(node, { did, serviceId, signer, ...options }),
     downloadAsset: (did: string, serviceId: string) =>
-      downloadAsset(node, did, serviceId, signer, { ...options, dir }),
+      downloadAsset(node, { did, serviceId, signer, ...options, dir }),
     quoteOrder: (did: string, serviceId: string) =>
-      quoteOrder(node, did, serviceId, signer, options),
+      quoteOrder(node, { did, serviceId, signer, ...options }),
   };
   /** Runs every call, each refused with nothing sent; the errors. */
   const refusedByAll = async (did: string, serviceId: string, pattern: RegExp) => {

@@ -246,7 +246,7 @@ Deno.test("archive: a 307 after a service switch is followed, remembered and rep
     const { archive, warnings } = archiveOn(sandbox);
     const query = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }";
     const before = await archive.sparql(query);
-    sandbox.switchService("shinano", "letters", "records");
+    sandbox.switchService({ account: "shinano", db: "letters", service: "records" });
     const after = await archive.sparql(query);
     assert.deepEqual(after.objects(), before.objects());
     assert.deepEqual(archive.movedPaths, [{

@@ -103,7 +103,9 @@ Deno.test("harvesting: an incremental harvest with state fetches only what chang
 
       const before = new Date(Date.now() - 1000);
       const slug = String(first.array("identifier")[10]).split("/").pop()!;
-      sandbox.updateResource("shinano", "letters", slug, { title: "Retitled letter 改題" });
+      sandbox.updateResource({ account: "shinano", db: "letters", slug }, {
+        title: "Retitled letter 改題",
+      });
       const changed = await archive.harvest({ metadataPrefix: "oai_dc", state });
       assert.equal(changed.numRows(), 1);
       assert.ok(String(changed.get("identifier", 0)).endsWith(`/${slug}`));

@@ -33,7 +33,10 @@ function orders() {
 Deno.test("withLineage: inputs by digest and call, steps as text, and the derivation's provenance", () => {
   const input = orders();
   const steps = 'orders.groupby("datatoken").count()';
-  const counts = withLineage(input.groupby("datatoken").count(), { orders: input }, steps);
+  const counts = withLineage(input.groupby("datatoken").count(), {
+    inputs: { orders: input },
+    steps,
+  });
   assert.deepEqual(lineage(counts), {
     inputs: [{
       name: "orders",
@@ -47,11 +50,10 @@ Deno.test("withLineage: inputs by digest and call, steps as text, and the deriva
   assert.equal(provenance(counts)?.operation, "Arquero verbs");
   assert.deepEqual(provenance(counts)?.cacheKeys, ["k1"]);
   const plain = aq.table({ n: [1] });
-  const doubled = withLineage(
-    plain.derive({ m: (d: { n: number }) => d.n * 2 }),
-    { plain },
-    "m = 2n",
-  );
+  const doubled = withLineage(plain.derive({ m: (d: { n: number }) => d.n * 2 }), {
+    inputs: { plain },
+    steps: "m = 2n",
+  });
   assert.equal(provenance(doubled), undefined, "no input with provenance: none derived");
   assert.equal(lineage(doubled)?.inputs[0].operation, undefined);
 });
@@ -63,8 +65,10 @@ Deno.test("a bundle shows each derived table's inputs and steps: page, RO-Crate,
     const elsewhere = aq.table({ datatoken: ["0xa"], name: ["Sea"] });
     const counts = withLineage(
       input.groupby("datatoken").count().join_left(elsewhere, "datatoken"),
-      { orders: input, names: elsewhere },
-      'orders.groupby("datatoken").count().join_left(names, "datatoken")',
+      {
+        inputs: { orders: input, names: elsewhere },
+        steps: 'orders.groupby("datatoken").count().join_left(names, "datatoken")',
+      },
     );
     const bare = input.filter((d: { amount: number }) => d.amount > 1);
     await saveBundle(dir, { draft: true, tables: { orders: input, counts, bare } });

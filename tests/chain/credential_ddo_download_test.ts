@@ -47,7 +47,10 @@ Deno.test("downloadAsset buys and downloads an access service of a 5.0.0 DDO", a
       method: "anvil_setBalance" as never,
       params: [signer.address, "0x56BC75E2D63100000"] as never,
     });
-    const { order, files } = await downloadAsset(node, ddo.id, service.id, signer, {
+    const { order, files } = await downloadAsset(node, {
+      did: ddo.id,
+      serviceId: service.id,
+      signer,
       rpcUrl: chain.rpcUrl,
       dir,
     });

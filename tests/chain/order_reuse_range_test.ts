@@ -104,7 +104,10 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
     };
 
     const first = await node.startCompute(request);
-    const download = await orderAsset(node, access.documentId, access.serviceId, buyer, {
+    const download = await orderAsset(node, {
+      did: access.documentId,
+      serviceId: access.serviceId,
+      signer: buyer,
       rpcUrl: proxy.url,
       ...PAGE,
     });
@@ -129,7 +132,10 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
           service.timeout = timeout;
           proxy!.spans.length = 0;
           const before = await sent();
-          const again = await orderAsset(node, access.documentId, access.serviceId, buyer, {
+          const again = await orderAsset(node, {
+            did: access.documentId,
+            serviceId: access.serviceId,
+            signer: buyer,
             rpcUrl: proxy!.url,
             ...PAGE,
           });
@@ -149,7 +155,12 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
       "the default page of 10,000 blocks is refused by a tighter provider, with its error",
       async () => {
         await assert.rejects(
-          orderAsset(node, access.documentId, access.serviceId, buyer, { rpcUrl: proxy!.url }),
+          orderAsset(node, {
+            did: access.documentId,
+            serviceId: access.serviceId,
+            signer: buyer,
+            rpcUrl: proxy!.url,
+          }),
           (error: Error) => {
             assert.match(error.message, /exceeds defined limit/);
             assert.match((error as { hint?: string }).hint ?? "", /logRangeBlocks/);
@@ -164,7 +175,10 @@ Deno.test("a still-valid order is reused after more blocks than one getLogs may 
       async () => {
         const before = await sent();
         await assert.rejects(
-          orderAsset(node, access.documentId, access.serviceId, buyer, {
+          orderAsset(node, {
+            did: access.documentId,
+            serviceId: access.serviceId,
+            signer: buyer,
             rpcUrl: proxy!.url,
             logRangeBlocks: 0,
           }),

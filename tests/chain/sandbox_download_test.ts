@@ -94,10 +94,10 @@ Deno.test("orderAsset orders through the node's initialize and reuses a still-va
       method: "anvil_setBalance" as never,
       params: [signer.address, "0x56BC75E2D63100000"] as never,
     });
-    const first = await orderAsset(node, ddo.id, serviceId, signer, { rpcUrl: chain.rpcUrl });
+    const first = await orderAsset(node, { did: ddo.id, serviceId, signer, rpcUrl: chain.rpcUrl });
     assert.equal(first.source, "dispenser");
     const sent = await publicClient.getTransactionCount({ address: signer.address });
-    const again = await orderAsset(node, ddo.id, serviceId, signer, { rpcUrl: chain.rpcUrl });
+    const again = await orderAsset(node, { did: ddo.id, serviceId, signer, rpcUrl: chain.rpcUrl });
     assert.deepEqual(again, {
       ...first,
       source: "reused",
@@ -107,7 +107,10 @@ Deno.test("orderAsset orders through the node's initialize and reuses a still-va
     });
     assert.deepEqual(first.paid.map((p) => [p.part, p.amount]), [["datatoken", "1"]]);
     assert.equal(await publicClient.getTransactionCount({ address: signer.address }), sent);
-    const forced = await orderAsset(node, ddo.id, serviceId, signer, {
+    const forced = await orderAsset(node, {
+      did: ddo.id,
+      serviceId,
+      signer,
       rpcUrl: chain.rpcUrl,
       force: true,
     });

@@ -23,7 +23,10 @@ Deno.test("startSandbox({ chain: true }): a free and a paid dataset bought and d
     const paid = datasets.find((d) => chain.pricing.get(d.id)?.type === "fixed")!;
     for (const [ddo, price] of [[free, "0"], [paid, "1.001"]] as const) {
       const serviceId = ddo.services[0].id;
-      const { order, files } = await downloadAsset(node, ddo.id, serviceId, signer, {
+      const { order, files } = await downloadAsset(node, {
+        did: ddo.id,
+        serviceId,
+        signer,
         rpcUrl: chain.rpcUrl,
         dir: `${dir}/${price}`,
         maxPrice: "2",

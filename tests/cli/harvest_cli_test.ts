@@ -35,7 +35,10 @@ Deno.test("tidepool harvest: twice into a file, the second run fetching only the
   const dir = await Deno.makeTempDir({ prefix: "tidepool-cli-harvest-" });
   const slugOf = (identifier: string) => identifier.slice(identifier.lastIndexOf("/") + 1);
   const change = (identifier: string, title: string) =>
-    sandbox.archive.updateResource("shinano", "letters", slugOf(identifier), { title });
+    sandbox.archive.updateResource(
+      { account: "shinano", db: "letters", slug: slugOf(identifier) },
+      { title },
+    );
   try {
     const expected = (await new OaiPmh(oai, { progress: false }).harvest()).numRows();
     assert.ok(expected > 1000, `${expected} records in the sandbox`);

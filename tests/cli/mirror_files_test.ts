@@ -36,7 +36,9 @@ Deno.test("tidepool resourcesync --mirror: the resources are downloaded, updated
     await t.step("night 2: the changed resource is fetched again", async () => {
       const listed = await sync.resourceList();
       const slug = String(listed.get("loc", 5)).split("/").at(-1)!;
-      sandbox.archive.updateResource("shinano", "letters", slug, { title: "Changed tonight" });
+      sandbox.archive.updateResource({ account: "shinano", db: "letters", slug }, {
+        title: "Changed tonight",
+      });
       const run = await runTidepool([...args, "--mirror", "mirror", "--to", "night2.csv"], {
         cwd: dir,
       });

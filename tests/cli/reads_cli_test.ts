@@ -67,7 +67,9 @@ Deno.test("tidepool: every reading subcommand writes what the library reads", as
       assert.match(baseline.stderr, /resourcesync: baseline: /);
       assert.equal((await readTable(`${dir}/baseline.json`)).numRows(), expected.numRows());
       const slug = String(expected.get("loc", 3)).split("/").at(-1)!;
-      sandbox.archive.updateResource("shinano", "letters", slug, { title: "Mirrored change" });
+      sandbox.archive.updateResource({ account: "shinano", db: "letters", slug }, {
+        title: "Mirrored change",
+      });
       const changes = await run([...mirror, "--to", "changes.json"]);
       assert.match(changes.stderr, /resourcesync: changes: /);
       const locs = (await readTable(`${dir}/changes.json`)).array("loc") as string[];

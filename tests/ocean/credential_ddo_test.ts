@@ -144,7 +144,12 @@ Deno.test("orderAsset on a DDO form tidepool cannot read says so before any tran
     const requestsBefore = sandbox.requestCount;
     await assert.rejects(
       // No chain runs here: a check that reached the chain would fail on the RPC instead.
-      orderAsset(node, unknownForm.id, String(ACCESS.id), signer, { rpcUrl: "http://127.0.0.1:9" }),
+      orderAsset(node, {
+        did: unknownForm.id,
+        serviceId: String(ACCESS.id),
+        signer,
+        rpcUrl: "http://127.0.0.1:9",
+      }),
       (error: Error) => {
         assert.ok(error instanceof TidepoolError, `${error.name}: ${error.message}`);
         assert.match(error.message, /version 6\.0\.0\) lists no services/);

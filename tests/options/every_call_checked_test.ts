@@ -116,9 +116,21 @@ const CALLS: Record<string, (o: never) => unknown> = {
   "Subgraph.nftUpdates": (o) => subgraph.nftUpdates(o),
   "Subgraph.globalStatistics": (o) => subgraph.globalStatistics(o),
   chainOrders: (o) => tidepool.chainOrders(o),
-  downloadAsset: (o) => tidepool.downloadAsset(node, "did:op:1", "s", signer, o),
-  orderAsset: (o) => tidepool.orderAsset(node, "did:op:1", "s", signer, o),
-  quoteOrder: (o) => tidepool.quoteOrder(node, "did:op:1", "s", signer, o),
+  downloadAsset: (o) =>
+    tidepool.downloadAsset(
+      node,
+      { did: "did:op:1", serviceId: "s", signer, ...(o as object) } as never,
+    ),
+  orderAsset: (o) =>
+    tidepool.orderAsset(
+      node,
+      { did: "did:op:1", serviceId: "s", signer, ...(o as object) } as never,
+    ),
+  quoteOrder: (o) =>
+    tidepool.quoteOrder(
+      node,
+      { did: "did:op:1", serviceId: "s", signer, ...(o as object) } as never,
+    ),
   orderDatatoken: (o) => tidepool.orderDatatoken(o),
   prepareOrder: (o) => tidepool.prepareOrder(o),
   ordersWithAssets: (o) => tidepool.ordersWithAssets(table, table, o),

@@ -127,12 +127,11 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
           const record = item.record;
           if (!record) {
             if (run.strict) {
-              reportUnknownShape(
-                ctx.http,
-                true,
-                `${label}: a record whose header has no identifier`,
-                item.shape ?? "",
-              );
+              reportUnknownShape(ctx.http, {
+                strict: true,
+                message: `${label}: a record whose header has no identifier`,
+                details: item.shape ?? "",
+              });
             }
             skipped++;
             continue;

@@ -177,9 +177,13 @@ export async function harvestWindows(
 
   const note = (w: Window, page: HarvestPage) => {
     w.got.push(...page.records);
-    if (++pages > maxPages) throw new PagingCapError(label, "maxPages", maxPages, "harvest()");
+    if (++pages > maxPages) {
+      throw new PagingCapError(label, { cap: "maxPages", limit: maxPages, call: "harvest()" });
+    }
     records += page.records.length;
-    if (records > maxRows) throw new PagingCapError(label, "maxRows", maxRows, "harvest()");
+    if (records > maxRows) {
+      throw new PagingCapError(label, { cap: "maxRows", limit: maxRows, call: "harvest()" });
+    }
     const finished = windows.filter((x) => x.done).length;
     task.update(records, {
       detail:

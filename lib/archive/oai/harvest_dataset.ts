@@ -80,7 +80,7 @@ function partitions(
  * @returns What the dataset holds and what this run wrote.
  *
  * @example A harvest by month, then its size by month
- * ```ts ignore
+ * ```ts ignore (needs DuckDB to query the dataset; tests/archive/oai runs it)
  * const oai = new OaiPmh("https://archive.example/acme/letters/api/oai");
  * const summary = await harvestDataset(oai, "out/letters", { partitionBy: "month" });
  * const byMonth = await query(

@@ -203,7 +203,7 @@ const later = (a: string | null, b: string | null) =>
  * @returns One line per source: records, rows, errors, last datestamp.
  *
  * @example Two repositories, one request at a time per host
- * ```ts ignore
+ * ```ts ignore (harvests several public OAI-PMH providers over the network)
  * const summary = await harvestSources({
  *   sources: [{ url: "https://a.example/oai" }, { url: "https://b.example/oai", set: "maps" }],
  *   dir: "out/oai",
@@ -266,7 +266,8 @@ export async function harvestSources(options: HarvestSourcesOptions): Promise<So
         fetch,
         concurrency: perHost,
         signal: options.signal,
-      }, ARCHIVE_PACING);
+        defaults: ARCHIVE_PACING,
+      });
       clients.set(url.origin, client);
     }
     return client;

@@ -57,8 +57,10 @@ const METADATA_COLUMNS: DynamicColumns<OaiRecord> = { read: (r) => r.metadata, t
  * A client of one OAI-PMH endpoint.
  *
  * @example Harvesting Dublin Core records into a table
- * ```ts ignore
- * const oai = new OaiPmh("https://archive.example/acme/letters/api/oai");
+ * ```ts
+ * import { startArchiveSandbox } from "../../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const oai = new OaiPmh(`${sandbox.url}/shinano/letters/api/oai`, { progress: false });
  * const records = await oai.harvest({ metadataPrefix: "oai_dc", from: "2026-01-01" });
  * console.log(records.numRows(), records.columnNames());
  * ```
@@ -96,7 +98,7 @@ export class OaiPmh {
         });
       }
       this.#ctx = {
-        http: new HttpClient(url.origin, opts, ARCHIVE_PACING),
+        http: new HttpClient(url.origin, { ...opts, defaults: ARCHIVE_PACING }),
         // The endpoint's own query (an API key some repositories require) goes with every verb.
         path: url.pathname + url.search,
         allowOtherHosts: opts.allowOtherHosts ?? false,
@@ -137,14 +139,13 @@ export class OaiPmh {
     // Warned once per client; strict refuses on every call.
     if (reading.problems.length > 0 && (options.strict || !reading.warned)) {
       if (!options.strict) reading.warned = true;
-      reportUnknownShape(
-        this.#ctx.http,
-        options.strict,
-        `The repository's Identify answer is not what OAI-PMH 2.0 requires: ${
+      reportUnknownShape(this.#ctx.http, {
+        strict: options.strict,
+        message: `The repository's Identify answer is not what OAI-PMH 2.0 requires: ${
           reading.problems.join("; ")
         }`,
-        reading.details,
-      );
+        details: reading.details,
+      });
     }
     return reading.identify;
   }
@@ -287,14 +288,13 @@ export class OaiPmh {
     }
     const problems = recordProblems(nodes, record);
     if (problems.length > 0) {
-      reportUnknownShape(
-        this.#ctx.http,
-        options.strict,
-        `OAI-PMH GetRecord ${identifier} answered a record OAI-PMH 2.0 does not allow: ${
+      reportUnknownShape(this.#ctx.http, {
+        strict: options.strict,
+        message: `OAI-PMH GetRecord ${identifier} answered a record OAI-PMH 2.0 does not allow: ${
           problems.join("; ")
         }`,
-        JSON.stringify(nodes[0]).slice(0, 300),
-      );
+        details: JSON.stringify(nodes[0]).slice(0, 300),
+      });
     }
     return record;
   }

@@ -103,7 +103,7 @@ export async function saveResource(
           throw new MirrorFileError(
             entry.loc,
             `the server sends more than the ${entry.length} bytes the list gives`,
-            path,
+            { path },
           );
         }
         for (const hash of hashes.values()) hash.update(value);
@@ -131,7 +131,7 @@ export async function saveResource(
       throw new MirrorFileError(
         entry.loc,
         `the server sent ${bytes} bytes, the list gives ${entry.length}`,
-        path,
+        { path },
       );
     }
     const digests = new Map([...hashes].map(([name, hash]) => [name, hash.digest()]));
@@ -142,8 +142,11 @@ export async function saveResource(
           `its ${algorithm} does not match the list (listed ${value}, received ${
             digests.get(algorithm)!.toString("hex")
           })`,
-          path,
-          "Nothing was written for it; the source's list and its content disagree: try again later, or report it to the source",
+          {
+            path,
+            hint:
+              "Nothing was written for it; the source's list and its content disagree: try again later, or report it to the source",
+          },
         );
       }
     }
@@ -230,12 +233,10 @@ async function place(temporary: string, target: string, save: SaveResource): Pro
 }
 
 function notOurs(entry: SitemapEntry, path: string, what: string): MirrorFileError {
-  return new MirrorFileError(
-    entry.loc,
-    `${path} ${what}`,
+  return new MirrorFileError(entry.loc, `${path} ${what}`, {
     path,
-    "The file was kept as it is; move it away (or delete it) and run the mirror again",
-  );
+    hint: "The file was kept as it is; move it away (or delete it) and run the mirror again",
+  });
 }
 
 /**

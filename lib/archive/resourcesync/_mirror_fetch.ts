@@ -115,8 +115,11 @@ async function fetchOne(
     throw new MirrorFileError(
       entry.loc,
       `its file name ${path} is that of ${owner}; the file is kept for ${owner}`,
-      path,
-      "Nothing was written for it; the source lists two locations that name one file: report it to the source",
+      {
+        path,
+        hint:
+          "Nothing was written for it; the source lists two locations that name one file: report it to the source",
+      },
     );
   }
   claimed.set(path, entry.loc);
@@ -129,7 +132,7 @@ async function fetchOne(
     throw new MirrorFileError(
       entry.loc,
       `its listed length (${entry.length}) is not a number of bytes`,
-      path,
+      { path },
     );
   }
   await ensureFolders(root, path, made, entry.loc);
@@ -150,7 +153,7 @@ async function fetchOne(
       throw new MirrorFileError(
         entry.loc,
         `the server sends more than the ${entry.length} bytes the list gives`,
-        path,
+        { path },
       );
     }
     throw error;
@@ -205,12 +208,10 @@ function withoutUserInfo(url: string): string {
 }
 
 function otherHost(loc: string, target: string, host: string): MirrorFileError {
-  return new MirrorFileError(
-    loc,
-    `it leads to another host than the source's ${host}: ${target}`,
-    undefined,
-    "Nothing was fetched from it; pass allowOtherHosts: true to the client if you trust that host",
-  );
+  return new MirrorFileError(loc, `it leads to another host than the source's ${host}: ${target}`, {
+    hint:
+      "Nothing was fetched from it; pass allowOtherHosts: true to the client if you trust that host",
+  });
 }
 
 function asFileError(entry: SitemapEntry, error: unknown): MirrorFileError {

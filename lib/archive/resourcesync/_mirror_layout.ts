@@ -139,7 +139,7 @@ export async function ensureFolders(
         throw new MirrorFileError(
           loc,
           `${path} is ${info.isSymlink ? "a link" : "a file"}, not a folder tidepool made`,
-          relative,
+          { path: relative },
         );
       }
     } catch (error) {
@@ -150,7 +150,7 @@ export async function ensureFolders(
       // Made by another download at the same moment: checked again as any other.
       const info = await Deno.lstat(path);
       if (info.isSymlink || !info.isDirectory) {
-        throw new MirrorFileError(loc, `${path} is not a folder`, relative);
+        throw new MirrorFileError(loc, `${path} is not a folder`, { path: relative });
       }
     }
     made.add(path);

@@ -81,8 +81,10 @@ function collapsed(loc: string, count: number): MirrorFileError {
   return new MirrorFileError(
     loc,
     `the source lists ${count} locations that differ only in credentials (user information, or a parameter such as ?key=), and without them they are one location; none of them is kept`,
-    undefined,
-    "Nothing was stored or asked for them: the mirror keeps a location without its credentials and cannot tell these apart. Report it to the source",
+    {
+      hint:
+        "Nothing was stored or asked for them: the mirror keeps a location without its credentials and cannot tell these apart. Report it to the source",
+    },
   );
 }
 
@@ -114,8 +116,10 @@ export function secretIn(loc: string, what: string): MirrorFileError {
   return new MirrorFileError(
     shown,
     `${what} holds a credential or a secret the client was given (shown redacted)`,
-    undefined,
-    "Nothing was stored or asked for it: a mirror keeps no secret in a file or a file name. Report to the source that it echoes a credential in its locations",
+    {
+      hint:
+        "Nothing was stored or asked for it: a mirror keeps no secret in a file or a file name. Report to the source that it echoes a credential in its locations",
+    },
   );
 }
 

@@ -16,7 +16,7 @@ import type { MirrorResult } from "./types.ts";
  *
  * @example
  * ```ts
- * const error = new MirrorFileError("http://x.example/a", "its MD5 does not match the list", "a");
+ * const error = new MirrorFileError("http://x.example/a", "its MD5 does not match the list", { path: "a" });
  * console.log(error.message); // Cannot mirror http://x.example/a: its MD5 does not match the list
  * ```
  */
@@ -33,10 +33,10 @@ export class MirrorFileError extends TidepoolError {
    *
    * @param loc The resource's location.
    * @param reason What is wrong with it.
-   * @param path Its path below the folder.
-   * @param hint What to do, when there is more to say than the default.
+   * @param more `path`, its path below the folder; `hint`, what to do, when
+   *   there is more to say than the default.
    */
-  constructor(loc: string, reason: string, path?: string, hint?: string) {
+  constructor(loc: string, reason: string, { path, hint }: { path?: string; hint?: string } = {}) {
     super(`Cannot mirror ${loc}: ${reason}`, {
       hint: hint ?? "Nothing was written for it; the other resources are mirrored",
     });
@@ -50,9 +50,14 @@ export class MirrorFileError extends TidepoolError {
  * state is saved, so the next run asks again only for these.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { startArchiveSandbox } from "../../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * import { ResourceSync } from "./resource_sync.ts";
+ * const rs = new ResourceSync(sandbox.url, { site: "shinano/letters", progress: false });
+ * const dir = await Deno.makeTempDir();
  * try {
- *   await rs.mirror({ state: "mirror.json", dir: "mirror" });
+ *   await rs.mirror({ state: `${dir}/mirror.json`, dir: `${dir}/mirror` });
  * } catch (error) {
  *   if (error instanceof MirrorError) console.log(error.failed.map((f) => f.loc));
  * }

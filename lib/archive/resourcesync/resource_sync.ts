@@ -54,8 +54,10 @@ const NOT_OFFERED_HINT =
  * A client of one ResourceSync source.
  *
  * @example Every resource of a site as a table
- * ```ts ignore
- * const rs = new ResourceSync("https://archive.example", { site: "acme/letters" });
+ * ```ts
+ * import { startArchiveSandbox } from "../../sandbox/archive/mod.ts";
+ * await using sandbox = await startArchiveSandbox();
+ * const rs = new ResourceSync(sandbox.url, { site: "shinano/letters", progress: false });
  * const resources = await rs.resourceList();
  * console.log(resources.numRows(), resources.columnNames());
  * ```
@@ -84,7 +86,7 @@ export class ResourceSync {
         : RESOURCE_SYNC_RULES,
     );
     this.#http = typeof endpoint === "string"
-      ? new HttpClient(endpoint, opts, ARCHIVE_PACING)
+      ? new HttpClient(endpoint, { ...opts, defaults: ARCHIVE_PACING })
       : endpoint;
     this.#options = opts;
   }
@@ -195,9 +197,12 @@ export class ResourceSync {
    * @returns The entries of this run, what they can tell, and the files written and deleted.
    *
    * @example A mirror that keeps the files
-   * ```ts ignore
-   * const rs = new ResourceSync("https://archive.example", { site: "acme/letters", concurrency: 4 });
-   * const run = await rs.mirror({ state: "letters.mirror.json", dir: "letters" });
+   * ```ts
+   * import { startArchiveSandbox } from "../../sandbox/archive/mod.ts";
+   * await using sandbox = await startArchiveSandbox();
+   * const rs = new ResourceSync(sandbox.url, { site: "shinano/letters", concurrency: 4, progress: false });
+   * const dir = await Deno.makeTempDir();
+   * const run = await rs.mirror({ state: `${dir}/letters.mirror.json`, dir: `${dir}/letters` });
    * console.log(run.kind, run.written.length, run.unchanged, run.deleted);
    * ```
    */

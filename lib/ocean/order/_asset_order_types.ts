@@ -12,6 +12,7 @@ import type {
   InitializeReturnType,
   ProviderFee,
 } from "../download/initialize.ts";
+import type { Signer } from "../signer.ts";
 import type { MaxPrice } from "./_max_price.ts";
 import type { OrderQuote } from "./_quote_types.ts";
 
@@ -83,3 +84,19 @@ export interface OrderAssetOptions extends QuoteOrderOptions {
    */
   signal?: AbortSignal;
 }
+
+/** What an order is of and who pays: the asset, its service and the buyer. */
+export interface AssetOrderTarget {
+  /** The asset's DID. */
+  did: string;
+  /** The service to order (any service, not only the first). */
+  serviceId: string;
+  /** The buyer: a signer from `signerFromPrivateKey` or `signerFromEnv`. */
+  signer: Signer;
+}
+
+/** Parameters of `quoteOrder`: the order's target and its options. */
+export interface QuoteOrderParameters extends AssetOrderTarget, QuoteOrderOptions {}
+
+/** Parameters of `orderAsset`: the order's target and its options. */
+export interface OrderAssetParameters extends AssetOrderTarget, OrderAssetOptions {}

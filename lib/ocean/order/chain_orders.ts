@@ -88,7 +88,7 @@ const ZERO = "0x0000000000000000000000000000000000000000";
  * @param options RPC URL, datatokens and block range.
  * @returns The orders, oldest first (columns of {@linkcode chainOrderSchema}).
  * @example Orders on the sandbox chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const orders = await chainOrders({ rpcUrl: chain.rpcUrl });
  * orders.print();
  * ```
@@ -183,7 +183,7 @@ async function readChainOrders(options: ChainOrdersOptions): Promise<ColumnTable
  * (`both`, `missing from subgraph`, `not on chain`); its provenance, when
  * an input has one, is `compareOrders` of theirs (see `provenance`).
  * @example Orders the subgraph has not indexed yet
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const diff = compareOrders(await chainOrders({ rpcUrl }), await sg.orders({}));
  * diff.filter((d) => d.status !== "both").print();
  * ```
@@ -198,7 +198,10 @@ export function compareOrders(fromChain: ColumnTable, fromSubgraph: ColumnTable)
     status: chainTx.has(tx) ? graphTx.has(tx) ? "both" : "missing from subgraph" : "not on chain",
   }));
   const table = buildTable(COMPARISON_SCHEMA, rows);
-  return deriveProvenance(table, "compareOrders", { fromChain, fromSubgraph });
+  return deriveProvenance(table, {
+    operation: "compareOrders",
+    inputs: { fromChain, fromSubgraph },
+  });
 }
 
 const COMPARISON_SCHEMA = defineSchema(

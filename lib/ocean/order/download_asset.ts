@@ -8,8 +8,7 @@
 import { checkCall } from "../_option_rules.ts";
 import type { DownloadReturnType } from "../download/download.ts";
 import type { OceanNode } from "../ocean_node.ts";
-import type { Signer } from "../signer.ts";
-import { orderAsset, type OrderAssetOptions } from "./order_asset.ts";
+import { orderAsset, type OrderAssetOptions, type OrderAssetParameters } from "./order_asset.ts";
 import type { DatatokenOrder } from "./order_datatoken.ts";
 
 /** Options of {@linkcode downloadAsset}. */
@@ -19,6 +18,9 @@ export interface DownloadAssetOptions extends OrderAssetOptions {
   /** Check size and SHA-256 against the node's fileInfo before a file gets its name. */
   verify?: boolean;
 }
+
+/** Parameters of {@linkcode downloadAsset}: the order's target, its options and the folder. */
+export interface DownloadAssetParameters extends OrderAssetParameters, DownloadAssetOptions {}
 
 /** What {@linkcode downloadAsset} did. */
 export interface DownloadAssetReturnType {
@@ -33,27 +35,22 @@ export interface DownloadAssetReturnType {
  * of its files, each streamed to disk under its final name only once complete.
  *
  * @param node The Ocean node that serves the asset.
- * @param did The asset's DID.
- * @param serviceId The service to order and download.
- * @param signer The buyer.
- * @param options Chain, `maxPrice`, folder.
+ * @param parameters `did`, `serviceId`, `signer` (the buyer), chain, `maxPrice`, folder.
  * @returns The order and the saved files.
  * @example Buy and fetch a dataset on the sandbox chain
- * ```ts ignore
- * const { order, files } = await downloadAsset(node, did, serviceId, signer, {
- *   rpcUrl: sandbox.chain!.rpcUrl, dir: "data", maxPrice: "2",
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
+ * const { order, files } = await downloadAsset(node, {
+ *   did, serviceId, signer, rpcUrl: sandbox.chain!.rpcUrl, dir: "data", maxPrice: "2",
  * });
  * ```
  */
 export async function downloadAsset(
   node: OceanNode,
-  did: string,
-  serviceId: string,
-  signer: Signer,
-  options: DownloadAssetOptions,
+  parameters: DownloadAssetParameters,
 ): Promise<DownloadAssetReturnType> {
-  const { dir, verify, ...orderOptions } = checkCall("downloadAsset", options);
-  const order = await orderAsset(node, did, serviceId, signer, orderOptions);
+  const { dir, verify, ...orderParameters } = checkCall("downloadAsset", parameters);
+  const { did, serviceId, signer } = orderParameters;
+  const order = await orderAsset(node, orderParameters);
   const info = await node.fileInfo({ did, serviceId });
   const files: DownloadReturnType[] = [];
   for (let fileIndex = 0; fileIndex < info.numRows(); fileIndex++) {

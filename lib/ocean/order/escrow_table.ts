@@ -98,7 +98,7 @@ const ESCROW_READS = [
  * @param options RPC URL, Escrow address, payer, payees.
  * @returns The rows (columns of {@linkcode escrowSchema}).
  * @example The escrow of a wallet at the node it pays
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const escrow = await escrowTable({
  *   rpcUrl, escrow: terms.payment.escrowAddress, payer: signer.address,
  *   payees: [terms.payment.payee],

@@ -40,7 +40,7 @@ const RULES = {
  * @param options Chain, Escrow, token, account, amount.
  * @returns The quote.
  * @example What can be taken back
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const quote = await quoteEscrowWithdraw({ rpcUrl, escrow, token, account });
  * console.log(`${quote.amount} available, ${quote.locked} locked by jobs`);
  * ```
@@ -65,7 +65,7 @@ export async function quoteEscrowWithdraw(
  * @param options Chain, Escrow, token, account, amount, signal.
  * @returns The quote that was executed, the transaction and what is available after.
  * @example Taking back what a failed job left
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const done = await withdrawEscrow({ rpcUrl, escrow, token, account });
  * console.log(`took back ${done.amount} in ${done.tx}`);
  * ```

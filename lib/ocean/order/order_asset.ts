@@ -7,10 +7,9 @@
 
 import { checkCall } from "../_option_rules.ts";
 import { TidepoolError } from "../../errors/errors.ts";
-import type { Signer } from "../signer.ts";
 import {
   type AssetOrderNode,
-  type OrderAssetOptions,
+  type OrderAssetParameters,
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
 import { assetQuoteItem } from "./_asset_quote_item.ts";
@@ -22,8 +21,11 @@ import type { DatatokenOrder } from "./_order_types.ts";
 
 export {
   type AssetOrderNode,
+  type AssetOrderTarget,
   type OrderAssetOptions,
+  type OrderAssetParameters,
   type QuoteOrderOptions,
+  type QuoteOrderParameters,
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
 
@@ -43,18 +45,19 @@ export {
  * replay mode before anything is read or signed.
  *
  * @param node The Ocean node that serves the asset.
- * @param did The asset's DID.
- * @param serviceId The service to order (any service, not only the first).
- * @param signer The buyer: a signer from `signerFromPrivateKey` or `signerFromEnv`.
- * @param options Chain RPC URL and id, `maxPrice`, a `quote` to execute, a `signal`.
+ * @param parameters `did`, `serviceId` and `signer` (the buyer), then chain
+ *   RPC URL and id, `maxPrice`, a `quote` to execute, a `signal`.
  * @returns The order: transaction hash, block, and what was paid per part (from the receipts).
  * Without `maxPrice`, only the datatoken's price as the chain's exchange
  * lists it is paid: a provider or market fee above zero is refused, nothing
  * sent, until a cap allows it.
  *
  * @example Order the first service of an asset on the sandbox chain
- * ```ts ignore
- * const order = await orderAsset(node, did, ddo.services[0].id, signer, {
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
+ * const order = await orderAsset(node, {
+ *   did,
+ *   serviceId: ddo.services[0].id,
+ *   signer,
  *   rpcUrl: chain.rpcUrl,
  *   maxPrice: "2", // everything it takes, fees included, in the token the datatoken is priced in
  * });
@@ -63,13 +66,10 @@ export {
  */
 export async function orderAsset(
   node: AssetOrderNode,
-  did: string,
-  serviceId: string,
-  signer: Signer,
-  options: OrderAssetOptions,
+  parameters: OrderAssetParameters,
 ): Promise<DatatokenOrder> {
-  checkCall("orderAsset", options);
-  return await (await prepareAssetOrder(node, did, serviceId, signer, options)).send();
+  checkCall("orderAsset", parameters);
+  return await (await prepareAssetOrder(node, parameters)).send();
 }
 
 /**
@@ -78,19 +78,14 @@ export async function orderAsset(
  * `send()` of the result executes it.
  *
  * @param node The Ocean node that serves the asset.
- * @param did The asset's DID.
- * @param serviceId The service to order.
- * @param signer The buyer.
- * @param options As {@linkcode orderAsset}'s.
+ * @param parameters As {@linkcode orderAsset}'s.
  * @returns The prepared order.
  */
 export async function prepareAssetOrder(
   node: AssetOrderNode,
-  did: string,
-  serviceId: string,
-  signer: Signer,
-  options: OrderAssetOptions,
+  parameters: OrderAssetParameters,
 ): Promise<PreparedOrder> {
+  const { did, serviceId, signer, ...options } = parameters;
   refusePaymentInReplay("order", node.http?.cacheMode);
   refuseStopped(options.signal, "order");
   const maxPrice = priceCap(options.maxPrice);

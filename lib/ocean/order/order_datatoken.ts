@@ -45,7 +45,7 @@ export { type MaxPrice, maxPriceText, priceCap } from "./_max_price.ts";
  * @param parameters Chain, buyer, datatoken, service and fee.
  * @returns The order's transaction, block, and what was paid per part.
  * @example Order a free dataset on the sandbox chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * import { privateKeyToAccount } from "viem/accounts";
  * const account = privateKeyToAccount(key);
  * // Without maxPrice, a provider fee above zero is refused: only the listed price is paid.
@@ -70,7 +70,7 @@ export async function orderDatatoken(
  * @param parameters Chain, buyer, datatoken, service and fee.
  * @returns The prepared order; `quote` shows what it will send; `send()` places it.
  * @example Check the price before buying
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const prepared = await prepareOrder({ rpcUrl, account, datatoken, serviceIndex: 0, providerFee });
  * prepared.quote.totals.print();
  * if (prepared.price < 10n ** 18n) await prepared.send();

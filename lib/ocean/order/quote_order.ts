@@ -6,10 +6,9 @@
  */
 
 import { checkCall } from "../_option_rules.ts";
-import type { Signer } from "../signer.ts";
 import {
   type AssetOrderNode,
-  type QuoteOrderOptions,
+  type QuoteOrderParameters,
   SANDBOX_CHAIN_ID,
 } from "./_asset_order_types.ts";
 import { assetQuoteItem } from "./_asset_quote_item.ts";
@@ -30,29 +29,25 @@ import { priceCap } from "./_max_price.ts";
  * above `maxPrice`, naming each part.
  *
  * @param node The Ocean node that serves the asset.
- * @param did The asset's DID.
- * @param serviceId The service to order.
- * @param signer The wallet that would pay.
- * @param options Chain RPC URL and id, `maxPrice`.
+ * @param parameters `did`, `serviceId`, `signer` (the wallet that would
+ *   pay), chain RPC URL and id, `maxPrice`.
  * @returns The quote: `transactions` and `totals` tables; pass it to `orderAsset` as `quote`.
  * @example Look at the price before paying
- * ```ts ignore
- * const quote = await quoteOrder(node, did, serviceId, signer, { rpcUrl: chain.rpcUrl });
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
+ * const quote = await quoteOrder(node, { did, serviceId, signer, rpcUrl: chain.rpcUrl });
  * quote.totals.print();
  * // A fee in the quote is paid only under a cap that allows it.
- * const order = await orderAsset(node, did, serviceId, signer, {
- *   rpcUrl: chain.rpcUrl, quote, maxPrice: "2",
+ * const order = await orderAsset(node, {
+ *   did, serviceId, signer, rpcUrl: chain.rpcUrl, quote, maxPrice: "2",
  * });
  * ```
  */
 export async function quoteOrder(
   node: AssetOrderNode,
-  did: string,
-  serviceId: string,
-  signer: Signer,
-  options: QuoteOrderOptions,
+  parameters: QuoteOrderParameters,
 ): Promise<OrderQuote> {
-  checkCall("quoteOrder", options);
+  checkCall("quoteOrder", parameters);
+  const { did, serviceId, signer, ...options } = parameters;
   refusePaymentInReplay("quote an order", node.http?.cacheMode);
   const maxPrice = priceCap(options.maxPrice);
   const account = await accountOf(signer);

@@ -84,11 +84,16 @@ export interface ArchiveSandbox extends LocalServer {
    * Changes a resource as a PATCH would, stamping its update time with now,
    * so harvests and change lists see it.
    */
-  updateResource(account: string, db: string, slug: string, patch: ResourcePatch): SeedResource;
+  updateResource(
+    resource: { account: string; db: string; slug: string },
+    patch: ResourcePatch,
+  ): SeedResource;
   /** Publishes a DNS TXT record value, so verifying the external domain that needs it succeeds. */
   publishDns(value: string): void;
   /** Switches a database to another service; its old SPARQL path then answers 307. */
-  switchService(account: string, db: string, service: "dl" | "text" | "records"): void;
+  switchService(
+    parameters: { account: string; db: string; service: "dl" | "text" | "records" },
+  ): void;
   /**
    * Ends every image conversion under way now (uploads become `ready` or
    * `failed`), for a test that decides by an event when that happens.
@@ -105,10 +110,11 @@ export interface ArchiveSandbox extends LocalServer {
  * @returns The running sandbox; close it when done.
  *
  * @example Start, use, close
- * ```ts ignore
+ * ```ts
+ * import { Archive } from "../../archive/archive.ts";
  * const sandbox = await startArchiveSandbox();
  * try {
- *   const archive = new Archive(sandbox.url, { account: "shinano", db: "letters" });
+ *   const archive = new Archive(sandbox.url, { account: "shinano", db: "letters", progress: false });
  *   console.log((await archive.search({ q: "Tokyo" })).total);
  * } finally {
  *   await sandbox.close();
@@ -168,13 +174,13 @@ export async function startArchiveSandbox(
         state.dns.add(value);
       },
       finishConversions: () => finishConversions(state),
-      updateResource(account, db, slug, patch) {
+      updateResource({ account, db, slug }, patch) {
         const index = state.databases.get(`${account}/${db}`);
         const resource = index?.bySlug.get(slug);
         if (!index || !resource) throw new Error(`No resource ${account}/${db}/${slug}`);
         return patchResource(index, resource, patch);
       },
-      switchService(account, db, service) {
+      switchService({ account, db, service }) {
         const index = state.databases.get(`${account}/${db}`);
         if (!index) throw new Error(`No database ${account}/${db}`);
         index.formerServices.add(index.db.settings.service);

@@ -55,7 +55,7 @@ export const OCEAN_MINTED = 1_000_000n;
  * @param chain The running chain, from `startAnvil`.
  * @returns The contract addresses.
  * @example Deploy onto a fresh chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * await withAnvil(async (chain) => {
  *   const contracts = await deployOceanContracts(chain);
  *   console.log(contracts.erc721Factory);

@@ -50,7 +50,7 @@ export function escrowJobId(jobId: string): bigint {
  * @param node The node's account (it needs gas).
  * @returns The hooks the paid compute routes call.
  * @example
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const hooks = escrowPayee(chain, contracts, privateKeyToAccount(key));
  * ```
  */

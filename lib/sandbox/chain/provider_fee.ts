@@ -45,7 +45,7 @@ export interface FeeSigner {
  * @param fee Token, amount, validity and what the fee is for.
  * @returns The fee with its signature parts.
  * @example Sign a free fee valid for ten minutes
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const fee = await signProviderFee(nodeAccount, {
  *   providerFeeToken: contracts.oceanToken, providerFeeAmount: 0n,
  *   validUntil: Math.floor(Date.now() / 1000) + 600, data: { dt: datatoken, id: "svc" },

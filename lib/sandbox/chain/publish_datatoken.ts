@@ -56,7 +56,7 @@ export interface PublishedDatatoken {
  * @param parameters Name, symbol and pricing.
  * @returns The NFT, datatoken and exchange.
  * @example Publish a free datatoken
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const free = await publishDatatoken(chain, contracts, {
  *   name: "Tides", symbol: "TIDE", pricing: { type: "free" },
  * });

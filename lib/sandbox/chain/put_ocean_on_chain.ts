@@ -58,7 +58,7 @@ export interface OceanOnChain {
  * @param options Which assets and their pricing.
  * @returns The node address and the datatokens.
  * @example Put two assets on chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * await putOceanOnChain(ocean, chain, contracts, { dids: ocean.ddos.slice(0, 2).map((d) => d.id) });
  * ```
  */
@@ -122,7 +122,7 @@ export async function putOceanOnChain(
   }
   routes.useChain({
     escrow: priced ? escrowPayee(chain, contracts, node) : undefined,
-    async initialize(did, serviceId, consumer, validUntil, environment) {
+    async initialize({ did, serviceId, consumer, validUntil, environment }) {
       const found = locate(did, serviceId);
       if (!found) return { error: `Service ${serviceId} of ${did} is not on chain` };
       const providerFee = await signProviderFee(node, {

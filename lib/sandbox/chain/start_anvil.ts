@@ -62,7 +62,7 @@ const WATCHDOG = [
  *
  * @returns The absolute path of the anvil executable.
  * @example Where anvil lives
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * console.log(await anvilBinaryPath());
  * ```
  */
@@ -94,7 +94,7 @@ export async function anvilBinaryPath(): Promise<string> {
  * @param options Ready timeout and chain id.
  * @returns The running chain.
  * @example Start and stop a chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const chain = await startAnvil();
  * try {
  *   console.log(chain.rpcUrl);
@@ -171,7 +171,7 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
  * @param options Options of {@linkcode startAnvil}.
  * @returns What `body` returned.
  * @example Read the block number of a fresh chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const n = await withAnvil(async (chain) => chain.rpcUrl);
  * ```
  */

@@ -69,7 +69,7 @@ export interface SandboxChain {
  * @param options Which assets and their pricing.
  * @returns The chain.
  * @example A node with its assets on chain
- * ```ts ignore
+ * ```ts ignore (needs a chain with Ocean contracts: tests/chain runs this on anvil, which takes minutes)
  * const ocean = startOceanSandbox({ count: 10 });
  * const chain = await startChainSandbox(ocean);
  * try {

@@ -212,16 +212,18 @@ export const SANDBOX_FREE_ALLOWLIST: readonly string[] = [
  * ```
  *
  * @example A free compute job that finishes in about a second
- * ```ts ignore
- * import { OceanNode, signerFromPrivateKey } from "../../ocean/mod.ts";
+ * ```ts
+ * import { OceanNode } from "../../ocean/ocean_node.ts";
+ * import { signerFromPrivateKey } from "../../ocean/signer.ts";
  * import { SANDBOX_WALLET_KEY } from "./compute/mod.ts";
  * await using sandbox = startOceanSandbox({ compute: { stepMs: 100 } });
- * const node = new OceanNode(sandbox.url);
+ * const node = new OceanNode(sandbox.url, { progress: false });
  * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
  * const { dataset, algorithm, environment } = sandbox.computeExample();
  * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
  * const done = await node.waitForJob(signer.address, job.jobId, { pollMs: 200 });
- * await node.downloadResults(done, { signer, dir: "results" });
+ * const dir = await Deno.makeTempDir();
+ * console.log((await node.downloadResults(done, { signer, dir })).numRows());
  * ```
  */
 export function startOceanSandbox(options: OceanSandboxOptions = {}): OceanSandbox {

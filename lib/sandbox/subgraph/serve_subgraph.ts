@@ -68,10 +68,11 @@ const DEPLOYMENT = "QmSandboxOceanSubgraph4tidepoo1Seeded000000000000";
  * @returns The running server; close it when done.
  *
  * @example Reading the order count
- * ```ts ignore
+ * ```ts
+ * import { Subgraph } from "../../subgraph/subgraph.ts";
  * const sandbox = serveSubgraph();
  * try {
- *   const sg = new Subgraph(sandbox.endpoint);
+ *   const sg = new Subgraph(sandbox.endpoint, { progress: false });
  *   console.log((await sg.globalStatistics()).get("orderCount", 0));
  * } finally {
  *   await sandbox.close();

@@ -43,13 +43,13 @@ export interface ChainOrderHooks {
    * The `initialize` answer for a service: on-chain datatoken and a signed
    * provider fee, for a download or (with `environment`) a compute job.
    */
-  initialize(
-    did: string,
-    serviceId: string,
-    consumer: string,
-    validUntil: number,
-    environment?: string,
-  ): Promise<unknown>;
+  initialize(request: {
+    did: string;
+    serviceId: string;
+    consumer: string;
+    validUntil: number;
+    environment?: string;
+  }): Promise<unknown>;
   /** Checks an order transaction on chain for this consumer and service (and payer, when given). */
   checkOrder(
     order: SandboxOrder & { payer?: string },

@@ -32,7 +32,7 @@ export async function initializeHandler(context: ComputeContext, url: URL): Prom
   // The answer names the consumer's stored nonce, as ocean-node's does.
   const nonce = context.nonces.get(consumer);
   if (context.chain) {
-    const answer = await context.chain.initialize(did, serviceId, consumer, validUntil);
+    const answer = await context.chain.initialize({ did, serviceId, consumer, validUntil });
     return json(200, { ...answer as Record<string, unknown>, nonce });
   }
   const digest = createHash("sha256").update(`${did}/${serviceId}/${consumer}/${validUntil}`)

@@ -88,13 +88,13 @@ export async function initializeComputeHandler(
       const validUntil = context.faults.expiredProviderFees
         ? now - 60
         : now + (timeout > 0 ? timeout : 86_400);
-      const answer = await chain.initialize(
+      const answer = await chain.initialize({
         did,
         serviceId,
-        environment.consumerAddress,
+        consumer: environment.consumerAddress,
         validUntil,
-        environment.id,
-      ) as { providerFee?: unknown; error?: string };
+        environment: environment.id,
+      }) as { providerFee?: unknown; error?: string };
       if (answer.error) return text(400, answer.error);
       result.providerFee = answer.providerFee;
     }
