@@ -13,8 +13,8 @@ export const MISSING_CREDENTIALS_TEXT =
  * The sandbox node's nonce storage and signature check (spec section 5):
  * nonces stored per address, a signed request accepted only when its nonce
  * is a digit string above the stored one and its signature recovers (viem)
- * to the address sent, in one of the two forms ocean-node accepts (see
- * {@linkcode signedByAddress}); the nonce is then stored.
+ * to the address sent, in one of the two forms ocean-node accepts; the
+ * nonce is then stored.
  *
  * @example Checking a request signed by a test key
  * ```ts
@@ -96,23 +96,8 @@ export class NonceStore {
  * hash as text, and on `toBeArray(hash)`: the hash as a number's bytes,
  * leading zero bytes dropped). All 32 bytes signed is a third form the node
  * does not accept when the hash starts with 0x00, so neither does the sandbox.
- *
- * @param message The signed message, e.g. address + nonce + command.
- * @param signature The EIP-191 signature.
- * @param address The address it should recover to.
- * @returns Whether it does.
- *
- * @example A signature from another key does not match
- * ```ts
- * import { privateKeyToAccount } from "viem/accounts";
- * import { keccak256, stringToBytes } from "viem";
- * const account = privateKeyToAccount(`0x${"11".repeat(32)}`);
- * const signature = await account.signMessage({ message: keccak256(stringToBytes("m")) });
- * console.log(await signedByAddress("m", signature, account.address)); // true
- * console.log(await signedByAddress("m", signature, "0x0000000000000000000000000000000000000001")); // false
- * ```
  */
-export async function signedByAddress(
+async function signedByAddress(
   message: string,
   signature: `0x${string}`,
   address: string,
