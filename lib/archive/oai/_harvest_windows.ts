@@ -9,10 +9,12 @@
  * more than half again its share of the pages is cut into smaller windows
  * (its first page is dropped: its token covers the whole window), so one
  * busy year does not leave the other requests idle. Every other window
- * goes on from its first page's resumption token, so no page is asked for
- * twice. The largest windows are walked first. With a state file, every finished window's records are
- * kept beside it, so a harvest that stops resumes without asking for a
- * finished window again.
+ * goes on from its first page's resumption token, so no request is sent
+ * twice. The largest windows are walked first, and one that would still end
+ * more than a page after the others is cut into a part per request slot.
+ * With a state file, every finished window's records are kept beside it,
+ * so a harvest that stops resumes without asking for a finished window
+ * again.
  *
  * @module
  */
