@@ -58,8 +58,6 @@ export interface HarvestRun {
   raw?: boolean;
   /** What an incremental harvest already holds, dropped when it comes again. */
   held?: HeldRecords;
-  /** Told the position after each page is read (a window goes on later from its first page's). */
-  onRead?: (state: Readonly<HarvestState>) => void;
 }
 
 /**
@@ -161,7 +159,6 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
         };
         s.received += answer.items.length;
         s.token = next;
-        run.onRead?.(s);
         return {
           rows: records,
           received: answer.items.length,

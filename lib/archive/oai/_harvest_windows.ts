@@ -4,17 +4,14 @@
  * `earliestDatestamp`) to now, each walked by its own resumption tokens
  * through {@linkcode harvestPages}, and joined in time order.
  *
- * The windows start twice as many as requests may be in flight. Once every
+ * The windows start as many as requests may be in flight. Once every
  * window's first page has told its `completeListSize`, a window holding
  * more than half again its share of the pages is cut into smaller windows
  * (its first page is dropped: its token covers the whole window), so one
- * busy year does not leave the other requests idle. Every other window
- * goes on from its first page's resumption token, so no request is sent
- * twice. The largest windows are walked first, and one that would still end
- * more than a page after the others is cut into a part per request slot.
- * With a state file, every finished window's records are kept beside it,
- * so a harvest that stops resumes without asking for a finished window
- * again.
+ * busy year does not leave the other requests idle. The largest windows
+ * are walked first. With a state file, every finished window's records are
+ * kept beside it, so a harvest that stops resumes without asking for a
+ * finished window again.
  *
  * @module
  */
@@ -35,7 +32,6 @@ import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
 const DEFAULT_MAX_ROWS = 10_000_000;
-const WINDOWS_PER_SLOT = 2;
 
 /** One window being harvested. */
 interface Window extends WindowState {
@@ -48,8 +44,6 @@ interface Window extends WindowState {
   first?: IteratorResult<HarvestPage>;
   /** Pages the window holds, by its first page's completeListSize. */
   size?: number;
-  /** Where its walk goes on after the first page, read while the windows were sized. */
-  after?: HarvestState;
 }
 
 /**
@@ -66,9 +60,6 @@ export async function harvestWindows(
   concurrency: number,
 ): Promise<OaiRecord[][]> {
   const { ctx } = run;
-  // Two windows a request slot: when the largest are walked first, the last to
-  // end are small ones, so no slot idles long while one long window finishes.
-  const slots = WINDOWS_PER_SLOT * concurrency;
   const granule = identify.granularity === DAY ? 86_400_000 : 1000;
   const format = (ms: number) => formatDatestamp(new Date(ms), identify.granularity);
   const dayish = (text: string | null) => text !== null && text.length === 10;
@@ -132,55 +123,44 @@ export async function harvestWindows(
     );
     const end = runUntil ? parseUtc(runUntil)?.getTime() : undefined;
     const endMs = floorTo(end ?? Date.now(), granule) + granule;
-    windows = cut(startMs, Math.max(endMs, startMs + granule), slots, runFrom, runUntil);
+    windows = cut(startMs, Math.max(endMs, startMs + granule), concurrency, runFrom, runUntil);
   }
   const stop = new AbortController();
   const user = run.paging?.signal;
   const signal = user ? AbortSignal.any([user, stop.signal]) : stop.signal;
 
-  // One save at a time: windows that end together must not write the state file at once.
-  let saving: Promise<void> = Promise.resolve();
-  const save = () => {
-    const write = async () => {
-      if (!state || !run.statePath) return;
-      state.windows = windows.map(({ from, until, done, records }) => ({
-        from,
-        until,
-        done,
-        records,
-      }));
-      await saveState(run.statePath, state);
-    };
-    saving = saving.then(write, write);
-    return saving;
+  const save = async () => {
+    if (!state || !run.statePath) return;
+    state.windows = windows.map(({ from, until, done, records }) => ({
+      from,
+      until,
+      done,
+      records,
+    }));
+    await saveState(run.statePath, state);
   };
 
-  /**
-   * A window's walk, from its start or from where its first page left it;
-   * `maxPages: 1` reads one page with nothing asked for after it.
-   */
-  const walk = (w: Window, maxPages?: number, onRead?: HarvestRun["onRead"]) =>
+  /** A window's walk; `maxPages: 1` reads its first page with nothing asked for after it. */
+  const walk = (w: Window, maxPages?: number) =>
     harvestPages({
       ...run,
       from: w.from,
       until: w.until,
       statePath: undefined,
-      saved: w.after,
+      saved: undefined,
       eager: true,
       reporter: quiet,
       paging: { signal, maxPages },
-      onRead,
     });
 
   /**
    * Reads a window's first page, which tells its size. A window of one page is
-   * done; another goes on later from its first page's resumption token (the
-   * probe asks for nothing after that page, so no request is ever dropped in
-   * flight and the server never serves more than the cap).
+   * done; another is walked again from its start later (one request more per
+   * window), since leaving a page ahead in flight to be dropped would make the
+   * server serve more requests at once than the cap.
    */
   const open = async (w: Window) => {
-    let after: HarvestState | undefined;
-    const probe = walk(w, 1, (position) => after = { ...position });
+    const probe = walk(w, 1);
     const first = await probe.next();
     await probe.return(undefined);
     if (first.done || first.value.last) {
@@ -189,8 +169,7 @@ export async function harvestWindows(
       w.size = 1;
       return;
     }
-    note(w, first.value);
-    w.after = after;
+    pages++;
     const { completeListSize } = first.value;
     const length = Math.max(1, first.value.records.length);
     w.size = completeListSize ? Math.ceil(completeListSize / length) : 1;
@@ -229,18 +208,16 @@ export async function harvestWindows(
     for (let round = 0; round < 3 && pending.length > 0; round++) {
       await pool(pending.filter((w) => w.size === undefined), concurrency, open);
       const total = pending.reduce((sum, w) => sum + (w.size ?? 1), 0);
-      const share = Math.max(1, Math.ceil(total / slots));
+      const share = Math.max(1, Math.ceil(total / concurrency));
       const cuts = pending.filter((w) =>
         (w.size ?? 1) > 1.5 * share && w.endMs - w.startMs > granule
       );
       if (cuts.length === 0) break;
       for (const w of cuts) {
-        // Its first page goes with it: the parts ask for their own.
-        records -= w.got.length;
         const parts = cut(
           w.startMs,
           w.endMs,
-          Math.min(slots, Math.ceil(w.size! / share)),
+          Math.min(concurrency, Math.ceil(w.size! / share)),
           w.from,
           w.until,
         );
@@ -249,31 +226,9 @@ export async function harvestWindows(
       await save();
       pending = windows.filter((w) => !w.done);
     }
-    // The largest first, so that no long window starts last; one that would
-    // still end well after the others is cut into a part a slot.
+    // The largest first, so that no long window starts last.
     pending.sort((a, b) => (b.size ?? 1) - (a.size ?? 1));
-    const loads = new Array<number>(concurrency).fill(0);
-    const ideal = Math.ceil(pending.reduce((sum, w) => sum + (w.size ?? 1), 0) / concurrency);
-    const order: Window[] = [];
-    for (const w of pending) {
-      const size = w.size ?? 1;
-      const overhang = Math.min(...loads) + size > ideal + 1;
-      const parts = overhang && size >= 2 * concurrency && w.endMs - w.startMs > granule
-        ? cut(w.startMs, w.endMs, concurrency, w.from, w.until)
-        : [w];
-      if (parts.length > 1) {
-        // Its first page goes with it; the parts are walked from their starts.
-        records -= w.got.length;
-        windows.splice(windows.indexOf(w), 1, ...parts);
-      }
-      for (const part of parts) {
-        part.size ??= Math.ceil(size / parts.length);
-        loads[loads.indexOf(Math.min(...loads))] += part.size;
-        order.push(part);
-      }
-    }
-    await save();
-    await pool(order, concurrency, finish);
+    await pool(pending, concurrency, finish);
     task.finish(`${pages} pages in ${windows.length} windows`);
     const got = windows.map((w) => w.got);
     if (state && run.statePath) await complete(run.statePath, state, windows);

