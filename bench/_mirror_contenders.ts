@@ -18,7 +18,7 @@ export interface NetworkContender {
   /** The most requests it may have in flight; the gate fails a row past it. */
   cap: number;
   /** Runs it against the gate's URL. */
-  run(url: string): Promise<{ rows: number; sha256?: string }>;
+  run(url: string): Promise<{ rows: number; sha256?: string; checkMs?: number }>;
 }
 
 /** The digest of a folder: each file's path and SHA-256, sorted, hashed. */

@@ -20,6 +20,20 @@ export interface NetworkGateOptions {
   retryAfterSeconds?: number;
   /** Most requests the gate answers; default 100,000 (a runaway loop ends). */
   maxRequests?: number;
+  /** When given, each request's times are pushed here as it ends (for a profile). */
+  trace?: GateTrace[];
+}
+
+/** One request's times at the gate, in `performance.now()` milliseconds. */
+export interface GateTrace {
+  /** The request's query string. */
+  query: string;
+  /** When it arrived. */
+  arrived: number;
+  /** When the delay ended and it was forwarded. */
+  forwarded: number;
+  /** When the upstream server's answer was read whole. */
+  answered: number;
 }
 
 /** A running gate: its URL and what it saw. */
@@ -74,6 +88,7 @@ export function startNetworkGate(upstream: string, options: NetworkGateOptions =
         });
       }
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const forwardedAt = performance.now();
       const url = new URL(request.url);
       const forwarded = new URL(url.pathname + url.search, target);
       // As a proxy does, it says which host the client asked, so links name the gate.
@@ -89,6 +104,12 @@ export function startNetworkGate(upstream: string, options: NetworkGateOptions =
       });
       // Read whole before the slot is freed, as a server that has sent its answer.
       const body = await answer.arrayBuffer();
+      options.trace?.push({
+        query: url.search,
+        arrived: arrivals[n - 1],
+        forwarded: forwardedAt,
+        answered: performance.now(),
+      });
       const headers = new Headers(answer.headers);
       // fetch has decoded the body: its encoding and length are no longer the upstream's.
       headers.delete("content-encoding");

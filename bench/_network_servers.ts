@@ -19,6 +19,33 @@ export const NETWORK_SIZES = { oaiRecords: 20_000, orders: 100_000, mirrorFiles:
 /** The site every archive row reads. */
 export const NETWORK_SITE = "acme/letters";
 
+/** Runs `body` while a row's sandbox serves from its own process; stops it after. */
+export async function withServer<T>(
+  kind: "oai" | "subgraph" | "mirror",
+  body: (server: { url: string; path: string }) => Promise<T>,
+): Promise<T> {
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--frozen", new URL(import.meta.url).pathname, kind],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const lines = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`The ${kind} sandbox ended before it printed its address`);
+      text += value;
+    }
+    await lines.cancel(); // the server prints nothing more
+    return await body(JSON.parse(text.slice(0, text.indexOf("\n"))));
+  } finally {
+    await server.stdin.close();
+    await server.status;
+  }
+}
+
 if (import.meta.main) {
   const kind = Deno.args[0];
   let server: { url: string; close(): Promise<void> };

@@ -11,7 +11,7 @@
  * bench. A last row per read runs behind a gate that answers 503 with
  * Retry-After: 1 to every third request.
  *
- *   deno run -A --frozen bench/network_bench.ts [oai|subgraph|mirror] [rounds] [--storm-only]
+ *   deno run -A --frozen bench/network_bench.ts [oai|subgraph|mirror] [rounds] [--storm-only|--no-storm] [--delay=150]
  */
 
 import { XMLParser } from "fast-xml-parser";
@@ -21,7 +21,7 @@ import { Subgraph } from "../lib/subgraph/mod.ts";
 import { tableDigest } from "../lib/table/mod.ts";
 import { loadAverage } from "./_compare.ts";
 import { startNetworkGate } from "./_network_gate.ts";
-import { NETWORK_SIZES } from "./_network_servers.ts";
+import { NETWORK_SIZES, withServer } from "./_network_servers.ts";
 import {
   mirrorContenders,
   type NetworkContender as Contender,
@@ -30,12 +30,25 @@ import {
 } from "./_mirror_contenders.ts";
 
 const { oaiRecords: OAI_RECORDS, orders: ORDERS, mirrorFiles: MIRROR_FILES } = NETWORK_SIZES;
-/** A page of OAI-PMH or of a subgraph: a round trip plus the server's time for it. */
-const PAGE_DELAY_MS = 150;
+/** A page of OAI-PMH or of a subgraph: a round trip plus the server's time for it (`--delay=MS`). */
+const PAGE_DELAY_MS = Number(
+  Deno.args.find((arg) => arg.startsWith("--delay="))?.slice("--delay=".length) ?? 150,
+);
 /** One resource of a mirror. */
 const FILE_DELAY_MS = 50;
 /** The order fields every subgraph contender asks for: the loop's selection. */
 const FIELDS = ["createdAt", "consumer", "amount"] as const;
+
+/**
+ * The table's digest and the time it took: the bench's check, not the
+ * contender's work, so it is taken off the process time (the loop builds
+ * no table and pays none).
+ */
+function checked(table: Parameters<typeof tableDigest>[0]) {
+  const started = performance.now();
+  const { sha256 } = tableDigest(table);
+  return { sha256, checkMs: performance.now() - started };
+}
 
 const oaiContenders: Contender[] = [
   {
@@ -62,7 +75,7 @@ const oaiContenders: Contender[] = [
     cap: concurrency ?? 2,
     run: async (endpoint: string) => {
       const table = await new OaiPmh(endpoint, { progress: false, concurrency }).harvest();
-      return { rows: table.numRows(), sha256: tableDigest(table).sha256 };
+      return { rows: table.numRows(), ...checked(table) };
     },
   })),
 ];
@@ -93,13 +106,14 @@ const subgraphContenders: Contender[] = [
       const table = await new Subgraph(url, { progress: false, concurrency }).orders({
         fields: FIELDS,
       });
-      return { rows: table.numRows(), sha256: tableDigest(table).sha256 };
+      return { rows: table.numRows(), ...checked(table) };
     },
   })),
 ];
 
 const contenders = [...oaiContenders, ...subgraphContenders, ...mirrorContenders];
 const skipPairs = Deno.args.includes("--storm-only");
+const skipStorms = Deno.args.includes("--no-storm");
 
 if (Deno.args[0] === "--child") {
   const contender = contenders.find((c) => c.name === Deno.args[1])!;
@@ -123,42 +137,14 @@ async function child(name: string, url: string) {
   if (!output.success) throw new Error(`${name} failed`);
   const lines = new TextDecoder().decode(output.stdout).trim().split("\n");
   return {
-    ...JSON.parse(lines[lines.length - 1]) as { rows: number; sha256?: string; ms: number },
+    ...JSON.parse(lines[lines.length - 1]) as {
+      rows: number;
+      sha256?: string;
+      checkMs?: number;
+      ms: number;
+    },
     processMs: performance.now() - started,
   };
-}
-
-/** Runs `body` while a row's sandbox serves from its own process; stops it after. */
-async function withServer<T>(
-  kind: "oai" | "subgraph" | "mirror",
-  body: (server: { url: string; path: string }) => Promise<T>,
-): Promise<T> {
-  const server = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      "--frozen",
-      new URL("./_network_servers.ts", import.meta.url).pathname,
-      kind,
-    ],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  try {
-    const lines = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`The ${kind} sandbox ended before it printed its address`);
-      text += value;
-    }
-    await lines.cancel(); // the server prints nothing more
-    return await body(JSON.parse(text.slice(0, text.indexOf("\n"))));
-  } finally {
-    await server.stdin.close();
-    await server.status;
-  }
 }
 
 /**
@@ -191,7 +177,7 @@ async function pair(
         if (result.sha256 && result.sha256 !== reference) {
           throw new Error(`${c.name}: digest ${result.sha256} is not the one-at-a-time read's`);
         }
-        times.get(c.name)!.push(result.processMs);
+        times.get(c.name)!.push(result.processMs - (result.checkMs ?? 0));
         if (round === 0) {
           seen.set(c.name, {
             rows: result.rows,
@@ -210,7 +196,7 @@ async function pair(
     `Delay ${delayMs} ms per request at the gate; the sandbox in its own process; ${rounds} round(s); load ${load} at the start, ${loadAverage()} at the end.\n`,
   );
   console.log(
-    "| contender | process ms | loop / this | rows | most in flight at the server | digest |",
+    "| contender | process ms (less the digest) | loop / this | rows | most in flight at the server | digest |",
   );
   console.log("|---|---:|---:|---:|---|---|");
   for (const c of list) {
@@ -233,6 +219,7 @@ async function storm(
   reference: string | ((gated: string) => Promise<string>),
   delayMs: number,
 ) {
+  if (skipStorms) return;
   const gate = startNetworkGate(upstream, {
     delayMs,
     unavailableEvery: 3,

@@ -7,13 +7,13 @@
  * @module
  */
 
-import { harvestSources, type OaiSource } from "../archive/oai/harvest_sources.ts";
+import { harvestSources } from "../archive/oai/harvest_sources.ts";
 import type { HarvestPartitioning } from "../archive/oai/harvest_dataset.ts";
 import { readTextWithin } from "../fs/read_bounded.ts";
 import { UsageError } from "./exit_codes.ts";
 import { type CommandContext, count, counted, type OptionSpec } from "./_command.ts";
 import { lockFolder } from "./_state_files.ts";
-import { terminalText } from "../errors/terminal_text.ts";
+import { parseSourceList } from "./_source_list.ts";
 
 /** The flags of a harvest of many sources. */
 export const SOURCES_FLAGS: Readonly<Record<string, OptionSpec>> = {
@@ -21,7 +21,7 @@ export const SOURCES_FLAGS: Readonly<Record<string, OptionSpec>> = {
     type: "string",
     value: "FILE",
     description:
-      "harvest every repository listed in FILE (one URL a line, then prefix=P set=S from=D) into --to DIR/",
+      "harvest every repository listed in FILE into --to DIR/: one URL a line (then prefix=P set=S from=D), a .json array of {url, prefix, set, from} or a .csv with a header row",
   },
   shard: {
     type: "string",
@@ -37,48 +37,6 @@ export const SOURCES_FLAGS: Readonly<Record<string, OptionSpec>> = {
 
 /** The largest sources file read, in bytes. */
 const MAX_LIST_BYTES = 64 * 1024 * 1024;
-
-const KEYS = new Set(["prefix", "set", "from"]);
-
-/**
- * Reads a list of sources: one URL a line, optionally followed by
- * `prefix=P`, `set=S` and `from=D`; blank lines and lines starting with `#`
- * are skipped.
- *
- * @param text The file's text.
- * @param file The file's name, for errors.
- * @returns The sources, in the file's order.
- */
-export function parseSourceList(text: string, file: string): OaiSource[] {
-  const sources: OaiSource[] = [];
-  for (const [i, raw] of text.split(/\r?\n/).entries()) {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) continue;
-    const [url, ...fields] = line.split(/\s+/);
-    const where = `${file} line ${i + 1}`;
-    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-      throw new UsageError(`Invalid source at ${where}: expected an http or https URL`, {
-        hint: "Give one repository a line: URL [prefix=P] [set=S] [from=DATE]",
-      });
-    }
-    const source: OaiSource = { url };
-    for (const field of fields) {
-      const at = field.indexOf("=");
-      const key = field.slice(0, at);
-      if (at < 1 || !KEYS.has(key)) {
-        throw new UsageError(`Invalid field at ${where}: ${terminalText(field.slice(0, 60))}`, {
-          hint: "After the URL give only prefix=P, set=S or from=DATE",
-        });
-      }
-      const value = field.slice(at + 1);
-      if (key === "prefix") source.metadataPrefix = value;
-      else if (key === "set") source.set = value;
-      else source.from = value;
-    }
-    sources.push(source);
-  }
-  return sources;
-}
 
 /** Reads `--shard K/N` as a 0-based index and a count. */
 function shardOf(text: string | undefined): { index: number; count: number } | undefined {
@@ -151,10 +109,10 @@ export async function runHarvestSources(
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     throw new UsageError(`Cannot read --sources ${file}: no such file`, {
-      hint: "Give a file with one repository URL a line",
+      hint: "Give a file with one repository URL a line, a JSON array or a CSV file",
     });
   }
-  const sources = parseSourceList(text, file);
+  const sources = parseSourceList(text, file, harvest);
   const { concurrency, ...client } = context.clientOptions();
   const lockFolderPath = hostLockFolder(context.io.env);
   // Shards and overlapping runs lock each source's partition; only a run over the whole list locks the folder.

@@ -8,8 +8,6 @@
 
 import assert from "node:assert/strict";
 import { query } from "../../lib/dataset/query.ts";
-import { parseSourceList } from "../../lib/cli/harvest_sources_command.ts";
-import { UsageError } from "../../lib/cli/exit_codes.ts";
 import { startFleet } from "../archive/oai/_many_hosts.ts";
 import { runTidepool } from "./_run_cli.ts";
 
@@ -76,37 +74,5 @@ Deno.test("tidepool harvest --sources: two shards in two processes, one request 
   } finally {
     await fleet.close();
     await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("a sources file: a URL a line with prefix, set and from; anything else refused", () => {
-  assert.deepEqual(
-    parseSourceList(
-      "# comment\nhttps://a.example/oai\n\n  https://b.example/oai set=maps prefix=jps from=2026-01-01 \n",
-      "list.txt",
-    ),
-    [
-      { url: "https://a.example/oai" },
-      {
-        url: "https://b.example/oai",
-        set: "maps",
-        metadataPrefix: "jps",
-        from: "2026-01-01",
-      },
-    ],
-  );
-  for (
-    const [text, message] of [
-      ["ftp://a.example/oai", /list.txt line 1: expected an http or https URL/],
-      ["a.example/oai", /line 1/],
-      ["https://a.example/oai\nhttps://b.example/oai colour=red", /line 2: colour=red/],
-      ["https://a.example/oai =x", /line 1/],
-    ] as const
-  ) {
-    assert.throws(() => parseSourceList(text, "list.txt"), (e: unknown) => {
-      assert.ok(e instanceof UsageError);
-      assert.match(e.message, message);
-      return true;
-    });
   }
 });

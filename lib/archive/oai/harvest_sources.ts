@@ -241,15 +241,25 @@ export async function harvestSources(options: HarvestSourcesOptions): Promise<So
       hint: "Give a shard K/N with 1 <= K <= N, such as 2/4",
     });
   }
+  const names = new Map<string, number>();
   // The harvest's set and format are each source's unless it names its own: they name its partition.
   const sources = options.sources.map((s): OaiSource => ({
     ...s,
     set: s.set ?? options.harvest?.set,
     metadataPrefix: s.metadataPrefix ?? options.harvest?.metadataPrefix ?? "oai_dc",
   })).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)))
-    .filter((s) =>
-      !shard || sourceShard(s as OaiSource, shard.count) === shard.index
-    ) as OaiSource[];
+    .filter((s, i) => {
+      const twin = names.get(sourceName(s as OaiSource));
+      if (twin === undefined) {
+        names.set(sourceName(s as OaiSource), i);
+        return !shard || sourceShard(s as OaiSource, shard.count) === shard.index;
+      }
+      // Two entries of one source would share its partition and state.
+      throw new TidepoolError(`Duplicate source ${i + 1}: the same as source ${twin + 1}`, {
+        details: redact(s.url as string),
+        hint: "List each endpoint (and set and format) once",
+      });
+    }) as OaiSource[];
   const fetch = gatedFetch({
     fetch: options.client?.fetch,
     slots,

@@ -69,3 +69,33 @@ export async function startProvider(
 export function oaiId(id: string): string {
   return `oai:repo.example:${id}`;
 }
+
+/**
+ * Each `<record>` (or `<header>` for ListIdentifiers) of a list as the
+ * provider sent it, by identifier: its pages fetched apart, the element cut
+ * out of each page's text, with the envelope's namespace declarations on
+ * its start tag (as tidepool's `raw` keeps it).
+ */
+export async function recordsAsSent(
+  url: string,
+  verb: "ListRecords" | "ListIdentifiers",
+  args = "metadataPrefix=oai_dc",
+): Promise<Map<string, string>> {
+  const element = verb === "ListRecords" ? "record" : "header";
+  const expected = new Map<string, string>();
+  let query = `verb=${verb}&${args}`;
+  for (let page = 0; page < 100; page++) {
+    const text = await (await fetch(`${url}?${query}`)).text();
+    const root = /<OAI-PMH\b[^>]*>/.exec(text)![0];
+    const declarations = (root.match(/\sxmlns(?::\w+)?="[^"]*"/g) ?? []).join("");
+    const pattern = new RegExp(`<${element}\\b[\\s\\S]*?</${element}>`, "g");
+    for (const [xml] of text.matchAll(pattern)) {
+      const id = /<identifier>([^<]*)<\/identifier>/.exec(xml)![1];
+      expected.set(id, xml.replace(`<${element}`, `<${element}${declarations}`));
+    }
+    const token = /<resumptionToken[^>]*>([^<]+)<\/resumptionToken>/.exec(text)?.[1];
+    if (!token) break;
+    query = `verb=${verb}&resumptionToken=${encodeURIComponent(token)}`;
+  }
+  return expected;
+}

@@ -121,3 +121,41 @@ Deno.test("source names are folder-safe and distinct; shards split a list withou
   }
   assert.deepEqual(sources.map((s) => sourceShard(s, 4)), shards, "the same shard every time");
 });
+
+Deno.test("a source listed twice is refused before any request, whatever its shard", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tidepool-twice-" });
+  let requests = 0;
+  const fetch = () => {
+    requests++;
+    return Promise.resolve(new Response("no", { status: 500 }));
+  };
+  try {
+    for (
+      const sources of [
+        [{ url: "https://a.example/oai" }, { url: "https://a.example/oai" }],
+        [{ url: "https://a.example/oai", metadataPrefix: "oai_dc" }, {
+          url: "https://a.example/oai",
+        }],
+        [{ url: "https://b.example/oai" }, { url: "https://a.example/oai", set: "s" }, {
+          url: "https://a.example/oai",
+        }],
+      ]
+    ) {
+      for (const shard of [undefined, { index: 0, count: 2 }, { index: 1, count: 2 }]) {
+        await assert.rejects(
+          harvestSources({
+            sources,
+            dir,
+            shard,
+            harvest: { set: "s" },
+            client: { fetch },
+          }),
+          /Duplicate source \d: the same as source \d/,
+        );
+      }
+    }
+    assert.equal(requests, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
