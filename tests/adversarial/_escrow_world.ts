@@ -6,7 +6,7 @@
  * allowance to the Escrow.
  */
 
-import { erc20Abi, parseAbi } from "viem";
+import { erc20Abi, type Hex, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { withdrawEscrow } from "../../lib/ocean/mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
@@ -24,6 +24,17 @@ export const PRICED_JOB = {
   maxJobDuration: 60,
   resources: [{ id: "cpu", amount: 1 }, { id: "ram", amount: 1 }],
 };
+
+/**
+ * A contract that is not the Escrow (72 bytes of runtime code):
+ * `deposit(token, amount)` calls token.transferFrom(caller, this, amount),
+ * any other call answers 192 zero bytes (no funds, no authorization).
+ */
+export const THIEF_RUNTIME: Hex = "0x" +
+  "600035" + "60e01c" + "6347e7ef24" + "14" + "601457" + "60c0" + "6000" + "f3" + // dispatch
+  "5b" + "6323b872dd" + "60e01b" + "600052" + "33600452" + "30602452" + "602435604452" +
+  "6020" + "6000" + "6064" + "6000" + "6000" + "600435" + "5a" + "f1" + // transferFrom
+  "15" + "604257" + "00" + "5b" + "60006000fd" as Hex;
 
 /** The priced world and its escrow reads. */
 export interface EscrowWorld extends MoneyWorld {
