@@ -8,14 +8,15 @@
  * that keeps what is "deposited"). The class: one quote, two chains, the
  * Escrow of one paid on the other. Members: the payment's chain edited
  * alone; a whole quote of another chain given to a start on this one; a
- * `chainId` the RPC URL does not serve. Every outcome is read from anvil
+ * `chainId` the RPC URL does not serve; a JSON-RPC that says it is the
+ * chain named (its transactions, signed for that chain, are not mined). Every outcome is read from anvil
  * with viem.
  */
 
 import assert from "node:assert/strict";
 import { parseEther } from "viem";
 import { OceanNode, TidepoolError } from "../../mod.ts";
-import { hostileNode } from "./_money_world.ts";
+import { hostileNode, rpcProxy } from "./_money_world.ts";
 import { type EscrowWorld, escrowWorld, payer, THIEF_RUNTIME } from "./_escrow_world.ts";
 
 type Json = Record<string, unknown>;
@@ -48,6 +49,12 @@ Deno.test("a quote whose chains disagree pays no Escrow of another chain", async
   const chainId = world.chain.chainId;
   let onOptimism = false;
   const proxy = hostileNode(world.ocean.url, (url, body) => {
+    if (url.pathname === "/api/services/computeEnvironments") {
+      // Its environments take payments on Optimism as on this chain.
+      return (body as { fees?: Record<string, unknown> }[]).map((env) =>
+        env.fees ? { ...env, fees: { ...env.fees, [OPTIMISM]: env.fees[chainId] } } : env
+      );
+    }
     const terms = body as { payment?: Json };
     if (url.pathname !== "/api/services/initializeCompute" || !onOptimism) return undefined;
     if (!terms.payment) return undefined;
@@ -111,6 +118,43 @@ Deno.test("a quote whose chains disagree pays no Escrow of another chain", async
       await assert.rejects(node.quoteCompute(onOptimism), TidepoolError);
       await assert.rejects(node.startCompute(onOptimism), TidepoolError);
       await untouched(world, address, before);
+    });
+
+    await t.step("a JSON-RPC that says it is the chain named, with the orders made", async () => {
+      const { address, request } = await payer(world);
+      // An honest job first: its orders stay valid, so the next start orders nothing.
+      const honest = new OceanNode(world.ocean.url, { progress: false, retry: false });
+      const { orders } = await honest.startCompute(request);
+      const paid = await world.oceanOf(address);
+      const sent = await world.sent(address);
+      const before = await kept(world);
+      // It says chain 10, and fills no transaction (which would show anvil's own id).
+      const lying = rpcProxy(world.chain.rpcUrl, {
+        before: (call) =>
+          Promise.resolve(
+            call.method === "eth_chainId"
+              ? { result: `0x${OPTIMISM.toString(16)}` }
+              : call.method === "eth_fillTransaction"
+              ? { error: { code: -32601, message: "Method not found" } }
+              : undefined,
+          ),
+      });
+      try {
+        const { escrowAddress: _, ...trustingTheList } = request;
+        const onOptimism = {
+          ...trustingTheList,
+          algorithm: { ...request.algorithm, transferTxId: orders.algorithm.txHash },
+          datasets: [{ ...request.datasets[0], transferTxId: orders.datasets[0].txHash }],
+          chainId: OPTIMISM,
+          rpcUrl: lying.url,
+        };
+        await assert.rejects(node.startCompute(onOptimism), TidepoolError);
+      } finally {
+        await lying.close();
+      }
+      assert.equal(await world.sent(address), sent, "no transaction was mined");
+      assert.equal(await world.oceanOf(address), paid, "no Ocean left the wallet");
+      assert.equal(await kept(world), before, "the contract at Optimism's Escrow took nothing");
     });
   } finally {
     await proxy.close();
