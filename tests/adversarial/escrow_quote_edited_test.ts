@@ -2,17 +2,19 @@
  * A quote edited before it is given to `startCompute`, with a node that
  * agrees with the edit at the start: another escrow, a longer lock, a
  * smaller deposit, no escrow part at all; and a node that adds a payment of
- * its own to each asset's terms. The start asks the node's terms again and
+ * its own to each asset's terms (the payer's approvals, deposit and
+ * authorizations then all go to the Escrow, read from the transactions
+ * sent). The start asks the node's terms again and
  * checks them against the caller's trust and bounds, not the quote's word;
  * nothing reaches a contract of the node's, and no lock outlasts
  * `maxLockSeconds`. Every outcome is read from anvil with viem.
  */
 
 import assert from "node:assert/strict";
-import { parseEther } from "viem";
+import { decodeFunctionData, type Hex, parseAbi, parseEther, parseTransaction } from "viem";
 import { OceanNode, TidepoolError } from "../../mod.ts";
 import type { ComputeQuote } from "../../lib/ocean/compute/_paid_compute_types.ts";
-import { hostileNode } from "./_money_world.ts";
+import { hostileNode, rpcProxy } from "./_money_world.ts";
 import { deployThief, type EscrowWorld, escrowWorld, payer } from "./_escrow_world.ts";
 
 type Json = Record<string, unknown>;
@@ -99,6 +101,13 @@ Deno.test("an edited quote the node agrees with at the start", async (t) => {
   }
 });
 
+/** What the payer calls on the token and the Escrow. */
+const CALLS = parseAbi([
+  "function approve(address spender, uint256 amount)",
+  "function deposit(address token, uint256 amount)",
+  "function authorize(address token, address payee, uint256 maxLockedAmount, uint256 maxLockSeconds, uint256 maxLockCounts)",
+]);
+
 Deno.test("a payment the node adds to each asset's terms is not paid", async () => {
   const world = await escrowWorld();
   const thief = await deployThief(world);
@@ -115,10 +124,36 @@ Deno.test("a payment the node adds to each asset's terms is not paid", async () 
   try {
     const node = new OceanNode(proxy.url, { progress: false, retry: false });
     const { address, request } = await payer(world);
-    const quote = await node.quoteCompute(request);
+    // Every Ocean approval and every escrow call the payer signs, as sent.
+    const { escrow, oceanToken } = world.chain.contracts;
+    const seen: string[] = [];
+    const rpc = rpcProxy(world.chain.rpcUrl, {
+      after: (call) => {
+        if (call.method !== "eth_sendRawTransaction") return;
+        const tx = parseTransaction(call.params[0] as Hex);
+        const to = tx.to?.toLowerCase();
+        if (to !== oceanToken.toLowerCase() && to !== escrow.toLowerCase()) return;
+        const { functionName, args } = decodeFunctionData({ abi: CALLS, data: tx.data! });
+        const target = functionName === "approve" ? args[0] : to;
+        seen.push(`${functionName} ${String(target).toLowerCase()}`);
+      },
+    });
+    let quote;
+    try {
+      quote = await node.quoteCompute({ ...request, rpcUrl: rpc.url });
+      await node.startCompute({ ...request, rpcUrl: rpc.url, quote });
+    } finally {
+      await rpc.close();
+    }
     const price = quote.escrow!.amount;
     assert.equal(price, parseEther("0.75"));
-    await node.startCompute({ ...request, quote });
+    const e = escrow.toLowerCase();
+    assert.deepEqual(
+      seen,
+      [`approve ${e}`, `deposit ${e}`, `authorize ${e}`, `authorize ${e}`],
+      "approved to, deposited into and authorized at the Escrow only",
+    );
+    assert.equal(await world.allowance(address), 0n, "the approval is set back");
     assert.deepEqual(await world.funds(address), { available: 0n, locked: price });
     assert.equal(await world.oceanOf(address), parseEther("10") - price);
     assert.equal(await world.balance(world.chain.contracts.oceanToken, thief), 0n, "thief: 0");
