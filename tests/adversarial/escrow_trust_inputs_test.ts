@@ -132,6 +132,41 @@ Deno.test("the node's escrow in another case than the caller's pays the real Esc
         }
       });
     }
+
+    await t.step("the payee and token in other cases at the start than at the quote", async () => {
+      let asked = 0;
+      const proxy = hostileNode(world.ocean.url, (url, body) => {
+        if (url.pathname !== "/api/services/initializeCompute" || ++asked === 1) return undefined;
+        const terms = body as { payment: Json };
+        const flip = (a: unknown) =>
+          String(a) === getAddress(String(a)) ? String(a).toLowerCase() : getAddress(String(a));
+        return {
+          ...terms,
+          payment: {
+            ...terms.payment,
+            payee: flip(terms.payment.payee),
+            token: flip(terms.payment.token),
+          },
+        };
+      });
+      try {
+        const node = new OceanNode(proxy.url, { progress: false, retry: false });
+        const { address, request } = await payer(world);
+        const quote = await node.quoteCompute(request);
+        await node.startCompute({ ...request, quote });
+        assert.equal(asked, 2, "asked again at the start");
+        const price = quote.escrow!.amount;
+        assert.deepEqual(await world.funds(address), { available: 0n, locked: price });
+        assert.equal(await world.oceanOf(address), parseEther("10") - price);
+        assert.deepEqual(
+          await world.authorization(address),
+          [0n, price, 0n, 0n, 1n],
+          "set back to none, the job's one lock held",
+        );
+      } finally {
+        await proxy.close();
+      }
+    });
   } finally {
     await world.close();
   }
