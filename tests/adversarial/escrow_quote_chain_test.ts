@@ -70,45 +70,32 @@ Deno.test("a quote whose chains disagree pays no Escrow of another chain", async
   });
   const node = new OceanNode(proxy.url, { progress: false, retry: false });
   try {
-    await t.step("the payment's chain edited alone", async () => {
-      const { address, request } = await payer(world);
-      const before = await kept(world);
-      const quote = await node.quoteCompute(request);
-      assert.ok(quote.escrow, "the job is charged through an escrow");
-      const edited = {
-        ...quote,
-        payment: { ...quote.payment, chainId: OPTIMISM },
-        escrow: { ...quote.escrow, chainId: OPTIMISM, escrow: OPTIMISM_ESCROW },
-      } as typeof quote;
-      const { escrowAddress: _, ...trustingTheList } = request;
-      const error = await node.startCompute({ ...trustingTheList, quote: edited }).then(
-        () => undefined,
-        (e) => e,
-      );
-      assert.ok(error instanceof TidepoolError, `refused: ${error}`);
-      assert.match(error.message, /not for chain 31337 throughout/);
-      await untouched(world, address, before);
-    });
-
-    await t.step("a whole quote of another chain, started on this one", async () => {
-      const { address, request } = await payer(world);
-      const before = await kept(world);
-      const quote = await node.quoteCompute(request);
-      assert.ok(quote.escrow);
-      const other = {
-        ...quote,
-        chainId: OPTIMISM,
-        payment: { ...quote.payment, chainId: OPTIMISM },
-        escrow: { ...quote.escrow, chainId: OPTIMISM, escrow: OPTIMISM_ESCROW },
-      } as typeof quote;
-      const { escrowAddress: _, ...trustingTheList } = request;
-      const error = await node.startCompute({ ...trustingTheList, quote: other }).then(
-        () => undefined,
-        (e) => e,
-      );
-      assert.ok(error instanceof TidepoolError, `refused: ${error}`);
-      await untouched(world, address, before);
-    });
+    const edits: [string, { chainId?: number }, RegExp][] = [
+      ["the payment's chain edited alone", {}, /not for chain 31337 throughout/],
+      ["a whole quote of another chain, started on this one", { chainId: OPTIMISM }, /chain/],
+    ];
+    for (const [what, quoted, pattern] of edits) {
+      await t.step(what, async () => {
+        const { address, request } = await payer(world);
+        const before = await kept(world);
+        const quote = await node.quoteCompute(request);
+        assert.ok(quote.escrow, "the job is charged through an escrow");
+        const edited = {
+          ...quote,
+          ...quoted,
+          payment: { ...quote.payment, chainId: OPTIMISM },
+          escrow: { ...quote.escrow, chainId: OPTIMISM, escrow: OPTIMISM_ESCROW },
+        } as typeof quote;
+        const { escrowAddress: _, ...trustingTheList } = request;
+        const error = await node.startCompute({ ...trustingTheList, quote: edited }).then(
+          () => undefined,
+          (e) => e,
+        );
+        assert.ok(error instanceof TidepoolError, `refused: ${error}`);
+        assert.match(error.message, pattern);
+        await untouched(world, address, before);
+      });
+    }
 
     await t.step("a chainId the RPC URL does not serve", async () => {
       const { address, request } = await payer(world);
