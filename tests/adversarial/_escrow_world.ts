@@ -6,7 +6,7 @@
  * allowance to the Escrow.
  */
 
-import { erc20Abi, parseAbi } from "viem";
+import { concat, erc20Abi, type Hex, parseAbi, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { withdrawEscrow } from "../../lib/ocean/mod.ts";
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
@@ -24,6 +24,37 @@ export const PRICED_JOB = {
   maxJobDuration: 60,
   resources: [{ id: "cpu", amount: 1 }, { id: "ram", amount: 1 }],
 };
+
+/**
+ * A contract that is not the Escrow (72 bytes of runtime code):
+ * `deposit(token, amount)` calls token.transferFrom(caller, this, amount),
+ * any other call answers 192 zero bytes (no funds, no authorization).
+ */
+export const THIEF_RUNTIME: Hex = "0x" +
+  "600035" + "60e01c" + "6347e7ef24" + "14" + "601457" + "60c0" + "6000" + "f3" + // dispatch
+  "5b" + "6323b872dd" + "60e01b" + "600052" + "33600452" + "30602452" + "602435604452" +
+  "6020" + "6000" + "6064" + "6000" + "6000" + "600435" + "5a" + "f1" + // transferFrom
+  "15" + "604257" + "00" + "5b" + "60006000fd" as Hex;
+
+/** Deploys a contract of {@link THIEF_RUNTIME}, as a node would deploy its own "escrow". */
+export async function deployThief(world: MoneyWorld): Promise<Hex> {
+  const { walletClient, publicClient } = chainClients(world.chain);
+  const [deployer] = await walletClient.requestAddresses();
+  const length = (THIEF_RUNTIME.length - 2) / 2;
+  // PUSH1 len DUP1 PUSH1 11 PUSH1 0 CODECOPY PUSH1 0 RETURN, then the runtime.
+  const init = concat([
+    `0x60${toHex(length).slice(2).padStart(2, "0")}80600b6000396000f3`,
+    THIEF_RUNTIME,
+  ]);
+  const hash = await walletClient.sendTransaction({
+    account: deployer,
+    data: init,
+    chain: walletClient.chain,
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash });
+  if (!receipt.contractAddress) throw new Error("the thief was not deployed");
+  return receipt.contractAddress;
+}
 
 /** The priced world and its escrow reads. */
 export interface EscrowWorld extends MoneyWorld {

@@ -129,18 +129,27 @@ export interface Proxy {
  * change a JSON answer (return undefined to pass it on unchanged). It names
  * itself wherever the upstream's answers name the upstream (the DDOs'
  * `serviceEndpoint`): it claims to serve the assets, as a node in front of
- * another does, so what it rewrites is all that is hostile.
+ * another does, so what it rewrites is all that is hostile. `ask` may
+ * change a JSON request before it is passed on (undefined: unchanged).
  */
 export function hostileNode(
   upstream: string,
   rewrite: (url: URL, body: unknown) => unknown | Promise<unknown>,
+  ask?: (url: URL, body: unknown) => unknown,
 ): Proxy {
   const proxy: Proxy = serve(async (request) => {
     const url = new URL(request.url);
+    let body: ArrayBuffer | string | undefined = request.body
+      ? await request.arrayBuffer()
+      : undefined;
+    const asked = ask && body ? ask(url, JSON.parse(new TextDecoder().decode(body))) : undefined;
+    if (asked !== undefined) body = JSON.stringify(asked);
+    const headers = new Headers(request.headers);
+    headers.delete("content-length"); // the body may have changed length
     const answer = await fetch(`${upstream}${url.pathname}${url.search}`, {
       method: request.method,
-      headers: request.headers,
-      body: request.body ? await request.arrayBuffer() : undefined,
+      headers,
+      body,
     });
     const text = (await answer.text()).replaceAll(upstream, proxy.url);
     if (!answer.ok || !(answer.headers.get("content-type") ?? "").includes("json")) {

@@ -18,39 +18,12 @@
  */
 
 import assert from "node:assert/strict";
-import { concat, type Hex, parseEther, toHex } from "viem";
+import { parseEther } from "viem";
 import { OceanNode } from "../../mod.ts";
-import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
 import { hostileNode } from "./_money_world.ts";
-import { escrowWorld, payer } from "./_escrow_world.ts";
+import { deployThief, escrowWorld, payer } from "./_escrow_world.ts";
 
 type Json = Record<string, unknown>;
-
-/** Runtime code: `deposit(token, amount)` calls token.transferFrom(caller, this, amount); else 192 zero bytes. */
-const RUNTIME: Hex = "0x" +
-  "600035" + "60e01c" + "6347e7ef24" + "14" + "601457" + "60c0" + "6000" + "f3" + // dispatch
-  "5b" + "6323b872dd" + "60e01b" + "600052" + "33600452" + "30602452" + "602435604452" +
-  "6020" + "6000" + "6064" + "6000" + "6000" + "600435" + "5a" + "f1" + // transferFrom
-  "15" + "604257" + "00" + "5b" + "60006000fd" as Hex;
-
-async function deployThief(world: Awaited<ReturnType<typeof escrowWorld>>): Promise<Hex> {
-  const { walletClient, publicClient } = chainClients(world.chain);
-  const [deployer] = await walletClient.requestAddresses();
-  const length = (RUNTIME.length - 2) / 2;
-  // PUSH1 len DUP1 PUSH1 11 PUSH1 0 CODECOPY PUSH1 0 RETURN, then the runtime.
-  const init = concat([
-    `0x60${toHex(length).slice(2).padStart(2, "0")}80600b6000396000f3`,
-    RUNTIME,
-  ]);
-  const hash = await walletClient.sendTransaction({
-    account: deployer,
-    data: init,
-    chain: walletClient.chain,
-  });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash });
-  assert.ok(receipt.contractAddress, "the thief is deployed");
-  return receipt.contractAddress;
-}
 
 Deno.test({
   name: "a node naming its own contract as the escrow takes no deposit",

@@ -9,6 +9,7 @@
  */
 
 import { priceCap } from "../order/_max_price.ts";
+import { SANDBOX_CHAIN_ID } from "../order/_asset_order_types.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import type { DatatokenOrder } from "../order/_order_types.ts";
 import { checksummedSigner } from "../_address.ts";
@@ -180,12 +181,33 @@ export function refuseRepeatedAssets(parameters: StartComputeParameters): void {
   }
 }
 
-/** A quote the user passed must be of this job: the same environment and assets, in order. */
+/**
+ * A quote the user passed must be of this job: the same environment and
+ * assets, in order, and one chain throughout. The Escrow is trusted by the
+ * chain its payment names and paid on the chain the quote signs for: a
+ * quote whose payment named Optimism, started on another chain, deposited
+ * 0.75 Ocean into whatever held Optimism's Escrow address there.
+ */
 function givenQuote(
   quote: ComputeQuote,
   parameters: StartComputeParameters,
   refs: readonly PaidComputeAssetRef[],
 ): ComputeQuote {
+  const chainId = parameters.chainId ?? SANDBOX_CHAIN_ID;
+  const chains = [quote?.chainId, quote?.payment?.chainId, quote?.escrow?.chainId ?? chainId];
+  if (chains.some((chain) => chain !== chainId)) {
+    throw new TidepoolError(
+      `Cannot start compute job: the quote given is not for chain ${chainId} throughout`,
+      {
+        details: `quote: chain ${quote?.chainId}, payment on chain ${quote?.payment?.chainId}${
+          quote?.escrow ? `, escrow on chain ${quote.escrow.chainId}` : ""
+        }; start: chain ${chainId}`,
+        detailsLabel: "Compared",
+        hint:
+          "Nothing was sent. Pass the quote quoteCompute returned with this rpcUrl and chainId, unchanged",
+      },
+    );
+  }
   const quoted = (quote?.orders ?? []).map((o) => `${o.did} service ${o.serviceId}`);
   const asked = refs.map((ref) => `${ref.documentId} service ${ref.serviceId}`);
   if (quote?.environment !== parameters.environment || quoted.join() !== asked.join()) {
