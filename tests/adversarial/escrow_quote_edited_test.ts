@@ -95,6 +95,37 @@ Deno.test("an edited quote the node agrees with at the start", async (t) => {
       assert.deepEqual(await world.locks(address), [], "nothing locked");
       assert.equal(await world.allowance(address), 0n, "no allowance to the Escrow");
     });
+
+    await t.step(
+      "no escrow part, under a standing authorization: refused before any order",
+      async () => {
+        const { key, address, request } = await payer(world);
+        asked = 0;
+        now = (p) => p;
+        const quote = await node.quoteCompute(request);
+        const price = quote.escrow!.amount;
+        // The payer's own standing authorization of the node, and 1.5 Ocean free in the escrow.
+        const escrow = world.chain.contracts.escrow;
+        await world.payerSends(key, "approve", [escrow, 2n * price]);
+        await world.payerSends(key, "deposit", [world.chain.contracts.oceanToken, 2n * price]);
+        await world.payerSends(key, "authorize", [
+          world.chain.contracts.oceanToken,
+          quote.escrow!.payee,
+          2n * price,
+          BigInt(quote.escrow!.lockSeconds),
+          5n,
+        ]);
+        const sent = await world.sent(address);
+        const { escrow: _, ...unescrowed } = quote;
+        const error = await node.startCompute({ ...request, quote: unescrowed as ComputeQuote })
+          .then(() => undefined, (e) => e);
+        assert.ok(error instanceof TidepoolError, `refused: ${error}`);
+        assert.match(error.message, /charges the job through the escrow/);
+        assert.equal(await world.sent(address), sent, "no order or escrow transaction");
+        assert.deepEqual(await world.locks(address), [], "nothing locked");
+        assert.deepEqual(await world.funds(address), { available: 2n * price, locked: 0n });
+      },
+    );
   } finally {
     await proxy.close();
     await world.close();

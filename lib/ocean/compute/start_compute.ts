@@ -98,6 +98,7 @@ export async function startCompute(
       escrow: done.escrow,
     };
   }
+  if (parameters.quote) await refuseUnquotedCharge(node, signer.address, parameters, payment);
   const orders = await executeOnChain(parameters.rpcUrl, account, quote, {
     maxPrice: priceCap(parameters.maxPrice),
     signal: parameters.signal,
@@ -224,4 +225,32 @@ function givenQuote(
     );
   }
   return quote;
+}
+
+/**
+ * A given quote without an escrow part is started only if the node still
+ * charges nothing through the escrow: a quote stripped of it would let a
+ * node lock the job's price under a standing authorization of the payer's,
+ * outside the cap. Asked right before the first order.
+ */
+async function refuseUnquotedCharge(
+  node: ComputeNode,
+  address: string,
+  parameters: StartComputeParameters,
+  payment: { chainId: number; token: string },
+): Promise<void> {
+  const now = escrowTermsOf(
+    await askTerms(node, address, parameters, payment),
+    await escrowAsked(parameters, payment),
+  );
+  if (!now) return;
+  throw new TidepoolError(
+    "Cannot start compute job: the node charges the job through the escrow, and the quote has no escrow part",
+    {
+      details: `${now.amount} base units of ${now.token} locked by ${now.payee}`,
+      detailsLabel: "Node asks",
+      hint:
+        "Nothing was sent or paid. Quote again with quoteCompute and start with that quote, whose escrow part the cap covers",
+    },
+  );
 }
