@@ -16,16 +16,9 @@ import { OceanNode, signerFromPrivateKey, withdrawEscrow } from "../../lib/ocean
 import { signRequest } from "../../lib/ocean/sign_request.ts";
 import { startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
 import { escrowJobId, startChainSandbox } from "../../lib/sandbox/chain/mod.ts";
-
-/**
- * The id ocean-node's compute engine locks under: the job id the node
- * answers is `<cluster hash>-<engine id>` (or the engine id alone, the
- * spec's form), and the engine hashes only its own id for the Escrow.
- */
-function engineJobId(answered: string): string {
-  return answered.slice(answered.lastIndexOf("-") + 1);
-}
 import { chainClients } from "../../lib/sandbox/chain/_chain_clients.ts";
+// The engine hashes only its own id (the answer without its cluster hash) for the Escrow.
+import { shortJobId } from "../ocean_compute/_job_ids.ts";
 
 const ESCROW = parseAbi([
   "function deposit(address token, uint256 amount)",
@@ -162,7 +155,7 @@ Deno.test("a priced environment quotes, locks and claims the job's price through
     });
     assert.equal(
       lock.jobId,
-      escrowJobId(engineJobId(job.jobId)),
+      escrowJobId(shortJobId(job.jobId)),
       "keyed by the SHA-256 of the job id",
     );
 
@@ -250,7 +243,7 @@ Deno.test("a node that never claims: the lock expires and the payer takes it all
     await publicClient.request({ method: "evm_increaseTime" as never, params: [661] as never });
     await publicClient.request({ method: "evm_mine" as never, params: [] as never });
     await send(escrow, ESCROW, "cancelExpiredLock", [
-      escrowJobId(engineJobId(job.jobId)),
+      escrowJobId(shortJobId(job.jobId)),
       token,
       buyer.address,
       chain.nodeAddress,

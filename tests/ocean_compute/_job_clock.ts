@@ -3,6 +3,7 @@
 import { OceanNode, signerFromPrivateKey } from "../../lib/ocean/mod.ts";
 import type { ProgressEvent } from "../../lib/progress/progress.ts";
 import { SANDBOX_WALLET_KEY, startOceanSandbox } from "../../lib/sandbox/ocean/mod.ts";
+import { shortJobId } from "./_job_ids.ts";
 
 /** Time per job status step on the test's clock. */
 export const STEP_MS = 1_000;
@@ -36,5 +37,5 @@ export async function startJob(node: OceanNode, sandbox: ReturnType<typeof start
     datasets: [dataset],
     maxJobDuration: 60,
   });
-  return { ...job, jobId: job.jobId.slice(job.jobId.lastIndexOf("-") + 1) };
+  return { ...job, jobId: shortJobId(job.jobId) };
 }

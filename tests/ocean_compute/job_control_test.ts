@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { signerFromPrivateKey } from "../../lib/ocean/mod.ts";
 import { HttpError, TidepoolError } from "../../lib/errors/errors.ts";
 import { sandboxOnClock, signer, startJob, STEP_MS } from "./_job_clock.ts";
+import { longJobId } from "./_job_ids.ts";
 
 /**
  * Moves the clock to step `step` of the job (4 is status 40, the algorithm
@@ -101,7 +102,7 @@ Deno.test("stopCompute before the algorithm runs ends the job with no algorithm 
   const started = clock.now;
   const job = await startJob(node, sandbox);
   atStep(clock, started, 1);
-  const long = `${job.environment.split("-")[0]}-${job.jobId}`;
+  const long = longJobId(job);
   await node.stopCompute(long, { signer });
   atStep(clock, started, 30);
   const ended = await node.job(signer.address, long);
@@ -141,7 +142,7 @@ Deno.test("another wallet cannot stop a job, nor follow a job it does not own by
   atStep(clock, started, 4);
   const other = signerFromPrivateKey(`0x${"22".repeat(32)}`);
   await assert.rejects(() => node.stopCompute(job.jobId, { signer: other }), TidepoolError);
-  const long = `${job.environment.split("-")[0]}-${job.jobId}`;
+  const long = longJobId(job);
   await assert.rejects(
     () => node.stopCompute(long, { signer: other }),
     /was not stopped: the node has no such job/,
@@ -179,7 +180,7 @@ Deno.test("the sandbox node answers the stop and log routes as ocean-node does",
   const wrongCommand = await signRequest(signer, "getComputeResult", {
     nonce: String(BigInt(nonce) + 1n),
   });
-  const long = `${job.environment.split("-")[0]}-${job.jobId}`;
+  const long = longJobId(job);
   const refused = await fetch(
     `${base}/computeStreamableLogs?${new URLSearchParams({ ...wrongCommand, jobId: long })}`,
   );

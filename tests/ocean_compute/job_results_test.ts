@@ -15,7 +15,7 @@ import {
 } from "../../lib/ocean/compute/mod.ts";
 import { rows } from "../../lib/table/mod.ts";
 import { setup, signer } from "./_setup.ts";
-import { fullJobId as longJobId } from "../../lib/ocean/compute/_jobs_list.ts";
+import { longJobId } from "./_job_ids.ts";
 
 Deno.test("jobs(): result files nested per job; jobResults(): one row per file", async () => {
   const context = await setup();
@@ -55,7 +55,10 @@ Deno.test("jobs(): result files nested per job; jobResults(): one row per file",
     // The start may answer either form (ocean-node's long one, the spec's short one).
     const fullJobId = longJobId(job);
     for (const row of perFile) {
-      assert.equal(`${job.environment.split("-")[0]}-${row.jobId}`, fullJobId);
+      assert.equal(
+        longJobId({ environment: job.environment, jobId: String(row.jobId) }),
+        fullJobId,
+      );
       assert.equal(row.fullJobId, fullJobId);
       assert.deepEqual(
         { index: row.index, filename: row.filename, filesize: row.filesize, type: row.type },

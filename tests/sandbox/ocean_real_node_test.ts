@@ -11,6 +11,7 @@ import { SANDBOX_WALLET_KEY, startOceanSandbox } from "../../lib/sandbox/ocean/m
 import type { Ddo } from "../../lib/ocean/ddo.ts";
 import { assertSentOnlyListed } from "../ocean/_sent_fields.ts";
 import { withNode } from "../ocean/_helpers.ts";
+import { clusterOf } from "../ocean_compute/_job_ids.ts";
 
 const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
 
@@ -66,7 +67,7 @@ Deno.test("a free start answers <cluster hash>-<jobId>; status and results take 
     try {
       await withNode({ compute: { stepMs: 10 }, shapesSeed: seed }, async (node, sandbox) => {
         const { dataset, algorithm, environment } = sandbox.computeExample();
-        const cluster = environment.split("-")[0];
+        const cluster = clusterOf(environment);
         const [job] = await node.startFreeCompute({
           signer,
           environment,

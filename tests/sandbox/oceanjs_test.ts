@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { keccak256, stringToBytes } from "viem";
 import { startSandbox } from "../../lib/sandbox/start_sandbox.ts";
 import { SANDBOX_WALLET_ADDRESS, SANDBOX_WALLET_KEY } from "../../lib/sandbox/ocean/mod.ts";
+import { clusterOf } from "../ocean_compute/_job_ids.ts";
 
 const SOURCE = new URL("../oceanjs/", import.meta.url).pathname;
 const INSTALL = new URL("../../.cache/oceanjs/", import.meta.url).pathname;
@@ -151,7 +152,7 @@ Deno.test("ocean.js 8.6.2 runs its usual flows unchanged against the sandbox nod
       resultStatus: number;
       text: string;
     };
-    assert.ok(job.jobId.startsWith(`${compute.environment.split("-")[0]}-`), job.jobId);
+    assert.ok(job.jobId.startsWith(`${clusterOf(compute.environment)}-`), job.jobId);
     assert.ok(job.status === 70 || job.status === 71, `status ${job.status}`);
     assert.equal(job.resultStatus, 200);
     assert.ok(JSON.parse(job.text)[compute.dataset.documentId], "the output names the dataset");

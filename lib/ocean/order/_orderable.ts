@@ -5,6 +5,11 @@
  * of `[ACTIVE, UNLISTED]`, so 5, unlisted, is refused too). The node answers
  * both with a plain-text 500 that a retry cannot change.
  *
+ * The sandbox node has its own copy of the rule (`initializeRefusal`), on
+ * purpose: it plays the node, and a rule shared with the client it tests
+ * would hide its own bug. tests/ocean/orderable_rule_test.ts holds the two
+ * to the same verdicts.
+ *
  * @module
  */
 

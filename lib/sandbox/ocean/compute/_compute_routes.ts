@@ -10,6 +10,7 @@ import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
 import { joinCsvParts } from "./_computation.ts";
 import type { JobInput } from "./job_engine.ts";
 import { settleEndedJobs } from "./_escrow_payment.ts";
+import { clusterHash, engineJobId } from "./_job_ids.ts";
 
 /** A dataset or algorithm as a request carries it. */
 export type Ref = {
@@ -191,21 +192,8 @@ export function startJob(
   });
   const view = context.engine.view(job);
   // ocean-node's engine answers a start with `<cluster hash>-<jobId>`, its job list the short id.
-  if (!context.shortJobIds) view.jobId = `${environment.split("-")[0]}-${job.jobId}`;
+  if (!context.shortJobIds) view.jobId = `${clusterHash(environment)}-${job.jobId}`;
   return json(200, [view]);
-}
-
-/**
- * The short job id of a request's `jobId`: ocean-node's status lookup takes
- * `<cluster hash>-<jobId>` and splits it at the first `-`
- * (src/components/core/compute/getStatus.ts); the sandbox also takes the short id.
- */
-export function shortJobId(context: ComputeContext, jobId: string): string {
-  const dash = jobId.indexOf("-");
-  const cluster = dash > 0 ? jobId.slice(0, dash) : undefined;
-  return cluster && context.environments.some((env) => env.id.split("-")[0] === cluster)
-    ? jobId.slice(dash + 1)
-    : jobId;
 }
 
 /**
@@ -234,7 +222,9 @@ export async function jobsHandler(
     }
   }
   const asked = url.searchParams.get("jobId");
-  const jobId = asked ? shortJobId(context, asked) : null;
+  // ocean-node's status lookup takes `<cluster hash>-<jobId>`
+  // (src/components/core/compute/getStatus.ts); the sandbox also takes the short id.
+  const jobId = asked ? engineJobId(context, asked) ?? asked : null;
   // Free jobs have no agreement (no order), so an agreement id matches none of them.
   const agreementId = url.searchParams.get("agreementId");
   const jobs = context.engine.visibleTo(consumer)
@@ -263,12 +253,9 @@ export async function computeResultHandler(context: ComputeContext, url: URL): P
   }
   const check = await context.nonces.verify(query, "getComputeResult");
   if (!check.ok) return text(check.status, check.text);
-  const dash = query.jobId.indexOf("-");
-  const cluster = dash < 0 ? "" : query.jobId.slice(0, dash);
-  if (!context.environments.some((env) => env.id.split("-")[0] === cluster)) {
-    return text(500, "Invalid C2D Environment");
-  }
-  const job = context.engine.get(query.jobId.slice(dash + 1));
+  const jobId = engineJobId(context, query.jobId);
+  if (jobId === undefined) return text(500, "Invalid C2D Environment");
+  const job = context.engine.get(jobId);
   if (
     !job ||
     !(job.owner === query.consumerAddress || job.additionalViewers.includes(query.consumerAddress))

@@ -66,6 +66,11 @@ export async function initializeHandler(context: ComputeContext, url: URL): Prom
  * tests `state in [ACTIVE, UNLISTED]`, which reads the array's indexes, so
  * only states 0 and 1 pass: 2 (deprecated), 3 (revoked), 4 (ordering
  * disabled) and 5 (unlisted) are refused. A compute service is refused too.
+ *
+ * Deliberately not shared with the client's pre-check
+ * (`lib/ocean/order/_orderable.ts`): the sandbox plays the node, and a rule
+ * both sides took from one place would hide its own bug. A test holds the
+ * two to the same verdicts (tests/ocean/orderable_rule_test.ts).
  */
 export function initializeRefusal(state: number | undefined, type: string): string | undefined {
   if (state !== undefined && state !== 0 && state !== 1) {

@@ -14,6 +14,7 @@
 
 import { type ComputeContext, json, text } from "./_context.ts";
 import type { SandboxJob } from "./job_engine.ts";
+import { engineJobId } from "./_job_ids.ts";
 
 const encoder = new TextEncoder();
 /** How often a log stream looks at the job's clock. */
@@ -29,12 +30,9 @@ async function signedJob(
   if (!query.jobId) return text(400, "Missing required parameter: jobId");
   const check = await context.nonces.verify(query, command);
   if (!check.ok) return text(check.status, check.text);
-  const dash = query.jobId.indexOf("-");
-  const cluster = dash < 0 ? "" : query.jobId.slice(0, dash);
-  if (!context.environments.some((env) => env.id.split("-")[0] === cluster)) {
-    return text(500, "Invalid C2D Environment");
-  }
-  return { job: context.engine.get(query.jobId.slice(dash + 1)), owner: query.consumerAddress };
+  const jobId = engineJobId(context, query.jobId);
+  if (jobId === undefined) return text(500, "Invalid C2D Environment");
+  return { job: context.engine.get(jobId), owner: query.consumerAddress };
 }
 
 /** PUT /api/services/compute: marks the owner's job stopped and answers it. */
