@@ -397,7 +397,7 @@ export class OceanNode {
    * @returns The node's terms, in ocean-node's field names, as received.
    *
    * @example What a paid job needs
-   * ```ts ignore (needs assets and a payment token on a chain: tests/chain/paid_compute_test.ts runs it on anvil)
+   * ```ts ignore (needs assets and a payment token on a chain: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
    * const terms = await node.initializeCompute({
    *   consumer: signer.address, environment: env.id, algorithm, datasets: [dataset],
    *   payment: { chainId: 31337, token: oceanToken },
@@ -438,7 +438,7 @@ export class OceanNode {
    *   again and they are reused, or give each as its asset's `transferTxId`).
    *
    * @example A paid job on the sandbox chain
-   * ```ts ignore (needs a chain to order on: tests/chain/paid_compute_test.ts runs it on anvil)
+   * ```ts ignore (needs a chain to order on: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
    * const { jobs: [job], orders } = await node.startCompute({
    *   signer, environment: env.id, algorithm, datasets: [dataset],
    *   rpcUrl: sandbox.chain!.rpcUrl, maxPrice: "2",
@@ -465,7 +465,7 @@ export class OceanNode {
    * @returns The quote: `transactions` and `totals` tables, and the orders.
    *
    * @example What a paid job will cost
-   * ```ts ignore (needs a chain to read prices and balances from: tests/chain/paid_compute_test.ts runs it on anvil)
+   * ```ts ignore (needs a chain to read prices and balances from: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
    * const quote = await node.quoteCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl });
    * quote.totals.print();
    * // One cap for the whole job: its orders together, fees included.

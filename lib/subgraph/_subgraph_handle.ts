@@ -7,7 +7,7 @@
  * @module
  */
 
-import { TidepoolError } from "../errors/errors.ts";
+import { clientStates } from "../http/_client_state.ts";
 import type { SubgraphContext } from "./_context.ts";
 
 /** What every subgraph action takes first: a `Subgraph` client. */
@@ -16,20 +16,14 @@ export interface SubgraphHandle {
   readonly url: string;
 }
 
-const contexts = new WeakMap<SubgraphHandle, SubgraphContext>();
+const contexts = clientStates<SubgraphHandle, SubgraphContext>({
+  message: "Not a Subgraph client: the subgraph actions take the client first",
+  hint: "Pass the client made by new Subgraph(url, options), e.g. orders(subgraph, { since })",
+});
 
 /** Ties a new client to its state; `new Subgraph` calls it once. */
-export function bindContext(subgraph: SubgraphHandle, context: SubgraphContext): void {
-  contexts.set(subgraph, context);
-}
+export const bindContext: (subgraph: SubgraphHandle, context: SubgraphContext) => void =
+  contexts.bind;
 
 /** The state of a client, refused for anything `new Subgraph` did not make. */
-export function contextOf(subgraph: SubgraphHandle): SubgraphContext {
-  const context = contexts.get(subgraph);
-  if (!context) {
-    throw new TidepoolError("Not a Subgraph client: the subgraph actions take the client first", {
-      hint: "Pass the client made by new Subgraph(url, options), e.g. orders(subgraph, { since })",
-    });
-  }
-  return context;
-}
+export const contextOf: (subgraph: SubgraphHandle) => SubgraphContext = contexts.of;

@@ -19,6 +19,7 @@ import type {
   ComputeQuote,
   QuoteComputeParameters,
 } from "../compute/_paid_compute_types.ts";
+import type { ComputeEnvironment } from "../types.ts";
 import { checkServedHere, type NodeHandle } from "./_node.ts";
 import { checkAlgorithmPolicy, defaultChainId } from "./_compute_checks.ts";
 import { computeEnvironments } from "./compute.ts";
@@ -33,7 +34,7 @@ import { ddo } from "./reads.ts";
  * @param parameters `consumer`, `environment`, `algorithm`, `datasets`, `payment`.
  * @returns The node's terms, as received.
  * @example What a paid job needs
- * ```ts ignore (needs assets and a payment token on a chain: tests/chain/paid_compute_test.ts runs it on anvil)
+ * ```ts ignore (needs assets and a payment token on a chain: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
  * const terms = await initializeCompute(node, {
  *   consumer: signer.address, environment: env.id, algorithm, datasets: [dataset],
  *   payment: { chainId: 31337, token: oceanToken },
@@ -64,7 +65,7 @@ export async function initializeCompute(
  * @param parameters `signer`, `environment`, `algorithm`, `datasets`, `rpcUrl`, `maxPrice`, `quote`.
  * @returns The started jobs and the orders they run on.
  * @example A paid job on the sandbox chain
- * ```ts ignore (needs a chain to order on: tests/chain/paid_compute_test.ts runs it on anvil)
+ * ```ts ignore (needs a chain to order on: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
  * const { jobs: [job], orders } = await startCompute(node, {
  *   signer, environment: env.id, algorithm, datasets: [dataset],
  *   rpcUrl: sandbox.chain!.rpcUrl, maxPrice: "2",
@@ -76,16 +77,9 @@ export async function startCompute(
   parameters: StartComputeParameters,
 ): Promise<StartComputeReturnType> {
   checkCall("OceanNode.startCompute", parameters);
-  const [{ refuseRepeatedAssets, startCompute }, { refuseComputeInReplay }] = await Promise.all([
-    import("../compute/start_compute.ts"),
-    import("../compute/quote_compute.ts"),
-  ]);
-  refuseRepeatedAssets(parameters);
-  parameters = { ...parameters, maxPrice: priceCap(parameters.maxPrice) };
-  refuseComputeInReplay(node.http, parameters.signal);
-  await checkAlgorithmPolicy(node, parameters);
-  const environments = await computeEnvironments(node, await defaultChainId(node));
-  return await startCompute(computeNode(node), parameters, environments);
+  const checked = await checkPaidRequest(node, parameters);
+  const { startCompute } = await import("../compute/start_compute.ts");
+  return await startCompute(computeNode(node), checked.parameters, checked.environments);
 }
 
 /**
@@ -96,7 +90,7 @@ export async function startCompute(
  * @param parameters As `startCompute`'s, without `quote`.
  * @returns The quote: `transactions` and `totals` tables, and the orders.
  * @example What a paid job will cost
- * ```ts ignore (needs a chain to read prices and balances from: tests/chain/paid_compute_test.ts runs it on anvil)
+ * ```ts ignore (needs a chain to read prices and balances from: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
  * const quote = await quoteCompute(node, { signer, environment: env.id, algorithm, datasets, rpcUrl });
  * quote.totals.print();
  * const { jobs } = await startCompute(node, {
@@ -109,7 +103,21 @@ export async function quoteCompute(
   parameters: QuoteComputeParameters,
 ): Promise<ComputeQuote> {
   checkCall("OceanNode.quoteCompute", parameters);
-  const [{ refuseRepeatedAssets }, { quoteCompute, refuseComputeInReplay }] = await Promise.all([
+  const checked = await checkPaidRequest(node, parameters);
+  const { quoteCompute } = await import("../compute/quote_compute.ts");
+  return await quoteCompute(computeNode(node), checked.parameters, checked.environments);
+}
+
+/**
+ * What a quote and a start check before reading any price: no asset twice,
+ * a price cap, no recording, the algorithm policy; then the environments
+ * of the node's chain.
+ */
+async function checkPaidRequest<P extends QuoteComputeParameters>(
+  node: NodeHandle,
+  parameters: P,
+): Promise<{ parameters: P; environments: ComputeEnvironment[] }> {
+  const [{ refuseRepeatedAssets }, { refuseComputeInReplay }] = await Promise.all([
     import("../compute/start_compute.ts"),
     import("../compute/quote_compute.ts"),
   ]);
@@ -118,7 +126,7 @@ export async function quoteCompute(
   refuseComputeInReplay(node.http, parameters.signal);
   await checkAlgorithmPolicy(node, parameters);
   const environments = await computeEnvironments(node, await defaultChainId(node));
-  return await quoteCompute(computeNode(node), parameters, environments);
+  return { parameters, environments };
 }
 
 /** The node as the paid-compute code reads it: its DDOs, download terms and compute terms. */
