@@ -8,9 +8,9 @@
  */
 
 import type { ColumnTable } from "arquero";
-import { TidepoolError } from "../errors/errors.ts";
 import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import type { ArchiveContext } from "./_context.ts";
+import { clientStates } from "../http/_client_state.ts";
 
 /** What every archive action takes first: an `Archive` client. */
 export interface ArchiveHandle {
@@ -22,23 +22,16 @@ export interface ArchiveHandle {
   readonly db?: string;
 }
 
-const contexts = new WeakMap<ArchiveHandle, ArchiveContext>();
+const contexts = clientStates<ArchiveHandle, ArchiveContext>({
+  message: "Not an Archive client: the archive actions take the client first",
+  hint: "Pass the client made by new Archive(url, options), e.g. search(archive, { q })",
+});
 
 /** Ties a new client to its state; `new Archive` calls it once. */
-export function bindContext(archive: ArchiveHandle, context: ArchiveContext): void {
-  contexts.set(archive, context);
-}
+export const bindContext: (archive: ArchiveHandle, context: ArchiveContext) => void = contexts.bind;
 
 /** The state of a client, refused for anything `new Archive` did not make. */
-export function contextOf(archive: ArchiveHandle): ArchiveContext {
-  const context = contexts.get(archive);
-  if (!context) {
-    throw new TidepoolError("Not an Archive client: the archive actions take the client first", {
-      hint: "Pass the client made by new Archive(url, options), e.g. search(archive, { q })",
-    });
-  }
-  return context;
-}
+export const contextOf: (archive: ArchiveHandle) => ArchiveContext = contexts.of;
 
 /**
  * Runs a table call with its provenance: the platform, the client's account

@@ -12,7 +12,6 @@ import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
 import { checkOptions } from "../options/check_options.ts";
 import { checkCall } from "./_option_rules.ts";
-import { TidepoolError } from "../errors/errors.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
 import type { StrictOption } from "../http/unknown_shape.ts";
 import type { Ddo } from "./ddo.ts";
@@ -27,7 +26,6 @@ import type {
   TypesenseQuery,
   TypesenseResult,
 } from "./types.ts";
-import { priceCap } from "./order/_max_price.ts";
 import type { WaitForIndexedOptions } from "./_ddo.ts";
 import type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 import type {
@@ -61,22 +59,10 @@ import type {
   ValidateDdoOptions,
   ValidateDdoResult,
 } from "./publish/mod.ts";
-import { withProvenance } from "../table/with_provenance.ts";
-import { checkServedHere, nodeVersion } from "./actions/_node.ts";
+import * as compute from "./actions/compute.ts";
 import * as files from "./actions/files.ts";
+import * as paid from "./actions/paid_compute.ts";
 import * as reads from "./actions/reads.ts";
-
-// Each capability's code loads on its first call, so that importing
-// tidepool stays quick (bench/import_bench.ts); a loaded module is not
-// loaded again.
-const environmentsCode = () => import("./_environments.ts");
-const computeCode = () => import("./compute/mod.ts");
-const algorithmPolicyCode = () => import("./compute/_algorithm_policy.ts");
-const initializeComputeCode = () => import("./compute/initialize_compute.ts");
-const startComputeCode = () => import("./compute/start_compute.ts");
-const quoteComputeCode = () => import("./compute/quote_compute.ts");
-const liveEnvironmentsCode = () => import("./compute/_live_environments.ts");
-const servedHereCode = () => import("./_served_here.ts");
 
 export type { AssetFilter, SearchAssetsOptions } from "./_search_body.ts";
 export type { WaitForIndexedOptions } from "./_ddo.ts";
@@ -106,27 +92,6 @@ export class OceanNode {
   constructor(url: string, options: ClientOptions = {}) {
     const checked = checkOptions("new OceanNode", options, CLIENT_OPTION_RULES);
     this.http = new HttpClient(url, { ...checked, defaults: { concurrency: 4 } });
-  }
-
-  /**
-   * Runs a table call with its provenance: this node, the call, and the
-   * node's software version as its "as of".
-   */
-  #table<T>(operation: string, params: Record<string, unknown>, run: () => Promise<T>) {
-    return withProvenance({
-      service: this.http.baseUrl,
-      operation: `OceanNode.${operation}`,
-      params,
-      asOf: async () => ({ nodeVersion: await this.#nodeVersion() }),
-    }, run);
-  }
-
-  /**
-   * The node's version, asked once per client (`GET /`) after its first
-   * table call; undefined when the node does not say.
-   */
-  #nodeVersion(): Promise<string | undefined> {
-    return nodeVersion(this);
   }
 
   /**
@@ -323,13 +288,16 @@ export class OceanNode {
    * @returns The environments.
    *
    * @example The free tier's longest job
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox();
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const [env] = await node.computeEnvironments(11155111);
    * console.log(env.free?.maxJobDuration);
    * ```
    */
-  async computeEnvironments(chainId: number): Promise<ComputeEnvironment[]> {
-    return await (await environmentsCode()).fetchEnvironments(this.http, chainId);
+  computeEnvironments(chainId: number): Promise<ComputeEnvironment[]> {
+    return compute.computeEnvironments(this, chainId);
   }
 
   /**
@@ -342,17 +310,16 @@ export class OceanNode {
    * @returns One row per environment.
    *
    * @example Free limits
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * await using sandbox = startOceanSandbox();
+   * const node = new OceanNode(sandbox.url, { progress: false });
    * const envs = await node.environmentsTable(11155111);
+   * console.log(envs.select("id", "maxJobDuration", "cpuMax").objects());
    * ```
    */
-  async environmentsTable(chainId: number): Promise<ColumnTable> {
-    return await this.#table(
-      "environmentsTable",
-      { chainId },
-      async () =>
-        (await environmentsCode()).environmentsToTable(await this.computeEnvironments(chainId)),
-    );
+  environmentsTable(chainId: number): Promise<ColumnTable> {
+    return compute.environmentsTable(this, chainId);
   }
 
   /**
@@ -397,27 +364,25 @@ export class OceanNode {
    * @returns The started jobs (usually one), as the node answered.
    *
    * @example A free job
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
-   * const [env] = await node.computeEnvironments(11155111);
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
    * const [job] = await node.startFreeCompute({
-   *   signer, environment: env.id,
-   *   algorithm: { documentId: algoDid, serviceId: algoService },
-   *   datasets: [{ documentId: dataDid, serviceId: dataService }],
+   *   signer, environment, algorithm, datasets: [dataset],
    *   resources: [{ id: "cpu", amount: 1 }], maxJobDuration: 60,
    * });
    * console.log(job.jobId);
    * ```
    */
-  async startFreeCompute(
+  startFreeCompute(
     parameters: StartFreeComputeParameters & { chainId?: number },
   ): Promise<ComputeJob[]> {
-    checkCall("OceanNode.startFreeCompute", parameters);
-    const chainId = parameters.chainId ?? await this.#defaultChainId();
-    await this.#checkAlgorithmPolicy(parameters);
-    // Read live: the allowlist and the running free jobs of this moment decide.
-    const { liveEnvironments } = await liveEnvironmentsCode();
-    const environments = await liveEnvironments(this.http, chainId, parameters.signal);
-    return await (await computeCode()).startFreeCompute(this.http, parameters, environments);
+    return compute.startFreeCompute(this, parameters);
   }
 
   /**
@@ -432,7 +397,7 @@ export class OceanNode {
    * @returns The node's terms, in ocean-node's field names, as received.
    *
    * @example What a paid job needs
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts ignore (needs assets and a payment token on a chain: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
    * const terms = await node.initializeCompute({
    *   consumer: signer.address, environment: env.id, algorithm, datasets: [dataset],
    *   payment: { chainId: 31337, token: oceanToken },
@@ -440,14 +405,10 @@ export class OceanNode {
    * console.log(terms.datasets[0].validOrder, terms.datasets[0].providerFee?.validUntil);
    * ```
    */
-  async initializeCompute(
+  initializeCompute(
     parameters: InitializeComputeParameters,
   ): Promise<InitializeComputeReturnType> {
-    checkCall("OceanNode.initializeCompute", parameters);
-    for (const ref of [parameters.algorithm, ...(parameters.datasets ?? [])]) {
-      await this.#checkServedHere(ref?.documentId, ref?.serviceId, "initialize a compute job");
-    }
-    return await (await initializeComputeCode()).initializeCompute(this.http, parameters);
+    return paid.initializeCompute(this, parameters);
   }
 
   /**
@@ -477,7 +438,7 @@ export class OceanNode {
    *   again and they are reused, or give each as its asset's `transferTxId`).
    *
    * @example A paid job on the sandbox chain
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts ignore (needs a chain to order on: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
    * const { jobs: [job], orders } = await node.startCompute({
    *   signer, environment: env.id, algorithm, datasets: [dataset],
    *   rpcUrl: sandbox.chain!.rpcUrl, maxPrice: "2",
@@ -485,15 +446,8 @@ export class OceanNode {
    * const done = await node.waitForJob(signer.address, job.jobId);
    * ```
    */
-  async startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
-    checkCall("OceanNode.startCompute", parameters);
-    const { refuseRepeatedAssets, startCompute } = await startComputeCode();
-    refuseRepeatedAssets(parameters);
-    parameters = { ...parameters, maxPrice: priceCap(parameters.maxPrice) };
-    (await quoteComputeCode()).refuseComputeInReplay(this.http, parameters.signal);
-    await this.#checkAlgorithmPolicy(parameters);
-    const environments = await this.computeEnvironments(await this.#defaultChainId());
-    return await startCompute(this, parameters, environments);
+  startCompute(parameters: StartComputeParameters): Promise<StartComputeReturnType> {
+    return paid.startCompute(this, parameters);
   }
 
   /**
@@ -511,7 +465,7 @@ export class OceanNode {
    * @returns The quote: `transactions` and `totals` tables, and the orders.
    *
    * @example What a paid job will cost
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts ignore (needs a chain to read prices and balances from: tests/chain/paid_compute_test.ts runs it on anvil, which takes minutes to start)
    * const quote = await node.quoteCompute({ signer, environment: env.id, algorithm, datasets, rpcUrl });
    * quote.totals.print();
    * // One cap for the whole job: its orders together, fees included.
@@ -520,51 +474,8 @@ export class OceanNode {
    * });
    * ```
    */
-  async quoteCompute(parameters: QuoteComputeParameters): Promise<ComputeQuote> {
-    checkCall("OceanNode.quoteCompute", parameters);
-    const { refuseRepeatedAssets } = await startComputeCode();
-    refuseRepeatedAssets(parameters);
-    parameters = { ...parameters, maxPrice: priceCap(parameters.maxPrice) };
-    const { quoteCompute, refuseComputeInReplay } = await quoteComputeCode();
-    refuseComputeInReplay(this.http, parameters.signal);
-    await this.#checkAlgorithmPolicy(parameters);
-    const environments = await this.computeEnvironments(await this.#defaultChainId());
-    return await quoteCompute(this, parameters, environments);
-  }
-
-  /**
-   * Each asset's service must be served by this node (its DDO's
-   * `serviceEndpoint`), and each dataset's compute service must admit the
-   * algorithm: read from the DDOs before signing, ordering or paying.
-   */
-  async #checkAlgorithmPolicy(
-    parameters: Pick<StartFreeComputeParameters, "algorithm" | "datasets">,
-  ): Promise<void> {
-    const algorithmDid = parameters.algorithm?.documentId;
-    if (typeof algorithmDid !== "string" || !Array.isArray(parameters.datasets)) return;
-    const algorithm = await this.ddo(algorithmDid);
-    const { checkServedHere } = await servedHereCode();
-    checkServedHere(
-      this.http.baseUrl,
-      algorithm,
-      parameters.algorithm.serviceId,
-      "start a compute job",
-    );
-    const { algorithmRefusal } = await algorithmPolicyCode();
-    const refusals: string[] = [];
-    for (const ref of parameters.datasets) {
-      if (typeof ref?.documentId !== "string") continue;
-      const dataset = await this.ddo(ref.documentId);
-      checkServedHere(this.http.baseUrl, dataset, ref.serviceId, "start a compute job");
-      const refusal = algorithmRefusal(dataset, ref.serviceId, algorithm);
-      if (refusal) refusals.push(refusal);
-    }
-    if (refusals.length > 0) {
-      throw new TidepoolError(`Cannot start compute job: ${refusals.join("; ")}`, {
-        hint:
-          "Pick an algorithm the dataset trusts (the trustedAlgorithms column of the assets table), or another dataset",
-      });
-    }
+  quoteCompute(parameters: QuoteComputeParameters): Promise<ComputeQuote> {
+    return paid.quoteCompute(this, parameters);
   }
 
   /**
@@ -585,18 +496,21 @@ export class OceanNode {
    * @returns One row per job.
    *
    * @example Listing the jobs of a wallet
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
    * const table = await node.jobs(signer.address);
    * console.log(table.select("jobId", "statusLabel").objects());
    * ```
    */
-  async jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
-    checkCall("OceanNode.jobs", options);
-    return await this.#table(
-      "jobs",
-      { consumer, ...options },
-      async () => (await computeCode()).jobs(this.http, consumer, options),
-    );
+  jobs(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
+    return compute.jobs(this, consumer, options);
   }
 
   /**
@@ -610,18 +524,22 @@ export class OceanNode {
    * @returns One row per result file.
    *
    * @example The outputs of every job of a wallet
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+   * const done = await node.waitForJob(signer.address, job.jobId, { pollMs: 100 });
    * const files = await node.jobResults(signer.address);
    * console.log(files.filter((d) => d.type === "output").objects());
    * ```
    */
-  async jobResults(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
-    checkCall("OceanNode.jobResults", options);
-    return await this.#table(
-      "jobResults",
-      { consumer, ...options },
-      async () => (await computeCode()).jobResults(this.http, consumer, options),
-    );
+  jobResults(consumer: string | Signer, options: JobsOptions = {}): Promise<ColumnTable> {
+    return compute.jobResults(this, consumer, options);
   }
 
   /**
@@ -639,18 +557,26 @@ export class OceanNode {
    * @throws {TimeoutError} When the job has not finished within the limit.
    *
    * @example Waiting for a job
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
-   * const done = await node.waitForJob(signer.address, job.jobId, { timeoutMs: 600_000 });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+   * const done = await node.waitForJob(signer.address, job.jobId, { pollMs: 100 });
    * console.log(done.results?.map((r) => r.filename));
    * ```
    */
-  async waitForJob(
+  waitForJob(
     consumer: string | Signer,
     jobId: string,
     options: WaitForJobOptions = {},
   ): Promise<ComputeJob> {
     checkCall("OceanNode.waitForJob", options);
-    return await (await computeCode()).waitForJob(this.http, consumer, jobId, options);
+    return compute.waitForJob(this, { ...options, consumer, jobId });
   }
 
   /**
@@ -664,19 +590,26 @@ export class OceanNode {
    * @throws {TidepoolError} When the node lists no such job for the consumer.
    *
    * @example The status of one job
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
-   * const job = await node.job(signer.address, started.jobId);
-   * console.log(job.status, job.statusText);
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+   * const now = await node.job(signer.address, job.jobId);
+   * console.log(now.status, now.statusText);
    * ```
    */
-  async job(
+  job(
     consumer: string | Signer,
     jobId: string,
     options: { signal?: AbortSignal } = {},
   ): Promise<ComputeJob> {
     checkCall("OceanNode.job", options);
-    const code = await computeCode();
-    return await code.jobById(this.http, consumer, jobId, options.signal);
+    return compute.job(this, { ...options, consumer, jobId });
   }
 
   /**
@@ -692,14 +625,20 @@ export class OceanNode {
    * @throws {TidepoolError} When the node has no such job of the signer.
    *
    * @example Stopping a job that runs too long
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 60_000 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
    * await node.stopCompute(job.jobId, { signer });
-   * const ended = await node.waitForJob(signer.address, job.jobId);
    * ```
    */
-  async stopCompute(jobId: string, options: JobControlOptions): Promise<ComputeJob> {
-    checkCall("OceanNode.stopCompute", options);
-    return await (await computeCode()).stopCompute(this.http, jobId, options);
+  stopCompute(jobId: string, options: JobControlOptions): Promise<ComputeJob> {
+    return compute.stopCompute(this, jobId, options);
   }
 
   /**
@@ -717,13 +656,23 @@ export class OceanNode {
    * @throws {HttpError} 404 when the job is not running.
    *
    * @example Printing a job's output as it runs
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * // A clock moved by hand to the end of step 4 (1 s each): the algorithm runs, its lines are out.
+   * const clock = { now: 1_700_000_000_000 };
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 1_000, now: () => clock.now } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+   * clock.now += 4_990;
    * for await (const line of node.computeLogs(job.jobId, { signer })) console.log(line);
    * ```
    */
-  async *computeLogs(jobId: string, options: ComputeLogsOptions): AsyncGenerator<string> {
-    checkCall("OceanNode.computeLogs", options);
-    yield* (await computeCode()).computeLogs(this.http, jobId, options);
+  computeLogs(jobId: string, options: ComputeLogsOptions): AsyncGenerator<string> {
+    return compute.computeLogs(this, jobId, options);
   }
 
   /**
@@ -739,19 +688,22 @@ export class OceanNode {
    * @returns A table of the saved files: `index, type, filename, path, bytes, sha256`.
    *
    * @example Saving every result
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
-   * const done = await node.waitForJob(signer.address, job.jobId);
-   * const files = await node.downloadResults(done, { signer, dir: "results" });
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+   * const done = await node.waitForJob(signer.address, job.jobId, { pollMs: 100 });
+   * const files = await node.downloadResults(done, { signer, dir: await Deno.makeTempDir() });
    * console.log(files.objects());
    * ```
    */
-  async downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
-    checkCall("OceanNode.downloadResults", options);
-    return await this.#table(
-      "downloadResults",
-      { jobId: job?.jobId, dir: options?.dir, types: options?.types },
-      async () => (await computeCode()).downloadResults(this.http, job, options),
-    );
+  downloadResults(job: ComputeJob, options: DownloadResultsOptions): Promise<ColumnTable> {
+    return compute.downloadResults(this, job, options);
   }
 
   /**
@@ -763,15 +715,24 @@ export class OceanNode {
    * @param options The signer, a size cap (default 1 MiB), a signal.
    * @returns The result's text.
    *
-   * @example Reading the algorithm log of a failed job
-   * ```ts ignore (a compute flow, left as written while lib/ocean/compute is reworked; tests/ocean_compute runs it on the sandbox)
-   * const index = error.job.results.findIndex((r) => r.type === "algorithmLog");
-   * console.log(await node.resultText(error.job, index, { signer }));
+   * @example Reading the algorithm log
+   * ```ts
+   * import { startOceanSandbox } from "../sandbox/ocean/mod.ts";
+   * import { SANDBOX_WALLET_KEY } from "../sandbox/ocean/compute/mod.ts";
+   * import { signerFromPrivateKey } from "./signer.ts";
+   * await using sandbox = startOceanSandbox({ compute: { stepMs: 20 } });
+   * const node = new OceanNode(sandbox.url, { progress: false });
+   * const signer = signerFromPrivateKey(SANDBOX_WALLET_KEY);
+   * const { dataset, algorithm, environment } = sandbox.computeExample();
+   * const [job] = await node.startFreeCompute({ signer, environment, algorithm, datasets: [dataset] });
+   * const done = await node.waitForJob(signer.address, job.jobId, { pollMs: 100 });
+   * const index = done.results!.findIndex((r) => r.type === "algorithmLog");
+   * console.log(await node.resultText(done, index, { signer }));
    * ```
    */
-  async resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
+  resultText(job: ComputeJob, index: number, options: ResultTextOptions): Promise<string> {
     checkCall("OceanNode.resultText", options);
-    return await (await computeCode()).resultText(this.http, job, index, options);
+    return compute.resultText(this, { ...options, job, index });
   }
 
   /**
@@ -933,19 +894,5 @@ export class OceanNode {
    */
   createAuthToken(parameters: CreateAuthTokenParameters): Promise<AuthToken> {
     return files.createAuthToken(this, parameters);
-  }
-
-  /**
-   * Refuses a service another node serves (its DDO's `serviceEndpoint`),
-   * naming both nodes, before anything is signed, ordered or paid.
-   */
-  async #checkServedHere(did: unknown, serviceId: unknown, action: string): Promise<void> {
-    await checkServedHere(this, { did, serviceId, action });
-  }
-
-  async #defaultChainId(): Promise<number> {
-    const chainIds = (await this.info()).chainIds ?? [];
-    const first = Number(chainIds[0]);
-    return Number.isInteger(first) && first > 0 ? first : 11155111;
   }
 }

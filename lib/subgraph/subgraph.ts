@@ -6,17 +6,13 @@
 
 import type { ColumnTable } from "arquero";
 import { HttpClient } from "../http/client.ts";
-import { checkOptions, type OptionRules } from "../options/check_options.ts";
-import { PAGED_READ_RULES } from "../paging/types.ts";
-import { ProtocolError } from "../errors/errors.ts";
+import { checkOptions } from "../options/check_options.ts";
 import { registerSecret } from "../errors/redact.ts";
 import { registerGatewayKey } from "./gateway_key.ts";
-import { pagesWithProvenance, withProvenance } from "../table/with_provenance.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../http/options.ts";
-import type { SubgraphContext } from "./_context.ts";
-import { META_SELECTION } from "./_document.ts";
+import { bindContext } from "./_subgraph_handle.ts";
 import { runQuery } from "./_query.ts";
-import { OCEAN_START_BLOCK, readMeta } from "./_staleness.ts";
+import { OCEAN_START_BLOCK } from "./_staleness.ts";
 import type { WhereFilter } from "./_where.ts";
 import type { NftUpdatesOptions } from "./nft_updates.ts";
 import type { OpcRecord } from "./opc.ts";
@@ -25,17 +21,7 @@ import type { PaginateOptions } from "./paginate.ts";
 import type { SubgraphInfo, SubgraphMeta } from "./subgraph_info.ts";
 import type { TokenRecord } from "./token.ts";
 import type { TokensOptions } from "./tokens.ts";
-import { lazyPages } from "../paging/lazy_pages.ts";
-
-// Each read's code loads on its first call, so that importing tidepool stays
-// quick (bench/import_bench.ts); a loaded module is not loaded again.
-const ordersCode = () => import("./orders.ts");
-const tokensCode = () => import("./tokens.ts");
-const tokenCode = () => import("./token.ts");
-const nftUpdatesCode = () => import("./nft_updates.ts");
-const globalStatisticsCode = () => import("./global_statistics.ts");
-const opcCode = () => import("./opc.ts");
-const paginateCode = () => import("./paginate.ts");
+import * as reads from "./actions/reads.ts";
 
 export { OCEAN_START_BLOCK };
 
@@ -83,7 +69,6 @@ export interface SubgraphOptions extends ClientOptions {
 export class Subgraph {
   /** The endpoint URL. */
   readonly url: string;
-  readonly #context: SubgraphContext;
 
   /**
    * Creates a client of one subgraph endpoint; nothing is sent until the first query.
@@ -107,22 +92,13 @@ export class Subgraph {
     const http = new HttpClient(url, { ...clientOptions, defaults: SUBGRAPH_PACING });
     this.url = http.baseUrl;
     const endpoint = http.baseUrl;
-    this.#context = {
+    bindContext(this, {
       http,
       url: endpoint,
       startBlock: options.startBlock ?? OCEAN_START_BLOCK,
       minBlock: options.minBlock,
       send: (document, variables, signal) => runQuery(http, endpoint, document, variables, signal),
-    };
-  }
-
-  /** Runs a table call with its provenance; the block it read at is its "as of". */
-  #table(
-    operation: string,
-    params: Record<string, unknown>,
-    run: () => Promise<ColumnTable>,
-  ): Promise<ColumnTable> {
-    return withProvenance({ service: this.url, operation: `Subgraph.${operation}`, params }, run);
+    });
   }
 
   /**
@@ -138,7 +114,7 @@ export class Subgraph {
     document: string,
     variables: Record<string, unknown> = {},
   ): Promise<T> {
-    return runQuery<T>(this.#context.http, this.#context.url, document, variables);
+    return reads.query<T>(this, document, { variables });
   }
 
   /**
@@ -146,16 +122,8 @@ export class Subgraph {
    *
    * @returns The subgraph's meta.
    */
-  async meta(): Promise<SubgraphMeta> {
-    const data = await this.#context.send(`query tidepoolMeta { _meta { ${META_SELECTION} } }`);
-    const meta = readMeta(data._meta);
-    if (!meta) {
-      throw new ProtocolError(`Subgraph answered _meta without a block number: ${this.url}`, {
-        details: JSON.stringify(data._meta ?? null),
-        hint: "The endpoint may not be a subgraph served by graph-node",
-      });
-    }
-    return meta;
+  meta(): Promise<SubgraphMeta> {
+    return reads.meta(this);
   }
 
   /**
@@ -164,15 +132,8 @@ export class Subgraph {
    * @param options The entity, fields, filter, order and block.
    * @returns The table; `subgraphInfo(table)` tells its block and staleness.
    */
-  async paginate(options: PaginateOptions): Promise<ColumnTable> {
-    // The schema is code (accessors), not a parameter of the query.
-    checkOptions("Subgraph.paginate", options, PAGINATE_OPTION_RULES);
-    const { schema: _schema, ...params } = options;
-    return await this.#table(
-      "paginate",
-      params,
-      async () => (await paginateCode()).paginate(this.#context, options),
-    );
+  paginate(options: PaginateOptions): Promise<ColumnTable> {
+    return reads.paginate(this, options);
   }
 
   /**
@@ -184,11 +145,7 @@ export class Subgraph {
    *   serviceIndex, providerFee, reuses`.
    */
   orders(options: OrdersOptions = {}): Promise<ColumnTable> {
-    return this.#table(
-      "orders",
-      { ...options },
-      async () => (await ordersCode()).fetchOrders(this.#context, options),
-    );
+    return reads.orders(this, options);
   }
 
   /**
@@ -202,10 +159,7 @@ export class Subgraph {
    *   read's block and staleness.
    */
   orderPages(options: OrdersOptions = {}): AsyncGenerator<ColumnTable, SubgraphInfo> {
-    return pagesWithProvenance(
-      { service: this.url, operation: "Subgraph.orderPages", params: { ...options } },
-      lazyPages(async () => (await ordersCode()).fetchOrderPages(this.#context, options)),
-    );
+    return reads.orderPages(this, options);
   }
 
   /**
@@ -215,13 +169,8 @@ export class Subgraph {
    * @param options The block and minimum block.
    * @returns The token table.
    */
-  async tokens(where: WhereFilter = {}, options: TokensOptions = {}): Promise<ColumnTable> {
-    checkOptions("Subgraph.tokens", options, { ...PAGED_READ_RULES, ...BLOCK_OPTION_RULES });
-    return await this.#table(
-      "tokens",
-      { where, ...options },
-      async () => (await tokensCode()).fetchTokens(this.#context, where, options),
-    );
+  tokens(where: WhereFilter = {}, options: TokensOptions = {}): Promise<ColumnTable> {
+    return reads.tokens(this, where, options);
   }
 
   /**
@@ -231,12 +180,11 @@ export class Subgraph {
    * @param options The block and minimum block.
    * @returns The token, or null when the subgraph does not know it.
    */
-  async token(
+  token(
     id: string,
     options: { block?: number; minBlock?: number } = {},
   ): Promise<TokenRecord | null> {
-    checkOptions("Subgraph.token", options, BLOCK_OPTION_RULES);
-    return await (await tokenCode()).fetchToken(this.#context, id, options);
+    return reads.token(this, id, options);
   }
 
   /**
@@ -245,13 +193,8 @@ export class Subgraph {
    * @param options Filters by NFT, owner and time.
    * @returns The update table: `id, nft, owner, tx, timestamp, type`.
    */
-  async nftUpdates(options: NftUpdatesOptions = {}): Promise<ColumnTable> {
-    checkOptions("Subgraph.nftUpdates", options, NFT_UPDATES_OPTION_RULES);
-    return await this.#table(
-      "nftUpdates",
-      { ...options },
-      async () => (await nftUpdatesCode()).fetchNftUpdates(this.#context, options),
-    );
+  nftUpdates(options: NftUpdatesOptions = {}): Promise<ColumnTable> {
+    return reads.nftUpdates(this, options);
   }
 
   /**
@@ -260,15 +203,8 @@ export class Subgraph {
    * @param options The block and minimum block.
    * @returns A table `id, nftCount, datatokenCount, orderCount`.
    */
-  async globalStatistics(
-    options: { block?: number; minBlock?: number } = {},
-  ): Promise<ColumnTable> {
-    checkOptions("Subgraph.globalStatistics", options, BLOCK_OPTION_RULES);
-    return await this.#table(
-      "globalStatistics",
-      { ...options },
-      async () => (await globalStatisticsCode()).fetchGlobalStatistics(this.#context, options),
-    );
+  globalStatistics(options: { block?: number; minBlock?: number } = {}): Promise<ColumnTable> {
+    return reads.globalStatistics(this, options);
   }
 
   /**
@@ -277,35 +213,7 @@ export class Subgraph {
    * @param id The OPC id, when known.
    * @returns The settings, or null.
    */
-  async opc(id?: string): Promise<OpcRecord | null> {
-    return await (await opcCode()).fetchOpc(this.#context, id);
+  opc(id?: string): Promise<OpcRecord | null> {
+    return reads.opc(this, id);
   }
 }
-
-/** The block a read is at, and the lowest block the subgraph must have reached. */
-const BLOCK_OPTION_RULES: OptionRules = { block: "integer", minBlock: "integer" };
-
-/** The keys of {@linkcode NftUpdatesOptions}; dates are checked where they are read. */
-const NFT_UPDATES_OPTION_RULES: OptionRules = {
-  ...PAGED_READ_RULES,
-  ...BLOCK_OPTION_RULES,
-  nft: "string",
-  owner: "string",
-  since: "any",
-  until: "any",
-};
-
-/** The keys of {@linkcode PaginateOptions}. */
-const PAGINATE_OPTION_RULES: OptionRules = {
-  ...PAGED_READ_RULES,
-  ...BLOCK_OPTION_RULES,
-  entity: "string",
-  typeName: "string",
-  fields: "strings",
-  where: "object",
-  orderBy: "string",
-  orderDirection: ["asc", "desc"],
-  schema: "object",
-  label: "string",
-  pageSize: "integer",
-};

@@ -28,3 +28,32 @@ export function oceanActionCalls(): void {
   // @ts-expect-error A download names the order's transaction, the signer and the folder.
   void actions.download(node, { did: "did:op:1", serviceId: "0" });
 }
+
+declare const job: actions.ComputeJob;
+declare const signer: actions.Signer;
+
+/** The compute actions, never run: each returns what its method returns. */
+export function computeActionCalls(): void {
+  expectType<Equals<ReturnType<typeof actions.jobs>, ReturnType<OceanNode["jobs"]>>>(true);
+  expectType<Equals<ReturnType<typeof actions.waitForJob>, ReturnType<OceanNode["waitForJob"]>>>(
+    true,
+  );
+  expectType<
+    Equals<ReturnType<typeof actions.computeLogs>, ReturnType<OceanNode["computeLogs"]>>
+  >(true);
+  expectType<
+    Equals<ReturnType<typeof actions.startCompute>, ReturnType<OceanNode["startCompute"]>>
+  >(true);
+  expectType<
+    Equals<ReturnType<typeof actions.quoteCompute>, ReturnType<OceanNode["quoteCompute"]>>
+  >(true);
+  void actions.waitForJob(node, { consumer: signer, jobId: "j", pollMs: 100 });
+  void actions.resultText(node, { job, index: 0, signer });
+
+  // @ts-expect-error Two positional arguments then the parameters: the job id is a parameter.
+  void actions.waitForJob(node, signer, "j");
+  // @ts-expect-error Which result to read is required.
+  void actions.resultText(node, { job, signer });
+  // @ts-expect-error Stopping a job is signed by its owner.
+  void actions.stopCompute(node, "j", {});
+}

@@ -1,9 +1,8 @@
 /**
- * The Ocean node's catalogue, file and publishing calls as free functions
- * of an `OceanNode` client, in viem's action style: the client first, then
- * the call's arguments. Each is what the `OceanNode` method of the same
- * name does; the methods call these. The compute calls stay methods of
- * `OceanNode` for now.
+ * The Ocean node's catalogue, file, publishing and compute calls as free
+ * functions of an `OceanNode` client, in viem's action style: the client
+ * first, then the call's arguments. Each is what the `OceanNode` method of
+ * the same name does; the methods call these.
  *
  * @example Datasets, as a function of the client
  * ```ts
@@ -19,32 +18,75 @@
  */
 
 export type { NodeHandle } from "./_node.ts";
+export * from "./compute.ts";
 export * from "./files.ts";
+export * from "./paid_compute.ts";
 export * from "./reads.ts";
 export type {
+  AccessRule,
   AssetFilter,
   AuthToken,
+  ChainHex,
+  ComputeAssetRef,
+  ComputeAssetTerms,
+  ComputeEnvironment,
+  ComputeEscrowQuote,
+  ComputeJob,
+  ComputeLogsOptions,
+  ComputePayment,
+  ComputePaymentTerms,
+  ComputeQuote,
+  ComputeResource,
+  ComputeResultFile,
+  ComputeResultType,
   CreateAuthTokenParameters,
+  DatatokenOrder,
   Ddo,
   DdoState,
   DdoStateKey,
   DecryptParameters,
   DownloadParameters,
+  DownloadResultsOptions,
   DownloadReturnType,
   EncryptInput,
   EncryptOptions,
+  EscrowAuthorization,
+  EscrowSent,
+  EscrowTerms,
   EsStyleQuery,
   FileObject,
+  FreeTier,
+  InitializeComputeParameters,
+  InitializeComputeReturnType,
   InitializeParameters,
   InitializeReturnType,
+  JobControlOptions,
+  JobsOptions,
+  MaxPrice,
   NodeInfo,
+  OrderProviderFee,
+  OrderQuote,
+  PaidComputeAssetRef,
+  PaidPart,
+  PaymentPart,
+  PlannedPayment,
+  PlannedTransaction,
+  QuoteComputeParameters,
+  QuotedOrder,
+  QuotedToken,
+  ResourceRequest,
+  ResultTextOptions,
   SearchAssetsOptions,
   ServiceRef,
+  StartComputeParameters,
+  StartComputeReturnType,
+  StartFreeComputeParameters,
   TypesenseQuery,
   TypesenseResult,
   ValidateDdoOptions,
   ValidateDdoResult,
   WaitForIndexedOptions,
+  WaitForJobOptions,
 } from "../mod.ts";
 export type { HttpClient } from "../../http/client.ts";
 export type { StrictOption } from "../../http/unknown_shape.ts";
