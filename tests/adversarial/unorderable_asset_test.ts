@@ -109,12 +109,25 @@ Deno.test("an asset the node will not order is refused before initialize", async
       });
     }
 
+    await t.step("an NFT without a state: refused, as ocean-node refuses it", async () => {
+      initializes.length = 0;
+      changeDdo = (ddo) => delete ((ddo.indexedMetadata as Json).nft as Json).state;
+      try {
+        const { documentId, serviceId } = world.download;
+        await refusedByAll(documentId, serviceId, /its NFT has no state/);
+      } finally {
+        changeDdo = undefined;
+      }
+      assert.equal(initializes.length, 0, "initialize not asked");
+    });
+
     await t.step(
       "a refusal the DDO hides reaches the user with the node's text, once",
       async () => {
         const { documentId, serviceId } = world.download;
         nft.state = 3;
-        changeDdo = (ddo) => delete ((ddo.indexedMetadata as Json).nft as Json).state;
+        // The DDO the client reads shows no NFT (one without a state is refused before asking).
+        changeDdo = (ddo) => delete (ddo.indexedMetadata as Json).nft;
         try {
           initializes.length = 0;
           const errors = await refusedByAll(

@@ -24,8 +24,11 @@ const STATES: Record<number, string> = {
 };
 
 /**
- * Refuses a service ocean-node will not initialize an order for. A DDO
- * without a state is left to the node, whose refusal then reaches the user.
+ * Refuses a service ocean-node will not initialize an order for. It reads
+ * `indexedMetadata.nft` as ocean-node does (an NFT without state 0 or 1,
+ * including one without a state, is refused; no NFT passes); a DDO of the
+ * older shape with only a top-level `nft` is refused only for a state
+ * other than 0 or 1, and otherwise left to the node.
  *
  * @param ddo The asset's description, read live.
  * @param did The asset.
@@ -36,13 +39,18 @@ export function refuseUnorderable(
   did: string,
   service: { id: string; type?: string },
 ): void {
-  const state = ddo.indexedMetadata?.nft?.state ?? ddo.nft?.state;
-  if (state !== undefined && state !== null && state !== 0 && state !== 1) {
+  const indexed = ddo.indexedMetadata?.nft;
+  const state = indexed ? indexed.state : ddo.nft?.state;
+  const orderable = indexed
+    ? ["0", "1"].includes(String(state))
+    : state === undefined || state === null || state === 0 || state === 1;
+  if (!orderable) {
     const what = typeof state === "number" && STATES[state] ? ` (${STATES[state]})` : "";
+    const stated = state === undefined || state === null
+      ? "its NFT has no state"
+      : `its NFT state is ${String(state).slice(0, 20)}${what}`;
     throw new TidepoolError(
-      `Cannot order ${did}: its NFT state is ${
-        String(state).slice(0, 20)
-      }${what}; the node orders only assets in state 0 (active) or 1`,
+      `Cannot order ${did}: ${stated}; the node orders only assets in state 0 (active) or 1`,
       {
         hint:
           "Nothing was sent. The publisher must set the asset active again; node.ddo(did) shows indexedMetadata.nft.state",

@@ -25,7 +25,7 @@ export async function initializeHandler(context: ComputeContext, url: URL): Prom
   const service = ddo?.services.find((s) => s.id === serviceId);
   if (!ddo || !service) return text(400, `Cannot resolve service ${serviceId} of ${did}`);
   // As ocean-node's fees handler (src/components/core/handler/feesHandler.ts): 500 in text.
-  const refusal = initializeRefusal(ddo.indexedMetadata?.nft?.state, service.type);
+  const refusal = initializeRefusal(ddo.indexedMetadata?.nft, service.type);
   if (refusal) return text(500, refusal);
   const validUntil = Number(url.searchParams.get("validUntil") ?? 0) ||
     Math.floor(Date.now() / 1000) + 86_400;
@@ -63,17 +63,22 @@ export async function initializeHandler(context: ComputeContext, url: URL): Prom
 /**
  * Why ocean-node refuses to initialize an order, or undefined. Its check
  * (`isOrderingAllowedForAsset`, src/components/core/handler/downloadHandler.ts)
- * tests `state in [ACTIVE, UNLISTED]`, which reads the array's indexes, so
- * only states 0 and 1 pass: 2 (deprecated), 3 (revoked), 4 (ordering
- * disabled) and 5 (unlisted) are refused. A compute service is refused too.
+ * tests `state in [ACTIVE, UNLISTED]` when the asset has an NFT, which reads
+ * the array's indexes, so only states 0 and 1 pass: 2 (deprecated), 3
+ * (revoked), 4 (ordering disabled), 5 (unlisted) and an NFT without a state
+ * are refused; an asset without an NFT passes. A compute service is refused too.
  *
  * Deliberately not shared with the client's pre-check
  * (`lib/ocean/order/_orderable.ts`): the sandbox plays the node, and a rule
  * both sides took from one place would hide its own bug. A test holds the
  * two to the same verdicts (tests/ocean/orderable_rule_test.ts).
  */
-export function initializeRefusal(state: number | undefined, type: string): string | undefined {
-  if (state !== undefined && state !== 0 && state !== 1) {
+export function initializeRefusal(
+  nft: { state?: unknown } | undefined,
+  type: string,
+): string | undefined {
+  // `in` turns the state into a property key: "0" and "1" are the array's only indexes.
+  if (nft && !["0", "1"].includes(String(nft.state))) {
     return "Nft not present in the asset or the state is different than ACTIVE or UNLISTED.";
   }
   if (type === "compute") return "Use the initializeCompute endpoint to initialize compute jobs";
