@@ -10,7 +10,7 @@
 import { harvestSources } from "../archive/oai/harvest_sources.ts";
 import type { HarvestPartitioning } from "../archive/oai/harvest_dataset.ts";
 import { readTextWithin } from "../fs/read_bounded.ts";
-import { UsageError } from "./exit_codes.ts";
+import { BusyError, UsageError } from "./exit_codes.ts";
 import { type CommandContext, count, counted, type OptionSpec } from "./_command.ts";
 import { lockFolder } from "./_state_files.ts";
 import { parseSourceList } from "./_source_list.ts";
@@ -116,7 +116,14 @@ export async function runHarvestSources(
   const { concurrency, ...client } = context.clientOptions();
   const lockFolderPath = hostLockFolder(context.io.env);
   // Shards and overlapping runs lock each source's partition; only a run over the whole list locks the folder.
-  using _folder = shard ? undefined : await lockFolder(target.path, "harvest");
+  using _folder = shard ? undefined : await lockFolder(target.path, "harvest").catch((error) => {
+    if (!(error instanceof BusyError)) throw error;
+    throw new BusyError(error.message, {
+      hint: "Wait for it to end, then run again (exit code 75 means try later). To run several " +
+        "processes into one folder, give them one list and --shard K/N each (1/N to N/N), " +
+        "or give each list its own --to folder",
+    });
+  });
   const drawn = context.io.stderrIsTerminal && !context.quiet;
   const summary = await harvestSources({
     sources,

@@ -65,3 +65,40 @@ Deno.test("tidepool harvest: a second process on the same state refuses while th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("tidepool harvest --sources: a second list into the same folder refuses and names --shard", async () => {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => release = resolve);
+  let asked = () => {};
+  const listAsked = new Promise<void>((resolve) => asked = resolve);
+  const listed = [{ identifier: "oai:x:1", datestamp: "2026-01-01T00:00:00Z" }];
+  await using oai = hostileOai(listed, async () => {
+    asked();
+    await gate;
+    return new Response(
+      envelope("ListRecords", `<ListRecords>${listed.map(recordXml).join("")}</ListRecords>`),
+      { headers: { "content-type": "text/xml" } },
+    );
+  });
+  const dir = await Deno.makeTempDir({ prefix: "tidepool-adv-two-lists-" });
+  try {
+    await Deno.writeTextFile(`${dir}/maps.txt`, `${oai.url} set=maps\n`);
+    await Deno.writeTextFile(`${dir}/letters.txt`, `${oai.url} set=letters\n`);
+    const first = runTidepool(["harvest", "--sources", "maps.txt", "--to", "out/"], { cwd: dir });
+    await listAsked;
+    const before = await snapshot(dir);
+    const second = await runTidepool(["harvest", "--sources", "letters.txt", "--to", "out/"], {
+      cwd: dir,
+    });
+    assert.equal(second.code, EXIT.busy, second.stderr);
+    assert.match(second.stderr, /Another tidepool harvest is running/);
+    assert.match(second.stderr, /--shard K\/N/, "says how several processes share one folder");
+    assert.deepEqual(await snapshot(dir), before, "the second run changed nothing");
+    release();
+    const done = await first;
+    assert.equal(done.code, EXIT.ok, done.stderr);
+  } finally {
+    release();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
