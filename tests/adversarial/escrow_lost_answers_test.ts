@@ -138,3 +138,74 @@ Deno.test("a start that fails after the node locked the price says it is locked,
     await world.close();
   }
 });
+
+/** A JSON-RPC proxy refusing, unsent, the `nth` transaction calling `selector` (1-based). */
+function refusing(rpcUrl: string, selector: Hex, nth: number) {
+  let seen = 0;
+  return rpcProxy(rpcUrl, {
+    before: (call) => {
+      if (call.method !== "eth_sendRawTransaction") return Promise.resolve(undefined);
+      const tx = parseTransaction(call.params[0] as Hex);
+      if (!tx.data?.startsWith(selector) || ++seen !== nth) return Promise.resolve(undefined);
+      return Promise.resolve({ error: { code: -32603, message: "upstream connection reset" } });
+    },
+  });
+}
+
+Deno.test("a set-back that fails is said, never hidden by or hiding the first error", async (t) => {
+  const world = await escrowWorld();
+  const approve = toFunctionSelector("approve(address,uint256)");
+  const deposit = toFunctionSelector("deposit(address,uint256)");
+  const authorize = toFunctionSelector("authorize(address,address,uint256,uint256,uint256)");
+  try {
+    await t.step("the deposit refused, then the allowance's reset refused", async () => {
+      const { address, request } = await payer(world);
+      // The deposit and the approval after it (the reset) never reach the chain.
+      const noDeposit = refusing(world.chain.rpcUrl, deposit, 1);
+      const noReset = refusing(noDeposit.url, approve, 2);
+      try {
+        const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
+        const error = await node.startCompute({ ...request, rpcUrl: noReset.url }).then(
+          () => undefined,
+          (e) => e,
+        );
+        assert.ok(error instanceof TidepoolError, `refused: ${error}`);
+        assert.doesNotMatch(error.message, /set .* back/, "the first error is the one shown");
+        assert.match(
+          String(error.hint),
+          /allowance to the Escrow 0x[0-9a-fA-F]{40} could not be set back to 0 base units/,
+        );
+        assert.equal(await world.allowance(address), PRICE, "left as the hint says");
+        assert.deepEqual(await world.funds(address), { available: 0n, locked: 0n });
+        assert.equal((await node.jobs(address)).numRows(), 0, "no job");
+      } finally {
+        await noReset.close();
+        await noDeposit.close();
+      }
+    });
+
+    await t.step("the job started, then the authorization's set-back refused", async () => {
+      const { address, request } = await payer(world);
+      const noRestore = refusing(world.chain.rpcUrl, authorize, 2);
+      try {
+        const node = new OceanNode(world.ocean.url, { progress: false, retry: false });
+        const error = await node.startCompute({ ...request, rpcUrl: noRestore.url }).then(
+          () => undefined,
+          (e) => e,
+        );
+        assert.ok(error instanceof TidepoolError, `said: ${error}`);
+        assert.match(error.message, /started, but the node's escrow authorization could not/);
+        const hint = String(error.hint);
+        assert.match(hint, /maxLockedAmount 0, maxLockSeconds 0, maxLockCounts 0/);
+        assert.match(hint, /its orders: 0x[0-9a-f]{64}/);
+        assert.equal((await node.jobs(address)).numRows(), 1, "the job runs");
+        const auth = await world.authorization(address);
+        assert.ok(auth && auth.some((v) => v > 0n), "the authorization stands, as said");
+      } finally {
+        await noRestore.close();
+      }
+    });
+  } finally {
+    await world.close();
+  }
+});

@@ -7,7 +7,7 @@ import {
   SANDBOX_NODE_KEY,
   SANDBOX_WALLET_KEY,
 } from "../../lib/sandbox/ocean/compute/mod.ts";
-import { AuthError, TidepoolError } from "../../lib/errors/errors.ts";
+import { AuthError, HttpError, TidepoolError } from "../../lib/errors/errors.ts";
 
 const quiet = { progress: false as const, warn: () => {} };
 const decrypter = signerFromPrivateKey(`0x${"d3".repeat(32)}`);
@@ -107,6 +107,15 @@ for (const pre1 of [false, true]) {
         signature: sent.signature as `0x${string}`,
       });
       assert.equal(recovered, decrypter.address);
+      // A 400 for another reason than the signature is the node's, not an AuthError.
+      const unreadable = await client.decrypt({
+        signer: decrypter,
+        chainId: 11155111,
+        encryptedDocument: "0xdeadbeef",
+      }).then(() => undefined, (e) => e);
+      assert.ok(unreadable instanceof HttpError && !(unreadable instanceof AuthError));
+      assert.equal(unreadable.status, 400);
+      assert.match(unreadable.message, /Cannot decrypt the document/);
       // Refused locally: no document, no chain.
       const before = sandbox.requestCount;
       await assert.rejects(

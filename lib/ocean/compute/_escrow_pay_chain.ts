@@ -96,6 +96,11 @@ export interface EscrowSent {
   authorizeTx?: ChainHex;
   /** The transaction setting the authorization back, once mined. */
   restoreTx?: ChainHex;
+  /**
+   * Set when the wallet's allowance to the Escrow could not be set back
+   * after the deposit: it may be left above what it was.
+   */
+  allowanceNotRestored?: boolean;
 }
 
 /** Sends one escrow transaction and waits for its receipt; a revert is an error. */
@@ -143,13 +148,21 @@ export async function fundAndAuthorize(
 ): Promise<void> {
   if (plan.deposit > 0n) {
     stopped();
+    let failed = false;
     try {
       // Inside the try: an approval mined but answered with an error is set back too.
       await send(context, plan.token, "approve", [plan.escrow, plan.deposit]);
       stopped();
       sent.depositTx = await send(context, plan.escrow, "deposit", [plan.token, plan.deposit]);
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      await restoreAllowance(context, plan);
+      // A reset that fails is recorded, never thrown over the error that came first.
+      await restoreAllowance(context, plan).catch((reset) => {
+        sent.allowanceNotRestored = true;
+        if (!failed) throw reset;
+      });
     }
   }
   if (plan.authorize) {

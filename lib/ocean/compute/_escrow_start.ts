@@ -10,6 +10,7 @@
  * @module
  */
 
+import { wholeUnits } from "../order/quote_table.ts";
 import { TidepoolError } from "../../errors/errors.ts";
 import { type ChainContext, chainContext } from "../order/_chain_context.ts";
 import { chainError } from "../order/_chain_errors.ts";
@@ -126,19 +127,26 @@ export async function startWithEscrow(
         () => false,
       );
       const left = await escrowLeft(context, plan, sent);
-      throw hooks.failed(withEscrowState(error, left, restored, plan), orders);
+      throw hooks.failed(withEscrowState(error, left, restored, plan, sent), orders);
     }
     await restoreAuthorization(context, plan, sent).catch((raw) => {
+      const before = plan.authorizationBefore;
       throw new TidepoolError(
         `The job ${
           jobs.map((j) => j.jobId).join(", ")
         } started, but the node's escrow authorization could not be set back`,
         {
-          details: String((chainError(raw, rpcUrl, "set the authorization back") as Error).message),
-          hint:
-            `The node stays authorized for up to ${plan.authorize?.maxLockedAmount} base units; authorize it again as it was (${
-              plan.authorizationBefore?.maxLockedAmount ?? 0n
-            })`,
+          details: String(
+            (chainError(raw, rpcUrl, "set the authorization back") as Error).message,
+          ),
+          hint: `The job runs and its results come as usual (its orders: ${
+            orders.map((o) => o.txHash).join(", ")
+          }). The node ${plan.payee} stays authorized for up to ${plan.authorize?.maxLockedAmount} ` +
+            `base units; authorize it again as it was: maxLockedAmount ${
+              before?.maxLockedAmount ?? 0n
+            }, maxLockSeconds ${before?.maxLockSeconds ?? 0n}, maxLockCounts ${
+              before?.maxLockCounts ?? 0n
+            } (token ${plan.token}, Escrow ${plan.escrow})`,
           cause: raw,
         },
       );
@@ -158,7 +166,7 @@ export async function startWithEscrow(
  */
 function refuseLargerDeposit(quoted: ComputeEscrowQuote, now: ComputeEscrowQuote): void {
   if (now.deposit <= quoted.deposit) return;
-  const units = (v: bigint) => `${unitsText(v, now.tokenInfo.decimals)} ${now.tokenInfo.symbol}`;
+  const units = (v: bigint) => `${wholeUnits(v, now.tokenInfo.decimals)} ${now.tokenInfo.symbol}`;
   throw new TidepoolError(
     `Cannot start compute job: the escrow now needs a deposit of ${
       units(now.deposit)
@@ -185,7 +193,7 @@ async function escrowLeft(
   plan: ComputeEscrowQuote,
   sent: EscrowSent,
 ): Promise<string> {
-  const units = (v: bigint) => `${unitsText(v, plan.tokenInfo.decimals)} ${plan.tokenInfo.symbol}`;
+  const units = (v: bigint) => `${wholeUnits(v, plan.tokenInfo.decimals)} ${plan.tokenInfo.symbol}`;
   const deposited = sent.depositTx
     ? `${units(plan.deposit)} was deposited into the escrow ${plan.escrow} (${sent.depositTx})`
     : plan.deposit === 0n
@@ -205,19 +213,13 @@ async function escrowLeft(
   } locked by the node ${plan.payee} for a job that may have started: list it with jobs(consumer) before starting another (the node claims it, or it comes back after the lock expires)`;
 }
 
-/** Base units as exact whole tokens. */
-function unitsText(amount: bigint, decimals: number): string {
-  const scale = 10n ** BigInt(decimals);
-  const fraction = (amount % scale).toString().padStart(decimals, "0").replace(/0+$/, "");
-  return `${amount / scale}${fraction ? `.${fraction}` : ""}`;
-}
-
 /** An error after escrow steps, saying what the escrow holds and whether the authorization is back. */
 function withEscrowState(
   error: unknown,
   left: string,
   restored: boolean,
   plan: ComputeEscrowQuote,
+  sent: EscrowSent,
 ): TidepoolError {
   const said = error instanceof TidepoolError
     ? error.shortMessage
@@ -231,10 +233,13 @@ function withEscrowState(
       plan.authorizationBefore?.maxLockedAmount ?? 0n
     }); authorize it again as before`;
   const earlier = error instanceof TidepoolError && error.hint ? `${error.hint}. ` : "";
+  const allowance = sent.allowanceNotRestored
+    ? `; the wallet's allowance to the Escrow ${plan.escrow} could not be set back to ${plan.allowance} base units: approve it again at that`
+    : "";
   return new TidepoolError(said, {
     details: error instanceof TidepoolError ? error.details : undefined,
     detailsLabel: error instanceof TidepoolError ? error.detailsLabel : undefined,
-    hint: `${earlier}${left}; ${authorization}`,
+    hint: `${earlier}${left}; ${authorization}${allowance}`,
     cause: error,
   });
 }

@@ -41,7 +41,8 @@ export interface DecryptParameters {
  * The message a decrypter signed for ocean-node before 1.0, which a node of
  * that age checks instead of today's signed request (address + nonce +
  * `decryptDDO`): `(transactionId || dataNftAddress) + decrypterAddress +
- * chainId + nonce`, keccak-256 and EIP-191 over the 32 bytes. The spec shows
+ * chainId + nonce`, keccak-256 and EIP-191 over the 32 bytes (that node
+ * read them with ethers' `getBytes`, which keeps leading zeros). The spec shows
  * neither; docs/ASSUMPTIONS.md records both.
  */
 function pre1Message(
@@ -137,7 +138,10 @@ export async function decrypt(http: HttpClient, parameters: DecryptParameters): 
           },
         );
       }
-      if (error instanceof HttpError && (error.status === 401 || error.status === 400)) {
+      const signatureRefused = error instanceof HttpError &&
+        (error.status === 401 ||
+          (error.status === 400 && PRE1_MISMATCH.test(`${error.serverMessage ?? error.body}`)));
+      if (error instanceof HttpError && signatureRefused) {
         throw new AuthError(
           `Cannot decrypt: the node did not accept the signature of ${address}: ${
             error.serverMessage ?? error.body
