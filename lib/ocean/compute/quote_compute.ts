@@ -19,7 +19,7 @@ import type { QuoteItem } from "../order/_quote_reads.ts";
 import { accountOf, quoteOnChain } from "../order/_quote_runner.ts";
 import type { ChainHex } from "../order/_order_types.ts";
 import { precheckPaidCompute } from "./_paid_precheck.ts";
-import { escrowTermsOf } from "./_escrow_charge.ts";
+import { type EscrowTerms, escrowTermsOf } from "./_escrow_charge.ts";
 import { trustedEscrow } from "./_trusted_escrow.ts";
 import type { ComputeNode, ComputeQuote, QuoteComputeParameters } from "./_paid_compute_types.ts";
 import type {
@@ -135,6 +135,28 @@ export function askTerms(
     resources: parameters.resources,
     signal: parameters.signal,
   });
+}
+
+/**
+ * The node's escrow terms of the job, asked again and checked against the
+ * caller's trust and bounds: what the start compares with its quote.
+ *
+ * @param node The node.
+ * @param consumer The payer's address.
+ * @param parameters The job.
+ * @param payment The chain and token of the payment.
+ * @returns The checked terms, or undefined when the node charges nothing through the escrow.
+ */
+export async function askEscrowTerms(
+  node: ComputeNode,
+  consumer: string,
+  parameters: QuoteComputeParameters,
+  payment: { chainId: number; token: string },
+): Promise<EscrowTerms | undefined> {
+  return escrowTermsOf(
+    await askTerms(node, consumer, parameters, payment),
+    await escrowAsked(parameters, payment),
+  );
 }
 
 /** An order for one asset: the one given, the one the node found valid, or one to plan. */

@@ -16,8 +16,7 @@ import { checksummedSigner } from "../_address.ts";
 import { accountOf, executeOnChain } from "../order/_quote_runner.ts";
 import { sendStart } from "./_start_answer.ts";
 import type { PaidComputeAssetRef } from "./initialize_compute.ts";
-import { askTerms, escrowAsked, quoteCompute } from "./quote_compute.ts";
-import { escrowTermsOf } from "./_escrow_charge.ts";
+import { askEscrowTerms, quoteCompute } from "./quote_compute.ts";
 import type { ComputeEnvironmentLimits, ComputeJob } from "./types.ts";
 import type {
   ComputeNode,
@@ -82,11 +81,7 @@ export async function startCompute(
       escrowQuote,
       priceCap(parameters.maxPrice),
       {
-        terms: async () =>
-          escrowTermsOf(
-            await askTerms(node, signer.address, parameters, payment),
-            await escrowAsked(parameters, payment),
-          ),
+        terms: () => askEscrowTerms(node, signer.address, parameters, payment),
         start: send,
         failed: (error, orders) => failedAfterPaying(error, refs, orders),
       },
@@ -239,10 +234,7 @@ async function refuseUnquotedCharge(
   parameters: StartComputeParameters,
   payment: { chainId: number; token: string },
 ): Promise<void> {
-  const now = escrowTermsOf(
-    await askTerms(node, address, parameters, payment),
-    await escrowAsked(parameters, payment),
-  );
+  const now = await askEscrowTerms(node, address, parameters, payment);
   if (!now) return;
   throw new TidepoolError(
     "Cannot start compute job: the node charges the job through the escrow, and the quote has no escrow part",
