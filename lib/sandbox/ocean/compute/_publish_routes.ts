@@ -10,6 +10,7 @@
 import { keccak256, recoverMessageAddress, stringToBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { type ComputeContext, json, jsonBody, text } from "./_context.ts";
+import { MISMATCH_TEXT } from "./nonce_store.ts";
 
 /** The sandbox node's own key: it signs validated DDOs, and its address may always decrypt. */
 export const SANDBOX_NODE_KEY: `0x${string}` = `0x${"5a".repeat(32)}`;
@@ -147,10 +148,8 @@ export async function decryptHandler(
     );
     if (!check.ok) return text(check.status, check.text);
   } else {
-    if (
-      !/^[0-9]+$/.test(body.nonce) || BigInt(body.nonce) <= BigInt(context.nonces.get(decrypter))
-    ) {
-      return text(401, "consumer address and nonce signature mismatch");
+    if (!context.nonces.rises(decrypter, body.nonce)) {
+      return text(401, MISMATCH_TEXT);
     }
     const message = `${
       body.transactionId || body.dataNftAddress || ""

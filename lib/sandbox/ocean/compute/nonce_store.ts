@@ -57,6 +57,17 @@ export class NonceStore {
   }
 
   /**
+   * Whether a nonce is a digit string above the one stored for an address.
+   *
+   * @param address Any case.
+   * @param nonce The nonce as sent.
+   * @returns Whether a request may use it.
+   */
+  rises(address: string, nonce: string): boolean {
+    return /^[0-9]+$/.test(nonce) && BigInt(nonce) > BigInt(this.get(address));
+  }
+
+  /**
    * Checks a signed request and stores its nonce when it is accepted.
    *
    * @param fields The consumer address, nonce and signature as sent.
@@ -78,7 +89,7 @@ export class NonceStore {
       this.mismatchNext = false;
       return { ok: false, status: 401, text: MISMATCH_TEXT };
     }
-    if (!/^[0-9]+$/.test(nonce) || BigInt(nonce) <= BigInt(this.get(consumerAddress))) {
+    if (!this.rises(consumerAddress, nonce)) {
       return { ok: false, status: 401, text: MISMATCH_TEXT };
     }
     const message = `${consumerAddress}${nonce}${command}`;
