@@ -104,6 +104,12 @@ export interface Pager<C, P, R> {
    * at once sends nothing more.
    */
   eager?: boolean;
+  /**
+   * Request the page a page names only when the caller asks for it, so a
+   * caller that holds the walk between pages (a list waiting its turn)
+   * holds no request at the server. Default false.
+   */
+  onDemand?: boolean;
   /** What progress counts and the shortfall check compares: kept `rows` (default) or `received`. */
   count?: "rows" | "received";
   /**

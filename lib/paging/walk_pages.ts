@@ -39,8 +39,9 @@ const DEFAULT_MAX_EMPTY_PAGES = 50;
  * requested one macrotask after the page is handed on, so a caller that
  * stops at once (a `break`) sends nothing more, and one that works on the
  * page overlaps with the next request; with `eager` (the adapter builds a
- * table itself) it is requested before the page is handed on. Stopping, failing or aborting
- * cancels every page in flight.
+ * table itself) it is requested before the page is handed on; with
+ * `onDemand` nothing is read ahead, each page is requested when the caller
+ * asks for it. Stopping, failing or aborting cancels every page in flight.
  *
  * @param pager The adapter's cursor kind, fetch and reader.
  * @param reporter Where progress and warnings go (the adapter's HttpClient).
@@ -139,7 +140,7 @@ export async function* walkPages<C, P, R>(
       let page: P;
       try {
         const pending = ahead.take(key, cursor);
-        plan(cursor, false, state.pages + 1);
+        if (!pager.onDemand) plan(cursor, false, state.pages + 1);
         const taken = await abortable(pending, signal);
         // The next page is requested: let it go out before this one is read.
         if (ahead.size > 0) await turns.turn();
@@ -218,7 +219,7 @@ export async function* walkPages<C, P, R>(
           // The adapter turns this page into columns at once, without
           // giving the event loop a turn: let a request just sent go out first.
           if (plan(from, true, state.pages) > 0) await turns.turn();
-        } else deferred = setTimeout(() => plan(from, true, state.pages), 0);
+        } else if (!pager.onDemand) deferred = setTimeout(() => plan(from, true, state.pages), 0);
       }
       // An empty page before the end (a service's page of nothing but a cursor, or of rows
       // all seen before) is not handed on: every page a caller gets has rows, or is the last.

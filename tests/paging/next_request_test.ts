@@ -155,3 +155,48 @@ Deno.test("paging: a walk its caller drops half way does not keep the process al
   assert.equal(new TextDecoder().decode(output.stdout).trim(), "dropped");
   assert.ok(seconds < 30, `the process took ${seconds.toFixed(1)} s to end`);
 });
+
+Deno.test("paging: on demand, a walk held between pages sends nothing until the next is asked for", async () => {
+  const sent: string[] = [];
+  const reporter = { progress: () => ({ update() {}, finish() {}, fail() {} }), warn() {} };
+  /** A list of three pages whose cursor each page names, as an OAI-PMH token. */
+  const walkOf = (onDemand: boolean) =>
+    walkPages<string, string, string>({
+      label: "tokens",
+      cursor: {
+        name: "token",
+        first: "a",
+        key: (t) => t,
+        advance: (_t, page) => page.next ?? null,
+      },
+      onDemand,
+      fetch: (token) => {
+        sent.push(token);
+        return Promise.resolve(token);
+      },
+      read: (token) => ({ rows: [token], next: token === "c" ? null : token === "a" ? "b" : "c" }),
+    }, reporter);
+  /** Turns of the event loop, each a macrotask: the default walk sends its next page after one. */
+  const turns = async (count: number) => {
+    for (let i = 0; i < count; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+
+  // The default, for contrast: the next page goes out after the caller's turn.
+  const ahead = walkOf(false);
+  await ahead.next();
+  await turns(5);
+  assert.deepEqual(sent, ["a", "b"]);
+  await ahead.return(undefined as never);
+
+  sent.length = 0;
+  const held = walkOf(true);
+  assert.deepEqual((await held.next()).value?.rows, ["a"]);
+  await turns(5);
+  assert.deepEqual(sent, ["a"], "a held walk sent a request");
+  assert.deepEqual((await held.next()).value?.rows, ["b"]);
+  await turns(5);
+  assert.deepEqual(sent, ["a", "b"]);
+  assert.deepEqual((await held.next()).value?.rows, ["c"]);
+  assert.equal((await held.next()).done, true);
+  assert.deepEqual(sent, ["a", "b", "c"]);
+});

@@ -52,6 +52,8 @@ export interface HarvestRun {
   strict?: boolean;
   /** The harvest builds a table itself: the next page is requested before a page is handed on. */
   eager?: boolean;
+  /** The next page is requested only when asked for: a window waiting its turn holds no request. */
+  onDemand?: boolean;
   /** Where progress and warnings go; default the client (a window of a parallel harvest reports apart). */
   reporter?: WalkReporter;
   /** Keep each record's XML as sent. */
@@ -99,6 +101,7 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
       unit: "records",
       call: "harvest()",
       eager: run.eager,
+      onDemand: run.onDemand,
       count: "received",
       // No page fingerprint: repositories repeat records across pages (the
       // sickle fixtures do), so a token named twice is the repeat guard.

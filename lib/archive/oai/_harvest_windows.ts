@@ -4,14 +4,18 @@
  * `earliestDatestamp`) to now, each walked by its own resumption tokens
  * through {@linkcode harvestPages}, and joined in time order.
  *
- * The windows start as many as requests may be in flight. Once every
- * window's first page has told its `completeListSize`, a window holding
- * more than half again its share of the pages is cut into smaller windows
- * (its first page is dropped: its token covers the whole window), so one
- * busy year does not leave the other requests idle. The largest windows
- * are walked first. With a state file, every finished window's records are
- * kept beside it, so a harvest that stops resumes without asking for a
- * finished window again.
+ * A list is read one page after another, so the longest window sets the
+ * end. The windows start as many as requests may be in flight, cut evenly
+ * in time; their first pages tell how many records each holds
+ * (`completeListSize`). If one would still be read long after the others,
+ * the range is cut once more where the records are (those first pages are
+ * dropped); otherwise each list goes on from its first page. The lanes then
+ * walk the largest windows first; one still far longer than its share
+ * (records bunched in a short stretch) is cut in parts, its bunched
+ * second or day set apart, three times at most. A list waiting its turn
+ * holds no request at the server. With a state file, every finished
+ * window's records are kept beside it, so a harvest that stops resumes
+ * without asking for a finished window again.
  *
  * @module
  */
@@ -28,10 +32,20 @@ import {
   saveState,
   type WindowState,
 } from "./_state.ts";
+import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
+import { drainQueue } from "./_window_queue.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
 const DEFAULT_MAX_ROWS = 10_000_000;
+/** Recut only when the longest window would run this many pages past an even share. */
+const RECUT_GAIN_PAGES = 3;
+/**
+ * Times a long window and its parts are cut, at most: each costs a page of
+ * its lane and narrows where its records are four times (at four lists in
+ * flight), and records bunched in one second cannot be split.
+ */
+const MAX_SPLITS = 3;
 
 /** One window being harvested. */
 interface Window extends WindowState {
@@ -39,11 +53,14 @@ interface Window extends WindowState {
   endMs: number;
   /** The window's records, in the repository's order. */
   got: OaiRecord[];
+  /** Its list, open from its first page on; nothing is asked for until the next page is. */
   pages?: AsyncGenerator<HarvestPage>;
-  /** Set (done) when the window was read whole while the windows were sized. */
-  first?: IteratorResult<HarvestPage>;
-  /** Pages the window holds, by its first page's completeListSize. */
+  /** Whether its list has been read to its end. */
+  ended?: boolean;
+  /** Records it holds, by its first page's completeListSize (unknown when not said). */
   size?: number;
+  /** How many times the window it came from was cut for being long. */
+  depth?: number;
 }
 
 /**
@@ -75,30 +92,17 @@ export async function harvestWindows(
     warn: (message) => ctx.http.warn(message),
   };
 
-  /** Windows cutting `startMs` to before `endMs`; the outer ends keep the bounds given. */
-  const cut = (
-    startMs: number,
-    endMs: number,
-    parts: number,
-    from: string | null,
-    until: string | null,
-  ): Window[] => {
-    const granules = Math.max(1, Math.round((endMs - startMs) / granule));
-    const count = Math.max(1, Math.min(parts, granules));
-    return Array.from({ length: count }, (_, i) => {
-      const a = startMs + Math.round((granules * i) / count) * granule;
-      const b = startMs + Math.round((granules * (i + 1)) / count) * granule;
-      return {
-        from: i === 0 ? from : format(a),
-        until: i === count - 1 ? until : format(b - granule),
-        done: false,
-        records: 0,
-        startMs: a,
-        endMs: b,
-        got: [],
-      };
-    });
-  };
+  /** Windows between the bounds; the outer ends keep the `from` and `until` given. */
+  const windowsAt = (bounds: readonly number[], from: string | null, until: string | null) =>
+    bounds.slice(1).map((endMs, i): Window => ({
+      from: i === 0 ? from : format(bounds[i]),
+      until: i === bounds.length - 2 ? until : format(endMs - granule),
+      done: false,
+      records: 0,
+      startMs: bounds[i],
+      endMs,
+      got: [],
+    }));
 
   // Every window's from and until at the repository's granularity (a day asked of a
   // repository of seconds is its first or last second), so none mixes the two.
@@ -108,11 +112,12 @@ export async function harvestWindows(
   const runUntil = run.until && granule === 1000 && dayish(run.until)
     ? `${run.until}T23:59:59Z`
     : run.until;
+  const resuming = !!(run.saved?.inProgress && run.saved.windows);
   let windows: Window[];
-  if (run.saved?.inProgress && run.saved.windows) {
+  if (resuming) {
     windows = await resumed(
       run,
-      run.saved.windows,
+      run.saved!.windows!,
       granule,
       parseUtc(identify.earliestDatestamp)?.getTime() ?? 0,
     );
@@ -122,8 +127,8 @@ export async function harvestWindows(
       granule,
     );
     const end = runUntil ? parseUtc(runUntil)?.getTime() : undefined;
-    const endMs = floorTo(end ?? Date.now(), granule) + granule;
-    windows = cut(startMs, Math.max(endMs, startMs + granule), concurrency, runFrom, runUntil);
+    const endMs = Math.max(floorTo(end ?? Date.now(), granule) + granule, startMs + granule);
+    windows = windowsAt(evenCuts(startMs, endMs, concurrency, granule), runFrom, runUntil);
   }
   const stop = new AbortController();
   const user = run.paging?.signal;
@@ -140,39 +145,28 @@ export async function harvestWindows(
     await saveState(run.statePath, state);
   };
 
-  /** A window's walk; `maxPages: 1` reads its first page with nothing asked for after it. */
-  const walk = (w: Window, maxPages?: number) =>
-    harvestPages({
+  /** Opens a window's list and reads its first page, which tells its size. */
+  const open = async (w: Window) => {
+    w.pages = harvestPages({
       ...run,
       from: w.from,
       until: w.until,
       statePath: undefined,
       saved: undefined,
-      eager: true,
+      eager: false,
+      onDemand: true,
       reporter: quiet,
-      paging: { signal, maxPages },
+      paging: { signal },
     });
-
-  /**
-   * Reads a window's first page, which tells its size. A window of one page is
-   * done; another is walked again from its start later (one request more per
-   * window), since leaving a page ahead in flight to be dropped would make the
-   * server serve more requests at once than the cap.
-   */
-  const open = async (w: Window) => {
-    const probe = walk(w, 1);
-    const first = await probe.next();
-    await probe.return(undefined);
-    if (first.done || first.value.last) {
-      if (!first.done) note(w, first.value);
-      w.first = { done: true, value: undefined };
-      w.size = 1;
+    const first = await w.pages.next();
+    if (first.done) {
+      w.ended = true;
+      w.size = 0;
       return;
     }
-    pages++;
-    const { completeListSize } = first.value;
-    const length = Math.max(1, first.value.records.length);
-    w.size = completeListSize ? Math.ceil(completeListSize / length) : 1;
+    note(w, first.value);
+    w.ended = first.value.last;
+    w.size = first.value.last ? first.value.records.length : first.value.completeListSize;
   };
 
   const note = (w: Window, page: HarvestPage) => {
@@ -191,11 +185,41 @@ export async function harvestWindows(
     });
   };
 
-  /** Walks the rest of a window; keeps its records beside the state file when done. */
-  const finish = async (w: Window) => {
-    if (!w.first?.done) {
-      w.pages = walk(w);
-      for (let step = await w.pages.next(); !step.done; step = await w.pages.next()) {
+  /** Closes a window's list and forgets its records, for a window cut again. */
+  const drop = async (w: Window) => {
+    await w.pages?.return(undefined);
+    records -= w.got.length;
+  };
+
+  /** Records a list may hold before it is cut in parts (once the windows' sizes are known). */
+  let longAt = Infinity;
+
+  /**
+   * Walks the rest of a window; keeps its records beside the state file when
+   * done. A window far longer than its share is cut in parts by time instead,
+   * queued for the lanes (records bunched in a short stretch, which the
+   * even cuts did not find).
+   */
+  const finish = async (w: Window, queue: Window[]) => {
+    if (!w.pages) await open(w);
+    const depth = w.depth ?? 0;
+    if (
+      !w.ended && (w.size ?? 0) > longAt && w.endMs - w.startMs > granule && depth < MAX_SPLITS
+    ) {
+      const stamps = w.got.flatMap((r) => r.datestamp ? [r.datestamp.getTime()] : []);
+      await drop(w);
+      const bounds = splitCuts(w.startMs, w.endMs, concurrency, granule, stamps);
+      const parts = windowsAt(bounds, w.from, w.until).map((part) => ({
+        ...part,
+        depth: depth + 1,
+      }));
+      windows.splice(windows.indexOf(w), 1, ...parts);
+      queue.push(...parts);
+      await save();
+      return;
+    }
+    if (!w.ended) {
+      for (let step = await w.pages!.next(); !step.done; step = await w.pages!.next()) {
         note(w, step.value);
       }
     }
@@ -205,34 +229,52 @@ export async function harvestWindows(
     await save();
   };
 
+  /**
+   * Bounds that share the windows' records out evenly over the lists in
+   * flight, or undefined when the windows are even enough already or their
+   * sizes are not known.
+   */
+  const recut = (pending: readonly Window[]): number[] | undefined => {
+    if (pending.some((w) => w.size === undefined)) return undefined;
+    const perPage = Math.max(1, ...pending.map((w) => w.got.length));
+    const total = pending.reduce((sum, w) => sum + w.size!, 0);
+    const longest = Math.max(...pending.map((w) => w.size!));
+    if ((longest - total / concurrency) / perPage < RECUT_GAIN_PAGES) return undefined;
+    const bounds = balancedCuts(
+      pending.map((w) => ({ startMs: w.startMs, endMs: w.endMs, weight: w.size! })),
+      concurrency,
+      granule,
+    );
+    const same = bounds.length === pending.length + 1 &&
+      pending.every((w, i) => w.startMs === bounds[i] && w.endMs === bounds[i + 1]);
+    return same ? undefined : bounds;
+  };
+
   try {
     await save();
     let pending = windows.filter((w) => !w.done);
-    // Size the windows by their first pages; cut those far above their share, twice at most.
-    for (let round = 0; round < 3 && pending.length > 0; round++) {
-      await pool(pending.filter((w) => w.size === undefined), concurrency, open);
-      const total = pending.reduce((sum, w) => sum + (w.size ?? 1), 0);
-      const share = Math.max(1, Math.ceil(total / concurrency));
-      const cuts = pending.filter((w) =>
-        (w.size ?? 1) > 1.5 * share && w.endMs - w.startMs > granule
-      );
-      if (cuts.length === 0) break;
-      for (const w of cuts) {
-        const parts = cut(
-          w.startMs,
-          w.endMs,
-          Math.min(concurrency, Math.ceil(w.size! / share)),
-          w.from,
-          w.until,
-        );
-        windows.splice(windows.indexOf(w), 1, ...parts);
-      }
+    await drainQueue([...pending], concurrency, () => 0, open);
+    // A fresh harvest's windows are contiguous: cut them once more where the records
+    // are. Once is enough where they are spread out; records bunched closer than a
+    // window are found by the lanes below, which cut a long window in parts.
+    const bounds = resuming ? undefined : recut(pending);
+    if (bounds) {
+      await Promise.all(pending.map(drop));
+      windows = windowsAt(bounds, runFrom, runUntil);
+      pending = [...windows];
       await save();
-      pending = windows.filter((w) => !w.done);
+      await drainQueue([...pending], concurrency, () => 0, open);
     }
-    // The largest first, so that no long window starts last.
-    pending.sort((a, b) => (b.size ?? 1) - (a.size ?? 1));
-    await pool(pending, concurrency, finish);
+    if (pending.every((w) => w.size !== undefined)) {
+      const perPage = Math.max(1, ...pending.map((w) => w.got.length));
+      const total = pending.reduce((sum, w) => sum + w.size!, 0);
+      longAt = total / concurrency + RECUT_GAIN_PAGES * perPage;
+    }
+    // The largest first, so that no long window starts last; a window not read yet before all.
+    const left = (w: Window) =>
+      !w.pages ? Infinity : w.ended ? 0 : (w.size ?? Infinity) - w.got.length;
+    const queue = [...pending];
+    await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue));
     task.finish(`${pages} pages in ${windows.length} windows`);
     const got = windows.map((w) => w.got);
     if (state && run.statePath) await complete(run.statePath, state, windows);
@@ -290,7 +332,7 @@ async function resumed(
     };
     if (w.done) {
       window.got = await readSpool(spoolOf(run.statePath!, w), w.records);
-      window.first = { done: true, value: undefined };
+      window.ended = true;
     }
     out.push(window);
   }
@@ -313,19 +355,11 @@ function floorTo(ms: number, granule: number): number {
   return Math.floor(ms / granule) * granule;
 }
 
-/** Runs `work` over the items, at most `limit` at once; the first failure stops the rest. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      try {
-        await work(items[next++]);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
+/** Picks the item `size` says is largest. */
+function largest<T>(size: (item: T) => number) {
+  return (queue: readonly T[]) => {
+    let best = 0;
+    for (let i = 1; i < queue.length; i++) if (size(queue[i]) > size(queue[best])) best = i;
+    return best;
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

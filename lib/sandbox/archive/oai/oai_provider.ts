@@ -304,16 +304,16 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
       verb === "ListRecords" ? recordXml(stamp(r), state.prefix, origin) : header(stamp(r))
     ).join("");
     const size = state.list.length;
+    const about = faults.noListSize ? "" : ` completeListSize="${size}" cursor="${start}"`;
     let token = "";
     if (stuck || start + pageSize < size) {
       const next = `t${++tokenCounter}-${start + pageSize}`;
       tokens.set(next, { ...state, page: state.page + 1 });
-      token =
-        `<resumptionToken completeListSize="${size}" cursor="${start}">${next}</resumptionToken>`;
+      token = `<resumptionToken${about}>${next}</resumptionToken>`;
     } else if (state.page > 0) {
       token = faults.selfClosingLastToken
-        ? `<resumptionToken completeListSize="${size}" cursor="${start}"/>`
-        : `<resumptionToken completeListSize="${size}" cursor="${start}"></resumptionToken>`;
+        ? `<resumptionToken${about}/>`
+        : `<resumptionToken${about}></resumptionToken>`;
     }
     return `<${verb}>${items}${token}</${verb}>`;
   }

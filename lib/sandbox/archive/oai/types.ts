@@ -70,4 +70,9 @@ export interface OaiFaults {
    * advances while the records do not.
    */
   endlessTokensFromPage?: number;
+  /**
+   * Resumption tokens without `completeListSize` and `cursor` (both optional
+   * in OAI-PMH 2.0): a list that does not say how long it is.
+   */
+  noListSize?: boolean;
 }
