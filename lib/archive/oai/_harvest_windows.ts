@@ -133,6 +133,8 @@ export async function harvestWindows(
   const stop = new AbortController();
   const user = run.paging?.signal;
   const signal = user ? AbortSignal.any([user, stop.signal]) : stop.signal;
+  /** A lane failed: the others stop at once (the queue waits for them to settle). */
+  const halt = () => stop.abort();
 
   const save = async () => {
     if (!state || !run.statePath) return;
@@ -158,22 +160,41 @@ export async function harvestWindows(
       reporter: quiet,
       paging: { signal },
     });
-    const first = await w.pages.next();
+    const first = await ask(w);
     if (first.done) {
       w.ended = true;
       w.size = 0;
       return;
     }
-    note(w, first.value);
     w.ended = first.value.last;
     w.size = first.value.last ? first.value.records.length : first.value.completeListSize;
   };
 
-  const note = (w: Window, page: HarvestPage) => {
-    w.got.push(...page.records);
-    if (++pages > maxPages) {
+  /**
+   * Asks for a window's next page within the page cap: the pages read and
+   * those being read count, so that no lane sends a request past it (as one
+   * list never does).
+   */
+  let asking = 0;
+  const ask = async (w: Window) => {
+    if (pages + asking >= maxPages) {
       throw new PagingCapError(label, { cap: "maxPages", limit: maxPages, call: "harvest()" });
     }
+    asking++;
+    let step: IteratorResult<HarvestPage>;
+    try {
+      step = await w.pages!.next();
+    } finally {
+      asking--;
+    }
+    // Counted as read in the same turn as it stops being asked, so that no lane sees it in neither.
+    if (!step.done) note(w, step.value);
+    return step;
+  };
+
+  const note = (w: Window, page: HarvestPage) => {
+    w.got.push(...page.records);
+    pages++;
     records += page.records.length;
     if (records > maxRows) {
       throw new PagingCapError(label, { cap: "maxRows", limit: maxRows, call: "harvest()" });
@@ -218,10 +239,11 @@ export async function harvestWindows(
       await save();
       return;
     }
-    if (!w.ended) {
-      for (let step = await w.pages!.next(); !step.done; step = await w.pages!.next()) {
-        note(w, step.value);
-      }
+    // Up to the page said to be the last: asking past it would count against the cap.
+    while (!w.ended) {
+      const step = await ask(w);
+      if (step.done) break;
+      w.ended = step.value.last;
     }
     w.done = true;
     w.records = w.got.length;
@@ -253,7 +275,7 @@ export async function harvestWindows(
   try {
     await save();
     let pending = windows.filter((w) => !w.done);
-    await drainQueue([...pending], concurrency, () => 0, open);
+    await drainQueue([...pending], concurrency, () => 0, open, halt);
     // A fresh harvest's windows are contiguous: cut them once more where the records
     // are. Once is enough where they are spread out; records bunched closer than a
     // window are found by the lanes below, which cut a long window in parts.
@@ -263,7 +285,7 @@ export async function harvestWindows(
       windows = windowsAt(bounds, runFrom, runUntil);
       pending = [...windows];
       await save();
-      await drainQueue([...pending], concurrency, () => 0, open);
+      await drainQueue([...pending], concurrency, () => 0, open, halt);
     }
     if (pending.every((w) => w.size !== undefined)) {
       const perPage = Math.max(1, ...pending.map((w) => w.got.length));
@@ -274,7 +296,7 @@ export async function harvestWindows(
     const left = (w: Window) =>
       !w.pages ? Infinity : w.ended ? 0 : (w.size ?? Infinity) - w.got.length;
     const queue = [...pending];
-    await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue));
+    await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue), halt);
     task.finish(`${pages} pages in ${windows.length} windows`);
     const got = windows.map((w) => w.got);
     if (state && run.statePath) await complete(run.statePath, state, windows);
