@@ -23,6 +23,7 @@ import {
   type HeldRecords,
   isHeld,
   raiseHighWater,
+  removeWindowSpools,
   saveState,
 } from "./_state.ts";
 import type { HarvestPage, OaiRecord } from "./types.ts";
@@ -199,6 +200,9 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   if (skipped > 0) {
     ctx.http.warn(`${label}: skipped ${skipped} records whose header has no identifier`);
   }
+  // A windowed harvest's state continued as one list (harvestRecords): its windows are done with.
+  if (run.statePath && s.windows) await removeWindowSpools(run.statePath, s.windows);
+  s.windows = undefined;
   s.inProgress = false;
   raiseHighWater(s, s.maxDatestamp, s.maxIdentifiers ?? []);
   s.completedAt = new Date().toISOString();

@@ -29,7 +29,9 @@ import {
   type HarvestState,
   raiseHighWater,
   readSpool,
+  removeWindowSpools,
   saveState,
+  spoolOf,
   type WindowState,
 } from "./_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
@@ -333,7 +335,7 @@ async function complete(path: string, state: HarvestState, windows: readonly Win
     completedAt: new Date().toISOString(),
   });
   await saveState(path, state);
-  await Promise.all(windows.map((w) => Deno.remove(spoolOf(path, w)).catch(() => {})));
+  await removeWindowSpools(path, windows);
 }
 
 /** The windows of an interrupted harvest: finished ones read back from their spools. */
@@ -359,12 +361,6 @@ async function resumed(
     out.push(window);
   }
   return out;
-}
-
-/** The spool of one finished window, beside the state file. */
-export function spoolOf(statePath: string, w: Pick<WindowState, "from" | "until">): string {
-  const part = (text: string | null) => (text ?? "open").replace(/[^0-9A-Za-z-]/g, "");
-  return `${statePath}.window-${part(w.from)}-${part(w.until)}.ndjson`;
 }
 
 async function writeSpool(path: string, records: readonly OaiRecord[]): Promise<void> {
