@@ -88,7 +88,12 @@ export async function harvestWindows(
   const maxRows = run.paging?.maxRows ?? DEFAULT_MAX_ROWS;
   const state: HarvestState | undefined = run.statePath ? freshState(run) : undefined;
   let pages = 0;
-  let records = 0;
+  /**
+   * The identifiers read, once each: the table's rows, which `maxRows` caps
+   * (a record listed in two windows, or by a repository that ignores
+   * `from` and `until` in every window, is one row).
+   */
+  const rowIds = new Set<string>();
   const quiet: WalkReporter = {
     progress: () => ({ update() {}, finish() {}, fail() {} }),
     warn: (message) => ctx.http.warn(message),
@@ -197,7 +202,8 @@ export async function harvestWindows(
   const note = (w: Window, page: HarvestPage) => {
     w.got.push(...page.records);
     pages++;
-    records += page.records.length;
+    for (const record of page.records) rowIds.add(record.identifier);
+    const records = rowIds.size;
     if (records > maxRows) {
       throw new PagingCapError(label, { cap: "maxRows", limit: maxRows, call: "harvest()" });
     }
@@ -208,10 +214,9 @@ export async function harvestWindows(
     });
   };
 
-  /** Closes a window's list and forgets its records, for a window cut again. */
+  /** Closes a window's list, for a window cut again (its records come again in its parts). */
   const drop = async (w: Window) => {
     await w.pages?.return(undefined);
-    records -= w.got.length;
   };
 
   /** Records a list may hold before it is cut in parts (once the windows' sizes are known). */

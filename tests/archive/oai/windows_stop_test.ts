@@ -1,7 +1,8 @@
 /**
  * A windowed harvest (several lists in flight) that stops early stops the
  * way one list does: never a list request past `maxPages` (counted at the
- * repository), nothing sent once its signal has aborted (Identify
+ * repository), `maxRows` counting the table's rows (not a record again in
+ * another window), nothing sent once its signal has aborted (Identify
  * included), no wait for an Identify still under way after an abort, and
  * no lane still at work once it has failed (a lane writing its window's
  * spool or the state file after the harvest rejected races the rerun that
@@ -107,6 +108,36 @@ Deno.test("maxPages caps the list requests a windowed harvest sends, as it caps 
     assert.equal(tableDigest(capped).sha256, tableDigest(full).sha256);
   } finally {
     await repo.close();
+  }
+});
+
+Deno.test("maxRows caps the table's rows, not the records the windows repeat", async () => {
+  // A repository that ignores from and until: every window lists every record.
+  const provider = createOaiProvider({
+    repository: { repositoryName: "Letters", adminEmail: ["admin@archive.example"] },
+    records: seedOaiRecords({ count: 1_500, seed: 3 }),
+  });
+  const server = serveLocal((request) => {
+    const url = new URL(request.url);
+    url.searchParams.delete("from");
+    url.searchParams.delete("until");
+    return provider.handle(new Request(url));
+  });
+  try {
+    const endpoint = `${server.url}/acme/letters/api/oai`;
+    const one = await new OaiPmh(endpoint, { ...quiet, concurrency: 1 }).harvest();
+    for (const concurrency of [1, 2, 4, 8]) {
+      const oai = new OaiPmh(endpoint, { ...quiet, concurrency });
+      const table = await oai.harvest({ maxRows: 1_500 });
+      assert.equal(
+        tableDigest(table).sha256,
+        tableDigest(one).sha256,
+        `concurrency ${concurrency}`,
+      );
+      await assert.rejects(oai.harvest({ maxRows: 1_499 }), /maxRows/);
+    }
+  } finally {
+    await server.close();
   }
 });
 
