@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import type { ColumnTable } from "arquero";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { tableDigest } from "../../../lib/table/mod.ts";
+import { failingOn } from "./_failing_fetch.ts";
 import { startNetworkGate } from "../../../bench/_network_gate.ts";
 import { type ProviderRecord, startProvider } from "./_provider_records.ts";
 
@@ -66,11 +67,7 @@ Deno.test("real provider, identifiers not in datestamp order: the one list's row
     const one = await new OaiPmh(endpoint, { ...quiet, concurrency: 1 }).harvest();
     for (const failAt of [6, 12, 20]) {
       const state = `${dir}/harvest-${failAt}.json`;
-      let lists = 0;
-      const failing: typeof fetch = (input, init) =>
-        new URL(String(input)).searchParams.get("verb") === "ListRecords" && ++lists > failAt
-          ? Promise.reject(new TypeError("connection reset"))
-          : fetch(input, init);
+      const failing = failingOn(failAt + 1);
       await assert.rejects(
         new OaiPmh(endpoint, { ...quiet, concurrency: 4, retry: false, fetch: failing })
           .harvest({ state }),

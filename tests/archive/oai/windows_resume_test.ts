@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { OaiPmh } from "../../../lib/archive/oai/mod.ts";
 import { seedOaiRecords, startOaiSandbox } from "../../../lib/sandbox/archive/oai/mod.ts";
+import { failingOn } from "./_failing_fetch.ts";
 
 const SITE = "acme/letters";
 const quiet = { progress: false as const, warn: () => {} };
@@ -28,11 +29,7 @@ Deno.test("an interrupted windowed harvest continued by any call leaves only its
     ) {
       const state = `${dir}/${what}-${concurrency}.json`;
       // The first run fails once some windows are finished (their spools written).
-      let lists = 0;
-      const failing: typeof fetch = (input, init) =>
-        new URL(String(input)).searchParams.get("verb") === "ListRecords" && ++lists > 30
-          ? Promise.reject(new TypeError("connection reset"))
-          : fetch(input, init);
+      const failing = failingOn(31);
       await assert.rejects(
         new OaiPmh(endpoint, { ...quiet, concurrency: 4, retry: false, fetch: failing })
           .harvest({ state }),

@@ -19,6 +19,7 @@ import {
 } from "../../../lib/sandbox/archive/oai/mod.ts";
 import { serveLocal } from "../../../lib/sandbox/_serve.ts";
 import { tableDigest } from "../../../lib/table/mod.ts";
+import { failingOn } from "./_failing_fetch.ts";
 import { drainQueue } from "../../../lib/archive/oai/_window_queue.ts";
 import { settled, within } from "../../_events.ts";
 
@@ -238,11 +239,7 @@ Deno.test("a windowed harvest that failed is resumed at once: same table, no fil
   try {
     const one = await new OaiPmh(repo.url, { ...quiet, concurrency: 1 }).harvest();
     for (let failAt = 10; failAt < 70; failAt += 6) {
-      let lists = 0;
-      const failing: typeof fetch = (input, init) =>
-        new URL(String(input)).searchParams.get("verb") === "ListRecords" && ++lists > failAt
-          ? Promise.reject(new TypeError("connection reset"))
-          : fetch(input, init);
+      const failing = failingOn(failAt + 1);
       await assert.rejects(
         new OaiPmh(repo.url, { ...quiet, concurrency: 4, retry: false, fetch: failing })
           .harvest({ state }),
