@@ -15,6 +15,7 @@ import { type CallTrace, noteTrace, traceApart } from "../table/call_trace.ts";
 import { PagingCapError, PagingError } from "./errors.ts";
 import { ReadAhead } from "./_read_ahead.ts";
 import { eventLoopTurns } from "./_event_loop_turn.ts";
+import { abortable } from "./_abortable.ts";
 import type { PagedReadOptions, Pager, WalkPage, WalkState } from "./types.ts";
 
 /** What the walk reports to: an `HttpClient` serves. */
@@ -269,16 +270,6 @@ function cap(value: number | undefined, fallback: number, name: string, label: s
 
 function short(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/** Rejects as soon as the signal aborts, even if the request ignores it. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /**

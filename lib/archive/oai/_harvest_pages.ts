@@ -14,7 +14,7 @@ import { SeenKeys } from "../../paging/_seen_keys.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
 import { walkPages, type WalkReporter } from "../../paging/walk_pages.ts";
 import { attribute, child, textOf } from "../../xml/xml.ts";
-import { isDay } from "./_dates.ts";
+import { isDay, parseUtc } from "./_dates.ts";
 import { readHeader, readRecord } from "./_records.ts";
 import { type OaiAnswer, type OaiContext, type OaiItems, oaiRequest } from "./_response.ts";
 
@@ -23,6 +23,7 @@ import {
   type HeldRecords,
   isHeld,
   raiseHighWater,
+  removeWindowSpools,
   saveState,
 } from "./_state.ts";
 import type { HarvestPage, OaiRecord } from "./types.ts";
@@ -199,6 +200,9 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
   if (skipped > 0) {
     ctx.http.warn(`${label}: skipped ${skipped} records whose header has no identifier`);
   }
+  // A windowed harvest's state continued as one list (harvestRecords): its windows are done with.
+  if (run.statePath && s.windows) await removeWindowSpools(run.statePath, s.windows);
+  s.windows = undefined;
   s.inProgress = false;
   raiseHighWater(s, s.maxDatestamp, s.maxIdentifiers ?? []);
   s.completedAt = new Date().toISOString();
@@ -221,7 +225,13 @@ export async function* harvestPages(run: HarvestRun): AsyncGenerator<HarvestPage
 function restartWindow(s: HarvestState) {
   if (s.ordered && s.maxDatestamp) {
     const day = (s.from && isDay(s.from)) || (s.until && isDay(s.until));
-    s.from = day ? s.maxDatestamp.slice(0, 10) : s.maxDatestamp;
+    const from = day ? s.maxDatestamp.slice(0, 10) : s.maxDatestamp;
+    // A repository that lists past `until` (one that compares days only) sent a record
+    // beyond the window: all up to `until` came before it, so go on from `until` itself
+    // (a `from` later than `until` is a badArgument).
+    const past = (parseUtc(from)?.getTime() ?? -Infinity) >
+      (parseUtc(s.until ?? undefined)?.getTime() ?? Infinity);
+    s.from = past ? s.until : from;
   }
   s.token = null;
   s.restarted = true;

@@ -29,7 +29,9 @@ import {
   type HarvestState,
   raiseHighWater,
   readSpool,
+  removeWindowSpools,
   saveState,
+  spoolOf,
   type WindowState,
 } from "./_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
@@ -86,7 +88,12 @@ export async function harvestWindows(
   const maxRows = run.paging?.maxRows ?? DEFAULT_MAX_ROWS;
   const state: HarvestState | undefined = run.statePath ? freshState(run) : undefined;
   let pages = 0;
-  let records = 0;
+  /**
+   * The identifiers read, once each: the table's rows, which `maxRows` caps
+   * (a record listed in two windows, or by a repository that ignores
+   * `from` and `until` in every window, is one row).
+   */
+  const rowIds = new Set<string>();
   const quiet: WalkReporter = {
     progress: () => ({ update() {}, finish() {}, fail() {} }),
     warn: (message) => ctx.http.warn(message),
@@ -133,6 +140,8 @@ export async function harvestWindows(
   const stop = new AbortController();
   const user = run.paging?.signal;
   const signal = user ? AbortSignal.any([user, stop.signal]) : stop.signal;
+  /** A lane failed: the others stop at once (the queue waits for them to settle). */
+  const halt = () => stop.abort();
 
   const save = async () => {
     if (!state || !run.statePath) return;
@@ -158,23 +167,43 @@ export async function harvestWindows(
       reporter: quiet,
       paging: { signal },
     });
-    const first = await w.pages.next();
+    const first = await ask(w);
     if (first.done) {
       w.ended = true;
       w.size = 0;
       return;
     }
-    note(w, first.value);
     w.ended = first.value.last;
     w.size = first.value.last ? first.value.records.length : first.value.completeListSize;
   };
 
-  const note = (w: Window, page: HarvestPage) => {
-    w.got.push(...page.records);
-    if (++pages > maxPages) {
+  /**
+   * Asks for a window's next page within the page cap: the pages read and
+   * those being read count, so that no lane sends a request past it (as one
+   * list never does).
+   */
+  let asking = 0;
+  const ask = async (w: Window) => {
+    if (pages + asking >= maxPages) {
       throw new PagingCapError(label, { cap: "maxPages", limit: maxPages, call: "harvest()" });
     }
-    records += page.records.length;
+    asking++;
+    let step: IteratorResult<HarvestPage>;
+    try {
+      step = await w.pages!.next();
+    } finally {
+      asking--;
+    }
+    // Counted as read in the same turn as it stops being asked, so that no lane sees it in neither.
+    if (!step.done) note(w, step.value);
+    return step;
+  };
+
+  const note = (w: Window, page: HarvestPage) => {
+    w.got.push(...page.records);
+    pages++;
+    for (const record of page.records) rowIds.add(record.identifier);
+    const records = rowIds.size;
     if (records > maxRows) {
       throw new PagingCapError(label, { cap: "maxRows", limit: maxRows, call: "harvest()" });
     }
@@ -185,10 +214,9 @@ export async function harvestWindows(
     });
   };
 
-  /** Closes a window's list and forgets its records, for a window cut again. */
+  /** Closes a window's list, for a window cut again (its records come again in its parts). */
   const drop = async (w: Window) => {
     await w.pages?.return(undefined);
-    records -= w.got.length;
   };
 
   /** Records a list may hold before it is cut in parts (once the windows' sizes are known). */
@@ -218,10 +246,11 @@ export async function harvestWindows(
       await save();
       return;
     }
-    if (!w.ended) {
-      for (let step = await w.pages!.next(); !step.done; step = await w.pages!.next()) {
-        note(w, step.value);
-      }
+    // Up to the page said to be the last: asking past it would count against the cap.
+    while (!w.ended) {
+      const step = await ask(w);
+      if (step.done) break;
+      w.ended = step.value.last;
     }
     w.done = true;
     w.records = w.got.length;
@@ -253,7 +282,7 @@ export async function harvestWindows(
   try {
     await save();
     let pending = windows.filter((w) => !w.done);
-    await drainQueue([...pending], concurrency, () => 0, open);
+    await drainQueue([...pending], concurrency, () => 0, open, halt);
     // A fresh harvest's windows are contiguous: cut them once more where the records
     // are. Once is enough where they are spread out; records bunched closer than a
     // window are found by the lanes below, which cut a long window in parts.
@@ -263,7 +292,7 @@ export async function harvestWindows(
       windows = windowsAt(bounds, runFrom, runUntil);
       pending = [...windows];
       await save();
-      await drainQueue([...pending], concurrency, () => 0, open);
+      await drainQueue([...pending], concurrency, () => 0, open, halt);
     }
     if (pending.every((w) => w.size !== undefined)) {
       const perPage = Math.max(1, ...pending.map((w) => w.got.length));
@@ -274,7 +303,7 @@ export async function harvestWindows(
     const left = (w: Window) =>
       !w.pages ? Infinity : w.ended ? 0 : (w.size ?? Infinity) - w.got.length;
     const queue = [...pending];
-    await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue));
+    await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue), halt);
     task.finish(`${pages} pages in ${windows.length} windows`);
     const got = windows.map((w) => w.got);
     if (state && run.statePath) await complete(run.statePath, state, windows);
@@ -311,7 +340,7 @@ async function complete(path: string, state: HarvestState, windows: readonly Win
     completedAt: new Date().toISOString(),
   });
   await saveState(path, state);
-  await Promise.all(windows.map((w) => Deno.remove(spoolOf(path, w)).catch(() => {})));
+  await removeWindowSpools(path, windows);
 }
 
 /** The windows of an interrupted harvest: finished ones read back from their spools. */
@@ -337,12 +366,6 @@ async function resumed(
     out.push(window);
   }
   return out;
-}
-
-/** The spool of one finished window, beside the state file. */
-export function spoolOf(statePath: string, w: Pick<WindowState, "from" | "until">): string {
-  const part = (text: string | null) => (text ?? "open").replace(/[^0-9A-Za-z-]/g, "");
-  return `${statePath}.window-${part(w.from)}-${part(w.until)}.ndjson`;
 }
 
 async function writeSpool(path: string, records: readonly OaiRecord[]): Promise<void> {

@@ -160,6 +160,20 @@ export function spoolPath(statePath: string): string {
   return `${statePath}.records.ndjson`;
 }
 
+/** The spool of one finished window of a harvest with several lists in flight, beside the state file. */
+export function spoolOf(statePath: string, w: Pick<WindowState, "from" | "until">): string {
+  const part = (text: string | null) => (text ?? "open").replace(/[^0-9A-Za-z-]/g, "");
+  return `${statePath}.window-${part(w.from)}-${part(w.until)}.ndjson`;
+}
+
+/** Removes the spools of a windowed harvest's windows (those never written are no error). */
+export async function removeWindowSpools(
+  statePath: string,
+  windows: readonly Pick<WindowState, "from" | "until">[],
+): Promise<void> {
+  await Promise.all(windows.map((w) => Deno.remove(spoolOf(statePath, w)).catch(() => {})));
+}
+
 /** Reads the first `count` spooled records and rewrites the spool to exactly those. */
 export async function readSpool(path: string, count: number): Promise<OaiRecord[]> {
   const text = await readOwnFile(path) ?? "";

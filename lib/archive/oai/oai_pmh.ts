@@ -16,6 +16,7 @@ import { ProtocolError, TidepoolError } from "../../errors/errors.ts";
 import { redact } from "../../errors/redact.ts";
 import { namedCursor } from "../../paging/cursors.ts";
 import type { PagedReadOptions } from "../../paging/types.ts";
+import { abortable } from "../../paging/_abortable.ts";
 import { checkOptions } from "../../options/check_options.ts";
 import { CLIENT_OPTION_RULES, type ClientOptions } from "../../http/options.ts";
 import { checkCall, HARVEST_OPTION_RULES, OAI_PMH_RULES } from "../_option_rules.ts";
@@ -344,7 +345,7 @@ export class OaiPmh {
     const concurrency = Math.max(1, Math.min(http.concurrencyAsked ?? 1, http.pacing.concurrency));
     const windowed = run.saved?.inProgress ? !!run.saved.windows : concurrency > 1 && !http.caching;
     if (windowed) {
-      const identify = await this.identify({ strict: options.strict });
+      const identify = await this.#identifyWithin(options);
       const { harvestWindows } = await windowsCode();
       for (const records of await harvestWindows(run, identify, concurrency)) records.forEach(keep);
       return this.#build(schema, run.verb, rows);
@@ -416,6 +417,16 @@ export class OaiPmh {
     );
   }
 
+  /**
+   * Identify for a harvest, within its signal: an aborted harvest asks
+   * nothing, and one aborted while Identify is under way (shared by the
+   * client's calls, so not cancelled) stops waiting for it.
+   */
+  #identifyWithin(options: HarvestOptions): Promise<OaiIdentify> {
+    options.signal?.throwIfAborted();
+    return abortable(this.identify({ strict: options.strict }), options.signal);
+  }
+
   async #resolve(options: HarvestOptions): Promise<HarvestRun> {
     checkOptions("harvest", options, HARVEST_OPTION_RULES);
     const verb = options.verb ?? "ListRecords";
@@ -456,9 +467,7 @@ export class OaiPmh {
       [options.from, options.until].some((v) =>
         v !== undefined && !(typeof v === "string" && isDay(v))
       ) || !!saved?.highWater;
-    const granularity = needsGranularity
-      ? (await this.identify({ strict: options.strict })).granularity
-      : DAY;
+    const granularity = needsGranularity ? (await this.#identifyWithin(options)).granularity : DAY;
     let from = toDatestamp(options.from, granularity, "from");
     let until = toDatestamp(options.until, granularity, "until");
     if (saved?.highWater) {
