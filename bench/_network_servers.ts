@@ -62,6 +62,18 @@ if (import.meta.main) {
     path = `/${NETWORK_SITE}/api/oai`;
   } else if (kind === "subgraph") {
     const subgraph = serveSubgraph({ orders: NETWORK_SIZES.orders });
+    // The sandbox sorts a field's index on its first query (about 0.2 s for 100,000 orders);
+    // graph-node's database has its indexes before any query, so every contender, and a
+    // profile's single run, meets them built.
+    for (const field of ["id", "createdTimestamp"]) {
+      const response = await fetch(subgraph.endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: `{ orders(first: 1, orderBy: ${field}) { id } }` }),
+      });
+      if (!response.ok) throw new Error(`The subgraph sandbox answered ${response.status}`);
+      await response.body?.cancel();
+    }
     server = subgraph;
     path = new URL(subgraph.endpoint).pathname;
   } else if (kind === "mirror") {
