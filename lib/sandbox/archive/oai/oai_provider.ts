@@ -8,6 +8,7 @@
  * @module
  */
 
+import { SeededRandom } from "../../_random.ts";
 import { envelope, esc, header, recordXml } from "./_oai_xml.ts";
 import type { OaiFaults, OaiRepositoryInfo, OaiSandboxRecord } from "./types.ts";
 
@@ -101,6 +102,7 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
   const tokens = new Map<string, ListState & { page: number }>();
   const hits = new Map<string, number>();
   let tokenCounter = 0;
+  const madeUp = new SeededRandom(11); // the made-up list sizes' sequence
   const current = () => typeof options.records === "function" ? options.records() : options.records;
   const stamp = (record: OaiSandboxRecord) =>
     dayGranularity ? { ...record, datestamp: record.datestamp.slice(0, 10) } : record;
@@ -304,7 +306,8 @@ export function createOaiProvider(options: OaiProviderOptions): OaiProvider {
       verb === "ListRecords" ? recordXml(stamp(r), state.prefix, origin) : header(stamp(r))
     ).join("");
     const size = state.list.length;
-    const about = faults.noListSize ? "" : ` completeListSize="${size}" cursor="${start}"`;
+    const said = faults.madeUpListSize ? 1 + Math.floor(madeUp.next() * 10 * size) : size;
+    const about = faults.noListSize ? "" : ` completeListSize="${said}" cursor="${start}"`;
     let token = "";
     if (stuck || start + pageSize < size) {
       const next = `t${++tokenCounter}-${start + pageSize}`;

@@ -75,4 +75,10 @@ export interface OaiFaults {
    * in OAI-PMH 2.0): a list that does not say how long it is.
    */
   noListSize?: boolean;
+  /**
+   * A `completeListSize` made up on every page (anything from one to ten
+   * times the list's true size, from a fixed sequence): a repository whose
+   * sizes cannot be trusted.
+   */
+  madeUpListSize?: boolean;
 }
