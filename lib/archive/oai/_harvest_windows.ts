@@ -36,6 +36,7 @@ import {
 } from "./_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
 import { drainQueue } from "./_window_queue.ts";
+import { joinWindows } from "./_join_windows.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
@@ -71,13 +72,14 @@ interface Window extends WindowState {
  * @param run The harvest, already resolved (window strings at the granularity).
  * @param identify What Identify said (granularity, earliestDatestamp).
  * @param concurrency How many lists may be walked at once.
- * @returns The records of each window, earliest window first.
+ * @returns Every window's records, in the order the repository's one list gives them where the
+ *   windows tell it ({@linkcode joinWindows}).
  */
 export async function harvestWindows(
   run: HarvestRun,
   identify: OaiIdentify,
   concurrency: number,
-): Promise<OaiRecord[][]> {
+): Promise<OaiRecord[]> {
   const { ctx } = run;
   const granule = identify.granularity === DAY ? 86_400_000 : 1000;
   const format = (ms: number) => formatDatestamp(new Date(ms), identify.granularity);
@@ -305,7 +307,7 @@ export async function harvestWindows(
     const queue = [...pending];
     await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue), halt);
     task.finish(`${pages} pages in ${windows.length} windows`);
-    const got = windows.map((w) => w.got);
+    const got = joinWindows(windows.map((w) => w.got));
     if (state && run.statePath) await complete(run.statePath, state, windows);
     return got;
   } catch (error) {

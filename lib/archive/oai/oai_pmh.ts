@@ -337,8 +337,8 @@ export class OaiPmh {
       }
     };
     // Several windows in flight only when the caller asked for more than one request at a
-    // time: windows joined in time order give another row order than the one list of a
-    // repository that does not list by datestamp, so the default keeps the one-list table
+    // time: windows give another row order than the one list of a repository that lists
+    // neither by datestamp nor by identifier, so the default keeps the one-list table
     // every earlier version gave. An interrupted harvest goes on the way it started. A
     // recording (or its replay) keeps one list at a time, so that any recording replays.
     const { http } = this.#ctx;
@@ -347,7 +347,7 @@ export class OaiPmh {
     if (windowed) {
       const identify = await this.#identifyWithin(options);
       const { harvestWindows } = await windowsCode();
-      for (const records of await harvestWindows(run, identify, concurrency)) records.forEach(keep);
+      (await harvestWindows(run, identify, concurrency)).forEach(keep);
       return this.#build(schema, run.verb, rows);
     }
     const spool = run.statePath ? spoolPath(run.statePath) : undefined;

@@ -1,0 +1,52 @@
+/**
+ * Windows joined in the repository's own order: by datestamp when each
+ * window lists so (or could), merged by identifier when each lists by
+ * identifier and not all by datestamp, else in time order.
+ */
+
+import assert from "node:assert/strict";
+import { joinWindows } from "../../../lib/archive/oai/_join_windows.ts";
+import type { OaiRecord } from "../../../lib/archive/oai/types.ts";
+
+/** A record `id` stamped `day` days into 2024. */
+function record(id: string, day: number): OaiRecord {
+  const datestamp = new Date(Date.UTC(2024, 0, 1 + day));
+  return {
+    identifier: `oai:x:${id}`,
+    datestamp,
+    datestampText: datestamp.toISOString(),
+    setSpec: [],
+    deleted: false,
+    metadata: {},
+  };
+}
+
+const ids = (records: OaiRecord[]) => records.map((r) => r.identifier.slice(6)).join(" ");
+
+Deno.test("windows listed by datestamp are joined in time order", () => {
+  const early = [record("d", 1), record("a", 2)];
+  const late = [record("c", 10), record("b", 11)];
+  assert.equal(ids(joinWindows([early, late])), "d a c b");
+});
+
+Deno.test("windows listed by identifier (Catmandu) are merged by identifier, as its one list", () => {
+  const early = [record("b", 3), record("d", 1)];
+  const late = [record("a", 12), record("c", 10), record("e", 11)];
+  assert.equal(ids(joinWindows([early, late])), "a b c d e");
+  // A record listed again in a later window after an edit comes from the earlier one first.
+  const moved = [record("b", 3), record("d", 1)];
+  const again = [record("a", 12), record("b", 13), record("c", 10)];
+  const joined = joinWindows([moved, again]);
+  assert.equal(ids(joined), "a b b c d");
+  assert.equal(joined[1].datestamp?.getUTCDate(), 4);
+});
+
+Deno.test("windows that could be either keep time order; a window in neither order too", () => {
+  // Each window rises both ways: the order every earlier version gave.
+  const both = [[record("c", 1), record("d", 2)], [record("a", 10), record("b", 11)]];
+  assert.equal(ids(joinWindows(both)), "c d a b");
+  // One window in neither order: time order, the same rows.
+  const neither = [[record("b", 2), record("a", 3), record("c", 1)], [record("d", 10)]];
+  assert.equal(ids(joinWindows(neither)), "b a c d");
+  assert.deepEqual(joinWindows([]), []);
+});
