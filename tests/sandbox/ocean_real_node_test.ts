@@ -106,6 +106,60 @@ Deno.test("a free start answers <cluster hash>-<jobId>; status and results take 
   }
 });
 
+Deno.test("the job list reads a job id as ocean-node's status command; odd seeds as the spec", async () => {
+  for (const seed of [0, 1]) {
+    await withNode({ compute: { stepMs: 10 }, shapesSeed: seed }, async (node, sandbox) => {
+      const { dataset, algorithm, environment } = sandbox.computeExample();
+      const start = async () =>
+        (await node.startFreeCompute({
+          signer,
+          environment,
+          algorithm,
+          datasets: [dataset],
+          maxJobDuration: 60,
+        }))[0].jobId;
+      const first = await start();
+      const second = await start();
+      const list = async (query: Record<string, string>) => {
+        const answer = await fetch(
+          `${sandbox.url}/api/services/compute?${new URLSearchParams(query)}`,
+        );
+        const body = await answer.text();
+        return { status: answer.status, jobs: answer.ok ? JSON.parse(body) as unknown[] : body };
+      };
+      const consumerAddress = signer.address;
+      const short = (id: string) => id.slice(id.indexOf("-") + 1);
+      if (seed === 0) {
+        // The long id names its cluster's job alone, with or without the consumer.
+        assert.equal((await list({ consumerAddress, jobId: first })).jobs.length, 1);
+        assert.equal((await list({ jobId: second })).jobs.length, 1);
+        // A short id names no cluster: every engine lists all the consumer's jobs.
+        assert.equal((await list({ consumerAddress, jobId: short(first) })).jobs.length, 2);
+        // A hash the node does not run, no id of any kind, or an address that is none: 500.
+        for (
+          const query of [
+            { consumerAddress, jobId: `0xfeed-${short(first)}` },
+            {},
+            { consumerAddress: "0x1234" },
+          ] as Record<string, string>[]
+        ) {
+          const answer = await list(query);
+          assert.equal(answer.status, 500, JSON.stringify(query));
+          assert.equal(answer.jobs, "Internal Server Error");
+        }
+      } else {
+        assert.equal((await list({ consumerAddress, jobId: first })).jobs.length, 1);
+        assert.equal((await list({ jobId: first })).status, 400);
+      }
+      // tidepool's wait finds each job by its id on either node.
+      for (const id of [first, second]) {
+        const done = await node.waitForJob(signer.address, id, { pollMs: 10 });
+        assert.equal(short(String(done.jobId)), short(id), `seed ${seed}`);
+      }
+    });
+  }
+});
+
 Deno.test("fields the node does not know are ignored and recorded, not refused", async () => {
   await using sandbox = startOceanSandbox({ count: 60, compute: { stepMs: 10 } });
   const { dataset, algorithm, environment } = sandbox.computeExample();

@@ -11,6 +11,7 @@ import { joinCsvParts } from "./_computation.ts";
 import type { JobInput } from "./job_engine.ts";
 import { settleEndedJobs } from "./_escrow_payment.ts";
 import { clusterHash, engineJobId } from "./_job_ids.ts";
+import { isAddress } from "viem";
 
 /** A dataset or algorithm as a request carries it. */
 export type Ref = {
@@ -200,7 +201,11 @@ export function startJob(
  * GET /api/services/compute: unsigned, except that `includeMetrics=true`
  * asks for a signature (`getComputeStatus`, ocean-node's command; the spec
  * shows none) or the consumer's bearer token, and then adds each job's
- * `metrics` (shape not shown in the spec; the sandbox's is its own).
+ * `metrics` (shape not shown in the spec; the sandbox's is its own). A job
+ * id is read as ocean-node reads it (`<cluster hash>-<jobId>`; an unknown
+ * hash 500, an id without one all the consumer's jobs; consumerAddress
+ * optional beside a job or agreement id); with `shortJobIds`, as the spec
+ * does (consumerAddress required, the id matched as sent).
  */
 export async function jobsHandler(
   context: ComputeContext,
@@ -208,12 +213,22 @@ export async function jobsHandler(
   request: Request,
 ): Promise<Response> {
   const consumer = url.searchParams.get("consumerAddress");
-  if (!consumer) return text(400, "Missing consumerAddress");
-  await settleEndedJobs(context);
+  const asked = url.searchParams.get("jobId");
+  // Free jobs have no agreement (no order), so an agreement id matches none of them.
+  const agreementId = url.searchParams.get("agreementId");
   const metrics = url.searchParams.get("includeMetrics") === "true";
+  if (context.shortJobIds || metrics) {
+    // The spec's list: consumerAddress required, a job id matched as sent.
+    if (!consumer) return text(400, "Missing consumerAddress");
+  } else if ((!consumer && !asked && !agreementId) || (consumer && !isAddress(consumer))) {
+    // ocean-node's check fails, and its route answers every failure so
+    // (src/components/core/compute/getStatus.ts, src/components/httpRoutes/compute.ts).
+    return text(500, "Internal Server Error");
+  }
+  await settleEndedJobs(context);
   if (metrics) {
     const owner = context.tokens.ownerOf(request.headers.get("authorization"));
-    if (owner === undefined || owner.toLowerCase() !== consumer.toLowerCase()) {
+    if (owner === undefined || owner.toLowerCase() !== consumer!.toLowerCase()) {
       const check = await context.nonces.verify(
         Object.fromEntries(url.searchParams),
         "getComputeStatus",
@@ -221,13 +236,16 @@ export async function jobsHandler(
       if (!check.ok) return text(check.status, check.text);
     }
   }
-  const asked = url.searchParams.get("jobId");
-  // ocean-node's status lookup takes `<cluster hash>-<jobId>`
-  // (src/components/core/compute/getStatus.ts); the sandbox also takes the short id.
-  const jobId = asked ? engineJobId(context, asked) ?? asked : null;
-  // Free jobs have no agreement (no order), so an agreement id matches none of them.
-  const agreementId = url.searchParams.get("agreementId");
-  const jobs = context.engine.visibleTo(consumer)
+  let jobId: string | null = asked;
+  if (asked && !context.shortJobIds) {
+    // ocean-node splits `<cluster hash>-<jobId>` at its first `-` and asks that cluster's
+    // engine, which fails (500) for a hash it does not run; an id without one names no
+    // cluster, and every engine lists all the consumer's jobs.
+    jobId = asked.indexOf("-") > 0 ? engineJobId(context, asked) ?? "" : null;
+    if (jobId === "") return text(500, "Internal Server Error");
+  }
+  const seen = consumer ? context.engine.visibleTo(consumer) : context.engine.all();
+  const jobs = seen
     .filter((job) => !jobId || job.jobId === jobId)
     .map((job) => context.engine.view(job))
     .filter((view) => !agreementId || view.agreementId === agreementId)

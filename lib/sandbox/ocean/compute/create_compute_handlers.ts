@@ -53,7 +53,10 @@ export interface ComputeHandlersOptions {
   /**
    * A free or paid start answers the short `jobId`, as the spec says, not
    * `<cluster hash>-<jobId>` as ocean-node's engine does
-   * (src/components/c2d/compute_engine_docker.ts). Default false.
+   * (src/components/c2d/compute_engine_docker.ts), and the job list reads
+   * a job id as the spec does (matched as sent, consumerAddress required),
+   * not as ocean-node's status command (src/components/core/compute/getStatus.ts).
+   * Default false.
    */
   shortJobIds?: boolean;
   /**
