@@ -2,28 +2,37 @@
  * Makes a cell's last value reach the notebook before the cell is reported
  * done, in the Deno Jupyter kernel (2.9.6 and the versions around it).
  *
- * The kernel sends a cell's result (`execute_result`) from its JavaScript
- * side, through `Deno[Deno.internal].jupyter.broadcastResult`, and once that
- * promise settles it sends the reply and the cell's `idle` status from its
- * Rust side without running the JavaScript event loop again. The result's
- * send can then finish after the `idle`: traced with jupyter_client, 2 to
- * 5 cells in 100 had their result arrive 0.5 ms after the `idle`, and
- * nbclient (nbconvert, reproduce) and JupyterLab end a cell at its `idle`,
- * so the table, chart or error was lost. The kernel's `broadcast` starts
- * its op without awaiting it (Deno 2.9.6's `40_jupyter.js`), so awaiting
- * `broadcastResult` waits for nothing. After it, tidepool lets the event
- * loop turn once (which polls the result's op), then sends one more message
- * through the same op and awaits it: the kernel's sends take the iopub
- * socket one at a time, so once that one is sent the result before it is
- * too. The message is a `busy` status (the cell is busy; clients end a
- * cell at `idle` and keep no output of a status). Where the op cannot be
- * reached, only the turn of the event loop is waited, which made it rarer
- * but not impossible (0 late in 290 cells traced, then 1 lost in 196 under
- * load; with the awaited send, 0 lost in 196 × 8 runs, 4 beside two busy
- * processes).
+ * The kernel sends a cell's result (`execute_result`) from the thread that
+ * runs the cell, through `Deno[Deno.internal].jupyter.broadcastResult`,
+ * whose `op_jupyter_broadcast` only puts it on a channel; the kernel's own
+ * thread takes it off and publishes it (signing it first), while the same
+ * thread, once `broadcastResult` has returned, sends the reply and the
+ * cell's `idle` status by another path (Deno 2.9.6's `jupyter_kernel.js`:
+ * `iopubDrainer` and `publishStatus("idle")`). Nothing orders the two: a
+ * result published after the `idle` is dropped by nbclient (nbconvert,
+ * reproduce) and JupyterLab, which end a cell at its `idle`, and one
+ * published after the next cell began carries that cell's parent. Traced
+ * with jupyter_client, 2 to 5 cells in 100 lost their result so. After the
+ * kernel's function, tidepool lets the event loop turn, sends one more
+ * message through the same op (a `busy` status, which clients keep no
+ * output of; on kernels whose op sends before it resolves, awaiting it
+ * orders the result before it), and then holds the cell for
+ * {@linkcode RESULT_PUBLISH_MS}, the time the kernel's thread takes to
+ * publish a message even on a busy machine. The cell cannot see the
+ * publishing itself, so this narrows the race rather than closing it:
+ * without the hold, 1 lost in 196 × 8 runs of 196 cells was seen under load
+ * (`tests/notebooks/bare_values_test.ts`).
  *
  * @module
  */
+
+/**
+ * How long a cell with a value waits for the kernel's thread to publish it:
+ * signing and sending a message takes it well under a millisecond, so this
+ * is headroom for a machine whose cores are busy, and a wait a user does not
+ * notice after a cell.
+ */
+export const RESULT_PUBLISH_MS = 40;
 
 type BroadcastResult = (executionCount: number, result: unknown) => Promise<void>;
 
@@ -66,6 +75,7 @@ export function flushCellResults(): boolean {
     // a send of our own, awaited, queues behind it on the iopub socket.
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (typeof send === "function") await send("status", { execution_state: "busy" }, {}, []);
+    await new Promise((resolve) => setTimeout(resolve, RESULT_PUBLISH_MS));
   };
   jupyter.broadcastResult = Object.assign(flushing, { tidepoolFlushes: true as const });
   return true;
