@@ -36,7 +36,7 @@ import {
 } from "./_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
 import { drainQueue } from "./_window_queue.ts";
-import { joinWindows } from "./_join_windows.ts";
+import { joinWindows, type ListOrder, orderOf, undecided } from "./_join_windows.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
@@ -281,6 +281,36 @@ export async function harvestWindows(
     return same ? undefined : bounds;
   };
 
+  /**
+   * The repository's order where every window could be either: one page of
+   * the stretch from the last record of a window to the first of the next,
+   * which lists the two by datestamp or by identifier (undefined past the
+   * page cap, or when that page cannot tell).
+   */
+  const askOrder = async ([early, late]: [OaiRecord, OaiRecord]) => {
+    if (pages >= maxPages) return undefined;
+    const list = harvestPages({
+      ...run,
+      from: format(early.datestamp!.getTime()),
+      until: format(late.datestamp!.getTime()),
+      statePath: undefined,
+      saved: undefined,
+      eager: false,
+      onDemand: true,
+      reporter: quiet,
+      paging: { signal },
+    });
+    try {
+      const first = await list.next();
+      if (first.done) return undefined;
+      pages++;
+      const order = orderOf(first.value.records);
+      return order === "datestamp" || order === "identifier" ? order as ListOrder : undefined;
+    } finally {
+      await list.return(undefined);
+    }
+  };
+
   try {
     await save();
     let pending = windows.filter((w) => !w.done);
@@ -307,7 +337,9 @@ export async function harvestWindows(
     const queue = [...pending];
     await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue), halt);
     task.finish(`${pages} pages in ${windows.length} windows`);
-    const got = joinWindows(windows.map((w) => w.got));
+    const lists = windows.map((w) => w.got);
+    const pair = undecided(lists);
+    const got = joinWindows(lists, pair && await askOrder(pair));
     if (state && run.statePath) await complete(run.statePath, state, windows);
     return got;
   } catch (error) {
