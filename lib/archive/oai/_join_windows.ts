@@ -84,6 +84,31 @@ export function orderOf(records: readonly OaiRecord[]): ListOrder | "both" | "ne
     : "neither";
 }
 
+/**
+ * A window read again: its second reading, with each record only the first
+ * reading had (a record edited meanwhile) put back after the record it
+ * followed there, so that the window keeps the repository's order.
+ *
+ * @param first The records of the first reading, in the repository's order.
+ * @param second The records of the second reading, in the repository's order.
+ * @returns Every record of either reading, the second's once each.
+ */
+export function keepingLeftOut(first: readonly OaiRecord[], second: OaiRecord[]): OaiRecord[] {
+  const again = new Set(second.map((r) => r.identifier));
+  const after = new Map<string | undefined, OaiRecord[]>();
+  let previous: string | undefined;
+  for (const record of first) {
+    if (again.has(record.identifier)) previous = record.identifier;
+    else after.set(previous, [...after.get(previous) ?? [], record]);
+  }
+  const take = (id: string | undefined) => {
+    const left = after.get(id) ?? [];
+    after.delete(id);
+    return left;
+  };
+  return [...take(undefined), ...second.flatMap((r) => [r, ...take(r.identifier)])];
+}
+
 /** Identifiers by code point (UTF-16 units remapped so that surrogates sort above U+FFFF). */
 function compareIds(a: OaiRecord, b: OaiRecord): number {
   const [x, y] = [a.identifier, b.identifier];

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { joinWindows, undecided } from "../../../lib/archive/oai/_join_windows.ts";
+import { joinWindows, keepingLeftOut, undecided } from "../../../lib/archive/oai/_join_windows.ts";
 import type { OaiRecord } from "../../../lib/archive/oai/types.ts";
 
 /** A record `id` stamped `day` days into 2024. */
@@ -73,4 +73,12 @@ Deno.test("identifiers compare by code point, as Perl, SQL binary collations and
       assert.equal(ids(joinWindows(across)), `a k ${high} ${astral}`, label);
     }
   }
+});
+
+Deno.test("a window read again keeps what only its first reading had, where it was", () => {
+  const first = [record("a", 1), record("b", 2), record("d", 4)];
+  const second = [record("a", 1), record("c", 3), record("d", 4), record("e", 5)];
+  assert.equal(ids(keepingLeftOut(first, second)), "a b c d e");
+  assert.equal(ids(keepingLeftOut([record("z", 1)], second)), "z a c d e");
+  assert.equal(ids(keepingLeftOut(second, [])), "a c d e");
 });
