@@ -60,7 +60,8 @@ export function undecided(
   const filled = windows.filter((w) => w.length > 0);
   for (let i = 1; i < filled.length; i++) {
     const [last, first] = [filled[i - 1].at(-1)!, filled[i][0]];
-    if (compareIds(last, first) > 0 && time(last) < time(first)) return [last, first];
+    const stamped = Number.isFinite(time(last)) && Number.isFinite(time(first));
+    if (stamped && compareIds(last, first) > 0 && time(last) < time(first)) return [last, first];
   }
   return undefined;
 }
