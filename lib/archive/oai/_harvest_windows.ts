@@ -36,7 +36,13 @@ import {
 } from "./_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
 import { drainQueue } from "./_window_queue.ts";
-import { joinWindows } from "./_join_windows.ts";
+import {
+  joinWindows,
+  keepingLeftOut,
+  type ListOrder,
+  orderOf,
+  undecided,
+} from "./_join_windows.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
@@ -64,6 +70,10 @@ interface Window extends WindowState {
   size?: number;
   /** How many times the window it came from was cut for being long. */
   depth?: number;
+  /** The list's size as its latest page said it. */
+  said?: number;
+  /** Whether it was read again for that. */
+  reread?: boolean;
 }
 
 /**
@@ -156,9 +166,9 @@ export async function harvestWindows(
     await saveState(run.statePath, state);
   };
 
-  /** Opens a window's list and reads its first page, which tells its size. */
-  const open = async (w: Window) => {
-    w.pages = harvestPages({
+  /** A window's list, open; nothing is asked for until its first page is. */
+  const listOf = (w: Window) =>
+    harvestPages({
       ...run,
       from: w.from,
       until: w.until,
@@ -169,6 +179,10 @@ export async function harvestWindows(
       reporter: quiet,
       paging: { signal },
     });
+
+  /** Opens a window's list and reads its first page, which tells its size. */
+  const open = async (w: Window) => {
+    w.pages = listOf(w);
     const first = await ask(w);
     if (first.done) {
       w.ended = true;
@@ -203,6 +217,7 @@ export async function harvestWindows(
 
   const note = (w: Window, page: HarvestPage) => {
     w.got.push(...page.records);
+    w.said = page.completeListSize;
     pages++;
     for (const record of page.records) rowIds.add(record.identifier);
     const records = rowIds.size;
@@ -219,6 +234,15 @@ export async function harvestWindows(
   /** Closes a window's list, for a window cut again (its records come again in its parts). */
   const drop = async (w: Window) => {
     await w.pages?.return(undefined);
+  };
+
+  /** Up to the page said to be the last: asking past it would count against the cap. */
+  const readRest = async (w: Window) => {
+    while (!w.ended) {
+      const step = await ask(w);
+      if (step.done) break;
+      w.ended = step.value.last;
+    }
   };
 
   /** Records a list may hold before it is cut in parts (once the windows' sizes are known). */
@@ -248,11 +272,19 @@ export async function harvestWindows(
       await save();
       return;
     }
-    // Up to the page said to be the last: asking past it would count against the cap.
-    while (!w.ended) {
-      const step = await ask(w);
-      if (step.done) break;
-      w.ended = step.value.last;
+    await readRest(w);
+    // A record that left the list between pages (edited: stamped now, in the last window)
+    // moves the records after it up by one where a token says where the next page starts:
+    // one of them was never sent. The list then ends shorter than its first page said, as
+    // many records as were read (a repository making its sizes up rarely says that).
+    // Read once more, keeping what only the first reading got.
+    if (!w.reread && w.said !== undefined && w.got.length === w.said && w.said < (w.size ?? 0)) {
+      const before = w.got;
+      Object.assign(w, { got: [], size: undefined, ended: false, reread: true });
+      await drop(w);
+      await open(w);
+      await readRest(w);
+      w.got = keepingLeftOut(before, w.got);
     }
     w.done = true;
     w.records = w.got.length;
@@ -281,6 +313,28 @@ export async function harvestWindows(
     return same ? undefined : bounds;
   };
 
+  /**
+   * The repository's order where every window could be either: one page of
+   * the stretch from the last record of a window to the first of the next,
+   * which lists the two by datestamp or by identifier (undefined past the
+   * page cap, or when that page cannot tell).
+   */
+  const askOrder = async ([early, late]: [OaiRecord, OaiRecord]) => {
+    const [from, until] = [early, late].map((r) => floorTo(r.datestamp!.getTime(), granule));
+    const [probe] = windowsAt([from, until + granule], format(from), format(until));
+    probe.pages = listOf(probe);
+    try {
+      const first = await ask(probe);
+      const order = first.done ? undefined : orderOf(first.value.records);
+      return order === "datestamp" || order === "identifier" ? order as ListOrder : undefined;
+    } catch (error) {
+      if (error instanceof PagingCapError) return undefined;
+      throw error;
+    } finally {
+      await drop(probe);
+    }
+  };
+
   try {
     await save();
     let pending = windows.filter((w) => !w.done);
@@ -307,7 +361,9 @@ export async function harvestWindows(
     const queue = [...pending];
     await drainQueue(queue, concurrency, largest(left), (w) => finish(w, queue), halt);
     task.finish(`${pages} pages in ${windows.length} windows`);
-    const got = joinWindows(windows.map((w) => w.got));
+    const lists = windows.map((w) => w.got);
+    const pair = undecided(lists);
+    const got = joinWindows(lists, pair && await askOrder(pair));
     if (state && run.statePath) await complete(run.statePath, state, windows);
     return got;
   } catch (error) {
