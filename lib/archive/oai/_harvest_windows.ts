@@ -22,18 +22,10 @@
 
 import { PagingCapError } from "../../paging/errors.ts";
 import type { WalkReporter } from "../../paging/walk_pages.ts";
-import { writeOwnFile } from "../../fs/own_file.ts";
 import { DAY, formatDatestamp, parseUtc } from "./_dates.ts";
 import { freshState, harvestPages, type HarvestRun } from "./_harvest_pages.ts";
-import {
-  type HarvestState,
-  raiseHighWater,
-  readSpool,
-  removeWindowSpools,
-  saveState,
-  spoolOf,
-  type WindowState,
-} from "./_state.ts";
+import { type HarvestState, saveState, spoolOf } from "./_state.ts";
+import { complete, floorTo, resumed, type Window, writeSpool } from "./_window_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
 import { drainQueue } from "./_window_queue.ts";
 import {
@@ -55,26 +47,6 @@ const RECUT_GAIN_PAGES = 3;
  * flight), and records bunched in one second cannot be split.
  */
 const MAX_SPLITS = 3;
-
-/** One window being harvested. */
-interface Window extends WindowState {
-  startMs: number;
-  endMs: number;
-  /** The window's records, in the repository's order. */
-  got: OaiRecord[];
-  /** Its list, open from its first page on; nothing is asked for until the next page is. */
-  pages?: AsyncGenerator<HarvestPage>;
-  /** Whether its list has been read to its end. */
-  ended?: boolean;
-  /** Records it holds, by its first page's completeListSize (unknown when not said). */
-  size?: number;
-  /** How many times the window it came from was cut for being long. */
-  depth?: number;
-  /** The list's size as its latest page said it. */
-  said?: number;
-  /** Whether it was read again for that. */
-  reread?: boolean;
-}
 
 /**
  * Harvests the windows and hands back each window's records, in time order.
@@ -373,67 +345,6 @@ export async function harvestWindows(
     stop.abort();
     await Promise.all(windows.map((w) => w.pages?.return(undefined as never).catch(() => {})));
   }
-}
-
-/** The end of a windowed harvest: its high-water mark kept, the window spools removed. */
-async function complete(path: string, state: HarvestState, windows: readonly Window[]) {
-  let latest = -Infinity;
-  let latestText: string | null = null;
-  let atLatest: string[] = [];
-  for (const w of windows) {
-    for (const record of w.got) {
-      const ms = record.datestamp?.getTime();
-      if (ms === undefined) continue;
-      if (ms > latest) {
-        latest = ms;
-        latestText = record.datestampText || latestText;
-        atLatest = [record.identifier];
-      } else if (ms === latest) atLatest.push(record.identifier);
-    }
-  }
-  raiseHighWater(state, latestText, atLatest);
-  Object.assign(state, {
-    inProgress: false,
-    windows: undefined,
-    completedAt: new Date().toISOString(),
-  });
-  await saveState(path, state);
-  await removeWindowSpools(path, windows);
-}
-
-/** The windows of an interrupted harvest: finished ones read back from their spools. */
-async function resumed(
-  run: HarvestRun,
-  saved: readonly WindowState[],
-  granule: number,
-  earliestMs: number,
-): Promise<Window[]> {
-  const out: Window[] = [];
-  for (const w of saved) {
-    const until = parseUtc(w.until ?? undefined)?.getTime();
-    const window: Window = {
-      ...w,
-      startMs: parseUtc(w.from ?? undefined)?.getTime() ?? earliestMs,
-      endMs: until === undefined ? floorTo(Date.now(), granule) + granule : until + granule,
-      got: [],
-    };
-    if (w.done) {
-      window.got = await readSpool(spoolOf(run.statePath!, w), w.records);
-      window.ended = true;
-    }
-    out.push(window);
-  }
-  return out;
-}
-
-async function writeSpool(path: string, records: readonly OaiRecord[]): Promise<void> {
-  let text = "";
-  for (const { datestamp: _, ...rest } of records) text += JSON.stringify(rest) + "\n";
-  await writeOwnFile(path, text);
-}
-
-function floorTo(ms: number, granule: number): number {
-  return Math.floor(ms / granule) * granule;
 }
 
 /** Picks the item `size` says is largest. */
