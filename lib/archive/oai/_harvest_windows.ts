@@ -28,13 +28,7 @@ import { type HarvestState, saveState, spoolOf } from "./_state.ts";
 import { complete, floorTo, resumed, type Window, writeSpool } from "./_window_state.ts";
 import { balancedCuts, evenCuts, splitCuts } from "./_window_cuts.ts";
 import { drainQueue } from "./_window_queue.ts";
-import {
-  joinWindows,
-  keepingLeftOut,
-  type ListOrder,
-  orderOf,
-  undecided,
-} from "./_join_windows.ts";
+import { joinWindows, keepingLeftOut, orderOf, undecided } from "./_join_windows.ts";
 import type { HarvestPage, OaiIdentify, OaiRecord } from "./types.ts";
 
 const DEFAULT_MAX_PAGES = 100_000;
@@ -270,9 +264,9 @@ export async function harvestWindows(
    * sizes are not known.
    */
   const recut = (pending: readonly Window[]): number[] | undefined => {
-    if (pending.some((w) => w.size === undefined)) return undefined;
-    const perPage = Math.max(1, ...pending.map((w) => w.got.length));
-    const total = pending.reduce((sum, w) => sum + w.size!, 0);
+    const sized = sizing(pending);
+    if (!sized) return undefined;
+    const { perPage, total } = sized;
     const longest = Math.max(...pending.map((w) => w.size!));
     if ((longest - total / concurrency) / perPage < RECUT_GAIN_PAGES) return undefined;
     const bounds = balancedCuts(
@@ -298,7 +292,7 @@ export async function harvestWindows(
     try {
       const first = await ask(probe);
       const order = first.done ? undefined : orderOf(first.value.records);
-      return order === "datestamp" || order === "identifier" ? order as ListOrder : undefined;
+      return order === "datestamp" || order === "identifier" ? order : undefined;
     } catch (error) {
       if (error instanceof PagingCapError) return undefined;
       throw error;
@@ -322,11 +316,8 @@ export async function harvestWindows(
       await save();
       await drainQueue([...pending], concurrency, () => 0, open, halt);
     }
-    if (pending.every((w) => w.size !== undefined)) {
-      const perPage = Math.max(1, ...pending.map((w) => w.got.length));
-      const total = pending.reduce((sum, w) => sum + w.size!, 0);
-      longAt = total / concurrency + RECUT_GAIN_PAGES * perPage;
-    }
+    const sized = sizing(pending);
+    if (sized) longAt = sized.total / concurrency + RECUT_GAIN_PAGES * sized.perPage;
     // The largest first, so that no long window starts last; a window not read yet before all.
     const left = (w: Window) =>
       !w.pages ? Infinity : w.ended ? 0 : (w.size ?? Infinity) - w.got.length;
@@ -345,6 +336,19 @@ export async function harvestWindows(
     stop.abort();
     await Promise.all(windows.map((w) => w.pages?.return(undefined as never).catch(() => {})));
   }
+}
+
+/**
+ * The records the opened windows hold in all, by their first pages'
+ * `completeListSize`, and the records of the fullest first page (a page's
+ * length); undefined when a window did not say its size.
+ */
+function sizing(windows: readonly Window[]): { total: number; perPage: number } | undefined {
+  if (windows.some((w) => w.size === undefined)) return undefined;
+  return {
+    total: windows.reduce((sum, w) => sum + w.size!, 0),
+    perPage: Math.max(1, ...windows.map((w) => w.got.length)),
+  };
 }
 
 /** Picks the item `size` says is largest. */

@@ -34,8 +34,9 @@ export function joinWindows(
   windows: readonly (readonly OaiRecord[])[],
   told?: ListOrder,
 ): OaiRecord[] {
-  const byDatestamp = windows.every((w) => rising(w, (a, b) => time(a) <= time(b)));
-  const byIdentifier = windows.every((w) => rising(w, (a, b) => compareIds(a, b) <= 0));
+  const orders = windows.map(orderOf);
+  const byDatestamp = orders.every((o) => o === "datestamp" || o === "both");
+  const byIdentifier = orders.every((o) => o === "identifier" || o === "both");
   const joined = windows.flat();
   if (!byIdentifier || (byDatestamp && told !== "identifier")) return joined;
   // A stable sort of windows each sorted by identifier is their merge: a record listed in

@@ -236,13 +236,13 @@ export async function jobsHandler(
       if (!check.ok) return text(check.status, check.text);
     }
   }
-  let jobId: string | null = asked;
+  let jobId: string | null | undefined = asked;
   if (asked && !context.shortJobIds) {
     // ocean-node splits `<cluster hash>-<jobId>` at its first `-` and asks that cluster's
     // engine, which fails (500) for a hash it does not run; an id without one names no
     // cluster, and every engine lists all the consumer's jobs.
-    jobId = asked.indexOf("-") > 0 ? engineJobId(context, asked) ?? "" : null;
-    if (jobId === "") return text(500, "Internal Server Error");
+    jobId = asked.indexOf("-") > 0 ? engineJobId(context, asked) : null;
+    if (jobId === undefined) return text(500, "Internal Server Error");
   }
   const seen = consumer ? context.engine.visibleTo(consumer) : context.engine.all();
   const jobs = seen
